@@ -1,0 +1,51 @@
+# dicehall — two commands matter: `make run` and `make test`.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+WEB_STAMP := dicehall/web/static/.built
+
+.PHONY: run test lint typecheck pytest bench slow chaos browser-deps web clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+# The web front end is built by Vite into the package's static files (skipped while web/ does not exist).
+web: $(WEB_STAMP)
+$(WEB_STAMP): $(shell find web -type f -not -path 'web/node_modules/*' 2>/dev/null)
+	@if [ -d web ]; then cd web && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund) && npm run build; fi
+	@mkdir -p $(dir $(WEB_STAMP)) && touch $(WEB_STAMP)
+
+run: $(STAMP) web
+	$(BIN)/dicehall $(if $(ARGS),$(ARGS),play thousand)
+
+lint: $(STAMP)
+	$(BIN)/ruff check dicehall tests scripts
+	$(BIN)/ruff format --check dicehall tests scripts
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+# Debian's Chromium for the real-browser tests; installed once, as root.
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+pytest: $(STAMP) web browser-deps
+	$(BIN)/pytest -m "not slow"
+
+test: lint typecheck pytest
+
+slow: $(STAMP)
+	$(BIN)/pytest -m slow
+
+chaos: $(STAMP) web
+	CHAOS_ITERATIONS=30 $(BIN)/pytest -m chaos
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py $(ARGS)
+
+clean:
+	rm -rf $(VENV) web/node_modules dicehall/web/static .mypy_cache .ruff_cache

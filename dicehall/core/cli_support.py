@@ -1,0 +1,224 @@
+"""Pieces every game's command-line front end shares: rule options, the simulate command, terminal play."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, seat_names
+from dicehall.core.errors import DicehallError
+from dicehall.core.game import CHANCE, TERMINAL, State, get_game
+from dicehall.core.record import GameRecord
+from dicehall.core.rng import agent_rng, live_rng
+from dicehall.core.rules import RuleSet
+from dicehall.core.simulate import GameOutcome, SimulationJob, simulate
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+PresetOpt = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules GAME`).")
+SetOpt = typer.Option(None, "--set", "-s", help="Override a rule: key=value (repeatable).")
+RulesFileOpt = typer.Option(None, "--rules", help="TOML file with `preset = ...` and rule options.")
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print a one-line error and return the Exit to raise."""
+    err_console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(code)
+
+
+def load_rules(game: str, preset: str | None, sets: list[str] | None, rules_file: Path | None) -> RuleSet:
+    try:
+        return get_game(game).rules_type.from_cli(preset, sets or [], rules_file)
+    except DicehallError as exc:
+        raise fail(str(exc)) from None
+
+
+def load_players(game: str, text: str, rules: RuleSet) -> list[PlayerSpec]:
+    try:
+        specs = parse_players(text)
+        get_game(game).check_player_count(len(specs))
+        for spec in specs:
+            if spec.bot:
+                make_bot(game, spec.bot, rules)
+    except DicehallError as exc:
+        raise fail(str(exc)) from None
+    return specs
+
+
+def run_simulate_command(
+    game: str,
+    players: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    as_json: bool,
+    save_records: Path | None,
+    preset: str | None,
+    sets: list[str] | None,
+    rules_file: Path | None,
+    plot: Path | None = None,
+    extra_report: Callable[[dict[str, Any], list[GameOutcome]], None] | None = None,
+) -> dict[str, Any]:
+    """The body of ``dicehall simulate GAME``: progress bar, then a table (or JSON) of the results."""
+    if games < 1:
+        raise fail("--games must be at least 1")
+    if jobs < 1:
+        raise fail("--jobs must be at least 1")
+    rules = load_rules(game, preset, sets, rules_file)
+    specs = load_players(game, players, rules)
+    job = SimulationJob(game, rules, tuple(specs), seed, str(save_records) if save_records else None)
+    try:
+        with Progress(
+            TextColumn("[bold]simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err_console,
+            disable=as_json,
+            transient=True,
+        ) as progress:
+            task = progress.add_task("games", total=games)
+            report, outcomes = simulate(job, games, jobs, lambda k: progress.advance(task, k))
+    except DicehallError as exc:
+        raise fail(str(exc)) from None
+    if plot is not None:
+        save_score_histogram(report, outcomes, plot)
+        report["plot"] = str(plot)
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+    else:
+        print_report(report)
+        if extra_report is not None:
+            extra_report(report, outcomes)
+        if plot is not None:
+            console.print(f"score histogram written to [bold]{plot}[/]")
+    return report
+
+
+def print_report(report: dict[str, Any]) -> None:
+    console.print(
+        f"[bold]{report['games']}[/] games of [bold]{report['game']}[/] "
+        f"(preset {report['rules']['preset']}), seed {report['seed']}"
+    )
+    table = Table(title="per seat")
+    for col in ("seat", "player", "win rate", "95% CI", "mean score", "sd", "median"):
+        table.add_column(col, justify="right" if col not in ("player",) else "left")
+    for s in report["seats"]:
+        lo, hi = s["win_rate_ci95"]
+        sc = s["score"]
+        table.add_row(
+            str(s["seat"] + 1),
+            s["player"],
+            f"{100 * s['win_rate']:.1f}%",
+            f"{100 * lo:.1f}–{100 * hi:.1f}%",
+            f"{sc['mean']:.1f}",
+            f"{sc['sd']:.1f}",
+            f"{sc['median']:.0f}",
+        )
+    console.print(table)
+    if report["stats"]:
+        st = Table(title="game statistics")
+        for col in ("statistic", "mean", "sd", "p5", "median", "p95"):
+            st.add_column(col, justify="left" if col == "statistic" else "right")
+        for key, d in report["stats"].items():
+            st.add_row(
+                key,
+                f"{d['mean']:.2f}",
+                f"{d['sd']:.2f}",
+                f"{d['p5']:.1f}",
+                f"{d['median']:.1f}",
+                f"{d['p95']:.1f}",
+            )
+        console.print(st)
+
+
+def save_score_histogram(report: dict[str, Any], outcomes: Sequence[GameOutcome], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for seat, name in enumerate(report["players"]):
+        ax.hist([o.scores[seat] for o in outcomes], bins=30, alpha=0.6, label=name)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.set_title(f"{report['game']}: {report['games']} games, seed {report['seed']}")
+    ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+HumanTurn = Callable[[State[Any], int], Any]
+"""Asks the human at seat ``n`` for an action; returns it (already checked legal)."""
+
+
+def play_in_terminal(
+    game: str,
+    rules: RuleSet,
+    specs: list[PlayerSpec],
+    ask_human: HumanTurn,
+    show: Callable[[State[Any]], None],
+    narrate: Callable[[State[Any], Any, int], None],
+    save_to: Path | None = None,
+) -> GameRecord:
+    """Run a live game: bots and dice play themselves, humans are asked. Ctrl-C offers to save the record."""
+    names = seat_names(specs)
+    seed, dice = live_rng()
+    bot_rng: np.random.Generator = agent_rng(seed)
+    state = get_game(game).new_initial_state(rules, len(specs))
+    agents: list[Agent | None] = [make_bot(game, s.bot, rules) if s.bot else None for s in specs]
+    record = GameRecord.start(game, rules, names, seed)
+    try:
+        while (player := state.current_player()) != TERMINAL:
+            if player == CHANCE:
+                action = state.sample_chance(dice)
+            elif (agent := agents[player]) is None:
+                show(state)
+                action = ask_human(state, player)
+            else:
+                action = agent.choose(state, bot_rng)
+            record.add(state, action)
+            state.apply_action(action)
+            narrate(state, action, player)
+        record.finish(state)
+        show(state)
+    except (KeyboardInterrupt, EOFError):
+        console.print("\n[yellow]Game interrupted.[/]")
+        _offer_save(record, save_to)
+        raise typer.Exit(130) from None
+    if save_to is not None:
+        record.save(save_to)
+        console.print(f"record saved to [bold]{save_to}[/]")
+    return record
+
+
+def _offer_save(record: GameRecord, save_to: Path | None) -> None:
+    path = save_to
+    try:
+        if path is None:
+            answer = input("Save the record to replay or continue later? [y/N] ").strip().lower()
+            if answer not in ("y", "yes"):
+                return
+            default = f"{record.game}-{record.game_id[:8]}.json"
+            path = Path(input(f"File name [{default}]: ").strip() or default)
+    except (KeyboardInterrupt, EOFError):
+        return
+    record.save(path)
+    console.print(f"record saved to [bold]{path}[/] — replay it with: dicehall replay {path}")
+
+
+def ask(prompt: str) -> str:
+    """One line of keyboard input (EOF and Ctrl-C propagate to the game loop)."""
+    return input(prompt)

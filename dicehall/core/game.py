@@ -1,0 +1,161 @@
+"""The game protocol shared by every game (in the spirit of OpenSpiel).
+
+A :class:`State` is mutable and cheap to :meth:`~State.clone`. Whose decision it is comes from
+:meth:`~State.current_player`: a seat number, :data:`CHANCE` when dice are to be rolled, or :data:`TERMINAL`.
+At a chance node the legal actions are the possible dice outcomes; :meth:`~State.chance_outcomes` gives them with
+exact probabilities where they can be enumerated, and :meth:`~State.sample_chance` draws one from a supplied
+generator. Every action and outcome has a text form (:meth:`~State.action_to_string` /
+:meth:`~State.string_to_action`), which is what records store.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+import numpy as np
+
+from dicehall.core.errors import IllegalActionError, UnknownGameError
+from dicehall.core.rules import RuleSet
+
+CHANCE = -1
+"""``current_player()`` at a chance node: the dice decide."""
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+A = TypeVar("A")
+R = TypeVar("R", bound=RuleSet)
+
+
+class ChanceNotEnumerable(NotImplementedError):
+    """Raised by ``chance_outcomes`` where the outcome set is too large or continuous (e.g. a physics throw)."""
+
+
+class State(ABC, Generic[A]):
+    """One position of a game. Subclasses implement the abstract methods; the rest is shared."""
+
+    game_name: ClassVar[str]
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """A seat number (0-based), :data:`CHANCE` or :data:`TERMINAL`."""
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[A]:
+        """Decisions of the player to move; at a chance node, the possible outcomes; empty when terminal."""
+
+    def chance_outcomes(self) -> Sequence[tuple[A, float]]:
+        """Outcomes of the pending chance event with exact probabilities summing to 1."""
+        raise ChanceNotEnumerable(f"{self.game_name}: chance outcomes are not enumerable here")
+
+    @abstractmethod
+    def sample_chance(self, rng: np.random.Generator) -> A:
+        """Draw the outcome of the pending chance event from ``rng``."""
+
+    @abstractmethod
+    def apply_action(self, action: A) -> None:
+        """Apply a decision or a chance outcome, or raise :class:`IllegalActionError` and change nothing."""
+
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Final results per seat: 1 for a win, 0 for a loss, a fraction for a shared win."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Each seat's score as the game counts it (points, dice left, ...)."""
+
+    @abstractmethod
+    def action_to_string(self, action: A) -> str: ...
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> A:
+        """Parse the notation; raise :class:`~dicehall.core.errors.NotationError` on malformed text."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """A plain-text picture of the position for humans."""
+
+    def stats(self) -> dict[str, float]:
+        """Numbers a simulation aggregates for a finished game (game length, per-area points, ...)."""
+        return {}
+
+    def child(self, action: A) -> Self:
+        """A copy with ``action`` applied; ``self`` is unchanged."""
+        new = self.clone()
+        new.apply_action(action)
+        return new
+
+    def require_legal(self, action: A) -> None:
+        """Generic legality check for games whose legal action lists are small."""
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"{self.action_to_string(action)!r} is not legal now", rule="legal-actions"
+            )
+
+    def winners(self) -> list[int]:
+        r = self.returns()
+        best = max(r)
+        return [i for i, v in enumerate(r) if v == best and v > 0]
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class Game(ABC, Generic[R]):
+    """A game: its name, its rules type, and how to set up a new position."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_type: ClassVar[type[RuleSet]]
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+
+    @abstractmethod
+    def new_initial_state(self, rules: R, num_players: int) -> State[Any]: ...
+
+    def check_player_count(self, n: int) -> None:
+        from dicehall.core.errors import PlayerSpecError
+
+        if not self.min_players <= n <= self.max_players:
+            raise PlayerSpecError(
+                f"{self.title} takes {self.min_players}–{self.max_players} players, not {n}"
+            )
+
+
+_GAMES: dict[str, str] = {
+    "thousand": "dicehall.thousand.game:ThousandGame",
+    "clever": "dicehall.clever.game:CleverGame",
+    "wurf": "dicehall.wurf.game:WurfGame",
+}
+
+
+def game_names() -> list[str]:
+    return list(_GAMES)
+
+
+def get_game(name: str) -> Game[Any]:
+    """The game called ``name`` (imported lazily so one game's dependencies never slow another)."""
+    import importlib
+
+    try:
+        target = _GAMES[name]
+    except KeyError:
+        raise UnknownGameError(f"unknown game {name!r}; choose one of: {', '.join(_GAMES)}") from None
+    module_name, cls_name = target.split(":")
+    cls = getattr(importlib.import_module(module_name), cls_name)
+    game: Game[Any] = cls()
+    return game

@@ -1,0 +1,173 @@
+"""Bot-versus-bot simulation, shared by every game.
+
+Game ``i`` of a run rooted at ``seed`` always uses the same dice stream (:func:`~dicehall.core.rng.game_seed`),
+so a run's results are identical whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dicehall.core.agents import Agent, PlayerSpec, make_bot, seat_names
+from dicehall.core.errors import PlayerSpecError
+from dicehall.core.game import CHANCE, TERMINAL, State, get_game
+from dicehall.core.record import GameRecord
+from dicehall.core.rng import agent_rng, game_seed, seeded_rng
+from dicehall.core.rules import RuleSet
+from dicehall.core.stats import describe, histogram, wilson_interval
+
+MAX_STEPS = 1_000_000
+
+
+def play_game(
+    state: State[Any],
+    agents: Sequence[Agent],
+    chance_rng: np.random.Generator,
+    bot_rng: np.random.Generator,
+    record: GameRecord | None = None,
+) -> State[Any]:
+    """Play ``state`` to the end with ``agents`` choosing for their seats; dice come from ``chance_rng``."""
+    for _ in range(MAX_STEPS):
+        player = state.current_player()
+        if player == TERMINAL:
+            if record is not None:
+                record.finish(state)
+            return state
+        if player == CHANCE:
+            action = state.sample_chance(chance_rng)
+        else:
+            action = agents[player].choose(state, bot_rng)
+        if record is not None:
+            record.add(state, action)
+        state.apply_action(action)
+    raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
+
+
+@dataclasses.dataclass
+class GameOutcome:
+    index: int
+    returns: list[float]
+    scores: list[float]
+    stats: dict[str, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class SimulationJob:
+    game: str
+    rules: RuleSet
+    players: tuple[PlayerSpec, ...]
+    seed: int
+    save_dir: str | None = None
+
+
+def run_games(job: SimulationJob, indices: range) -> list[GameOutcome]:
+    """Play the games numbered ``indices`` of ``job`` (one worker's share)."""
+    game = get_game(job.game)
+    agents = [make_bot(job.game, spec.bot, job.rules) for spec in job.players if spec.bot]
+    names = seat_names(list(job.players))
+    out = []
+    for index in indices:
+        seed = game_seed(job.seed, index)
+        state = game.new_initial_state(job.rules, len(agents))
+        record = GameRecord.start(job.game, job.rules, names, seed) if job.save_dir else None
+        play_game(state, agents, seeded_rng(seed), agent_rng(seed), record)
+        if record is not None and job.save_dir:
+            record.save(Path(job.save_dir) / f"{job.game}-{job.seed}-{index:06d}.json")
+        out.append(GameOutcome(index, state.returns(), state.scores(), state.stats()))
+    return out
+
+
+def _chunks(games: int, size: int) -> list[range]:
+    return [range(start, min(games, start + size)) for start in range(0, games, size)]
+
+
+def iter_outcomes(
+    job: SimulationJob, games: int, jobs: int = 1, chunk: int = 100
+) -> Iterator[list[GameOutcome]]:
+    """Yield finished games chunk by chunk (for a progress bar); processes when ``jobs > 1``."""
+    for spec in job.players:
+        if spec.bot is None:
+            raise PlayerSpecError(
+                f"simulation needs bots in every seat; {spec.label!r} is not a bot (use bot:NAME)"
+            )
+    get_game(job.game).check_player_count(len(job.players))
+    for spec in job.players:
+        make_bot(job.game, spec.bot or "", job.rules)  # fail fast on an unknown bot name
+    parts = _chunks(games, chunk)
+    if jobs <= 1:
+        for part in parts:
+            yield run_games(job, part)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(run_games, job, part) for part in parts]
+        for fut in futures:
+            yield fut.result()
+
+
+def default_jobs() -> int:
+    return max(1, (os.cpu_count() or 1))
+
+
+def summarize(job: SimulationJob, outcomes: list[GameOutcome]) -> dict[str, Any]:
+    """Win rates with 95% intervals, score distribution and per-seat/per-bot aggregates."""
+    outcomes = sorted(outcomes, key=lambda o: o.index)
+    n = len(outcomes)
+    names = seat_names(list(job.players))
+    seats = []
+    for seat, name in enumerate(names):
+        wins = sum(o.returns[seat] for o in outcomes)
+        lo, hi = wilson_interval(wins, n)
+        scores = [o.scores[seat] for o in outcomes]
+        seats.append(
+            {
+                "seat": seat,
+                "player": name,
+                "wins": wins,
+                "win_rate": wins / n if n else 0.0,
+                "win_rate_ci95": [lo, hi],
+                "score": describe(scores),
+                "score_histogram": histogram(scores),
+            }
+        )
+    by_bot: dict[str, dict[str, float]] = {}
+    for seat, spec in enumerate(job.players):
+        entry = by_bot.setdefault(spec.label, {"seats": 0, "wins": 0.0})
+        entry["seats"] += 1
+        entry["wins"] += sum(o.returns[seat] for o in outcomes)
+    for entry in by_bot.values():
+        games_played = int(entry["seats"]) * n
+        entry["win_rate"] = entry["wins"] / games_played if games_played else 0.0
+        lo, hi = wilson_interval(entry["wins"], games_played)
+        entry["win_rate_ci95"] = [lo, hi]  # type: ignore[assignment]
+    stat_keys = sorted({k for o in outcomes for k in o.stats})
+    return {
+        "game": job.game,
+        "rules": job.rules.to_dict(),
+        "players": names,
+        "games": n,
+        "seed": job.seed,
+        "seats": seats,
+        "by_player": by_bot,
+        "stats": {k: describe([o.stats[k] for o in outcomes if k in o.stats]) for k in stat_keys},
+    }
+
+
+ProgressHook = Callable[[int], None]
+
+
+def simulate(
+    job: SimulationJob, games: int, jobs: int = 1, progress: ProgressHook | None = None
+) -> tuple[dict[str, Any], list[GameOutcome]]:
+    outcomes: list[GameOutcome] = []
+    for part in iter_outcomes(job, games, jobs):
+        outcomes.extend(part)
+        if progress is not None:
+            progress(len(part))
+    return summarize(job, outcomes), outcomes
