@@ -80,9 +80,10 @@ def replay_cmd(
 
 
 def _register_games() -> None:
+    """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game."""
     from dicehall.thousand import cli as thousand_cli
 
-    thousand_cli.register(play_app, simulate_app)
+    thousand_cli.register(app, play_app, simulate_app)
 
 
 def main() -> None:

@@ -89,6 +89,14 @@ class State(ABC, Generic[A]):
     def render(self) -> str:
         """A plain-text picture of the position for humans."""
 
+    def public_view(self) -> dict[str, Any]:
+        """A JSON-able picture of the whole position for graphical front ends (all information is public).
+
+        It must contain ``current_player`` (seat, ``"chance"`` or ``null`` when over), ``legal_actions`` (notation
+        strings of the player to move), ``terminal``, ``scores`` and ``winners``, plus whatever the game's view needs.
+        """
+        raise NotImplementedError(f"{self.game_name} has no public view yet")
+
     def stats(self) -> dict[str, float]:
         """Numbers a simulation aggregates for a finished game (game length, per-area points, ...)."""
         return {}
