@@ -1,0 +1,61 @@
+"""`make bench`: run every part's benchmark and print (and save) the measured figures.
+
+Usage: python scripts/bench.py [--quick] [--only thousand,clever,...] [--out bench-results/latest.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+PARTS = ["thousand", "clever", "wurf", "web"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test of the benchmarks)")
+    parser.add_argument("--only", default="", help="comma-separated parts to run (default: all)")
+    parser.add_argument("--out", default="bench-results/latest.json", help="where to write the JSON figures")
+    args = parser.parse_args()
+    parts = [p for p in args.only.split(",") if p] or PARTS
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        parser.error(f"unknown part(s): {', '.join(unknown)}; known: {', '.join(PARTS)}")
+    results: dict[str, object] = {
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+        },
+    }
+    failed = False
+    for part in parts:
+        print(f"== {part} ==", flush=True)
+        start = time.perf_counter()
+        try:
+            module = importlib.import_module(f"dicehall.{part}.bench")
+            figures = module.run(quick=args.quick)
+        except Exception as exc:  # a broken benchmark must not hide the others' figures
+            failed = True
+            figures = {"error": f"{type(exc).__name__}: {exc}"}
+        figures["bench_seconds"] = round(time.perf_counter() - start, 2)
+        results[part] = figures
+        for key, value in figures.items():
+            print(f"  {key:<40} {value}", flush=True)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"figures written to {out}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
