@@ -1,0 +1,22 @@
+"""The Ganz schön clever game object (``get_game("clever")``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from dicehall.clever.rules import CleverRules
+from dicehall.clever.state import CleverState
+from dicehall.core.game import Game
+from dicehall.core.rules import RuleSet
+
+
+class CleverGame(Game[CleverRules]):
+    name: ClassVar[str] = "clever"
+    title: ClassVar[str] = "Ganz schön clever"
+    rules_type: ClassVar[type[RuleSet]] = CleverRules
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 4
+
+    def new_initial_state(self, rules: CleverRules, num_players: int) -> CleverState:
+        self.check_player_count(num_players)
+        return CleverState(rules, num_players)

@@ -1,0 +1,785 @@
+"""The Ganz schön clever engine: one mutable position of a 1–4 player (or solo) game.
+
+Actions are small ints (see :mod:`dicehall.clever.actions`); every dice roll is a chance action, every decision —
+picks, re-rolls, forfeits, +1, bonus crosses, the round-4 choice — is a player action. Sheets are bitmasks and
+counters; the tables come from :mod:`dicehall.clever.sheet`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Self
+
+import numpy as np
+
+from dicehall.clever import actions as A
+from dicehall.clever import sheet as S
+from dicehall.clever.rules import CleverRules
+from dicehall.clever.tables import (
+    B_BY_SUM,
+    B_CELL_GROUPS,
+    B_POINTS,
+    G_MIN,
+    G_POINTS,
+    G_BONUS,
+    O_BONUS,
+    O_MULT,
+    P_BONUS,
+    Y_BY_VALUE,
+    Y_CELL_GROUPS,
+    Y_COL_POINTS,
+    Y_PRINTED,
+    popcount,
+)
+from dicehall.core.errors import IllegalActionError, NotationError
+from dicehall.core.game import CHANCE, TERMINAL, State
+
+TRACK = 11  # cells of green, orange, purple
+
+# Phases of the turn.
+PH_ROLL = 1  # chance: the active player rolls the dice in ``roll_mask``
+PH_PICK = 2  # the active player picks a rolled die (or re-rolls / forfeits)
+PH_PLUS = 3  # ``actor`` may use +1 actions (active, passive or end of game)
+PH_PASSIVE_ROLL = 4  # chance, solo only: six dice, the three lowest to the platter
+PH_PASSIVE_PICK = 5  # ``actor`` (passive) may take a platter die
+PH_OVER = 6
+
+# What a +1 phase leads to.
+AFTER_ACTIVE, AFTER_PASSIVE, AFTER_END = 0, 1, 2
+
+
+class Sheet:
+    """One player's score sheet: bitmasks for the grids, counters and values for the tracks, action bars."""
+
+    __slots__ = (
+        "foxes",
+        "bmask",
+        "gcount",
+        "ovals",
+        "osum",
+        "p1_gain",
+        "p1_used",
+        "plast",
+        "psum",
+        "pvals",
+        "rr_gain",
+        "rr_used",
+        "ymask",
+    )
+
+    def __init__(self) -> None:
+        self.ymask = Y_PRINTED
+        self.bmask = 0
+        self.gcount = 0
+        self.ovals: tuple[int, ...] = ()
+        self.osum = 0
+        self.pvals: tuple[int, ...] = ()
+        self.plast = 0
+        self.psum = 0
+        self.rr_gain = 0
+        self.rr_used = 0
+        self.p1_gain = 0
+        self.p1_used = 0
+        self.foxes = 0
+
+    def copy(self) -> Sheet:
+        new = Sheet.__new__(Sheet)
+        new.ymask = self.ymask
+        new.bmask = self.bmask
+        new.gcount = self.gcount
+        new.ovals = self.ovals
+        new.osum = self.osum
+        new.pvals = self.pvals
+        new.plast = self.plast
+        new.psum = self.psum
+        new.rr_gain = self.rr_gain
+        new.rr_used = self.rr_used
+        new.p1_gain = self.p1_gain
+        new.p1_used = self.p1_used
+        new.foxes = self.foxes
+        return new
+
+    @property
+    def rerolls(self) -> int:
+        return self.rr_gain - self.rr_used
+
+    @property
+    def plus_ones(self) -> int:
+        return self.p1_gain - self.p1_used
+
+    def area_scores(self) -> list[int]:
+        ym = self.ymask
+        yellow = 0
+        for mask, pts in Y_COL_POINTS:
+            if ym & mask == mask:
+                yellow += pts
+        blue = B_POINTS[popcount(self.bmask)]
+        green = G_POINTS[self.gcount]
+        return [yellow, blue, green, self.osum, self.psum]
+
+    def fox_points(self) -> int:
+        return self.foxes * min(self.area_scores())
+
+    def total(self) -> int:
+        areas = self.area_scores()
+        return sum(areas) + self.foxes * min(areas)
+
+
+class CleverState(State[int]):
+    game_name = "clever"
+
+    __slots__ = (
+        "_legal",
+        "actor",
+        "after",
+        "active",
+        "choice_pending",
+        "field",
+        "log",
+        "n",
+        "passive_order",
+        "platter",
+        "plus_used",
+        "queue",
+        "roll_mask",
+        "rolls",
+        "round",
+        "rounds",
+        "rules",
+        "sheets",
+        "phase",
+        "values",
+    )
+
+    def __init__(self, rules: CleverRules, num_players: int) -> None:
+        self.rules = rules
+        self.n = num_players
+        self.rounds = rules.rounds or S.ROUNDS_BY_PLAYERS[num_players]
+        self.sheets = [Sheet() for _ in range(num_players)]
+        self.round = 1
+        self.active = 0
+        self.phase = PH_ROLL
+        self.actor = 0
+        self.after = AFTER_ACTIVE
+        self.values = [0, 0, 0, 0, 0, 0]
+        self.roll_mask = 0
+        self.field: tuple[int, ...] = ()
+        self.platter = 0
+        self.rolls = 0
+        self.plus_used = [0] * num_players
+        self.passive_order: tuple[int, ...] = ()
+        self.queue: list[tuple[int, int]] = []  # pending bonuses (player, kind), oldest first
+        self.choice_pending = False
+        self.log: list[
+            tuple[int, int, int]
+        ] = []  # (player, bonus kind, 1 applied / 0 lost) of the last action
+        self._legal: list[int] | None = None
+        self._start_round()
+
+    # -- protocol ------------------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def current_player(self) -> int:
+        if self.choice_pending:
+            return self.queue[0][0]
+        ph = self.phase
+        if ph == PH_ROLL or ph == PH_PASSIVE_ROLL:
+            return CHANCE
+        if ph == PH_PICK:
+            return self.active
+        if ph == PH_OVER:
+            return TERMINAL
+        return self.actor
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[int]:
+        if self.choice_pending:
+            player, kind = self.queue[0]
+            return self._bonus_options(player, kind)
+        ph = self.phase
+        if ph == PH_PICK:
+            out = self._entries(self.active, self.roll_mask, A.K_ENTRY)
+            if self.sheets[self.active].rerolls > 0:
+                out.append(A.REROLL)
+            if not out or out == [A.REROLL]:
+                out.append(A.FORFEIT)
+            return out
+        if ph == PH_PLUS:
+            p = self.actor
+            out = self._entries(p, 0b111111 & ~self.plus_used[p], A.K_PLUS)
+            out.append(A.STOP)
+            return out
+        if ph == PH_PASSIVE_PICK:
+            out = self._passive_entries(self.actor)
+            out.append(A.PASS)
+            return out
+        if ph == PH_ROLL:
+            return self._roll_outcomes()
+        if ph == PH_PASSIVE_ROLL:
+            raise NotImplementedError  # pragma: no cover - see chance_outcomes
+        return []
+
+    def _roll_outcomes(self) -> list[int]:
+        outs = [A.CHANCE_FLAG]
+        for d in range(6):
+            if self.roll_mask >> d & 1:
+                outs = [o | (v << (3 * d)) for o in outs for v in range(1, 7)]
+        return outs
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        if self.phase == PH_ROLL and not self.choice_pending:
+            outs = self._roll_outcomes()
+            p = 1.0 / len(outs)
+            return [(o, p) for o in outs]
+        return super().chance_outcomes()
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        if self.phase == PH_ROLL:
+            mask = self.roll_mask
+            vals = rng.integers(1, 7, size=6).tolist()
+            code = A.CHANCE_FLAG
+            for d in range(6):
+                if mask >> d & 1:
+                    code |= vals[d] << (3 * d)
+            return code
+        if self.phase == PH_PASSIVE_ROLL:
+            vals = rng.integers(1, 7, size=6).tolist()
+            keys = rng.random(6).tolist()
+            order = sorted(range(6), key=lambda d: (vals[d], keys[d]))  # ties broken uniformly at random
+            code = A.CHANCE_FLAG
+            for d in range(6):
+                code |= vals[d] << (3 * d)
+            for d in order[:3]:
+                code |= 1 << (18 + d)
+            return code
+        raise IllegalActionError("no dice are to be rolled now", rule="chance")
+
+    def apply_action(self, action: int) -> None:
+        if self.phase == PH_OVER:
+            raise IllegalActionError("the game is over", rule="game-over")
+        if self.current_player() == CHANCE:
+            self._check_chance(action)
+        elif action not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(action), rule=self._rule_of(action))
+        self.log = []
+        self._legal = None
+        self._apply(action)
+        self._legal = None
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.rules = self.rules
+        new.n = self.n
+        new.rounds = self.rounds
+        new.sheets = [s.copy() for s in self.sheets]
+        new.round = self.round
+        new.active = self.active
+        new.phase = self.phase
+        new.actor = self.actor
+        new.after = self.after
+        new.values = self.values[:]
+        new.roll_mask = self.roll_mask
+        new.field = self.field
+        new.platter = self.platter
+        new.rolls = self.rolls
+        new.plus_used = self.plus_used[:]
+        new.passive_order = self.passive_order
+        new.queue = self.queue[:]
+        new.choice_pending = self.choice_pending
+        new.log = []
+        new._legal = self._legal
+        return new
+
+    def scores(self) -> list[float]:
+        return [float(s.total()) for s in self.sheets]
+
+    def returns(self) -> list[float]:
+        if self.phase != PH_OVER:
+            return [0.0] * self.n
+        win = self.winner_seats()
+        return [1.0 / len(win) if i in win else 0.0 for i in range(self.n)]
+
+    def winner_seats(self) -> list[int]:
+        """Highest total; tie → highest single area; still tied → all of them share."""
+        keys = [(s.total(), max(s.area_scores())) for s in self.sheets]
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def stats(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        n = self.n
+        for i, name in enumerate(S.AREA_NAMES):
+            out[name] = sum(s.area_scores()[i] for s in self.sheets) / n
+        out["foxes"] = sum(s.foxes for s in self.sheets) / n
+        out["fox_points"] = sum(s.fox_points() for s in self.sheets) / n
+        out["total"] = sum(s.total() for s in self.sheets) / n
+        out["rerolls_left"] = sum(s.rerolls for s in self.sheets) / n
+        out["plus_ones_left"] = sum(s.plus_ones for s in self.sheets) / n
+        return out
+
+    def action_to_string(self, action: int) -> str:
+        return A.to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        code = A.from_string(text)
+        if code is None:
+            raise NotationError(f"cannot read {text!r} as a Clever move ({A.NOTATION_HELP})")
+        return code
+
+    def render(self) -> str:
+        from dicehall.clever.terminal import render_plain
+
+        return render_plain(self)
+
+    def public_view(self) -> dict[str, Any]:
+        from dicehall.clever.view import public_view
+
+        return public_view(self)
+
+    # -- legality helpers -----------------------------------------------------------------------------------
+    def _entries(self, p: int, dmask: int, kind: int) -> list[int]:
+        """Every way to enter a die of ``dmask`` on player ``p``'s sheet, as actions of ``kind``."""
+        sh = self.sheets[p]
+        v = self.values
+        out: list[int] = []
+        base = kind << 12
+        ym = sh.ymask
+        bm = sh.bmask
+        gc = sh.gcount
+        pc = len(sh.pvals)
+        plast = sh.plast
+        ocount = len(sh.ovals)
+        bslot = B_BY_SUM[v[0] + v[2]]
+        for d in range(6):
+            if not dmask >> d & 1:
+                continue
+            val = v[d]
+            code = base | (d << 8)
+            if d <= 1:  # white or yellow
+                for cell in Y_BY_VALUE[val]:
+                    if not ym >> cell & 1:
+                        out.append(code | cell)
+            if (d == 0 or d == 2) and bslot >= 0 and not bm >> bslot & 1:
+                out.append(code | (1 << 5) | bslot)
+            if (d == 0 or d == 3) and gc < TRACK and val >= G_MIN[gc]:
+                out.append(code | (2 << 5))
+            if (d == 0 or d == 4) and ocount < TRACK:
+                out.append(code | (3 << 5))
+            if (d == 0 or d == 5) and pc < TRACK and (pc == 0 or plast == 6 or val > plast):
+                out.append(code | (4 << 5))
+        return out
+
+    def _passive_entries(self, p: int) -> list[int]:
+        out = self._entries(p, self.platter, A.K_ENTRY)
+        if not out and self.n > 1 and self.rules.passive_fallback:
+            fmask = 0
+            for d in self.field:
+                fmask |= 1 << d
+            out = self._entries(p, fmask, A.K_ENTRY)
+        return out
+
+    def _bonus_options(self, p: int, kind: int) -> list[int]:
+        sh = self.sheets[p]
+        if kind == S.YELLOW_X:
+            return [A.K_CHOOSE << 12 | c for c in range(16) if not sh.ymask >> c & 1]
+        if kind == S.BLUE_X:
+            return [A.K_CHOOSE << 12 | 1 << 5 | c for c in range(1, 12) if not sh.bmask >> c & 1]
+        # the round-4 choice: black X (yellow, blue, next green) or black 6 (next orange or purple)
+        base = A.K_BLACK << 12
+        out = [base | c for c in range(16) if not sh.ymask >> c & 1]
+        out += [base | 1 << 5 | c for c in range(1, 12) if not sh.bmask >> c & 1]
+        if sh.gcount < TRACK:
+            out.append(base | 2 << 5)
+        if len(sh.ovals) < TRACK:
+            out.append(base | 3 << 5)
+        if len(sh.pvals) < TRACK:
+            out.append(base | 4 << 5)
+        return out
+
+    def _check_chance(self, code: int) -> None:
+        if not isinstance(code, int) or not code & A.CHANCE_FLAG:
+            raise IllegalActionError(
+                "the dice must be rolled now (a chance outcome is expected)", rule="chance"
+            )
+        vals = A.chance_values(code)
+        platter = A.chance_platter(code)
+        want = self.roll_mask if self.phase == PH_ROLL else 0b111111
+        for d in range(6):
+            rolled = want >> d & 1
+            if rolled and not 1 <= vals[d] <= 6:
+                raise IllegalActionError(
+                    f"the {S.DIE_NAMES[d]} die must show 1–6 in this roll", rule="roll-dice"
+                )
+            if not rolled and vals[d] != 0:
+                raise IllegalActionError(
+                    f"the {S.DIE_NAMES[d]} die is not rolled now (only the dice not yet used this turn)",
+                    rule="roll-dice",
+                )
+        if self.phase == PH_PASSIVE_ROLL:
+            chosen = [d for d in range(6) if platter >> d & 1]
+            rest = [d for d in range(6) if not platter >> d & 1]
+            if len(chosen) != 3 or max(vals[d] for d in chosen) > min(vals[d] for d in rest):
+                raise IllegalActionError(
+                    "the solo platter must hold exactly the three lowest dice", rule="solo-platter"
+                )
+        elif platter:
+            raise IllegalActionError("only the solo passive roll names a platter", rule="roll-dice")
+
+    def _why_illegal(self, action: int) -> str:
+        text = A.to_string(action) if A.is_valid_code(action) else repr(action)
+        who = self.current_player()
+        if who == TERMINAL:
+            return "the game is over"
+        kind = A.kind_of(action)
+        if self.choice_pending:
+            _, bonus = self.queue[0]
+            return f"{text!r}: a {S.BONUS_NAMES[bonus]} bonus must be placed first (choose one of the listed cells)"
+        if kind == A.K_REROLL:
+            if self.phase != PH_PICK:
+                return "re-roll is only for the active player, right after a roll"
+            return "no re-roll action is left"
+        if kind == A.K_FORFEIT:
+            return "a roll can be forfeited only when no die can be entered"
+        if kind == A.K_PLUS:
+            if self.phase != PH_PLUS:
+                return "+1 may be used only at the end of one's own turn"
+            d = A.die_of(action)
+            if self.plus_used[self.actor] >> d & 1:
+                return f"the {S.DIE_NAMES[d]} die was already taken by +1 this turn"
+            return f"{text!r} cannot be entered on this sheet"
+        if kind == A.K_ENTRY:
+            d = A.die_of(action)
+            if self.phase == PH_PICK and not self.roll_mask >> d & 1:
+                return f"the {S.DIE_NAMES[d]} die was not just rolled (it is on a field or the platter)"
+            if self.phase == PH_PASSIVE_PICK:
+                if self.platter >> d & 1:
+                    return f"{text!r} cannot be entered on this sheet"
+                if self._entries(self.actor, self.platter, A.K_ENTRY):
+                    return "a field die may be taken only when no platter die can be entered"
+                return f"the {S.DIE_NAMES[d]} die is not available to a passive player"
+            return f"{text!r} cannot be entered on this sheet"
+        return f"{text!r} is not legal now"
+
+    def _rule_of(self, action: int) -> str:
+        kind = A.kind_of(action)
+        if self.choice_pending:
+            return "bonus-choice"
+        if kind == A.K_PLUS:
+            return "plus-one"
+        if kind == A.K_REROLL:
+            return "re-roll"
+        if kind == A.K_FORFEIT:
+            return "forfeit"
+        if kind == A.K_ENTRY and self.phase == PH_PASSIVE_PICK:
+            return "passive-fallback" if self.field and self.n > 1 else "passive-pick"
+        if kind == A.K_ENTRY:
+            return "enter-die"
+        return "legal-actions"
+
+    # -- flow -----------------------------------------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        if action & A.CHANCE_FLAG:
+            vals = A.chance_values(action)
+            v = self.values
+            if self.phase == PH_ROLL:
+                m = self.roll_mask
+                for d in range(6):
+                    if m >> d & 1:
+                        v[d] = vals[d]
+                self.phase = PH_PICK
+            else:  # solo passive roll
+                self.values = list(vals)
+                self.platter = A.chance_platter(action)
+                self.field = ()
+                self.plus_used[0] = 0
+                self.actor = 0
+                self.phase = PH_PASSIVE_PICK
+                self._settle_passive()
+            return
+        kind = action >> 12
+        if self.choice_pending:
+            player, bonus = self.queue.pop(0)
+            self.choice_pending = False
+            self.log.append((player, bonus, 1))
+            self._place_choice(player, action)
+            self._resolve()
+            return
+        if kind == A.K_ENTRY:
+            d = (action >> 8) & 7
+            if self.phase == PH_PICK:
+                val = self.values[d]
+                self.roll_mask &= ~(1 << d)
+                self.field = (*self.field, d)
+                lower = 0
+                for e in range(6):
+                    if self.roll_mask >> e & 1 and self.values[e] < val:
+                        lower |= 1 << e
+                self.roll_mask &= ~lower
+                self.platter |= lower
+                self.rolls += 1
+                self._enter(self.active, action)
+            else:  # passive pick
+                self._enter(self.actor, action)
+            self._resolve()
+        elif kind == A.K_PLUS:
+            p = self.actor
+            self.sheets[p].p1_used += 1
+            self.plus_used[p] |= 1 << ((action >> 8) & 7)
+            self._enter(p, action)
+            self._resolve()
+        elif kind == A.K_REROLL:
+            self.sheets[self.active].rr_used += 1
+            self.phase = PH_ROLL
+        elif kind == A.K_FORFEIT:
+            self.rolls += 1
+            self._after_pick()
+        elif kind == A.K_STOP:
+            self._end_plus()
+        elif kind == A.K_PASS:
+            self._open_plus(self.actor, AFTER_PASSIVE)
+
+    def _resolve(self) -> None:
+        """Apply pending bonuses in the order they fired; stop at one that needs the player's choice."""
+        q = self.queue
+        while q:
+            player, bonus = q[0]
+            if bonus in (S.YELLOW_X, S.BLUE_X, S.BLACK):
+                options = self._bonus_options(player, bonus)
+                if not options:
+                    q.pop(0)
+                    self.log.append((player, bonus, 0))
+                    continue
+                if len(options) > 1 or not self.rules.auto_single_choice:
+                    self.choice_pending = True
+                    return
+                q.pop(0)
+                self.log.append((player, bonus, 1))
+                self._place_choice(player, options[0])
+                continue
+            q.pop(0)
+            self.log.append((player, bonus, 1 if self._apply_bonus(player, bonus) else 0))
+        self._continue()
+
+    def _continue(self) -> None:
+        ph = self.phase
+        if ph == PH_ROLL:  # round bonuses just resolved, the first roll is next
+            return
+        if ph == PH_PICK:
+            self._after_pick()
+        elif ph == PH_PLUS:
+            self._open_plus(self.actor, self.after)
+        elif ph == PH_PASSIVE_PICK:
+            self._open_plus(self.actor, AFTER_PASSIVE)
+
+    def _after_pick(self) -> None:
+        if self.rolls >= 3 or self.roll_mask == 0:
+            self.platter |= self.roll_mask
+            self.roll_mask = 0
+            self._open_plus(self.active, AFTER_ACTIVE)
+        else:
+            self.phase = PH_ROLL
+
+    def _open_plus(self, p: int, after: int) -> None:
+        """Offer +1 to ``p`` if they have one and a die to use it on; otherwise go on."""
+        self.actor = p
+        self.after = after
+        if self.sheets[p].plus_ones > 0 and self._entries(p, 0b111111 & ~self.plus_used[p], A.K_PLUS):
+            self.phase = PH_PLUS
+            return
+        self._end_plus()
+
+    def _end_plus(self) -> None:
+        after = self.after
+        if after == AFTER_ACTIVE:
+            if self.n == 1:
+                self.phase = PH_PASSIVE_ROLL
+                return
+            self.passive_order = tuple((self.active + k) % self.n for k in range(1, self.n))
+            self._next_passive()
+        elif after == AFTER_PASSIVE:
+            if self.n == 1:
+                self._end_turn()
+            else:
+                self._next_passive()
+        else:
+            self._next_end_plus()
+
+    def _next_passive(self) -> None:
+        if not self.passive_order:
+            self._end_turn()
+            return
+        p = self.passive_order[0]
+        self.passive_order = self.passive_order[1:]
+        self.actor = p
+        self.phase = PH_PASSIVE_PICK
+        self._settle_passive()
+
+    def _settle_passive(self) -> None:
+        """A passive player with nothing to take goes straight to their +1 step."""
+        if not self._passive_entries(self.actor):
+            self._open_plus(self.actor, AFTER_PASSIVE)
+
+    def _end_turn(self) -> None:
+        self.active += 1
+        if self.active >= self.n:
+            self.active = 0
+            self.round += 1
+            if self.round > self.rounds:
+                self.round = self.rounds
+                self.passive_order = tuple(range(self.n))
+                self._next_end_plus()
+                return
+            self._start_round()
+            return
+        self._start_turn()
+
+    def _next_end_plus(self) -> None:
+        """After the last turn every player, in seat order, may still use +1 on the last dice."""
+        if not self.passive_order:
+            self.phase = PH_OVER
+            self.actor = -1
+            return
+        p = self.passive_order[0]
+        self.passive_order = self.passive_order[1:]
+        self._open_plus(p, AFTER_END)
+
+    def _start_round(self) -> None:
+        bonus = S.ROUND_BONUSES[self.round - 1] if self.round <= len(S.ROUND_BONUSES) else None
+        self._start_turn()
+        if bonus is not None:
+            self.queue.extend((p, bonus) for p in range(self.n))
+            self._resolve()
+
+    def _start_turn(self) -> None:
+        self.roll_mask = 0b111111
+        self.field = ()
+        self.platter = 0
+        self.rolls = 0
+        self.values = [0, 0, 0, 0, 0, 0]
+        for i in range(self.n):
+            self.plus_used[i] = 0
+        self.phase = PH_ROLL
+
+    # -- entering values and bonuses ------------------------------------------------------------------------
+    def _enter(self, p: int, action: int) -> None:
+        d = (action >> 8) & 7
+        area = (action >> 5) & 7
+        val = self.values[d]
+        if area == 0:
+            self._cross_yellow(p, action & 31)
+        elif area == 1:
+            self._cross_blue(p, action & 31)
+        elif area == 2:
+            self._cross_green(p)
+        elif area == 3:
+            self._write_orange(p, val)
+        else:
+            self._write_purple(p, val)
+
+    def _cross_yellow(self, p: int, cell: int) -> None:
+        sh = self.sheets[p]
+        sh.ymask |= 1 << cell
+        for mask, bonus in Y_CELL_GROUPS[cell]:
+            if sh.ymask & mask == mask:
+                self.queue.append((p, bonus))
+
+    def _cross_blue(self, p: int, slot: int) -> None:
+        sh = self.sheets[p]
+        sh.bmask |= 1 << slot
+        for mask, bonus in B_CELL_GROUPS[slot]:
+            if sh.bmask & mask == mask:
+                self.queue.append((p, bonus))
+
+    def _cross_green(self, p: int) -> None:
+        sh = self.sheets[p]
+        bonus = G_BONUS[sh.gcount]
+        sh.gcount += 1
+        if bonus:
+            self.queue.append((p, bonus))
+
+    def _write_orange(self, p: int, val: int) -> None:
+        sh = self.sheets[p]
+        i = len(sh.ovals)
+        stored = val * O_MULT[i]
+        sh.ovals = (*sh.ovals, stored)
+        sh.osum += stored
+        if O_BONUS[i]:
+            self.queue.append((p, O_BONUS[i]))
+
+    def _write_purple(self, p: int, val: int) -> None:
+        sh = self.sheets[p]
+        i = len(sh.pvals)
+        sh.pvals = (*sh.pvals, val)
+        sh.plast = val
+        sh.psum += val
+        if P_BONUS[i]:
+            self.queue.append((p, P_BONUS[i]))
+
+    def _apply_bonus(self, p: int, bonus: int) -> bool:
+        """Apply a bonus that needs no choice; False when it cannot be applied (and is lost)."""
+        sh = self.sheets[p]
+        if bonus == S.REROLL:
+            if sh.rr_gain >= S.ACTION_CIRCLES:
+                return False
+            sh.rr_gain += 1
+        elif bonus == S.PLUS_ONE:
+            if sh.p1_gain >= S.ACTION_CIRCLES:
+                return False
+            sh.p1_gain += 1
+        elif bonus == S.FOX:
+            sh.foxes += 1
+        elif bonus == S.GREEN_X:
+            if sh.gcount >= TRACK:
+                return False
+            self._cross_green(p)
+        elif bonus == S.PURPLE_6:
+            if len(sh.pvals) >= TRACK:
+                return False
+            self._write_purple(p, 6)
+        else:  # orange 4 / 5 / 6
+            if len(sh.ovals) >= TRACK:
+                return False
+            self._write_orange(p, S.ORANGE_NUMBER[bonus])
+        return True
+
+    def _place_choice(self, p: int, action: int) -> None:
+        area = (action >> 5) & 7
+        cell = action & 31
+        if area == 0:
+            self._cross_yellow(p, cell)
+        elif area == 1:
+            self._cross_blue(p, cell)
+        elif area == 2:
+            self._cross_green(p)
+        elif area == 3:
+            self._write_orange(p, 6)
+        else:
+            self._write_purple(p, 6)
+
+    # -- conveniences for front ends and tests --------------------------------------------------------------
+    def pending_bonus(self) -> tuple[int, int] | None:
+        """(player, bonus kind) waiting for a choice, if any."""
+        return self.queue[0] if self.choice_pending else None
+
+    def solo_rating(self) -> str:
+        return S.solo_rating(int(self.sheets[0].total()))
+
+    def describe_phase(self) -> str:
+        if self.phase == PH_OVER:
+            return "game over"
+        if self.choice_pending:
+            p, b = self.queue[0]
+            return f"player {p + 1} places a {S.BONUS_NAMES[b]} bonus"
+        return {
+            PH_ROLL: f"player {self.active + 1} rolls",
+            PH_PICK: f"player {self.active + 1} picks a die (roll {self.rolls + 1} of 3)",
+            PH_PLUS: f"player {self.actor + 1} may use +1",
+            PH_PASSIVE_ROLL: "solo: the passive roll (three lowest dice to the platter)",
+            PH_PASSIVE_PICK: f"player {self.actor + 1} (passive) may take a die from the platter",
+        }[self.phase]
