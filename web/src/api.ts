@@ -1,0 +1,160 @@
+// REST calls and the protocol's types (docs/web-protocol.md).
+
+export interface RuleOption {
+  key: string;
+  value: unknown;
+  doc: string;
+  type: string;
+  choices?: string[] | null;
+}
+
+export interface BotInfo {
+  name: string;
+  doc?: string;
+}
+
+export interface GameInfo {
+  name: string;
+  title: string;
+  min_players: number;
+  max_players: number;
+  presets: string[];
+  default_preset: string;
+  options: RuleOption[];
+  bots: BotInfo[];
+}
+
+export interface SeatSpec {
+  kind: "human" | "bot";
+  name?: string;
+  bot?: string;
+  /** A human seat left for anyone to claim from the open tables list. */
+  open?: boolean;
+}
+
+export interface CreatedSeat {
+  seat: number;
+  name: string;
+  kind: "human" | "bot";
+  token?: string;
+  invite?: string;
+}
+
+export interface CreatedTable {
+  table_id: string;
+  seats: CreatedSeat[];
+}
+
+export interface TableSeat {
+  seat: number;
+  name: string;
+  kind: "human" | "bot";
+  claimed?: boolean;
+}
+
+export interface TableInfo {
+  table_id: string;
+  game: string;
+  preset?: string;
+  status: string;
+  seats: TableSeat[];
+  created?: string | number;
+  seq?: number;
+}
+
+/** The game's public_view(); each game's view module knows its own extra fields. */
+export interface View {
+  current_player: number | "chance" | null;
+  legal_actions: string[];
+  terminal: boolean;
+  scores: number[];
+  winners: number[];
+  players?: unknown[];
+  [key: string]: unknown;
+}
+
+export interface LogEntry {
+  seq: number;
+  actor: number | "chance" | string;
+  move: string;
+  text?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+function detailText(detail: unknown): string {
+  if (typeof detail === "string") return detail;
+  // FastAPI's 422 lists the failing fields.
+  if (Array.isArray(detail)) {
+    return detail
+      .map((d) => {
+        const item = d as { loc?: unknown[]; msg?: string };
+        const where = (item.loc ?? []).filter((p) => p !== "body").join(".");
+        return where ? `${where}: ${item.msg ?? ""}` : String(item.msg ?? "");
+      })
+      .join("; ");
+  }
+  return JSON.stringify(detail);
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!res.ok) {
+    const detail = (data as { detail?: unknown } | null)?.detail ?? data ?? res.statusText;
+    throw new ApiError(`${detailText(detail)} (HTTP ${res.status})`, res.status);
+  }
+  return data as T;
+}
+
+export const api = {
+  games: () => request<GameInfo[]>("GET", "/api/games"),
+  rules: (game: string, preset: string) =>
+    request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
+  createTable: (body: { game: string; preset: string; overrides: Record<string, unknown>; seats: SeatSpec[] }) =>
+    request<CreatedTable>("POST", "/api/tables", body),
+  openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
+  table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
+  join: (id: string, seat: number, name: string) =>
+    request<{ seat: number; token: string }>("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  recordUrl: (id: string) => `/api/tables/${encodeURIComponent(id)}/record`,
+};
+
+// Seat tokens live in localStorage per table, so a reload (or a hot-seat browser) keeps its seats.
+const TOKEN_KEY = (table: string) => `dicehall.tokens.${table}`;
+
+export function loadTokens(table: string): Record<number, string> {
+  try {
+    const raw = localStorage.getItem(TOKEN_KEY(table));
+    return raw ? (JSON.parse(raw) as Record<number, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function saveToken(table: string, seat: number, token: string): void {
+  const tokens = loadTokens(table);
+  tokens[seat] = token;
+  localStorage.setItem(TOKEN_KEY(table), JSON.stringify(tokens));
+}
+
+export function forgetTokens(table: string): void {
+  localStorage.removeItem(TOKEN_KEY(table));
+}

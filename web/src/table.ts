@@ -1,0 +1,211 @@
+// A table page, game-neutral: connection, seats held by this browser, event log, errors, game over.
+// The board itself is drawn by the game's view module (views/index.ts).
+import { api, loadTokens, saveToken, type LogEntry, type TableInfo, type View } from "./api";
+import { TableConnection, type ConnStatus } from "./connection";
+import { clear, h, toast } from "./dom";
+import { VIEWS, type GameView } from "./views";
+
+const LOG_LIMIT = 200;
+
+/** Take `#seat=K&token=T` from an invite link into localStorage and drop it from the address bar. */
+function absorbInvite(table: string): void {
+  if (!location.hash) return;
+  const params = new URLSearchParams(location.hash.slice(1));
+  const seat = params.get("seat");
+  const token = params.get("token");
+  if (seat !== null && token) saveToken(table, Number(seat), token);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+export function actorName(actor: LogEntry["actor"], seatName: (s: number) => string): string {
+  if (actor === "chance") return "🎲";
+  const n = Number(actor);
+  return Number.isInteger(n) ? seatName(n) : String(actor);
+}
+
+export function renderTable(app: HTMLElement, tableId: string): () => void {
+  absorbInvite(tableId);
+  let info: TableInfo | null = null;
+  let mySeats: number[] = [];
+  let spectator = true;
+  let view: GameView | null = null;
+  let lastState: View | null = null;
+  let gameOverShown = false;
+
+  const title = h("h1", { class: "table-title" }, "Table ", h("code", null, tableId));
+  const seatBadge = h("p", { class: "seat-badge", "data-testid": "seat-badge" });
+  const claimBox = h("div", { class: "claim", hidden: true });
+  const viewRoot = h("div", { class: "view-root" });
+  const logList = h("ol", { class: "log", "aria-live": "polite", "data-testid": "log" });
+  const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "gameover-title" });
+  app.append(
+    h(
+      "section",
+      { class: "table-page" },
+      h("div", { class: "table-head" }, title, seatBadge),
+      claimBox,
+      h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box" }, h("h2", null, "Events"), logList)),
+      overlay,
+    ),
+  );
+
+  const seatName = (seat: number): string => {
+    const fromInfo = info?.seats.find((s) => s.seat === seat)?.name;
+    const players = lastState?.players;
+    const fromState = Array.isArray(players) ? players[seat] : undefined;
+    const stateName = typeof fromState === "string" ? fromState : (fromState as { name?: string } | undefined)?.name;
+    return stateName || fromInfo || `Seat ${seat + 1}`;
+  };
+
+  const setStatus = (status: ConnStatus): void => {
+    const el = document.getElementById("status");
+    if (!el) return;
+    el.textContent = status === "online" ? "● online" : status === "connecting" ? "○ connecting…" : "○ offline — reconnecting";
+    el.className = `conn-status ${status}`;
+  };
+
+  const logEntry = (e: LogEntry): HTMLElement => {
+    const who = actorName(e.actor, seatName);
+    const text = e.text || `${who}: ${e.move}`;
+    return h("li", { "data-seq": e.seq, class: e.actor === "chance" ? "chance" : "" }, h("span", { class: "seq" }, String(e.seq)), " ", text);
+  };
+
+  const pushLog = (e: LogEntry): void => {
+    logList.prepend(logEntry(e));
+    while (logList.childElementCount > LOG_LIMIT) logList.lastElementChild?.remove();
+  };
+
+  const updateBadge = (): void => {
+    clear(seatBadge);
+    if (spectator || mySeats.length === 0) {
+      seatBadge.append(h("span", { class: "badge spectator" }, "👁 Watching"));
+    } else {
+      seatBadge.append("You play: ", ...mySeats.map((s) => h("span", { class: "badge seat" }, seatName(s))));
+    }
+  };
+
+  const renderClaim = (): void => {
+    clear(claimBox);
+    const open = (info?.seats ?? []).filter((s) => s.kind === "human" && s.claimed === false && !mySeats.includes(s.seat));
+    const finished = lastState?.terminal ?? info?.status === "finished";
+    claimBox.hidden = open.length === 0 || Boolean(finished);
+    if (claimBox.hidden) return;
+    const name = h("input", { type: "text", placeholder: "Your name", maxlength: 32, "aria-label": "Your name", value: localStorage.getItem("dicehall.name") ?? "" });
+    claimBox.append(
+      h("span", null, "Free seats: "),
+      name,
+      ...open.map((s) =>
+        h(
+          "button",
+          {
+            class: "btn",
+            type: "button",
+            onclick: async () => {
+              const who = name.value.trim() || `Player ${s.seat + 1}`;
+              localStorage.setItem("dicehall.name", who);
+              try {
+                const res = await api.join(tableId, s.seat, who);
+                saveToken(tableId, res.seat, res.token);
+                info = await api.table(tableId);
+                conn.setTokens(Object.values(loadTokens(tableId)));
+              } catch (err) {
+                toast(String((err as Error).message));
+              }
+            },
+          },
+          `Take seat ${s.seat + 1}`,
+        ),
+      ),
+    );
+  };
+
+  const showGameOver = (state: View): void => {
+    if (gameOverShown) return;
+    gameOverShown = true;
+    const order = state.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
+    const winners = state.winners ?? [];
+    const headline = winners.length ? `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}!` : "Game over";
+    clear(overlay);
+    overlay.append(
+      h(
+        "div",
+        { class: "card gameover", "data-testid": "gameover" },
+        h("h2", { id: "gameover-title" }, "🏆 ", headline),
+        h(
+          "ol",
+          { class: "standings" },
+          order.map((r) => h("li", { class: winners.includes(r.seat) ? "winner" : "" }, h("span", null, seatName(r.seat)), h("b", null, String(r.score)))),
+        ),
+        h(
+          "p",
+          { class: "actions" },
+          h("a", { class: "btn primary", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, "⬇ Download record"),
+          h("a", { class: "btn", href: "/", "data-link": true }, "New game"),
+          h("button", { class: "btn", type: "button", onclick: () => (overlay.hidden = true) }, "Look at the board"),
+        ),
+      ),
+    );
+    overlay.hidden = false;
+  };
+
+  const applyState = (state: View, fresh: LogEntry | null): void => {
+    lastState = state;
+    view?.update(state, fresh);
+    if (state.terminal) showGameOver(state);
+  };
+
+  const conn = new TableConnection(tableId, Object.values(loadTokens(tableId)), {
+    status: setStatus,
+    joined(seats, isSpectator) {
+      const wanted = Object.keys(loadTokens(tableId)).length;
+      mySeats = seats;
+      spectator = isSpectator;
+      if (wanted > seats.length) toast("Some saved seat links were not accepted; you watch those seats.");
+      updateBadge();
+      renderClaim();
+      if (lastState) view?.update(lastState, null);
+    },
+    snapshot(_seq, state, log) {
+      clear(logList);
+      for (const e of log) pushLog(e);
+      applyState(state, null);
+      updateBadge();
+    },
+    event(ev) {
+      pushLog(ev);
+      applyState(ev.state, ev);
+    },
+    error(err) {
+      toast(err.message || err.code);
+      view?.refused();
+      if (err.code === "no_such_table") conn.stop();
+    },
+  });
+
+  api
+    .table(tableId)
+    .then((t) => {
+      info = t;
+      const factory = VIEWS[t.game];
+      title.replaceChildren(`${t.game === "thousand" ? "Dice 1000" : t.game} `, h("small", null, t.preset ? `· ${t.preset} · ` : "· ", h("code", null, tableId)));
+      if (factory) {
+        view = factory(viewRoot, { mySeats: () => mySeats, act: (seat, move) => conn.act(seat, move), seatName });
+      } else {
+        viewRoot.append(h("p", { class: "card" }, `The browser has no board for “${t.game}” yet; the event log still follows the game.`));
+      }
+      updateBadge();
+      renderClaim();
+      conn.start();
+    })
+    .catch((err: Error) => {
+      viewRoot.append(h("div", { class: "card error" }, h("h2", null, "Cannot open this table"), h("p", null, err.message), h("a", { href: "/", "data-link": true }, "Back to the lobby")));
+    });
+
+  return () => {
+    conn.stop();
+    view?.destroy();
+    setStatus("offline");
+    const el = document.getElementById("status");
+    if (el) el.textContent = "";
+  };
+}

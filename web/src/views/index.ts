@@ -1,0 +1,25 @@
+// Per-game views, chosen by the table's game. Adding a game to the web = adding one entry here.
+import type { LogEntry, View } from "../api";
+import { ThousandView } from "./thousand";
+
+export interface ViewContext {
+  /** Seats this browser may act for (hot seat: several). */
+  mySeats(): number[];
+  /** Send a move for a seat; false if not connected. */
+  act(seat: number, move: string): boolean;
+  seatName(seat: number): string;
+}
+
+export interface GameView {
+  /** Render the state; `fresh` is the event that produced it (null for a snapshot). */
+  update(state: View, fresh: LogEntry | null): void;
+  /** The server answered a move with an error: unlock the controls. */
+  refused(): void;
+  destroy(): void;
+}
+
+export type ViewFactory = (root: HTMLElement, ctx: ViewContext) => GameView;
+
+export const VIEWS: Record<string, ViewFactory> = {
+  thousand: (root, ctx) => new ThousandView(root, ctx),
+};

@@ -1,0 +1,19 @@
+import { defineConfig } from "vite";
+
+// The build lands in the Python package so `dicehall serve` can serve it; `npm run dev` proxies the API.
+export default defineConfig({
+  base: "/",
+  build: {
+    outDir: "../dicehall/web/static",
+    emptyOutDir: true,
+    target: "es2020",
+    assetsInlineLimit: 0,
+    sourcemap: false,
+  },
+  server: {
+    proxy: {
+      "/api": "http://127.0.0.1:8000",
+      "/ws": { target: "ws://127.0.0.1:8000", ws: true },
+    },
+  },
+});
