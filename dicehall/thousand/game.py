@@ -1,0 +1,24 @@
+"""The Dice 1000 game object that ``dicehall.core.game.get_game("thousand")`` returns."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from dicehall.core.game import Game
+from dicehall.core.rules import RuleSet
+from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.state import ThousandState
+
+
+class ThousandGame(Game[ThousandRules]):
+    name: ClassVar[str] = "thousand"
+    title: ClassVar[str] = "Dice 1000"
+    rules_type: ClassVar[type[RuleSet]] = ThousandRules
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+
+    def new_initial_state(self, rules: ThousandRules, num_players: int) -> ThousandState:
+        self.check_player_count(num_players)
+        if not isinstance(rules, ThousandRules):
+            raise TypeError(f"Dice 1000 needs ThousandRules, got {type(rules).__name__}")
+        return ThousandState(rules, num_players)

@@ -1,0 +1,197 @@
+"""Dice 1000 rule set: every rule and house option of the digest (``shared/rules/thousand.md``).
+
+The dataclass defaults are the ``classic`` preset (score barrel); the other presets list what they change.
+
+>>> ThousandRules.from_preset("variant2").open_min
+75
+>>> ThousandRules.from_preset("classic", {"barrel_score": 1000})
+Traceback (most recent call last):
+...
+dicehall.core.errors.RuleConfigError: barrel_score must be above 0 and below the target 1000, got 1000
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from dicehall.core.errors import RuleConfigError
+from dicehall.core.rules import RuleSet, option
+from dicehall.thousand.scoring import CLASSIC_KINDS, YARD_KINDS
+
+
+@dataclasses.dataclass(frozen=True)
+class ThousandRules(RuleSet):
+    """Rules of Dice 1000. Point values are in game points (dice score in steps of 5)."""
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "classic": {},
+        "classic-open": {"barrel": "open"},
+        "classic-nobarrel": {"barrel": "none"},
+        "variant2": {
+            "open_min": 75,
+            "hot_dice": "confirm",
+            "pits": (),
+            "overtake_penalty": 0,
+            "dump_truck": False,
+            "bolts": False,
+            "barrel_score": 850,
+            "barrel_attempts": 0,
+            "barrel_knock": "opening",
+        },
+        "yard": {
+            "scoring": "yard",
+            "golden_win": True,
+            "open_min": 100,
+            "max_rolls": 3,
+            "hot_dice": "confirm",
+            "reconfirm_hot": True,
+            "pair_reroll": True,
+            "exact_reset": True,
+            "barrel_score": 905,
+            "barrel_cap": False,
+            "barrel_exact": True,
+            "skip_on_zero_first": True,
+        },
+    }
+    DEFAULT_PRESET: ClassVar[str] = "classic"
+
+    # -- scoring ---------------------------------------------------------------------------------------------
+    scoring: str = option(
+        "classic",
+        "four/five-of-a-kind table: classic (1111=200, 2222=40..) or yard (1111=500, four of v = v*50)",
+        choices=("classic", "yard"),
+    )
+    golden_win: bool = option(False, "five 1s in one roll win the game at once (yard 'golden win')")
+    free_set_aside: bool = option(
+        False, "after a scoring roll the player chooses which scoring combinations to keep (Farkle-style)"
+    )
+    # -- opening ---------------------------------------------------------------------------------------------
+    open_min: int = option(50, "opening minimum: the first bank must be at least this in one turn")
+    open_fail_every: int = option(3, "every this many failed opening turns cost open_fail_penalty")
+    open_fail_penalty: int = option(0, "penalty for every open_fail_every failed opening turns (0 = none)")
+    # -- turn ------------------------------------------------------------------------------------------------
+    hot_dice: str = option(
+        "mandatory",
+        "after all 5 dice scored: mandatory roll of all 5 (classic) or a confirmation roll that banks the turn",
+        choices=("mandatory", "confirm"),
+    )
+    reconfirm_hot: bool = option(
+        False, "a confirmation roll that is itself hot dice must be confirmed again (yard)"
+    )
+    max_rolls: int = option(0, "at most this many rolls per turn, forced re-rolls not counted (0 = no limit)")
+    pair_reroll: bool = option(
+        False, "3 dice set aside and the other 2 roll a non-scoring pair: keep the points, roll all 5 (yard)"
+    )
+    skip_on_zero_first: bool = option(
+        False, "a zero first roll of a turn skips the player's next turn once anyone has banked (yard)"
+    )
+    # -- after a bank ----------------------------------------------------------------------------------------
+    pits: tuple[tuple[int, int], ...] = option(
+        ((200, 300), (600, 700)), "pits [low, high): a player in one may only bank enough to reach high"
+    )
+    overtake_penalty: int = option(
+        50, "each opponent overtaken by a bank loses this (0 = no overtaking rule)"
+    )
+    dump_truck: bool = option(
+        True, "dump truck: a player whose score becomes exactly dump_truck_score drops to 0"
+    )
+    dump_truck_score: int = option(555, "the dump truck score")
+    exact_reset: bool = option(
+        False, "a bank landing exactly on an opponent's score sends that opponent to 0"
+    )
+    # -- bolts -----------------------------------------------------------------------------------------------
+    bolts: bool = option(True, "a zero-roll turn gives a bolt")
+    bolts_count: int = option(3, "every this many bolts cost bolt_penalty and the count restarts")
+    bolt_penalty: int = option(100, "points lost for a full set of bolts")
+    bolts_everywhere: bool = option(
+        False, "bolts count also while not opened, in a pit or on the barrel (classic: they do not)"
+    )
+    # -- barrel and win --------------------------------------------------------------------------------------
+    target: int = option(1000, "the winning score")
+    barrel: str = option(
+        "score",
+        "barrel kind: none (first to reach target wins), score (climb, then win in one turn), open (exactly target)",
+        choices=("none", "score", "open"),
+    )
+    barrel_score: int = option(880, "score barrel: a bank reaching this puts the player on the barrel")
+    barrel_cap: bool = option(True, "a bank reaching the barrel is recorded as exactly barrel_score")
+    barrel_exact: bool = option(False, "score barrel: the win must land exactly on target (yard)")
+    barrel_attempts: int = option(3, "turns on the barrel before falling off (0 = no limit)")
+    barrel_fall_penalty: int = option(100, "points lost when falling off the barrel")
+    barrel_falls_to_zero: int = option(
+        3, "from this fall of the game on, a fall sets the score to 0 (0 = never)"
+    )
+    barrel_knock: str = option(
+        "fall",
+        "when another player climbs on: a player on the barrel falls (with penalty), goes back to their "
+        "opening bank's score (variant 2), or stays",
+        choices=("fall", "opening", "none"),
+    )
+    open_points: int = option(6, "open barrel: this many points (passing the target) make a fall")
+    open_point_penalty: int = option(100, "open barrel: points lost for a fall")
+    open_fall_limit: int = option(1, "open barrel: from this fall on the score drops to 0")
+
+    # -- derived ---------------------------------------------------------------------------------------------
+    @property
+    def kinds(self) -> tuple[tuple[int, int, int], ...]:
+        """The of-a-kind table of ``scoring`` (for :func:`dicehall.thousand.scoring.score_roll`)."""
+        return YARD_KINDS if self.scoring == "yard" else CLASSIC_KINDS
+
+    def pit_of(self, score: int) -> tuple[int, int] | None:
+        """The pit ``(low, high)`` holding ``score`` (``low <= score < high``), or ``None``."""
+        for low, high in self.pits:
+            if low <= score < high:
+                return (low, high)
+        return None
+
+    def validate(self) -> None:
+        def bad(msg: str) -> RuleConfigError:
+            return RuleConfigError(msg)
+
+        if self.target < 5:
+            raise bad(f"target must be at least 5, got {self.target}")
+        for name in (
+            "open_min",
+            "open_fail_penalty",
+            "overtake_penalty",
+            "bolt_penalty",
+            "barrel_fall_penalty",
+            "open_point_penalty",
+            "barrel_attempts",
+            "barrel_falls_to_zero",
+            "max_rolls",
+        ):
+            value = getattr(self, name)
+            if value < 0:
+                raise bad(f"{name} must not be negative, got {value}")
+        for name in ("open_fail_every", "bolts_count", "open_points", "open_fall_limit"):
+            value = getattr(self, name)
+            if value < 1:
+                raise bad(f"{name} must be at least 1, got {value}")
+        if self.open_min >= self.target:
+            raise bad(f"open_min must be below the target {self.target}, got {self.open_min}")
+        previous_high = 0
+        for pit in sorted(self.pits):
+            low, high = pit
+            if low < 0 or low >= high:
+                raise bad(f"pit {list(pit)}: need 0 <= low < high")
+            if high > self.target:
+                raise bad(f"pit {list(pit)} reaches past the target {self.target}")
+            if low < previous_high:
+                raise bad(f"pits overlap at {list(pit)}")
+            previous_high = high
+        if self.dump_truck and not 0 < self.dump_truck_score < self.target:
+            raise bad(
+                f"dump_truck_score must be above 0 and below the target {self.target}, got {self.dump_truck_score}"
+            )
+        if self.barrel == "score" and not 0 < self.barrel_score < self.target:
+            raise bad(
+                f"barrel_score must be above 0 and below the target {self.target}, got {self.barrel_score}"
+            )
+        if self.barrel_exact and self.barrel != "score":
+            raise bad("barrel_exact applies to the score barrel only (barrel = 'score')")
+        if self.barrel_exact and self.barrel_cap:
+            raise bad("barrel_exact needs barrel_cap = false (a capped score cannot land exactly)")
+        if self.reconfirm_hot and self.hot_dice != "confirm":
+            raise bad("reconfirm_hot needs hot_dice = 'confirm'")

@@ -1,0 +1,853 @@
+"""The Dice 1000 state machine and its notation.
+
+Actions are tiny and hashable: the decisions are the strings ``"roll"`` and ``"bank"`` (and, with
+``free_set_aside``, ``"keep 1,5"`` naming the kept dice in ascending order); a chance outcome is the tuple of dice
+values in the order rolled, e.g. ``(3, 1, 5, 5, 2)``, written ``3,1,5,5,2``.
+
+A turn: the dice are rolled (chance), the scoring dice are set aside automatically (or chosen with ``keep``),
+then the player decides ``roll`` (the remaining dice) or ``bank``. Everything forced — burning on a zero roll,
+bolts, penalties, the barrel, the next turn — happens inside ``apply_action`` and is narrated in :attr:`events`.
+
+>>> from dicehall.thousand.rules import ThousandRules
+>>> s = ThousandState(ThousandRules.from_preset("classic"), 2)
+>>> s.apply_action(s.string_to_action("1,1,5,2,3"))
+>>> s.turn_total, s.dice_in_hand, s.bank_refusal()
+(25, 2, 'not opened: bank at least 50')
+>>> s.apply_action("roll"); s.apply_action((1, 5))
+>>> s.turn_total, s.dice_in_hand, s.bank_refusal()
+(40, 5, 'hot dice: the roll of all 5 dice is mandatory')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Sequence
+from typing import Any, Final, Self
+
+import numpy as np
+
+from dicehall.core.errors import IllegalActionError, NotationError
+from dicehall.core.game import CHANCE, TERMINAL, State
+from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.scoring import Combo, score_roll
+
+ROLL: Final = "roll"
+BANK: Final = "bank"
+Dice = tuple[int, ...]
+Action = str | Dice
+
+_CHANCE, _DECIDE, _KEEP, _OVER = 0, 1, 2, 3
+
+
+# -- precomputed scoring lookups ---------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, slots=True)
+class RollInfo:
+    """The best scoring of one ordered roll: points, the dice it sets aside, its combinations."""
+
+    points: int
+    kept: Dice
+    combos: tuple[Combo, ...]
+    golden: bool
+
+
+OUTCOMES: tuple[tuple[Dice, ...], ...] = tuple(
+    tuple(itertools.product(range(1, 7), repeat=k)) for k in range(6)
+)
+"""``OUTCOMES[k]``: every ordered roll of ``k`` dice, in lexicographic order."""
+_PROBS: tuple[float, ...] = tuple(6.0**-k for k in range(6))
+_TABLES: dict[tuple[tuple[int, int, int], ...], dict[Dice, RollInfo]] = {}
+
+
+def roll_table(kinds: tuple[tuple[int, int, int], ...]) -> dict[Dice, RollInfo]:
+    """Every ordered roll of 1–5 dice mapped to its :class:`RollInfo` (built once per scoring table)."""
+    table = _TABLES.get(kinds)
+    if table is None:
+        table = {}
+        for k in range(1, 6):
+            for dice in OUTCOMES[k]:
+                rs = score_roll(dice, kinds)
+                kept = tuple(d for c in rs.combos for d in c.dice)
+                table[dice] = RollInfo(rs.points, kept, rs.combos, k == 5 and dice == (1, 1, 1, 1, 1))
+        _TABLES[kinds] = table
+    return table
+
+
+_KEEP_CACHE: dict[tuple[Combo, ...], dict[str, tuple[int, Dice]]] = {}
+
+
+def keep_options(combos: tuple[Combo, ...]) -> dict[str, tuple[int, Dice]]:
+    """``free_set_aside``: every non-empty subset of ``combos`` as ``"keep d,d"`` → (points, dice kept)."""
+    found = _KEEP_CACHE.get(combos)
+    if found is None:
+        found = {}
+        for mask in range(1, 1 << len(combos)):
+            chosen = [c for i, c in enumerate(combos) if mask >> i & 1]
+            dice = tuple(sorted(d for c in chosen for d in c.dice))
+            found["keep " + ",".join(map(str, dice))] = (sum(c.points for c in chosen), dice)
+        found = dict(sorted(found.items(), key=lambda kv: (len(kv[1][1]), kv[0])))
+        _KEEP_CACHE[combos] = found
+    return found
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayerStatus:
+    """One seat as bots and front ends see it."""
+
+    seat: int
+    name: str
+    score: int
+    opened: bool
+    pit: tuple[int, int] | None
+    on_barrel: bool
+    barrel_attempts: int
+    barrel_falls: int
+    bolts: int
+    open_points: int
+    skip_next_turn: bool
+    failed_openings: int
+
+    def to_json(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        out["pit"] = None if self.pit is None else list(self.pit)
+        return out
+
+
+class ThousandState(State[Action]):
+    """A Dice 1000 position. Seat 0 starts; seats move in order (skipped turns aside)."""
+
+    game_name = "thousand"
+
+    __slots__ = (
+        "_bolt_total",
+        "_confirm",
+        "_dumps",
+        "_fall_total",
+        "_forced",
+        "_free_rolls",
+        "_hot",
+        "_limit",
+        "_need",
+        "_need_reason",
+        "_need_rule",
+        "_overtakes",
+        "_pending",
+        "_phase",
+        "_player",
+        "_table",
+        "anyone_banked",
+        "attempts",
+        "bolts",
+        "events",
+        "falls",
+        "in_hand",
+        "last_combos",
+        "last_roll",
+        "n",
+        "names",
+        "on_barrel",
+        "open_fails",
+        "opened",
+        "opening_score",
+        "points",
+        "rolls",
+        "rules",
+        "score",
+        "set_aside_dice",
+        "skip_next",
+        "total_rolls",
+        "turn_total",
+        "turns",
+        "winner",
+    )
+
+    _phase: int
+    _player: int
+    _hot: bool
+    _forced: bool
+    _confirm: bool
+    _free_rolls: int
+    _need: int
+    _need_reason: str
+    _need_rule: str
+    _limit: int | None
+    turn_total: int
+    in_hand: int
+    set_aside_dice: Dice
+    rolls: int
+
+    def __init__(self, rules: ThousandRules, num_players: int, names: Sequence[str] | None = None) -> None:
+        if not 1 <= num_players <= 8:
+            raise ValueError(f"Dice 1000 takes 1–8 players, not {num_players}")
+        self.rules = rules
+        self.n = num_players
+        self.names: list[str] = list(names) if names else [f"P{i + 1}" for i in range(num_players)]
+        if len(self.names) != num_players:
+            raise ValueError("one name per seat")
+        n = num_players
+        self.score = [0] * n
+        self.opened = [False] * n
+        self.opening_score = [0] * n
+        self.open_fails = [0] * n
+        self.bolts = [0] * n
+        self.on_barrel = [False] * n
+        self.attempts = [0] * n
+        self.falls = [0] * n
+        self.points = [0] * n
+        self.skip_next = [False] * n
+        self.anyone_banked = False
+        self.turns = 0
+        self.total_rolls = 0
+        self.winner: int | None = None
+        self.events: list[str] = []
+        self.last_roll: Dice | None = None
+        self.last_combos: tuple[Combo, ...] = ()
+        self._table = roll_table(rules.kinds)
+        self._pending: RollInfo | None = None
+        self._bolt_total = 0
+        self._fall_total = 0
+        self._overtakes = 0
+        self._dumps = 0
+        self._start_turn(0)
+
+    # -- protocol -------------------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def current_player(self) -> int:
+        phase = self._phase
+        if phase == _CHANCE:
+            return CHANCE
+        if phase == _OVER:
+            return TERMINAL
+        return self._player
+
+    def legal_actions(self) -> Sequence[Action]:
+        phase = self._phase
+        if phase == _DECIDE:
+            can_roll = self._hot or not self._out_of_rolls()
+            can_bank = not self._hot and self.turn_total >= self._need
+            if can_roll:
+                return (ROLL, BANK) if can_bank else (ROLL,)
+            return (BANK,)
+        if phase == _CHANCE:
+            return OUTCOMES[self.in_hand]
+        if phase == _KEEP:
+            assert self._pending is not None
+            return tuple(keep_options(self._pending.combos))
+        return ()
+
+    def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
+        """Every ordered roll of the dice in hand (6**k of them), each with probability 6**-k."""
+        if self._phase != _CHANCE:
+            return []
+        p = _PROBS[self.in_hand]
+        return [(d, p) for d in OUTCOMES[self.in_hand]]
+
+    def sample_chance(self, rng: np.random.Generator) -> Action:
+        # One uniform float per roll is several times cheaper than rng.integers(size=k).
+        if self._phase != _CHANCE:
+            raise IllegalActionError("no dice are to be rolled now", rule="turn-order")
+        outs = OUTCOMES[self.in_hand]
+        return outs[int(rng.random() * len(outs))]
+
+    def apply_action(self, action: Action) -> None:
+        phase = self._phase
+        if phase == _CHANCE:
+            if not isinstance(action, tuple):
+                raise IllegalActionError(
+                    f"the dice are to be rolled now (a dice outcome like 3,1,5,5,2), not {action!r}",
+                    rule="turn-order",
+                )
+            self._apply_roll(action)
+        elif phase == _DECIDE:
+            if action == ROLL:
+                if not self._hot and self._out_of_rolls():
+                    raise IllegalActionError(
+                        f"at most {self.rules.max_rolls} rolls per turn: bank now", rule="max-rolls"
+                    )
+                self.events = []
+                self._forced = self._hot
+                self._confirm = self._hot and self.rules.hot_dice == "confirm"
+                self._hot = False
+                self._phase = _CHANCE
+            elif action == BANK:
+                reason = self.bank_refusal()
+                if reason is not None:
+                    raise IllegalActionError(reason, rule=self._refusal_rule())
+                self.events = []
+                self._bank()
+            else:
+                raise IllegalActionError(
+                    f"{self.names[self._player]} decides now: roll or bank, not {self._show(action)}",
+                    rule="turn-order",
+                )
+        elif phase == _KEEP:
+            assert self._pending is not None
+            options = keep_options(self._pending.combos)
+            choice = options.get(action) if isinstance(action, str) else None
+            if choice is None:
+                raise IllegalActionError(
+                    f"{self._show(action)} is not a choice of scoring combinations of "
+                    f"{self._dice_text(self.last_roll or ())}; choose one of: {', '.join(options)}",
+                    rule="set-aside",
+                )
+            self.events = []
+            self._pending = None
+            self._take(choice[0], choice[1])
+            self._resolve(self._confirm)
+        else:
+            raise IllegalActionError("the game is over", rule="game-over")
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.rules = self.rules
+        new.n = self.n
+        new.names = self.names[:]
+        new.score = self.score[:]
+        new.opened = self.opened[:]
+        new.opening_score = self.opening_score[:]
+        new.open_fails = self.open_fails[:]
+        new.bolts = self.bolts[:]
+        new.on_barrel = self.on_barrel[:]
+        new.attempts = self.attempts[:]
+        new.falls = self.falls[:]
+        new.points = self.points[:]
+        new.skip_next = self.skip_next[:]
+        new.anyone_banked = self.anyone_banked
+        new.turns = self.turns
+        new.total_rolls = self.total_rolls
+        new.winner = self.winner
+        new.events = self.events[:]
+        new.last_roll = self.last_roll
+        new.last_combos = self.last_combos
+        new._table = self._table
+        new._pending = self._pending
+        new._bolt_total = self._bolt_total
+        new._fall_total = self._fall_total
+        new._overtakes = self._overtakes
+        new._dumps = self._dumps
+        new._player = self._player
+        new._phase = self._phase
+        new.turn_total = self.turn_total
+        new.in_hand = self.in_hand
+        new.set_aside_dice = self.set_aside_dice
+        new.rolls = self.rolls
+        new._free_rolls = self._free_rolls
+        new._hot = self._hot
+        new._forced = self._forced
+        new._confirm = self._confirm
+        new._need = self._need
+        new._need_reason = self._need_reason
+        new._need_rule = self._need_rule
+        new._limit = self._limit
+        return new
+
+    def returns(self) -> list[float]:
+        return [1.0 if i == self.winner else 0.0 for i in range(self.n)]
+
+    def scores(self) -> list[float]:
+        return [float(s) for s in self.score]
+
+    def stats(self) -> dict[str, float]:
+        return {
+            "turns": float(self.turns),
+            "rolls": float(self.total_rolls),
+            "bolt_penalties": float(self._bolt_total),
+            "barrel_falls": float(self._fall_total),
+            "overtakes": float(self._overtakes),
+            "dump_trucks": float(self._dumps),
+        }
+
+    # -- notation -------------------------------------------------------------------------------------------
+    def action_to_string(self, action: Action) -> str:
+        if isinstance(action, tuple):
+            return ",".join(map(str, action))
+        return action
+
+    def string_to_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    # -- what bots and front ends read ----------------------------------------------------------------------
+    @property
+    def player(self) -> int:
+        """The seat whose turn it is (also during its dice rolls); the winner once the game is over."""
+        return self._player
+
+    @property
+    def dice_in_hand(self) -> int:
+        """How many dice the next roll throws."""
+        return self.in_hand
+
+    @property
+    def set_aside(self) -> Dice:
+        """Dice set aside since the last time all five were taken up."""
+        return self.set_aside_dice
+
+    @property
+    def rolls_this_turn(self) -> int:
+        return self.rolls
+
+    @property
+    def hot_dice(self) -> bool:
+        """All five dice scored: the next roll (of all five) is mandatory or a confirmation roll."""
+        return self._hot
+
+    @property
+    def confirming(self) -> bool:
+        """The pending roll is a confirmation roll (a scoring result banks the turn)."""
+        return self._phase == _CHANCE and self._confirm
+
+    @property
+    def pending_roll(self) -> RollInfo | None:
+        """With ``free_set_aside``: the roll whose combinations the player is choosing from."""
+        return self._pending
+
+    def min_bank(self) -> int:
+        """The smallest turn total the player to move may bank this turn (opening, pit, barrel)."""
+        return self._need
+
+    def max_bank(self) -> int | None:
+        """The largest turn total that can still be banked (exact-landing rules), or ``None``."""
+        return self._limit
+
+    def can_bank(self) -> bool:
+        return self._phase == _DECIDE and not self._hot and self.turn_total >= self._need
+
+    def bank_refusal(self) -> str | None:
+        """Why ``bank`` is refused now, or ``None`` when it is allowed."""
+        phase = self._phase
+        if phase == _OVER:
+            return "the game is over"
+        if phase == _CHANCE:
+            return "the dice are to be rolled first"
+        if phase == _KEEP:
+            return "choose the dice to set aside first"
+        if self._hot:
+            if self.rules.hot_dice == "confirm":
+                return "hot dice: confirm by rolling all 5 dice"
+            return "hot dice: the roll of all 5 dice is mandatory"
+        if self.turn_total < self._need:
+            return self._need_reason
+        return None
+
+    def _refusal_rule(self) -> str:
+        if self._hot:
+            return "hot-dice"
+        return self._need_rule
+
+    def status(self, seat: int) -> PlayerStatus:
+        return PlayerStatus(
+            seat=seat,
+            name=self.names[seat],
+            score=self.score[seat],
+            opened=self.opened[seat],
+            pit=self.rules.pit_of(self.score[seat]),
+            on_barrel=self.on_barrel[seat],
+            barrel_attempts=self.attempts[seat],
+            barrel_falls=self.falls[seat],
+            bolts=self.bolts[seat],
+            open_points=self.points[seat],
+            skip_next_turn=self.skip_next[seat],
+            failed_openings=self.open_fails[seat],
+        )
+
+    def statuses(self) -> list[PlayerStatus]:
+        return [self.status(i) for i in range(self.n)]
+
+    def public_view(self) -> dict[str, Any]:
+        cur = self.current_player()
+        terminal = cur == TERMINAL
+        legal: list[str] = [] if cur in (CHANCE, TERMINAL) else [str(a) for a in self.legal_actions()]
+        return {
+            "game": self.game_name,
+            "preset": self.rules.preset,
+            "current_player": None if terminal else ("chance" if cur == CHANCE else cur),
+            "turn_player": self._player,
+            "legal_actions": legal,
+            "terminal": terminal,
+            "scores": self.score[:],
+            "winners": self.winners() if terminal else [],
+            "players": [s.to_json() for s in self.statuses()],
+            "target": self.rules.target,
+            "barrel": self.rules.barrel,
+            "turn_total": self.turn_total,
+            "dice_in_hand": self.in_hand,
+            "set_aside": list(self.set_aside_dice),
+            "rolls_this_turn": self.rolls,
+            "max_rolls": self.rules.max_rolls,
+            "hot_dice": self._hot,
+            "confirming": self.confirming,
+            "last_roll": None if self.last_roll is None else list(self.last_roll),
+            "last_combos": [
+                {"dice": list(c.dice), "points": c.points, "kind": c.kind} for c in self.last_combos
+            ],
+            "keep_options": [] if self._pending is None else list(keep_options(self._pending.combos)),
+            "can_bank": self.can_bank(),
+            "bank_refusal": None if terminal else self.bank_refusal(),
+            "min_bank": self._need,
+            "max_bank": self._limit,
+            "turns": self.turns,
+            "events": self.events[:],
+        }
+
+    def render(self) -> str:
+        r = self.rules
+        lines = [f"Dice 1000 ({r.preset or 'custom'}) — turn {self.turns}"]
+        for st in self.statuses():
+            marks = []
+            if not st.opened:
+                marks.append("not opened")
+            if st.pit:
+                marks.append(f"pit {st.pit[0]}–{st.pit[1]}")
+            if st.on_barrel:
+                marks.append(f"BARREL {st.barrel_attempts}/{r.barrel_attempts or '∞'}")
+            if st.barrel_falls:
+                marks.append(f"falls {st.barrel_falls}")
+            if st.bolts:
+                marks.append(f"bolts {st.bolts}")
+            if st.open_points:
+                marks.append(f"points {st.open_points}")
+            if st.skip_next_turn:
+                marks.append("skips next turn")
+            arrow = ">" if st.seat == self._player and self._phase != _OVER else " "
+            extra = f"  ({', '.join(marks)})" if marks else ""
+            lines.append(f"{arrow} {st.name:<12} {st.score:>6}{extra}")
+        if self._phase == _OVER:
+            lines.append(f"{self.names[self._player]} wins.")
+        else:
+            roll = self._dice_text(self.last_roll) if self.last_roll else "-"
+            lines.append(
+                f"turn total {self.turn_total}, last roll {roll}, set aside "
+                f"{self._dice_text(self.set_aside_dice) or '-'}, dice in hand {self.in_hand}"
+            )
+            refusal = self.bank_refusal()
+            if self._phase == _DECIDE:
+                lines.append("may bank" if refusal is None else f"cannot bank: {refusal}")
+        lines.extend(f"* {e}" for e in self.events)
+        return "\n".join(lines)
+
+    # -- the machine ----------------------------------------------------------------------------------------
+    def _out_of_rolls(self) -> bool:
+        m = self.rules.max_rolls
+        return m > 0 and self._free_rolls >= m
+
+    def _start_turn(self, seat: int) -> None:
+        self._player = seat
+        self._phase = _CHANCE
+        self.turn_total = 0
+        self.in_hand = 5
+        self.set_aside_dice = ()
+        self.rolls = 0
+        self._free_rolls = 0
+        self._hot = False
+        self._forced = False
+        self._confirm = False
+        self._pending = None
+        self.turns += 1
+        r = self.rules
+        score = self.score[seat]
+        need, reason, rule = 0, "", ""
+        if not self.opened[seat]:
+            need, reason, rule = r.open_min, f"not opened: bank at least {r.open_min}", "opening"
+        pit = r.pit_of(score)
+        if pit is not None and pit[1] - score > need:
+            need = pit[1] - score
+            reason, rule = f"in pit {pit[0]}–{pit[1]}: bank at least {need}", "pit"
+        limit: int | None = None
+        if r.barrel == "open":
+            limit = r.target - score
+        elif r.barrel == "score":
+            if r.barrel_exact:
+                limit = r.target - score
+            if self.on_barrel[seat]:
+                need = r.target - score
+                word = "exactly" if r.barrel_exact else "at least"
+                reason, rule = f"on the barrel: need {word} {need} this turn", "barrel"
+        self._need, self._need_reason, self._need_rule, self._limit = need, reason, rule, limit
+
+    def _apply_roll(self, dice: Dice) -> None:
+        info = self._table.get(dice)
+        if info is None or len(dice) != self.in_hand:
+            self._bad_roll(dice)
+        assert info is not None
+        self.events = []
+        self.rolls += 1
+        self.total_rolls += 1
+        if not self._forced:
+            self._free_rolls += 1
+        confirm = self._confirm
+        self._forced = False
+        if len(dice) == 5:
+            self.set_aside_dice = ()
+        self.last_roll = dice
+        self.last_combos = info.combos
+        r = self.rules
+        name = self.names[self._player]
+        if info.golden and r.golden_win:
+            self.turn_total += info.points
+            self.events.append(f"{name} rolls five 1s: golden win")
+            self._win()
+            return
+        if info.points == 0:
+            if r.pair_reroll and len(dice) == 2 and dice[0] == dice[1] and len(self.set_aside_dice) == 3:
+                self.events.append(
+                    f"pair {dice[0]}-{dice[1]}: {name} keeps {self.turn_total}, rolls all 5 again"
+                )
+                self._hot = True
+                self.in_hand = 5
+                self._confirm = False
+                self._phase = _DECIDE
+                return
+            self.events.append(f"{name} rolls {self._dice_text(dice)}: zero, {self.turn_total} burnt")
+            self._fail(zero=True)
+            return
+        if r.free_set_aside and len(info.combos) > 1:
+            self._pending = info
+            self._confirm = confirm
+            self._phase = _KEEP
+            return
+        self._take(info.points, info.kept)
+        self._resolve(confirm)
+
+    def _bad_roll(self, dice: Dice) -> None:
+        k = self.in_hand
+        if len(dice) != k:
+            raise IllegalActionError(
+                f"{k} {'die is' if k == 1 else 'dice are'} to be rolled, got {len(dice)} values",
+                rule="dice-count",
+            )
+        raise IllegalActionError(f"a die shows 1..6: {self._show(dice)} is not a roll", rule="dice-values")
+
+    def _take(self, points: int, kept: Dice) -> None:
+        self.turn_total += points
+        self.set_aside_dice += kept
+        self.in_hand -= len(kept)
+        if self.in_hand == 0:
+            self._hot = True
+            self.in_hand = 5
+            self.events.append(f"hot dice: all 5 scored, {self.turn_total} this turn")
+
+    def _resolve(self, confirm: bool) -> None:
+        """After points are taken: overshoot, confirmation, roll limit — else the player decides."""
+        r = self.rules
+        if self._limit is not None and self.turn_total > self._limit:
+            self._fail(zero=False, overshoot=True)
+            return
+        if confirm and not (self._hot and r.reconfirm_hot) and self.turn_total >= self._need:
+            self.events.append(f"confirmed: {self.names[self._player]} banks {self.turn_total}")
+            self._hot = False
+            self._bank()
+            return
+        if not self._hot and self._out_of_rolls() and self.turn_total < self._need:
+            self.events.append(
+                f"{self.names[self._player]} is out of rolls without reaching {self._need}: "
+                f"{self.turn_total} lost"
+            )
+            self._fail(zero=False)
+            return
+        self._phase = _DECIDE
+
+    def _fail(self, *, zero: bool, overshoot: bool = False) -> None:
+        """The turn ends without a bank."""
+        r = self.rules
+        p = self._player
+        name = self.names[p]
+        if overshoot:
+            self.events.append(
+                f"{name} passes {r.target} ({self.score[p]} + {self.turn_total}): the turn ends, nothing banked"
+            )
+            if r.barrel == "open":
+                self.points[p] += 1
+                self.events.append(f"{name} scores a point ({self.points[p]}/{r.open_points})")
+                if self.points[p] >= r.open_points:
+                    self.points[p] = 0
+                    self.falls[p] += 1
+                    self._fall_total += 1
+                    if self.falls[p] >= r.open_fall_limit:
+                        self._set_score(p, 0, f"{r.open_points} points, fall limit reached")
+                    else:
+                        self._penalize(p, r.open_point_penalty, f"{r.open_points} points")
+        if r.barrel == "score" and self.on_barrel[p]:
+            self.attempts[p] += 1
+            if r.barrel_attempts:
+                self.events.append(f"{name}: barrel attempt {self.attempts[p]}/{r.barrel_attempts} failed")
+                if self.attempts[p] >= r.barrel_attempts:
+                    self._fall(p, f"{r.barrel_attempts} failed attempts")
+        if zero and r.bolts:
+            score = self.score[p]
+            if r.bolts_everywhere or (self.opened[p] and r.pit_of(score) is None and not self.on_barrel[p]):
+                self.bolts[p] += 1
+                self.events.append(f"{name} gets a bolt ({self.bolts[p]}/{r.bolts_count})")
+                if self.bolts[p] >= r.bolts_count:
+                    self.bolts[p] = 0
+                    self._bolt_total += 1
+                    self._penalize(p, r.bolt_penalty, f"{r.bolts_count} bolts")
+        if not self.opened[p]:
+            self.open_fails[p] += 1
+            if r.open_fail_penalty and self.open_fails[p] % r.open_fail_every == 0:
+                self._penalize(p, r.open_fail_penalty, f"{r.open_fail_every} failed opening turns")
+        if zero and r.skip_on_zero_first and self.rolls == 1 and self.anyone_banked:
+            self.skip_next[p] = True
+            self.events.append(f"{name} rolled zero on the first roll: skips the next turn")
+        self._end_turn()
+
+    def _bank(self) -> None:
+        r = self.rules
+        p = self._player
+        name = self.names[p]
+        total = self.turn_total
+        old = self.score[p]
+        new = old + total
+        was_on_barrel = self.on_barrel[p]
+        climbs = (
+            r.barrel == "score"
+            and not was_on_barrel
+            and new >= r.barrel_score
+            and not (r.barrel_exact and new == r.target)
+        )
+        if climbs and r.barrel_cap:
+            new = r.barrel_score
+        first = not self.opened[p]
+        self.opened[p] = True
+        self.anyone_banked = True
+        self.score[p] = new
+        self.events.append(f"{name} banks {total}: {old} → {new}")
+        if first:
+            self.opening_score[p] = new
+        others = [q for q in range(self.n) if q != p]
+        if r.exact_reset:
+            for q in others:
+                if self.score[q] == new:
+                    self._set_score(q, 0, f"{name} landed exactly on their score")
+        if r.overtake_penalty:
+            for q in others:
+                if old < self.score[q] < new:
+                    self._overtakes += 1
+                    self._penalize(q, r.overtake_penalty, "overtaken")
+        self._dump_check(p)
+        if climbs and self.score[p] >= r.barrel_score:
+            self.on_barrel[p] = True
+            self.attempts[p] = 0
+            self.events.append(f"{name} climbs onto the barrel at {self.score[p]}")
+            if r.barrel_knock != "none":
+                for q in others:
+                    if self.on_barrel[q]:
+                        if r.barrel_knock == "fall":
+                            self._fall(q, f"knocked off by {name}")
+                        else:
+                            self.on_barrel[q] = False
+                            self.attempts[q] = 0
+                            self._set_score(
+                                q, self.opening_score[q], f"knocked back to the opening bank by {name}"
+                            )
+        score = self.score[p]
+        if r.barrel == "none":
+            won = score >= r.target
+        elif r.barrel == "open" or r.barrel_exact:
+            won = score == r.target
+        else:
+            won = was_on_barrel and score >= r.target
+        if won:
+            self._win()
+        else:
+            self._end_turn()
+
+    def _fall(self, q: int, why: str) -> None:
+        r = self.rules
+        self.on_barrel[q] = False
+        self.attempts[q] = 0
+        self.falls[q] += 1
+        self._fall_total += 1
+        nth = self.falls[q]
+        if r.barrel_falls_to_zero and nth >= r.barrel_falls_to_zero:
+            self._set_score(q, 0, f"falls off the barrel ({why}; fall {nth})")
+        else:
+            self._penalize(q, r.barrel_fall_penalty, f"falls off the barrel ({why}; fall {nth})")
+
+    def _penalize(self, q: int, amount: int, why: str) -> None:
+        if amount:
+            self._set_score(q, self.score[q] - amount, f"{why}: -{amount}")
+
+    def _set_score(self, q: int, value: int, why: str) -> None:
+        old = self.score[q]
+        self.score[q] = value
+        self.events.append(f"{self.names[q]} {why} ({old} → {value})")
+        r = self.rules
+        if self.on_barrel[q] and r.barrel == "score" and value < r.barrel_score:
+            self.on_barrel[q] = False
+            self.attempts[q] = 0
+            self.events.append(f"{self.names[q]} is off the barrel")
+        self._dump_check(q)
+
+    def _dump_check(self, q: int) -> None:
+        r = self.rules
+        if r.dump_truck and self.score[q] == r.dump_truck_score:
+            self._dumps += 1
+            self.score[q] = 0
+            self.events.append(f"dump truck: {self.names[q]} {r.dump_truck_score} → 0")
+
+    def _end_turn(self) -> None:
+        nxt = (self._player + 1) % self.n
+        while self.skip_next[nxt]:
+            self.skip_next[nxt] = False
+            self.events.append(f"{self.names[nxt]} skips a turn")
+            nxt = (nxt + 1) % self.n
+        self._start_turn(nxt)
+
+    def _win(self) -> None:
+        self.winner = self._player
+        self._phase = _OVER
+        self._hot = False
+        self.events.append(f"{self.names[self._player]} wins with {self.score[self._player]}")
+
+    # -- text helpers ---------------------------------------------------------------------------------------
+    @staticmethod
+    def _dice_text(dice: Sequence[int]) -> str:
+        return ",".join(map(str, dice))
+
+    def _show(self, action: object) -> str:
+        if isinstance(action, tuple):
+            return repr(",".join(map(str, action)))
+        return repr(action)
+
+
+def parse_action(text: str) -> Action:
+    """Read ``roll``, ``bank``, ``keep 1,5`` or a dice outcome ``3,1,5,5,2`` (``31552`` also accepted)."""
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be text, got {type(text).__name__}")
+    t = text.strip().lower()
+    if t == ROLL:
+        return ROLL
+    if t == BANK:
+        return BANK
+    if t.startswith("keep"):
+        dice = _parse_dice(t[4:], "keep")
+        return "keep " + ",".join(map(str, sorted(dice)))
+    return _parse_dice(t, "dice")
+
+
+def _parse_dice(text: str, what: str) -> Dice:
+    t = text.strip()
+    parts = [p for p in t.replace(",", " ").split() if p]
+    if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) > 1:
+        parts = list(parts[0])
+    if not parts:
+        hint = (
+            "keep needs dice, e.g. 'keep 1,5'" if what == "keep" else "expected roll, bank, keep D,D or dice"
+        )
+        raise NotationError(f"cannot read {text.strip()!r}: {hint}")
+    values = []
+    for p in parts:
+        if not p.isdigit():
+            raise NotationError(
+                f"cannot read {p!r} in {text.strip()!r}: expected roll, bank, keep D,D or dice like 3,1,5,5,2"
+            )
+        v = int(p)
+        if not 1 <= v <= 6:
+            raise NotationError(f"a die shows 1..6, not {v}")
+        values.append(v)
+    if len(values) > 5:
+        raise NotationError(f"at most 5 dice, got {len(values)}")
+    return tuple(values)
