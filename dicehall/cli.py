@@ -79,6 +79,25 @@ def replay_cmd(
     )
 
 
+@app.command("serve")
+def serve_cmd(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)."),
+    port: int = typer.Option(8000, "--port", help="TCP port."),
+    db: str = typer.Option(None, "--db", help="SQLAlchemy URL; default: SQLite in the user data directory."),
+    bot_delay: float = typer.Option(
+        None, "--bot-delay", help="Seconds a bot waits before its move (default $DICEHALL_BOT_DELAY or 0.8)."
+    ),
+    sqlite_sync: str = typer.Option("NORMAL", "--sqlite-sync", help="SQLite synchronous level: NORMAL or FULL."),
+) -> None:
+    """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
+    from dicehall.web.server import serve
+
+    try:
+        serve(host, port, db, bot_delay, sqlite_sync)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+
+
 def _register_games() -> None:
     """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game."""
     from dicehall.thousand import cli as thousand_cli

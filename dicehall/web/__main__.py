@@ -1,0 +1,3 @@
+from dicehall.web.server import main
+
+main()

@@ -1,0 +1,185 @@
+"""REST routes: games and their rules, creating/listing/joining tables, records, health."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import JSONResponse
+
+from dicehall.core.agents import bots_for
+from dicehall.core.errors import DicehallError
+from dicehall.core.game import Game, game_names, get_game
+from dicehall.core.rules import RuleSet
+from dicehall.web.protocol import CreateTable, JoinSeat
+from dicehall.web.tables import TableError, TableManager, public_seats
+
+router = APIRouter(prefix="/api")
+
+_HTTP_STATUS = {"no_such_table": 404, "seat_taken": 409}
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+def _http_error(exc: DicehallError) -> HTTPException:
+    code = exc.code if isinstance(exc, TableError) else "bad_request"
+    return HTTPException(status_code=_HTTP_STATUS.get(code, 400), detail=str(exc))
+
+
+def _package_version() -> str:
+    try:
+        return version("dicehall")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@router.get("/health")
+def health(request: Request) -> JSONResponse:
+    try:
+        _manager(request).store.ping()
+        db = "ok"
+    except Exception as exc:  # report, do not crash: health is what monitors call when things go wrong
+        db = f"error: {type(exc).__name__}"
+    body = {"status": "ok" if db == "ok" else "degraded", "db": db, "version": _package_version()}
+    return JSONResponse(body, status_code=200 if db == "ok" else 503)
+
+
+def _type_name(rules_type: type[RuleSet], key: str) -> str:
+    hint = typing.get_type_hints(rules_type)[key]
+    if hint in (bool, int, float, str):
+        return str(hint.__name__)
+    origin = typing.get_origin(hint)
+    return "list" if origin in (tuple, list) else "any"
+
+
+def _options(rules: RuleSet) -> list[dict[str, Any]]:
+    fields = {f.name: f for f in dataclasses.fields(rules)}
+    out = []
+    for key, value, doc in rules.describe():
+        item: dict[str, Any] = {"key": key, "value": value, "doc": doc, "type": _type_name(type(rules), key)}
+        choices = fields[key].metadata.get("choices")
+        if choices:
+            item["choices"] = list(choices)
+        out.append(item)
+    return out
+
+
+def _game_info(game: Game[Any]) -> dict[str, Any]:
+    rt = game.rules_type
+    return {
+        "name": game.name,
+        "title": game.title,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "presets": list(rt.PRESETS),
+        "default_preset": rt.DEFAULT_PRESET,
+        "options": _options(rt.from_preset(None)),
+        "bots": [{"name": n, "doc": d} for n, d in bots_for(game.name).items()],
+    }
+
+
+@router.get("/games")
+def games() -> list[dict[str, Any]]:
+    """Every game this installation can host (games whose engine is not installed yet are left out)."""
+    out = []
+    for name in game_names():
+        try:
+            out.append(_game_info(get_game(name)))
+        except ImportError:
+            continue
+    return out
+
+
+@router.get("/games/{game}/rules")
+def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any]]:
+    try:
+        return _options(get_game(game).rules_type.from_preset(preset))
+    except ImportError:
+        raise HTTPException(404, f"game {game!r} is not installed") from None
+    except DicehallError as exc:
+        raise _http_error(exc) from None
+
+
+@router.post("/tables", status_code=201)
+def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    try:
+        table, tokens = _manager(request).create(body)
+    except ImportError:
+        raise HTTPException(400, f"game {body.game!r} is not installed") from None
+    except DicehallError as exc:
+        raise _http_error(exc) from None
+    seats = public_seats(table.seats)
+    for s in seats:
+        if s["seat"] in tokens:
+            token = tokens[s["seat"]]
+            s["token"] = token
+            s["invite"] = f"/table/{table.id}#seat={s['seat']}&token={token}"
+        elif s["kind"] == "human":
+            s["invite"] = f"/table/{table.id}#join={s['seat']}"
+    return {"table_id": table.id, "status": table.status, "seats": seats}
+
+
+@router.get("/tables")
+def list_tables(
+    request: Request,
+    status: str = Query("open", pattern="^(open|waiting|playing|finished|all)$"),
+    limit: int = Query(100, ge=1, le=500),
+) -> list[dict[str, Any]]:
+    """Tables, newest first; ``open`` = waiting for players or in play."""
+    wanted = {"open": ["waiting", "playing"], "all": None}.get(status, [status])
+    manager = _manager(request)
+    out = []
+    for meta in manager.store.list_tables(wanted, limit):
+        live = manager.tables.get(meta.id)
+        out.append(
+            {
+                "table_id": meta.id,
+                "game": meta.game,
+                "preset": meta.preset,
+                "status": meta.status,
+                "seq": live.seq if live is not None else None,
+                "seats": public_seats(meta.seats),
+                "created": meta.created,
+            }
+        )
+    return out
+
+
+@router.post("/tables/{table_id}/join")
+def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any]:
+    try:
+        token = _manager(request).claim(table_id, body.seat, body.name)
+    except DicehallError as exc:
+        raise _http_error(exc) from None
+    return {
+        "table_id": table_id,
+        "seat": body.seat,
+        "token": token,
+        "invite": f"/table/{table_id}#seat={body.seat}&token={token}",
+    }
+
+
+@router.get("/tables/{table_id}")
+def get_table(table_id: str, request: Request) -> dict[str, Any]:
+    try:
+        return _manager(request).get(table_id).describe()
+    except DicehallError as exc:
+        raise _http_error(exc) from None
+
+
+@router.get("/tables/{table_id}/record")
+def get_record(table_id: str, request: Request) -> JSONResponse:
+    try:
+        record = _manager(request).record(table_id)
+    except DicehallError as exc:
+        raise _http_error(exc) from None
+    return JSONResponse(
+        record.to_json(),
+        headers={"Content-Disposition": f'attachment; filename="{record.game}-{table_id}.json"'},
+    )

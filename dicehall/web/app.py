@@ -1,0 +1,89 @@
+"""The FastAPI application factory: REST under /api, the websocket at /ws, the built front end everywhere else."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from dicehall.web import api
+from dicehall.web.db import Store, default_db_url
+from dicehall.web.tables import TableManager, bot_delay_from_env
+from dicehall.web.ws import websocket_endpoint
+
+log = logging.getLogger("dicehall.web")
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+NOT_BUILT = """<!doctype html><html><head><meta charset="utf-8"><title>dicehall</title></head>
+<body style="font-family:sans-serif;max-width:40em;margin:3em auto">
+<h1>dicehall</h1><p>The front end is not built; run <code>make</code> (or <code>make run</code>) in the project
+directory. The server itself works: see <a href="/api/health">/api/health</a> and <a href="/docs">/docs</a>.</p>
+</body></html>"""
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    bot_delay: float | None = None,
+    sqlite_sync: str = "NORMAL",
+    static_dir: Path | None = None,
+) -> FastAPI:
+    """The server. ``db_url`` defaults to a SQLite file in the user's data directory; ``bot_delay`` to
+    ``$DICEHALL_BOT_DELAY`` or 0.8 s."""
+    url = db_url or default_db_url()
+    delay = bot_delay_from_env() if bot_delay is None else bot_delay
+    static = STATIC_DIR if static_dir is None else static_dir
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(url, sqlite_sync)
+        manager = TableManager(store, delay)
+        resumed = manager.load_unfinished()
+        manager.resume_bots()
+        log.info("dicehall server: database %s, %d tables resumed", url, resumed)
+        app.state.manager = manager
+        try:
+            yield
+        finally:
+            await manager.close()
+            store.close()
+
+    app = FastAPI(title="dicehall", lifespan=lifespan)
+    app.include_router(api.router)
+
+    @app.websocket("/ws")
+    async def ws_route(websocket: WebSocket) -> None:
+        await websocket_endpoint(websocket, websocket.app.state.manager)
+
+    index = static / "index.html"
+    if index.is_file():
+        assets = static / "assets"
+        if assets.is_dir():
+            app.mount("/assets", StaticFiles(directory=assets), name="assets")
+
+        @app.get("/", include_in_schema=False)
+        @app.get("/table/{rest:path}", include_in_schema=False)
+        def spa(rest: str = "") -> Response:
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+        @app.get("/{name}", include_in_schema=False)
+        def top_level_file(name: str) -> Response:
+            path = static / name
+            if name and path.is_file() and path.resolve().parent == static.resolve():
+                return FileResponse(path)
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    else:
+
+        @app.get("/", include_in_schema=False)
+        @app.get("/table/{rest:path}", include_in_schema=False)
+        def not_built(rest: str = "") -> HTMLResponse:
+            return HTMLResponse(NOT_BUILT)
+
+    return app

@@ -1,0 +1,245 @@
+"""Storage: table metadata plus an append-only event log per table (SQLAlchemy 2, migrated by Alembic).
+
+The live state of a table is never stored; it is rebuilt by replaying the table's events. Writes go through one
+long-lived connection so that a move costs one small transaction (INSERT + COMMIT) and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+SQLITE_SYNC_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """One table: game, rule set, seats (JSON) and status (waiting, playing, finished)."""
+
+    __tablename__ = "dh_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    preset: Mapped[str] = mapped_column(String(64))
+    overrides: Mapped[str] = mapped_column(Text)  # JSON object
+    seats: Mapped[str] = mapped_column(Text)  # JSON list, token hashes only
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[float] = mapped_column(Float)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class EventRow(Base):
+    """One event of a table's log: ``actor`` is a seat number as text or ``"chance"``; ``move`` is notation."""
+
+    __tablename__ = "dh_events"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("dh_tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor: Mapped[str] = mapped_column(String(16))
+    move: Mapped[str] = mapped_column(String(200))
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass
+class TableMeta:
+    id: str
+    game: str
+    preset: str
+    overrides: dict[str, Any]
+    seats: list[dict[str, Any]]
+    status: str
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    actor: int | str
+    move: str
+    at: float
+
+
+def default_db_url() -> str:
+    import platformdirs
+
+    path = Path(platformdirs.user_data_dir("dicehall")) / "dicehall.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+def make_engine(url: str, sqlite_sync: str = "NORMAL") -> Engine:
+    """An engine; for SQLite: WAL journal, the chosen ``synchronous`` level, and a busy timeout."""
+    sync = sqlite_sync.upper()
+    if sync not in SQLITE_SYNC_MODES:
+        raise ValueError(
+            f"sqlite synchronous must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}"
+        )
+    is_sqlite = url.startswith("sqlite")
+    if is_sqlite and url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, future=True)
+    if is_sqlite:
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sync}")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Apply the Alembic migrations shipped with the package (idempotent)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def _actor_out(text: str) -> int | str:
+    return text if text == "chance" else int(text)
+
+
+class Store:
+    """All database access of the server. Single-threaded use (the server's event loop)."""
+
+    def __init__(self, url: str, sqlite_sync: str = "NORMAL") -> None:
+        self.url = url
+        self.engine = make_engine(url, sqlite_sync)
+        migrate(self.engine)
+        self._conn: Connection = self.engine.connect()
+        self._ins_event = insert(EventRow)
+
+    def close(self) -> None:
+        self._conn.close()
+        self.engine.dispose()
+
+    def ping(self) -> None:
+        self._conn.exec_driver_sql("SELECT 1").fetchall()
+        self._conn.rollback()
+
+    # -- writes (each one transaction, committed before the caller broadcasts anything) ---------------------
+    def create_table(self, meta: TableMeta) -> None:
+        self._write(
+            insert(TableRow).values(
+                id=meta.id,
+                game=meta.game,
+                preset=meta.preset,
+                overrides=json.dumps(meta.overrides),
+                seats=json.dumps(meta.seats),
+                status=meta.status,
+                created=meta.created,
+                updated=meta.updated,
+            )
+        )
+
+    def update_table(
+        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None
+    ) -> None:
+        values: dict[str, Any] = {"updated": time.time()}
+        if seats is not None:
+            values["seats"] = json.dumps(seats)
+        if status is not None:
+            values["status"] = status
+        self._write(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+    def append_events(self, table_id: str, events: Sequence[StoredEvent], status: str | None = None) -> None:
+        """Append ``events`` (and a status change) in one transaction; raises if a sequence number exists."""
+        conn = self._conn
+        try:
+            conn.execute(
+                self._ins_event,
+                [
+                    {"table_id": table_id, "seq": e.seq, "actor": str(e.actor), "move": e.move, "at": e.at}
+                    for e in events
+                ],
+            )
+            if status is not None:
+                conn.execute(
+                    update(TableRow).where(TableRow.id == table_id).values(status=status, updated=time.time())
+                )
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+
+    def _write(self, stmt: Any) -> None:
+        try:
+            self._conn.execute(stmt)
+            self._conn.commit()
+        except BaseException:
+            self._conn.rollback()
+            raise
+
+    # -- reads ------------------------------------------------------------------------------------------------
+    def _read(self, stmt: Any) -> list[Any]:
+        try:
+            return list(self._conn.execute(stmt).all())
+        finally:
+            self._conn.rollback()
+
+    @staticmethod
+    def _meta(row: Any) -> TableMeta:
+        return TableMeta(
+            id=row.id,
+            game=row.game,
+            preset=row.preset,
+            overrides=json.loads(row.overrides),
+            seats=json.loads(row.seats),
+            status=row.status,
+            created=row.created,
+            updated=row.updated,
+        )
+
+    def get_table(self, table_id: str) -> TableMeta | None:
+        rows = self._read(select(TableRow).where(TableRow.id == table_id))
+        return self._meta(rows[0][0]) if rows else None
+
+    def list_tables(self, statuses: Iterable[str] | None = None, limit: int = 100) -> list[TableMeta]:
+        stmt = select(TableRow).order_by(TableRow.created.desc()).limit(limit)
+        if statuses is not None:
+            stmt = stmt.where(TableRow.status.in_(list(statuses)))
+        return [self._meta(r[0]) for r in self._read(stmt)]
+
+    def unfinished_table_ids(self) -> list[str]:
+        rows = self._read(select(TableRow.id).where(TableRow.status != "finished").order_by(TableRow.created))
+        return [r[0] for r in rows]
+
+    def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
+        rows = self._read(
+            select(EventRow.seq, EventRow.actor, EventRow.move, EventRow.at)
+            .where(EventRow.table_id == table_id, EventRow.seq > after)
+            .order_by(EventRow.seq)
+        )
+        return [StoredEvent(r.seq, _actor_out(r.actor), r.move, r.at) for r in rows]

@@ -1,0 +1,87 @@
+"""Websocket and REST messages (pydantic). Server → client messages are built as plain dicts for speed; their
+shapes are documented in ``docs/web-protocol.md`` and checked by the tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_MESSAGE_BYTES = 4096
+"""Largest client frame the server reads; larger ones get ``too_large`` (the transport cuts at 64 KiB)."""
+
+ERROR_CODES = (
+    "bad_message",
+    "unknown_type",
+    "too_large",
+    "not_joined",
+    "bad_token",
+    "no_such_table",
+    "wrong_seat",
+    "not_your_turn",
+    "not_started",
+    "stale_seq",
+    "illegal_move",
+    "game_over",
+    "server_error",
+)
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class JoinMsg(_Msg):
+    type: Literal["join"]
+    table: str = Field(min_length=1, max_length=64)
+    tokens: list[str] = Field(default_factory=list, max_length=8)
+    last_seq: int | None = Field(default=None, ge=0)
+
+
+class ActMsg(_Msg):
+    type: Literal["act"]
+    seat: int = Field(ge=0, le=63)
+    seq: int = Field(ge=0)
+    move: str = Field(min_length=1, max_length=200)
+
+
+class PingMsg(_Msg):
+    type: Literal["ping"]
+
+
+CLIENT_MESSAGES: dict[str, type[_Msg]] = {"join": JoinMsg, "act": ActMsg, "ping": PingMsg}
+
+
+# -- REST bodies ------------------------------------------------------------------------------------------------
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "bot"]
+    name: str | None = Field(default=None, max_length=40)
+    bot: str | None = Field(default=None, max_length=40, description="bot name (its level), e.g. 'expert'")
+    open: bool = Field(default=False, description="human seat left for someone to claim with POST .../join")
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=32)
+    preset: str | None = Field(default=None, max_length=64)
+    overrides: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=16)
+
+
+class JoinSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0)
+    name: str | None = Field(default=None, max_length=40)
+
+
+def error(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
+    assert code in ERROR_CODES, code
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if rule:
+        out["rule"] = rule
+    return out

@@ -1,0 +1,53 @@
+"""Running the server with uvicorn (used by ``dicehall serve`` and ``python -m dicehall.web``)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from dicehall.web.db import SQLITE_SYNC_MODES
+
+WS_MAX_FRAME = 64 * 1024
+"""The transport drops frames above this; frames between 4 KiB and this get a ``too_large`` error."""
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    bot_delay: float | None = None,
+    sqlite_sync: str = "NORMAL",
+    access_log: bool = False,
+    log_level: str = "info",
+) -> None:
+    import uvicorn
+
+    from dicehall.web.app import create_app
+
+    logging.basicConfig(
+        level=getattr(logging, log_level.upper(), logging.INFO), format="%(levelname)s: %(message)s"
+    )
+    app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_FRAME,
+        ws_per_message_deflate=False,  # tiny JSON frames: compression costs more CPU than it saves
+        access_log=access_log,
+        log_level=log_level,
+        timeout_graceful_shutdown=3,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m dicehall.web", description="Run the dicehall web server.")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite in the user data directory)")
+    p.add_argument("--bot-delay", type=float, default=None, help="seconds a bot waits before moving")
+    p.add_argument("--sqlite-sync", default="NORMAL", choices=SQLITE_SYNC_MODES)
+    p.add_argument("--access-log", action="store_true")
+    p.add_argument("--log-level", default="info")
+    a = p.parse_args(argv)
+    serve(a.host, a.port, a.db, a.bot_delay, a.sqlite_sync, a.access_log, a.log_level)

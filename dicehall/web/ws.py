@@ -1,0 +1,144 @@
+"""The websocket endpoint: one connection per client, JSON text frames, every frame validated.
+
+Each connection has an outbox drained by its own writer task, so a table never waits for a slow client and the
+order of messages to one client is the order the table produced them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from dicehall.web.protocol import CLIENT_MESSAGES, MAX_MESSAGE_BYTES, ActMsg, JoinMsg, error
+from dicehall.web.tables import LiveTable, Subscriber, TableError, TableManager
+
+log = logging.getLogger("dicehall.web")
+
+OUTBOX_LIMIT = 2000
+"""Messages queued for one client; a client this far behind is disconnected (it can reconnect with last_seq)."""
+
+
+class Connection(Subscriber):
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.table: LiveTable | None = None
+        self.seats: list[int] = []
+        self.overflow = False
+
+    def push(self, text: str) -> None:
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            if not self.overflow:
+                self.overflow = True
+                self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(text)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.push(json.dumps(msg))
+
+    async def writer(self) -> None:
+        ws = self.ws
+        while (text := await self.outbox.get()) is not None:
+            await ws.send_text(text)
+        await ws.close(code=1013, reason="too far behind; reconnect with last_seq")
+
+
+def _validation_message(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(x) for x in err["loc"]) or "message"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
+    await ws.accept()
+    conn = Connection(ws)
+    writer = asyncio.create_task(conn.writer())
+    try:
+        while not writer.done():
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw: str | bytes | None = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes")
+            if raw is None:
+                continue
+            handle_frame(conn, manager, raw)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn.table is not None:
+            conn.table.subscribers.discard(conn)
+        conn.outbox.put_nowait(None)
+        if not writer.done():
+            writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> None:
+    """One client frame. Errors go back to this client only; nothing changes."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        conn.send(error("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes; got {len(raw)}"))
+        return
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        conn.send(error("bad_message", "not valid JSON; send one JSON object per frame"))
+        return
+    if not isinstance(data, dict):
+        conn.send(error("bad_message", "a message must be a JSON object with a 'type'"))
+        return
+    kind = data.get("type")
+    model = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        known = ", ".join(CLIENT_MESSAGES)
+        conn.send(error("unknown_type", f"unknown message type {kind!r}; known types: {known}"))
+        return
+    try:
+        msg = model.model_validate(data)
+    except ValidationError as exc:
+        conn.send(error("bad_message", f"bad {kind!r} message: {_validation_message(exc)}"))
+        return
+    try:
+        if isinstance(msg, ActMsg):
+            if conn.table is None:
+                raise TableError("not_joined", "join a table before acting")
+            manager.act(conn.table, conn.seats, msg.seat, msg.seq, msg.move)
+        elif isinstance(msg, JoinMsg):
+            join(conn, manager, msg)
+        else:
+            conn.send({"type": "pong"})
+    except TableError as exc:
+        conn.send(error(exc.code, str(exc), exc.rule))
+
+
+def join(conn: Connection, manager: TableManager, msg: JoinMsg) -> None:
+    table = manager.get(msg.table)
+    seats = manager.seats_for_tokens(table, msg.tokens)
+    if conn.table is not None:
+        conn.table.subscribers.discard(conn)
+    conn.table, conn.seats = table, seats
+    table.subscribers.add(conn)
+    conn.send(
+        {
+            "type": "joined",
+            "table": table.id,
+            "seats": seats,
+            "spectator": not seats,
+            "game": table.meta.game,
+            "seq": table.seq,
+            "info": table.describe(),
+        }
+    )
+    for text in manager.catch_up(table, msg.last_seq):
+        conn.push(text)

@@ -1,0 +1,32 @@
+"""Fixtures for the web server tests: a fresh SQLite database per test and a TestClient around the real app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import tinygame
+from fastapi.testclient import TestClient
+
+from dicehall.web.app import create_app
+
+tinygame.install()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'web.sqlite'}"
+
+
+@pytest.fixture
+def server(db_url: str) -> Callable[..., contextmanager[TestClient]]:
+    """``with server() as client:`` starts the app on the test's database (again after a 'restart')."""
+
+    @contextmanager
+    def start(bot_delay: float = 0.0) -> Iterator[TestClient]:
+        with TestClient(create_app(db_url, bot_delay=bot_delay)) as client:
+            yield client
+
+    return start  # type: ignore[return-value]
