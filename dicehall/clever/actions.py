@@ -74,7 +74,7 @@ def chance_platter(code: int) -> int:
 
 
 def is_valid_code(code: object) -> bool:
-    return isinstance(code, int) and code >= 0 and (code & CHANCE_FLAG or kind_of(code) < 8)
+    return isinstance(code, int) and code >= 0 and (bool(code & CHANCE_FLAG) or kind_of(code) < 8)
 
 
 def target_label(area: int, cell: int) -> str:

@@ -19,9 +19,9 @@ from dicehall.clever.tables import (
     B_BY_SUM,
     B_CELL_GROUPS,
     B_POINTS,
+    G_BONUS,
     G_MIN,
     G_POINTS,
-    G_BONUS,
     O_BONUS,
     O_MULT,
     P_BONUS,
@@ -52,11 +52,11 @@ class Sheet:
     """One player's score sheet: bitmasks for the grids, counters and values for the tracks, action bars."""
 
     __slots__ = (
-        "foxes",
         "bmask",
+        "foxes",
         "gcount",
-        "ovals",
         "osum",
+        "ovals",
         "p1_gain",
         "p1_used",
         "plast",
@@ -130,14 +130,15 @@ class CleverState(State[int]):
 
     __slots__ = (
         "_legal",
+        "active",
         "actor",
         "after",
-        "active",
         "choice_pending",
         "field",
         "log",
         "n",
         "passive_order",
+        "phase",
         "platter",
         "plus_used",
         "queue",
@@ -147,7 +148,6 @@ class CleverState(State[int]):
         "rounds",
         "rules",
         "sheets",
-        "phase",
         "values",
     )
 
@@ -185,7 +185,7 @@ class CleverState(State[int]):
         if self.choice_pending:
             return self.queue[0][0]
         ph = self.phase
-        if ph == PH_ROLL or ph == PH_PASSIVE_ROLL:
+        if ph in (PH_ROLL, PH_PASSIVE_ROLL):
             return CHANCE
         if ph == PH_PICK:
             return self.active

@@ -9,7 +9,7 @@ def popcount(x: int) -> int:
     return x.bit_count()
 
 
-def _grid_groups(grid: S.CrossGrid) -> tuple[list[list[tuple[int, int]]], list[int], list[int], list[int]]:
+def _grid_groups(grid: S.CrossGrid) -> tuple[list[list[tuple[int, int]]], list[int], list[int], int]:
     """Per slot (r * cols + c): the (group mask, bonus) pairs it belongs to, rows then columns then diagonals.
 
     Also returns the row masks, the column masks and the printed-cross mask.

@@ -1,0 +1,211 @@
+"""Drawing Clever sheets and dice in the terminal (rich colour) and as plain text, and asking a human."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from dicehall.clever import actions as A
+from dicehall.clever import sheet as S
+from dicehall.clever.state import PH_PICK, CleverState
+from dicehall.clever.tables import B_VALUES, Y_PRINTED, Y_VALUES, blue_label, yellow_label
+
+DIE_STYLE = ("bold white", "bold yellow", "bold blue", "bold green", "bold dark_orange", "bold magenta")
+AREA_STYLE = ("yellow", "blue", "green", "dark_orange", "magenta")
+CROSS = "✗"
+
+
+def _bonus(b: int | None) -> str:
+    return S.BONUS_SHORT[b] if b else ""
+
+
+def _bar(gained: int, used: int) -> str:
+    """Seven circles: crossed (used), circled (available), empty (not yet gained)."""
+    return "⊗" * used + "◉" * (gained - used) + "○" * (S.ACTION_CIRCLES - gained)
+
+
+def sheet_text(state: CleverState, p: int, name: str = "") -> Text:
+    sh = state.sheets[p]
+    areas = sh.area_scores()
+    t = Text()
+    title = name or f"player {p + 1}"
+    t.append(f"── {title} ", style="bold")
+    t.append(
+        f"total {sh.total()}  (areas {sum(areas)} + foxes {sh.foxes}×{min(areas)})\n",
+        style="bold cyan",
+    )
+    # yellow
+    ys = AREA_STYLE[0]
+    for r in range(4):
+        t.append("Yellow " if r == 0 else "       ", style=ys)
+        for c in range(4):
+            i = r * 4 + c
+            if Y_PRINTED >> i & 1:
+                t.append(f" {CROSS}· ", style="dim " + ys)
+            elif sh.ymask >> i & 1:
+                t.append(f" {CROSS}{Y_VALUES[i]} ", style="bold reverse " + ys)
+            else:
+                t.append(f" {Y_VALUES[i]:>2} ", style=ys)
+        t.append(f"→ {_bonus(S.YELLOW_AREA.row_bonuses[r])}", style="dim")
+        if r == 0:
+            t.append(f"    score {areas[0]}", style="bold " + ys)
+        t.append("\n")
+    pts = S.YELLOW_AREA.column_points or ()
+    t.append("       " + "".join(f" {x:>2} " for x in pts) + "  (diagonal → +1)\n", style="dim " + ys)
+    # blue
+    bs = AREA_STYLE[1]
+    for r in range(3):
+        t.append("Blue   " if r == 0 else "       ", style=bs)
+        for c in range(4):
+            i = r * 4 + c
+            if i == 0:
+                t.append(" W+B", style="dim " + bs)
+            elif sh.bmask >> i & 1:
+                t.append(f" {CROSS}{B_VALUES[i]:<2}", style="bold reverse " + bs)
+            else:
+                t.append(f" {B_VALUES[i]:>3}", style=bs)
+        t.append(f" → {_bonus(S.BLUE_AREA.row_bonuses[r])}", style="dim")
+        if r == 0:
+            t.append(f"    score {areas[1]} ({sh.bmask.bit_count()} crosses)", style="bold " + bs)
+        t.append("\n")
+    t.append("       " + "".join(f" {_bonus(b):>3}" for b in S.BLUE_AREA.column_bonuses) + "\n", style="dim")
+    # green
+    gs = AREA_STYLE[2]
+    t.append("Green  ", style=gs)
+    for i, m in enumerate(S.GREEN_AREA.minimums):
+        if i < sh.gcount:
+            t.append(f" {CROSS} ", style="bold reverse " + gs)
+        else:
+            t.append(f"≥{m} ", style=gs)
+    t.append(f"   score {areas[2]}\n", style="bold " + gs)
+    t.append("       " + "".join(f"{_bonus(b):>3}" for b in S.GREEN_AREA.bonuses) + "\n", style="dim")
+    # orange
+    os_ = AREA_STYLE[3]
+    t.append("Orange ", style=os_)
+    for i, m in enumerate(S.ORANGE_AREA.multipliers):
+        if i < len(sh.ovals):
+            t.append(f"{sh.ovals[i]:>3}", style="bold reverse " + os_)
+        else:
+            t.append(f" ×{m}" if m > 1 else "  _", style=os_)
+    t.append(f"   score {areas[3]}\n", style="bold " + os_)
+    t.append("       " + "".join(f"{_bonus(b):>3}" for b in S.ORANGE_AREA.bonuses) + "\n", style="dim")
+    # purple
+    ps = AREA_STYLE[4]
+    t.append("Purple ", style=ps)
+    for i in range(S.PURPLE_AREA.length):
+        if i < len(sh.pvals):
+            t.append(f"{sh.pvals[i]:>3}", style="bold reverse " + ps)
+        else:
+            t.append("  _", style=ps)
+    t.append(f"   score {areas[4]}\n", style="bold " + ps)
+    t.append("       " + "".join(f"{_bonus(b):>3}" for b in S.PURPLE_AREA.bonuses) + "\n", style="dim")
+    t.append("Re-roll ", style="bold")
+    t.append(_bar(sh.rr_gain, sh.rr_used))
+    t.append("   +1 ", style="bold")
+    t.append(_bar(sh.p1_gain, sh.p1_used))
+    t.append("   Foxes ", style="bold")
+    t.append("🦊" * sh.foxes if sh.foxes else "–", style="bold red")
+    t.append("\n")
+    return t
+
+
+def _die(t: Text, state: CleverState, d: int) -> None:
+    v = state.values[d]
+    t.append(f" {S.DIE_LETTERS[d]}{v if v else '?'} ", style="reverse " + DIE_STYLE[d])
+    t.append(" ")
+
+
+def dice_text(state: CleverState) -> Text:
+    t = Text()
+    rolled = [d for d in range(6) if state.roll_mask >> d & 1]
+    t.append("Rolled:   ", style="bold")
+    if state.phase == PH_PICK and not state.choice_pending and rolled:
+        for d in rolled:
+            _die(t, state, d)
+    else:
+        t.append("–")
+    t.append("\nFields:   ", style="bold")
+    for d in state.field:
+        _die(t, state, d)
+    if not state.field:
+        t.append("–")
+    t.append("\nPlatter:  ", style="bold")
+    plat = [d for d in range(6) if state.platter >> d & 1]
+    for d in plat:
+        _die(t, state, d)
+    if not plat:
+        t.append("–")
+    t.append("\n")
+    return t
+
+
+def board_text(state: CleverState, names: list[str] | None = None) -> Text:
+    t = Text()
+    t.append(f"Ganz schön clever — round {state.round} of {state.rounds}. ", style="bold")
+    t.append(state.describe_phase() + "\n")
+    for p in range(state.n):
+        t.append_text(sheet_text(state, p, names[p] if names else ""))
+    t.append_text(dice_text(state))
+    if state.is_terminal():
+        t.append_text(result_text(state, names))
+    return t
+
+
+def result_text(state: CleverState, names: list[str] | None = None) -> Text:
+    t = Text()
+    t.append("Final scores\n", style="bold")
+    for p, sh in enumerate(state.sheets):
+        a = sh.area_scores()
+        label = names[p] if names else f"player {p + 1}"
+        t.append(
+            f"  {label}: yellow {a[0]} + blue {a[1]} + green {a[2]} + orange {a[3]} + purple {a[4]}"
+            f" + foxes {sh.foxes}×{min(a)} = {sh.total()}\n"
+        )
+    if state.n == 1:
+        t.append(f"Rating: {state.solo_rating()}\n", style="bold green")
+    else:
+        win = state.winner_seats()
+        who = ", ".join(names[p] if names else f"player {p + 1}" for p in win)
+        t.append(("Shared win: " if len(win) > 1 else "Winner: ") + who + "\n", style="bold green")
+    return t
+
+
+def render_plain(state: CleverState) -> str:
+    return board_text(state).plain
+
+
+def describe_action(state: CleverState, action: int) -> str:
+    """Words for an action, in the position before it is applied."""
+    if action & A.CHANCE_FLAG:
+        return "dice: " + A.to_string(action)
+    kind = A.kind_of(action)
+    if kind == A.K_REROLL:
+        return "re-roll all the dice just rolled"
+    if kind == A.K_FORFEIT:
+        return "forfeit this roll (no die can be entered)"
+    if kind == A.K_STOP:
+        return "stop (no more +1 now)"
+    if kind == A.K_PASS:
+        return "take no die"
+    area, cell = A.area_of(action), A.cell_of(action)
+    where = _where(area, cell)
+    if kind == A.K_CHOOSE:
+        return f"bonus cross: {where}"
+    if kind == A.K_BLACK:
+        if area in (S.AREA_ORANGE, S.AREA_PURPLE):
+            return f"round 4: black 6 in {S.AREA_NAMES[area]}"
+        return f"round 4: black X on {where}"
+    d = A.die_of(action)
+    v = state.values[d]
+    text = f"{S.DIE_NAMES[d]} {v}"
+    if area == S.AREA_BLUE:
+        text += f" (blue {state.values[S.BLUE]} + white {state.values[S.WHITE]} = {B_VALUES[cell]})"
+    text += f" → {where}"
+    return ("+1: " if kind == A.K_PLUS else "") + text
+
+
+def _where(area: int, cell: int) -> str:
+    if area == S.AREA_YELLOW:
+        return f"yellow {Y_VALUES[cell]} at {yellow_label(cell)}"
+    if area == S.AREA_BLUE:
+        return f"blue {B_VALUES[cell]} at {blue_label(cell)}"
+    return S.AREA_NAMES[area]
