@@ -103,6 +103,7 @@ def _register_games() -> None:
     from dicehall.thousand import cli as thousand_cli
 
     thousand_cli.register(app, play_app, simulate_app)
+    __import__("dicehall.clever.cli", fromlist=["register"]).register(app, play_app, simulate_app)
 
 
 def main() -> None:

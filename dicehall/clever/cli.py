@@ -1,0 +1,163 @@
+"""``dicehall play clever`` and ``dicehall simulate clever``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from dicehall.clever import sheet as S
+from dicehall.clever.state import CleverState
+from dicehall.clever.terminal import board_text, describe_action
+from dicehall.core.agents import seat_names
+from dicehall.core.cli_support import (
+    RulesFileOpt,
+    SetOpt,
+    ask,
+    console,
+    load_players,
+    load_rules,
+    play_in_terminal,
+    run_simulate_command,
+)
+from dicehall.core.game import CHANCE, State
+from dicehall.core.simulate import GameOutcome, default_jobs
+
+HELP = (
+    "Type the number of a choice, or its notation (e.g. W:Y.r1c1, B:B.r2c3, G:G, +1 O:O, reroll, stop, pass,\n"
+    "X Y.r2c4, black O). 'board' redraws the sheets, 'help' shows this, Ctrl-C stops (and offers to save)."
+)
+
+
+def _choices_table(state: CleverState) -> list[tuple[str, int, str]]:
+    return [
+        (str(i + 1), a, f"{state.action_to_string(a):<14} {describe_action(state, a)}")
+        for i, a in enumerate(state.legal_actions())
+    ]
+
+
+def make_human(names: list[str]) -> Any:
+    def ask_human(state: State[Any], seat: int) -> int:
+        assert isinstance(state, CleverState)
+        rows = _choices_table(state)
+        console.print(f"[bold]{names[seat]}[/] — {state.describe_phase()}. Your choices:")
+        for code, _, text in rows:
+            console.print(f"  [bold cyan]{code:>3}[/]  {text}")
+        while True:
+            raw = ask("> ").strip()
+            if not raw:
+                continue
+            low = raw.lower()
+            if low in ("help", "h", "?"):
+                console.print(HELP)
+                continue
+            if low in ("board", "b"):
+                console.print(board_text(state, names))
+                continue
+            if low.isdigit():
+                k = int(low)
+                if 1 <= k <= len(rows):
+                    return rows[k - 1][1]
+                console.print(f"[red]There is no choice {k}; pick 1–{len(rows)}.[/]")
+                continue
+            try:
+                action = state.string_to_action(raw)
+            except ValueError as exc:
+                console.print(f"[red]{exc}[/]")
+                continue
+            if action not in state.legal_actions():
+                try:
+                    state.clone().apply_action(action)
+                except ValueError as exc:
+                    rule = getattr(exc, "rule", "")
+                    console.print(
+                        f"[red]Not allowed: {exc}[/]" + (f" [dim](rule: {rule})[/]" if rule else "")
+                    )
+                    continue
+            return action
+
+    return ask_human
+
+
+def make_narrator(names: list[str]) -> Any:
+    def narrate(state: State[Any], action: Any, player: int) -> None:
+        assert isinstance(state, CleverState)
+        if player == CHANCE:
+            console.print(f"[dim]dice:[/] {state.action_to_string(action)}")
+        else:
+            console.print(f"[bold]{names[player]}[/]: {describe_action(state, action)}")
+        for p, bonus, applied in state.log:
+            status = "" if applied else " [red](lost: it cannot be applied)[/]"
+            console.print(f"   bonus for {names[p]}: {S.BONUS_NAMES[bonus]}{status}")
+
+    return narrate
+
+
+def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
+    @play_app.command("clever")
+    def play_clever(
+        players: str = typer.Option(
+            "me", "--players", help="'me' for solo, or e.g. 'me,bot:greedy,bot:expert'."
+        ),
+        preset: str = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules clever`)."),
+        sets: list[str] = SetOpt,
+        rules_file: Path = RulesFileOpt,
+        save: Path = typer.Option(None, "--save", help="Write the game record here at the end."),
+    ) -> None:
+        """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
+        rules = load_rules("clever", preset, sets, rules_file)
+        specs = load_players("clever", players, rules)
+        names = seat_names(specs)
+        console.print(HELP)
+
+        def show(state: State[Any]) -> None:
+            assert isinstance(state, CleverState)
+            console.print(board_text(state, names))
+
+        play_in_terminal("clever", rules, specs, make_human(names), show, make_narrator(names), save)
+
+    @simulate_app.command("clever")
+    def simulate_clever(
+        players: str = typer.Option(
+            "bot:greedy", "--players", help="Bots, e.g. bot:greedy or bot:greedy,bot:expert."
+        ),
+        games: int = typer.Option(1000, "--games", "-n", help="Number of games."),
+        seed: int = typer.Option(1, "--seed", help="Root seed (game i always gets the same dice)."),
+        jobs: int = typer.Option(
+            1, "--jobs", "-j", help=f"Worker processes (this machine: {default_jobs()})."
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+        save_records: Path = typer.Option(None, "--save-records", help="Directory for one record per game."),
+        plot: Path = typer.Option(None, "--plot", help="Write a score histogram PNG here."),
+        preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
+        sets: list[str] = SetOpt,
+        rules_file: Path = RulesFileOpt,
+    ) -> None:
+        """Bot-versus-bot (or solo bot) games of Clever: scores, per-area means, foxes, win rates."""
+        run_simulate_command(
+            "clever",
+            players,
+            games,
+            seed,
+            jobs,
+            as_json,
+            save_records,
+            preset,
+            sets,
+            rules_file,
+            plot=plot,
+            extra_report=_solo_ratings,
+        )
+
+
+def _solo_ratings(report: dict[str, Any], outcomes: list[GameOutcome]) -> None:
+    """For solo runs, how often each rating of the table was reached."""
+    if len(report["players"]) != 1:
+        return
+    counts = Counter(S.solo_rating(int(o.scores[0])) for o in outcomes)
+    console.print("[bold]solo ratings[/]")
+    for _, text in S.SOLO_RATINGS:
+        if counts[text]:
+            console.print(f"  {text:<32} {100 * counts[text] / len(outcomes):5.1f}%")
