@@ -1,0 +1,208 @@
+"""Wurf actions and their text notation.
+
+Decisions::
+
+    throw 100,80 p0.60 s0.50      aim at (100 mm, 80 mm), power 0.6, spin 0.5 (also ``throw c3 p0.6``: cell c3)
+    move 0>100,90 2>117,90        rearrange: die #0 to (100, 90), die #2 to (117, 90) before the next throw
+    end                           end the turn (only after a throw in which every number differed)
+
+Chance outcomes (the dice after a throw: the arena dice in order, then the thrown dice)::
+
+    lands 3@102,88,45 X@40,51,0 out rim c4@60,60,0 cX
+          face@x,y,yaw (mm, mm, degrees); out = left the arena; rim = rests on the rim;
+          c<face> = cocked, re-thrown outside the arena showing <face>. Positions may be omitted (referee mode).
+    start 4@100,100,0             setup: the first die placed in the arena
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from dicehall.core.errors import NotationError
+from dicehall.wurf.arena.base import ARENA_MM, FACE_NAMES, X
+
+CELLS = 5
+CELL_MM = ARENA_MM / CELLS
+COLS = "abcde"
+
+
+@dataclasses.dataclass(frozen=True)
+class Throw:
+    x: float
+    y: float
+    power: float
+    spin: float = 0.5
+
+
+@dataclasses.dataclass(frozen=True)
+class Rearrange:
+    moves: tuple[tuple[int, float, float], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class EndTurn:
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Landed:
+    """One die of an outcome: status ``arena``/``out``/``rim``/``cocked``; ``face`` is the face shown (for a
+    cocked die: the face of its re-throw outside the arena)."""
+
+    status: str
+    face: int = 0
+    x: float | None = None
+    y: float | None = None
+    yaw: float = 0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    dice: tuple[Landed, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    face: int
+    x: float = ARENA_MM / 2
+    y: float = ARENA_MM / 2
+    yaw: float = 0.0
+
+
+Action = Throw | Rearrange | EndTurn | Outcome | Setup
+
+
+def cell_centre(cell: str) -> tuple[float, float]:
+    """Centre of an aim cell ``a1``..``e5`` (columns a–e west→east, rows 1–5 south→north)."""
+    m = re.fullmatch(r"([a-e])([1-5])", cell.strip().lower())
+    if not m:
+        raise NotationError(f"aim cell must be a1..e5, got {cell!r}")
+    col = COLS.index(m.group(1))
+    row = int(m.group(2)) - 1
+    return (col + 0.5) * CELL_MM, (row + 0.5) * CELL_MM
+
+
+def cell_of(x: float, y: float) -> str:
+    col = min(CELLS - 1, max(0, int(x // CELL_MM)))
+    row = min(CELLS - 1, max(0, int(y // CELL_MM)))
+    return f"{COLS[col]}{row + 1}"
+
+
+def _num(v: float) -> str:
+    r = round(v, 1)
+    return str(int(r)) if r == int(r) else f"{r:.1f}"
+
+
+def face_name(face: int) -> str:
+    return FACE_NAMES[face]
+
+
+def parse_face(text: str) -> int:
+    t = text.strip().upper()
+    if t == "X" or t == "1":
+        return X
+    if t in ("2", "3", "4", "5", "6"):
+        return int(t)
+    raise NotationError(f"a face is X or 2..6, got {text!r}")
+
+
+def _pos(x: float | None, y: float | None, yaw: float) -> str:
+    if x is None or y is None:
+        return ""
+    return f"@{_num(x)},{_num(y)},{_num(yaw)}"
+
+
+def to_string(action: Action) -> str:
+    if isinstance(action, Throw):
+        return f"throw {_num(action.x)},{_num(action.y)} p{action.power:.2f} s{action.spin:.2f}"
+    if isinstance(action, Rearrange):
+        return "move " + " ".join(f"{i}>{_num(x)},{_num(y)}" for i, x, y in action.moves)
+    if isinstance(action, EndTurn):
+        return "end"
+    if isinstance(action, Setup):
+        return f"start {face_name(action.face)}{_pos(action.x, action.y, action.yaw)}"
+    parts = []
+    for d in action.dice:
+        if d.status in ("out", "rim"):
+            parts.append(d.status)
+        else:
+            prefix = "c" if d.status == "cocked" else ""
+            parts.append(f"{prefix}{face_name(d.face)}{_pos(d.x, d.y, d.yaw)}")
+    return "lands " + " ".join(parts)
+
+
+_FLOAT = r"-?\d+(?:\.\d+)?"
+_POS_RE = re.compile(rf"@({_FLOAT}),({_FLOAT})(?:,({_FLOAT}))?")
+
+
+def _parse_die(tok: str) -> Landed:
+    low = tok.lower()
+    if low in ("out", "rim"):
+        return Landed(low)
+    status = "arena"
+    if low.startswith("c") and len(tok) > 1:
+        status = "cocked"
+        tok = tok[1:]
+    face_part, at, rest = tok.partition("@")
+    face = parse_face(face_part)
+    if not at:
+        return Landed(status, face)
+    m = _POS_RE.fullmatch("@" + rest)
+    if not m:
+        raise NotationError(f"a die position is @x,y[,yaw] in mm/degrees, got {tok!r}")
+    return Landed(status, face, float(m.group(1)), float(m.group(2)), float(m.group(3) or 0.0))
+
+
+def from_string(text: str) -> Action:
+    words = text.strip().split()
+    if not words:
+        raise NotationError("empty move")
+    head, args = words[0].lower(), words[1:]
+    if head == "end" and not args:
+        return EndTurn()
+    if head == "throw":
+        return _parse_throw(args, text)
+    if head == "move":
+        moves = []
+        for tok in args:
+            m = re.fullmatch(rf"(\d+)>({_FLOAT}),({_FLOAT})", tok)
+            if not m:
+                raise NotationError(f"a move is index>x,y (mm), got {tok!r}")
+            moves.append((int(m.group(1)), float(m.group(2)), float(m.group(3))))
+        if not moves:
+            raise NotationError("'move' needs at least one index>x,y")
+        return Rearrange(tuple(moves))
+    if head == "lands":
+        return Outcome(tuple(_parse_die(t) for t in args))
+    if head == "start" and len(args) == 1:
+        d = _parse_die(args[0])
+        if d.status != "arena":
+            raise NotationError("the start die must be a face with an optional position")
+        if d.x is None or d.y is None:
+            return Setup(d.face)
+        return Setup(d.face, d.x, d.y, d.yaw)
+    raise NotationError(
+        f"cannot read {text!r}: expected 'throw X,Y pP sS', 'move i>x,y ...', 'end', 'lands ...' or 'start F'"
+    )
+
+
+def _parse_throw(args: list[str], text: str) -> Throw:
+    if not args:
+        raise NotationError("'throw' needs an aim: x,y in mm or a cell a1..e5")
+    aim = args[0]
+    m = re.fullmatch(rf"({_FLOAT}),({_FLOAT})", aim)
+    if m:
+        x, y = float(m.group(1)), float(m.group(2))
+    else:
+        x, y = cell_centre(aim)
+    power, spin = 0.5, 0.5
+    for tok in args[1:]:
+        m2 = re.fullmatch(rf"([ps])=?({_FLOAT})", tok.lower())
+        if not m2:
+            raise NotationError(f"throw options are p<power> and s<spin> (0..1), got {tok!r} in {text!r}")
+        if m2.group(1) == "p":
+            power = float(m2.group(2))
+        else:
+            spin = float(m2.group(2))
+    return Throw(x, y, power, spin)

@@ -1,0 +1,191 @@
+"""Fit the fast model's parameters from physics throws: ``python -m dicehall.wurf.arena.calibrate``.
+
+Scenarios mix scattered and gathered arenas of 1–10 dice, aims near the dice or anywhere, every power and
+spin, and some big throws into an empty arena. Each arena die gives one row (features → disturbed? left?
+face changed?) and each thrown die one row (power → left? face?). Logistic weights are fitted by Newton's
+method with a small ridge penalty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dicehall.wurf.arena.base import ARENA_MM, DieRest, ThrowParams
+from dicehall.wurf.arena.fast import PARAMS_FILE, FastParams, arena_features, crowding, thrown_features
+from dicehall.wurf.arena.physics import PhysicsArena
+from dicehall.wurf.layout import gather_positions, inside, overlap
+
+MOVED_MM = 2.0
+"""An arena die that moved more than this (or changed face or left) counts as disturbed."""
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-2, iters: int = 50) -> np.ndarray:
+    w = np.zeros(x.shape[1])
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        g = x.T @ (p - y) + ridge * w
+        h = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(x.shape[1])
+        step = np.linalg.solve(h, g)
+        w -= step
+        if np.max(np.abs(step)) < 1e-7:
+            break
+    return w
+
+
+def random_arena(rng: np.random.Generator) -> list[DieRest]:
+    n = int(rng.integers(1, 11))
+    if rng.random() < 0.5:
+        cx, cy = rng.uniform(40, 160, 2)
+        spots = gather_positions(n, float(cx), float(cy))
+        return [DieRest(int(rng.integers(2, 7)), x, y, 0.0) for x, y in spots]
+    dice: list[DieRest] = []
+    for _ in range(200):
+        if len(dice) == n:
+            break
+        x, y, yaw = float(rng.uniform(15, 185)), float(rng.uniform(15, 185)), float(rng.uniform(0, 90))
+        if inside(x, y) and not any(overlap((x, y, yaw), (d.x or 0, d.y or 0, d.yaw)) for d in dice):
+            dice.append(DieRest(int(rng.integers(2, 7)), x, y, yaw))
+    return dice
+
+
+def scenario(rng: np.random.Generator) -> tuple[list[DieRest], int, ThrowParams]:
+    if rng.random() < 0.1:
+        return (
+            [],
+            int(rng.integers(2, 10)),
+            ThrowParams(float(rng.uniform(50, 150)), float(rng.uniform(50, 150)), rng.random(), rng.random()),
+        )
+    arena = random_arena(rng)
+    if rng.random() < 0.7:
+        t = arena[int(rng.integers(len(arena)))]
+        assert t.x is not None and t.y is not None
+        ax = float(np.clip(t.x + rng.normal(0, 20), 0, ARENA_MM))
+        ay = float(np.clip(t.y - abs(rng.normal(10, 20)), 0, ARENA_MM))
+    else:
+        ax, ay = (float(v) for v in rng.uniform(10, 190, 2))
+    return arena, 1, ThrowParams(ax, ay, float(rng.random()), float(rng.random()))
+
+
+def collect(throws: int, seed: int = 20261122) -> dict[str, list[Any]]:
+    phys = PhysicsArena()
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list[Any]] = {"arena": [], "thrown": []}
+    for _ in range(throws):
+        arena, n_thrown, params = scenario(rng)
+        res = phys.throw(arena, n_thrown, params, rng)
+        crowd = crowding(arena)
+        for k, (before, after) in enumerate(zip(arena, res.dice, strict=False)):
+            assert before.x is not None and before.y is not None
+            dist = math.hypot(before.x - params.x, before.y - params.y)
+            feats = arena_features(dist, params.power, params.spin, crowd[k], n_thrown)
+            left = after.status in ("out", "rim")
+            moved = left or after.face != before.face or after.status == "cocked"
+            moved = moved or math.hypot(after.x - before.x, after.y - before.y) > MOVED_MM
+            push = 0.0 if left else math.hypot(after.x - before.x, after.y - before.y)
+            changed = (not left) and after.face != before.face
+            opposite = changed and after.face == 7 - before.face
+            rows["arena"].append(
+                (feats, moved, left, after.status == "cocked", changed, opposite, push, params.power)
+            )
+        for after in res.dice[len(arena) :]:
+            rows["thrown"].append(
+                (
+                    thrown_features(params.power, n_thrown),
+                    after.status,
+                    after.face,
+                    after.x - params.x,
+                    after.y - params.y,
+                    params.power,
+                    n_thrown,
+                )
+            )
+    return rows
+
+
+def fit(rows: dict[str, list[Any]], throws: int, seconds: float) -> FastParams:
+    ar = rows["arena"]
+    xa = np.array([r[0] for r in ar])
+    moved = np.array([r[1] for r in ar], dtype=float)
+    hit = fit_logistic(xa, moved)
+    dm = moved.astype(bool)
+    left = np.array([r[2] for r in ar], dtype=float)
+    hit_leave = fit_logistic(xa[dm], left[dm])
+    stay = dm & ~left.astype(bool)
+    cocked = np.array([r[3] for r in ar], dtype=float)
+    changed = np.array([r[4] for r in ar], dtype=float)
+    hit_change = fit_logistic(xa[stay], changed[stay])
+    opp = np.array([r[5] for r in ar], dtype=float)
+    opposite_share = float(opp.sum() / max(1.0, changed.sum()))
+    push = np.array([r[6] for r in ar])
+    pw = np.array([r[7] for r in ar])
+    a = np.vstack([np.ones(stay.sum()), pw[stay]]).T
+    push_fit = np.linalg.lstsq(a, push[stay], rcond=None)[0]
+
+    th = rows["thrown"]
+    xt = np.array([r[0] for r in th])
+    status = [r[1] for r in th]
+    t_left = np.array([s in ("out", "rim") for s in status], dtype=float)
+    thrown_leave = fit_logistic(xt, t_left)
+    rim_share = float(sum(s == "rim" for s in status) / max(1.0, t_left.sum()))
+    landed = [r for r in th if r[1] in ("arena", "cocked")]
+    t_cocked = float(sum(r[1] == "cocked" for r in landed) / max(1, len(landed)))
+    faces = np.bincount([r[2] for r in landed if r[1] == "arena"], minlength=7)[1:].astype(float)
+    single = [r for r in landed if r[6] == 1]
+    tp = np.array([r[5] for r in single])
+    dy = np.array([r[4] for r in single])
+    dx = np.array([r[3] for r in single])
+    b = np.vstack([np.ones(len(single)), tp]).T
+    drift = np.linalg.lstsq(b, dy, rcond=None)[0]
+    resid = np.sqrt(0.5 * ((dy - b @ drift) ** 2 + dx**2))
+    scatter = np.linalg.lstsq(b, resid * math.sqrt(math.pi / 2), rcond=None)[0]
+    return FastParams(
+        thrown_leave=tuple(float(v) for v in thrown_leave),
+        thrown_rim_share=rim_share,
+        thrown_cocked=t_cocked,
+        face_probs=tuple(float(v / faces.sum()) for v in faces),
+        drift=(float(drift[0]), float(drift[1])),
+        scatter=(max(1.0, float(scatter[0])), float(scatter[1])),
+        hit=tuple(float(v) for v in hit),
+        hit_leave=tuple(float(v) for v in hit_leave),
+        hit_cocked=float(cocked[dm & ~left.astype(bool)].mean()) if stay.any() else 0.0,
+        hit_change=tuple(float(v) for v in hit_change),
+        opposite_share=opposite_share,
+        push=(max(0.5, float(push_fit[0])), float(push_fit[1])),
+        meta={
+            "physics_throws": throws,
+            "arena_rows": len(ar),
+            "thrown_rows": len(th),
+            "seconds": round(seconds, 1),
+            "features_arena": "1, d, d^2, power, d*power, spin, crowd, ln(n_thrown) with d = distance/100 mm",
+            "features_thrown": "1, power, ln(n_thrown)",
+        },
+    )
+
+
+def refit(throws: int, out: Path = PARAMS_FILE, seed: int = 20261122) -> FastParams:
+    t0 = time.perf_counter()
+    rows = collect(throws, seed)
+    params = fit(rows, throws, time.perf_counter() - t0)
+    params.save(out)
+    return params
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--throws", type=int, default=4000, help="physics throws to fit from")
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--out", type=Path, default=PARAMS_FILE)
+    args = ap.parse_args(argv)
+    p = refit(args.throws, args.out, args.seed)
+    print(f"wrote {args.out}: {p.meta}")
+
+
+if __name__ == "__main__":
+    main()

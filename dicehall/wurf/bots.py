@@ -1,0 +1,159 @@
+"""Wurf bots: ``random``, ``cautious`` and ``expert`` (Monte Carlo over the fast arena model)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dicehall.core.agents import Agent, RandomAgent, register_bot
+from dicehall.core.game import State
+from dicehall.core.rules import RuleSet
+from dicehall.wurf.actions import Action, EndTurn, Rearrange, Throw
+from dicehall.wurf.arena.base import ARENA_MM, DieRest, ThrowParams, X
+from dicehall.wurf.arena.fast import FastArena
+from dicehall.wurf.layout import centroid
+from dicehall.wurf.state import CHOICE, WurfState
+
+AIM_SOUTH_MM = 18.0
+"""Aiming a little short of the dice lets the thrown die roll into them instead of landing on top."""
+
+
+def _distinct(arena: Sequence[DieRest]) -> int:
+    return len({d.face for d in arena})
+
+
+def default_throw(state: WurfState, power: float = 0.45) -> Throw:
+    pts = [(d.x, d.y) for d in state.arena if d.x is not None and d.y is not None]
+    cx, cy = centroid(pts)
+    return Throw(round(cx, 1), round(max(5.0, cy - AIM_SOUTH_MM), 1), power, 0.5)
+
+
+@register_bot(
+    "wurf", "random", "uniformly random among the listed actions (aim cells × 3 powers, gather, end)"
+)
+def _random(rules: RuleSet) -> Agent:
+    return RandomAgent(rules)
+
+
+def resolve(arena_faces: Sequence[int | None]) -> tuple[int, int]:
+    """(dice taken, dice left in the arena) for the faces after a throw (``None`` = left the arena)."""
+    faces = [f for f in arena_faces if f is not None and f != X]
+    counts = Counter(faces)
+    taken = sum(c for c in counts.values() if c >= 2)
+    return taken, len(faces) - taken
+
+
+@register_bot("wurf", "cautious", "stops after the mandatory throw unless the odds clearly favour going on")
+class CautiousBot(Agent):
+    """Throws at the dice with moderate power; continues only when the thrown die alone matches with ≥ 2/3
+    chance (4 or 5 different numbers in the arena), and never risks its last die on less than 5/6."""
+
+    name = "cautious"
+
+    def __init__(self, rules: RuleSet | None = None) -> None:
+        self.rules = rules
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Action:
+        assert isinstance(state, WurfState)
+        if state.phase == CHOICE:
+            k = _distinct(state.arena)
+            need = 5 if state.supply[state.current] == 1 else 4
+            if k < need:
+                return EndTurn()
+        return default_throw(state)
+
+
+@register_bot(
+    "wurf", "expert", "Monte Carlo under the fast model: whether to go on, where to aim, when to gather"
+)
+class ExpertBot(Agent):
+    """Scores each candidate (gather first or not, a few aim points, powers) by sampling throw outcomes from the
+    fast arena model: the expected change of its own supply, minus the chance that the next player finds a
+    repeated number easy to make, with elimination costly. It ends the turn when no throw is worth more."""
+
+    name = "expert"
+    samples = 16
+    powers = (0.2, 0.5, 0.85)
+
+    def __init__(self, rules: RuleSet | None = None) -> None:
+        self.rules = rules
+        self.model = FastArena.default()
+
+    def _aims(self, arena: Sequence[DieRest]) -> list[tuple[float, float]]:
+        pts = [(d.x, d.y) for d in arena if d.x is not None and d.y is not None]
+        if not pts:
+            return [(ARENA_MM / 2, ARENA_MM / 2)]
+        cx, cy = centroid(pts)
+        aims = [(cx, max(5.0, cy - AIM_SOUTH_MM)), (cx, cy)]
+        # The most crowded die: hitting it disturbs the most dice.
+        best = max(pts, key=lambda p: sum((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < 900 for q in pts))
+        aims.append((best[0], max(5.0, best[1] - AIM_SOUTH_MM)))
+        return aims
+
+    def _value(self, state: WurfState, arena: Sequence[DieRest], n_thrown: int, t: Throw, seed: int) -> float:
+        me = state.current
+        supply = state.supply[me]
+        rng = np.random.default_rng(seed)
+        total = 0.0
+        others = [s for i, s in enumerate(state.supply) if i != me and state.alive[i]]
+        for _ in range(self.samples):
+            res = self.model.throw(arena, n_thrown, ThrowParams(t.x, t.y, t.power, t.spin), rng)
+            faces: list[int | None] = []
+            for d in res.dice:
+                if d.status in ("out", "rim"):
+                    faces.append(None)
+                elif d.status == "cocked":
+                    faces.append(None if rng.random() < 1 / 6 else int(rng.integers(2, 7)))
+                else:
+                    faces.append(d.face)
+            taken, left = resolve(faces)
+            after = supply - n_thrown + taken
+            v = float(taken - n_thrown)
+            if after == 0:
+                v -= 6.0 + 2.0 * len(others)
+            elif taken == 0:
+                # The turn may go on: worth the best of stopping and one more (rough) throw.
+                k = len({f for f in faces if f is not None and f != X})
+                v += max(0.0, k / 6 * 2.2 - 1.0) if after > 1 else 0.0
+                v -= 0.35 * k / 6 * 2.0  # if we stop, the next player gets this arena
+            elif left == 0:
+                v += 0.6  # the next player must make the big throw
+            else:
+                k = len({f for f in faces if f is not None and f != X})
+                v -= 0.35 * k / 6 * 2.0
+            total += v
+        return total / self.samples
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Action:
+        assert isinstance(state, WurfState)
+        seed = int(rng.integers(1 << 62))  # common random numbers for every candidate
+        n_thrown = state.throw_count()
+        best_action: Action | None = None
+        best_value = -math.inf
+        layouts: list[tuple[Action | None, list[DieRest]]] = [(None, list(state.arena))]
+        if not state.rearranged and len(state.arena) >= 2:
+            gather = state.gather_action()
+            if gather is not None:
+                layouts.append((gather, _rearranged(state.arena, gather)))
+        for first, arena in layouts:
+            for ax, ay in self._aims(arena):
+                for p in self.powers:
+                    t = Throw(round(ax, 1), round(ay, 1), p, 0.5)
+                    v = self._value(state, arena, n_thrown, t, seed)
+                    if v > best_value + 1e-9:
+                        best_value, best_action = v, (first if first is not None else t)
+        if state.phase == CHOICE and best_value <= 0.0:
+            return EndTurn()
+        assert best_action is not None
+        return best_action
+
+
+def _rearranged(arena: Sequence[DieRest], r: Rearrange) -> list[DieRest]:
+    new = list(arena)
+    for i, x, y in r.moves:
+        new[i] = DieRest(new[i].face, x, y, 0.0)
+    return new

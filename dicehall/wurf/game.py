@@ -1,0 +1,22 @@
+"""The Der große Wurf game object (``get_game("wurf")``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from dicehall.core.game import Game
+from dicehall.core.rules import RuleSet
+from dicehall.wurf.rules import WurfRules
+from dicehall.wurf.state import WurfState
+
+
+class WurfGame(Game[WurfRules]):
+    name: ClassVar[str] = "wurf"
+    title: ClassVar[str] = "Der große Wurf"
+    rules_type: ClassVar[type[RuleSet]] = WurfRules
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+
+    def new_initial_state(self, rules: WurfRules, num_players: int) -> WurfState:
+        self.check_player_count(num_players)
+        return WurfState(rules, num_players)

@@ -1,0 +1,48 @@
+"""Der große Wurf rule options and presets."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from dicehall.core.errors import RuleConfigError
+from dicehall.core.rules import RuleSet, option
+
+DICE_PER_PLAYER = {2: 9, 3: 8, 4: 7, 5: 6}
+TOTAL_DICE = 31
+
+
+@dataclasses.dataclass(frozen=True)
+class WurfRules(RuleSet):
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "standard": {},
+        "match": {"match": True},
+        "physics": {"arena": "physics"},
+        "physics-match": {"arena": "physics", "match": True},
+    }
+    DEFAULT_PRESET: ClassVar[str] = "standard"
+
+    arena: str = option(
+        "fast",
+        "arena model producing throw outcomes: fast (calibrated statistics) or physics (MuJoCo)",
+        choices=("fast", "physics"),
+    )
+    match: bool = option(
+        False, "match mode: one game per player, each started by the next seat; lowest point total wins"
+    )
+    dice_per_player: int = option(
+        0, "dice each player starts with; 0 = the rulebook table (2p 9, 3p 8, 4p 7, 5p 6)"
+    )
+
+    def validate(self) -> None:
+        if self.dice_per_player < 0 or self.dice_per_player > 15:
+            raise RuleConfigError("dice_per_player must be 0 (rulebook table) or 1–15")
+
+    def dice_for(self, players: int) -> int:
+        """Dice per player for a game of ``players``; the box holds 31 dice, one goes into the arena."""
+        n = self.dice_per_player or DICE_PER_PLAYER[players]
+        if n * players > TOTAL_DICE - 1:
+            raise RuleConfigError(
+                f"{players} players × {n} dice do not fit in a box of {TOTAL_DICE} (one goes into the arena)"
+            )
+        return n

@@ -1,0 +1,80 @@
+"""Plain-text pictures of a Wurf position: the arena as a top-down sketch plus faces, supplies and the turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dicehall.wurf.actions import CELL_MM, CELLS, COLS, face_name
+from dicehall.wurf.arena.base import ARENA_MM
+
+if TYPE_CHECKING:
+    from dicehall.wurf.state import WurfState
+
+SKETCH_COLS = 25
+SKETCH_ROWS = 10
+
+
+def sketch(state: WurfState) -> list[str]:
+    """A top-down sketch: each die drawn as its face (X, 2..6) at its place; aim cells a1..e5 on the border."""
+    w, h = SKETCH_COLS, SKETCH_ROWS
+    grid = [[" "] * w for _ in range(h)]
+    for r in range(h):
+        for c in range(w):
+            if c % (w // CELLS) == 0 or r % (h // CELLS) == 0:
+                grid[r][c] = "·"
+    unknown = []
+    for i, d in enumerate(state.arena):
+        if d.x is None or d.y is None:
+            unknown.append(f"#{i}:{face_name(d.face)}")
+            continue
+        c = min(w - 1, max(0, int(d.x / ARENA_MM * w)))
+        r = min(h - 1, max(0, int((ARENA_MM - d.y) / ARENA_MM * h)))
+        grid[r][c] = face_name(d.face)
+    step = w // CELLS
+    top = "    " + "".join(COLS[k].ljust(step) for k in range(CELLS))
+    lines = [top, "   +" + "-" * w + "+"]
+    rows_per_cell = h // CELLS
+    for r in range(h):
+        label = str(CELLS - r // rows_per_cell) if r % rows_per_cell == 0 else " "
+        lines.append(f" {label} |" + "".join(grid[r]) + "|")
+    lines.append("   +" + "-" * w + "+   (thrower stands south)")
+    if unknown:
+        lines.append("   position unknown: " + " ".join(unknown))
+    return lines
+
+
+def dice_list(state: WurfState) -> str:
+    if not state.arena:
+        return "arena: empty"
+    parts = []
+    for i, d in enumerate(state.arena):
+        pos = f"@{d.x:.0f},{d.y:.0f}" if d.x is not None and d.y is not None else ""
+        parts.append(f"#{i} {face_name(d.face)}{pos}")
+    return "arena: " + "  ".join(parts)
+
+
+def render_state(state: WurfState, names: list[str] | None = None) -> str:
+    names = names or [f"seat {i + 1}" for i in range(state.num_players)]
+    out = sketch(state)
+    out.append(dice_list(state))
+    sup = []
+    for i, n in enumerate(names):
+        mark = "▶ " if i == state.current and not state.is_terminal() else "  "
+        status = "" if state.alive[i] else " (out)"
+        sup.append(f"{mark}{n}: {state.supply[i]} dice{status}")
+    out.append(" | ".join(sup))
+    out.append(f"out of the game: {state.out_of_game}, in the box: {state.box()}")
+    if state.rules.match:
+        pts = ", ".join(f"{n} {p}" for n, p in zip(names, state.match_points, strict=True))
+        out.append(
+            f"match game {min(state.game_index + 1, state.games_total)}/{state.games_total}; points: {pts}"
+        )
+    if state.is_terminal():
+        out.append("game over — winner: " + ", ".join(names[w] for w in state.winners()))
+    elif state.big_next and state.phase == "throw":
+        out.append(f"BIG THROW: {names[state.current]} must throw all {state.supply[state.current]} dice")
+    return "\n".join(out)
+
+
+def cell_help() -> str:
+    return f"aim cells a1..e5 are {CELL_MM:.0f} mm squares; a = west, 1 = south (your side)"
