@@ -166,6 +166,7 @@ export function renderLobby(app: HTMLElement): () => void {
       return;
     }
     clear(rulesBox);
+    rulesBox.dataset.preset = presetSel.value;
     readers = options.map((opt) => {
       const input = optionInput(opt);
       rulesBox.append(input.el);
@@ -266,7 +267,7 @@ export function renderLobby(app: HTMLElement): () => void {
       "li",
       { class: "table-item", "data-table": t.table_id },
       h("div", null, h("b", null, title), " ", h("span", { class: "muted" }, `${t.preset ?? ""} · ${t.status}`)),
-      h("div", { class: "muted small" }, t.seats.map((s) => `${s.name}${s.kind === "bot" ? " 🤖" : s.claimed === false ? " (free)" : ""}`).join(", ")),
+      h("div", { class: "muted small" }, t.seats.map((s) => `${s.name}${s.kind === "bot" ? " (bot)" : s.claimed === false ? " (free)" : ""}`).join(", ")),
       h(
         "div",
         { class: "table-actions" },

@@ -18,7 +18,7 @@ function absorbInvite(table: string): void {
 }
 
 export function actorName(actor: LogEntry["actor"], seatName: (s: number) => string): string {
-  if (actor === "chance") return "🎲";
+  if (actor === "chance") return "Dice";
   const n = Number(actor);
   return Number.isInteger(n) ? seatName(n) : String(actor);
 }
@@ -64,21 +64,28 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     el.className = `conn-status ${status}`;
   };
 
-  const logEntry = (e: LogEntry): HTMLElement => {
-    const who = actorName(e.actor, seatName);
-    const text = e.text || `${who}: ${e.move}`;
-    return h("li", { "data-seq": e.seq, class: e.actor === "chance" ? "chance" : "" }, h("span", { class: "seq" }, String(e.seq)), " ", text);
+  const logEntry = (e: LogEntry, state: View | null): HTMLElement => {
+    const lines = view?.describe?.(e, state) ?? [];
+    const text = lines[0] || e.text || `${actorName(e.actor, seatName)}: ${e.move}`;
+    return h(
+      "li",
+      { "data-seq": e.seq, class: e.actor === "chance" ? "chance" : "" },
+      h("span", { class: "seq" }, String(e.seq)),
+      " ",
+      text,
+      lines.length > 1 ? h("ul", { class: "log-more" }, lines.slice(1).map((l) => h("li", null, l))) : null,
+    );
   };
 
-  const pushLog = (e: LogEntry): void => {
-    logList.prepend(logEntry(e));
+  const pushLog = (e: LogEntry, state: View | null = null): void => {
+    logList.prepend(logEntry(e, state));
     while (logList.childElementCount > LOG_LIMIT) logList.lastElementChild?.remove();
   };
 
   const updateBadge = (): void => {
     clear(seatBadge);
     if (spectator || mySeats.length === 0) {
-      seatBadge.append(h("span", { class: "badge spectator" }, "👁 Watching"));
+      seatBadge.append(h("span", { class: "badge spectator" }, "Watching (spectator)"));
     } else {
       seatBadge.append("You play: ", ...mySeats.map((s) => h("span", { class: "badge seat" }, seatName(s))));
     }
@@ -130,7 +137,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       h(
         "div",
         { class: "card gameover", "data-testid": "gameover" },
-        h("h2", { id: "gameover-title" }, "🏆 ", headline),
+        h("h2", { id: "gameover-title" }, headline),
         h(
           "ol",
           { class: "standings" },
@@ -139,7 +146,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
         h(
           "p",
           { class: "actions" },
-          h("a", { class: "btn primary", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, "⬇ Download record"),
+          h("a", { class: "btn primary", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, "Download record (JSON)"),
           h("a", { class: "btn", href: "/", "data-link": true }, "New game"),
           h("button", { class: "btn", type: "button", onclick: () => (overlay.hidden = true) }, "Look at the board"),
         ),
@@ -172,7 +179,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       updateBadge();
     },
     event(ev) {
-      pushLog(ev);
+      pushLog(ev, ev.state);
       applyState(ev.state, ev);
     },
     error(err) {

@@ -13,6 +13,8 @@ export interface ViewContext {
 export interface GameView {
   /** Render the state; `fresh` is the event that produced it (null for a snapshot). */
   update(state: View, fresh: LogEntry | null): void;
+  /** Log lines in words for an event (state = the view after it, null for old entries of a snapshot). */
+  describe?(entry: LogEntry, state: View | null): string[];
   /** The server answered a move with an error: unlock the controls. */
   refused(): void;
   destroy(): void;

@@ -6,16 +6,19 @@ import { append, clear, h } from "../dom";
 import type { GameView, ViewContext } from "./index";
 
 export interface PlayerStatus {
+  seat: number;
   name: string;
   score: number;
   opened: boolean;
   pit: [number, number] | null;
   onBarrel: boolean;
+  /** Barrel attempts used so far (turns on the barrel without winning). */
   barrelAttempts: number | null;
   barrelFalls: number;
   bolts: number;
   openPoints: number;
   skipNext: boolean;
+  failedOpenings: number;
 }
 
 export interface ThousandModel {
@@ -27,12 +30,15 @@ export interface ThousandModel {
   roll: number[];
   rollScoring: number[];
   rollPoints: number | null;
+  turnPlayer: number | null;
   setAside: number[];
   diceInHand: number;
   turnTotal: number;
   rolls: number;
+  maxRolls: number;
+  hotDice: boolean;
+  confirming: boolean;
   bankRefusal: string | null;
-  bankNeed: number | null;
   events: string[];
   winners: number[];
   target: number;
@@ -53,19 +59,22 @@ function readPit(v: unknown): [number, number] | null {
 }
 
 function readPlayer(raw: unknown, seat: number, score: number): PlayerStatus {
+  // `seat` is carried so badges can tell winners apart.
   const p: Obj = typeof raw === "object" && raw !== null ? (raw as Obj) : { name: raw };
-  const attempts = pick(p, "barrel_attempts_left", "barrel_attempts", "attempts_left");
+  const attempts = pick(p, "barrel_attempts");
   return {
+    seat,
     name: typeof p.name === "string" && p.name ? p.name : `Seat ${seat + 1}`,
     score: num(pick(p, "score"), score),
     opened: Boolean(pick(p, "opened")),
     pit: readPit(pick(p, "pit")),
-    onBarrel: Boolean(pick(p, "on_barrel", "barrel")),
+    onBarrel: Boolean(pick(p, "on_barrel")),
     barrelAttempts: attempts === undefined ? null : num(attempts),
-    barrelFalls: num(pick(p, "barrel_falls", "falls")),
+    barrelFalls: num(pick(p, "barrel_falls")),
     bolts: num(pick(p, "bolts")),
-    openPoints: num(pick(p, "open_points", "barrel_points", "points")),
-    skipNext: Boolean(pick(p, "skip_next", "skip_next_turn", "skip")),
+    openPoints: num(pick(p, "open_points")),
+    skipNext: Boolean(pick(p, "skip_next_turn")),
+    failedOpenings: num(pick(p, "failed_openings")),
   };
 }
 
@@ -74,22 +83,12 @@ export function read(v: View): ThousandModel {
   const o = v as unknown as Obj;
   const scores = nums(v.scores);
   const rawPlayers = Array.isArray(v.players) ? v.players : scores.map(() => null);
-  const lastRoll = (pick(o, "last_roll") ?? null) as Obj | number[] | null;
-  const roll = Array.isArray(lastRoll) ? nums(lastRoll) : lastRoll ? nums(pick(lastRoll, "dice")) : nums(pick(o, "roll", "dice"));
-  let rollScoring: number[] = [];
-  let rollPoints: number | null = null;
-  if (lastRoll && !Array.isArray(lastRoll)) {
-    rollPoints = num(pick(lastRoll, "points"), 0);
-    const combos = pick(lastRoll, "combos");
-    if (Array.isArray(combos)) rollScoring = combos.flatMap((c) => (Array.isArray(c) ? nums(c) : nums((c as Obj).dice)));
-    else rollScoring = nums(pick(lastRoll, "scoring", "kept"));
-  } else {
-    rollScoring = nums(pick(o, "roll_scoring", "scoring_dice"));
-    const pts = pick(o, "roll_points", "last_points");
-    rollPoints = pts === undefined ? null : num(pts);
-  }
+  const roll = nums(pick(o, "last_roll"));
+  const combos = Array.isArray(o.last_combos) ? (o.last_combos as Obj[]) : [];
+  const rollScoring = combos.flatMap((c) => nums(c.dice));
+  const rollPoints = roll.length ? combos.reduce((sum, c) => sum + num(c.points), 0) : null;
   const cp = v.current_player;
-  const events = pick(o, "events", "log", "happenings");
+  const events = pick(o, "events");
   return {
     current: typeof cp === "number" && cp >= 0 ? cp : null,
     chance: cp === "chance",
@@ -99,12 +98,15 @@ export function read(v: View): ThousandModel {
     roll,
     rollScoring,
     rollPoints,
-    setAside: nums(pick(o, "set_aside", "kept")),
-    diceInHand: num(pick(o, "dice_in_hand", "dice_left", "in_hand"), 5),
-    turnTotal: num(pick(o, "turn_total", "turn_points")),
-    rolls: num(pick(o, "rolls", "rolls_this_turn")),
+    turnPlayer: typeof o.turn_player === "number" ? o.turn_player : null,
+    setAside: nums(pick(o, "set_aside")),
+    diceInHand: num(pick(o, "dice_in_hand"), 5),
+    turnTotal: num(pick(o, "turn_total")),
+    rolls: num(pick(o, "rolls_this_turn")),
+    maxRolls: num(pick(o, "max_rolls")),
+    hotDice: Boolean(o.hot_dice),
+    confirming: Boolean(o.confirming),
     bankRefusal: (pick(o, "bank_refusal") as string | undefined) ?? null,
-    bankNeed: (pick(o, "bank_min", "min_bank", "need") as number | undefined) ?? null,
     events: Array.isArray(events) ? events.map(String) : [],
     winners: nums(v.winners),
     target: num(pick(o, "target"), 1000),
@@ -131,16 +133,38 @@ function statusBadges(p: PlayerStatus, m: ThousandModel): HTMLElement[] {
       h(
         "span",
         { class: "badge barrel", title: "on the barrel" },
-        "🛢 barrel",
-        p.barrelAttempts !== null ? ` · ${p.barrelAttempts} ${p.barrelAttempts === 1 ? "try" : "tries"}` : "",
+        "on the barrel",
+        p.barrelAttempts ? ` · ${p.barrelAttempts} failed ${p.barrelAttempts === 1 ? "attempt" : "attempts"}` : "",
       ),
     );
   if (p.barrelFalls) out.push(h("span", { class: "badge", title: "falls off the barrel this game" }, `falls ${p.barrelFalls}`));
-  if (p.bolts) out.push(h("span", { class: "badge bolt", title: "bolts (zero-roll turns)" }, "🔩".repeat(Math.min(p.bolts, 5)), ` ${p.bolts}`));
+  if (p.bolts) out.push(h("span", { class: "badge bolt", title: "bolts (zero-roll turns)" }, `${p.bolts} ${p.bolts === 1 ? "bolt" : "bolts"}`));
   if (p.openPoints) out.push(h("span", { class: "badge", title: "open-barrel points (passing the target)" }, `• ${p.openPoints}`));
   if (p.skipNext) out.push(h("span", { class: "badge muted" }, "skips next turn"));
-  void m;
+  if (!p.opened && p.failedOpenings) out.push(h("span", { class: "badge muted", title: "turns that failed to open" }, `${p.failedOpenings} failed ${p.failedOpenings === 1 ? "opening" : "openings"}`));
+  if (m.terminal && m.winners.includes(p.seat)) out.push(h("span", { class: "badge seat" }, "winner"));
   return out;
+}
+
+const diceText = (move: string): string => move.split(",").join(" ");
+
+/** The log in words: the move, then what it caused (the engine's events of that action). */
+export function describe(entry: LogEntry, state: View | null, seatName: (s: number) => string, roller: number | null = null): string[] {
+  const m = state ? read(state) : null;
+  const events = m?.events ?? [];
+  if (entry.actor === "chance") {
+    const seat = roller ?? m?.turnPlayer ?? null;
+    if (!m || seat === null) return [`Dice: ${diceText(entry.move)}`];
+    const who = seatName(seat);
+    // The engine already words zero rolls and special rolls ("Ann rolls 2 3 4 6 6: zero, 150 burnt").
+    if (events.some((e) => e.startsWith(`${who} rolls`))) return events;
+    const points = m.rollPoints ? ` → +${m.rollPoints}, turn total ${m.turnTotal}` : "";
+    return [`${who} rolls ${diceText(entry.move)}${points}`, ...events];
+  }
+  const who = seatName(Number(entry.actor));
+  if (entry.move === "roll") return [m ? `${who} rolls ${m.diceInHand} ${m.diceInHand === 1 ? "die" : "dice"}` : `${who} rolls`, ...events];
+  if (entry.move === "bank") return events.length ? events : [`${who} banks`];
+  return [`${who}: ${entry.move}`, ...events];
 }
 
 export class ThousandView implements GameView {
@@ -181,6 +205,11 @@ export class ThousandView implements GameView {
 
   destroy(): void {
     document.removeEventListener("keydown", this.onKey);
+  }
+
+  describe(entry: LogEntry, state: View | null): string[] {
+    // Called before update(): the current model still shows who was rolling.
+    return describe(entry, state, this.ctx.seatName, this.model?.turnPlayer ?? null);
   }
 
   refused(): void {
@@ -243,7 +272,8 @@ export class ThousandView implements GameView {
     const mine = this.actor(m) !== null;
     append(this.status, [
       h("span", { class: mine ? "you" : "" }, mine ? `${name}, your turn` : `${name} is playing…`),
-      m.rolls ? h("span", { class: "muted" }, ` · roll ${m.rolls} · ${m.diceInHand} ${m.diceInHand === 1 ? "die" : "dice"} to roll`) : null,
+      m.rolls ? h("span", { class: "muted" }, ` · roll ${m.rolls}${m.maxRolls ? ` of ${m.maxRolls}` : ""} · ${m.diceInHand} ${m.diceInHand === 1 ? "die" : "dice"} to roll`) : null,
+      m.hotDice ? h("span", { class: "hot" }, m.confirming ? " · hot dice: confirm with all 5" : " · hot dice: roll all 5 again") : null,
     ]);
   }
 
@@ -275,7 +305,7 @@ export class ThousandView implements GameView {
     for (const a of m.legal.filter((x) => x !== "roll" && x !== "bank")) {
       this.extra.append(h("button", { type: "button", class: "btn", disabled: !canAct, onclick: () => this.send(a) }, a));
     }
-    this.reason.textContent = seat !== null && !m.terminal && m.bankRefusal && !m.legal.includes("bank") ? `Can't bank: ${m.bankRefusal}` : "";
+    this.reason.textContent = seat !== null && !m.terminal && m.bankRefusal && !m.legal.includes("bank") ? `Bank refused — ${m.bankRefusal}` : "";
   }
 
   private drawBoard(m: ThousandModel): void {
