@@ -128,7 +128,7 @@ class ThousandRules(RuleSet):
         "opening bank's score (variant 2), or stays",
         choices=("fall", "opening", "none"),
     )
-    open_points: int = option(6, "open barrel: this many points (passing the target) make a fall")
+    open_points_limit: int = option(6, "open barrel: this many points (passing the target) make a fall")
     open_point_penalty: int = option(100, "open barrel: points lost for a fall")
     open_fall_limit: int = option(1, "open barrel: from this fall on the score drops to 0")
 
@@ -165,7 +165,7 @@ class ThousandRules(RuleSet):
             value = getattr(self, name)
             if value < 0:
                 raise bad(f"{name} must not be negative, got {value}")
-        for name in ("open_fail_every", "bolts_count", "open_points", "open_fall_limit"):
+        for name in ("open_fail_every", "bolts_count", "open_points_limit", "open_fall_limit"):
             value = getattr(self, name)
             if value < 1:
                 raise bad(f"{name} must be at least 1, got {value}")

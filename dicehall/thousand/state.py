@@ -210,6 +210,86 @@ class ThousandState(State[Action]):
         self._dumps = 0
         self._start_turn(0)
 
+    @classmethod
+    def from_position(
+        cls,
+        rules: ThousandRules,
+        scores: Sequence[int],
+        *,
+        to_move: int = 0,
+        opened: Sequence[bool] | None = None,
+        on_barrel: Sequence[bool] | None = None,
+        barrel_attempts: Sequence[int] | None = None,
+        barrel_falls: Sequence[int] | None = None,
+        bolts: Sequence[int] | None = None,
+        open_points: Sequence[int] | None = None,
+        opening_scores: Sequence[int] | None = None,
+        anyone_banked: bool | None = None,
+        names: Sequence[str] | None = None,
+    ) -> Self:
+        """A position at the start of ``to_move``'s turn (for scenarios, training and bot analysis).
+
+        ``opened`` defaults to "score is not 0"; ``opening_scores`` (variant 2 knock-back) to the scores.
+        """
+        n = len(scores)
+        state = cls(rules, n, names)
+        state.score = [int(s) for s in scores]
+        state.opened = list(opened) if opened is not None else [s != 0 for s in scores]
+        state.on_barrel = list(on_barrel) if on_barrel is not None else [False] * n
+        state.attempts = list(barrel_attempts) if barrel_attempts is not None else [0] * n
+        state.falls = list(barrel_falls) if barrel_falls is not None else [0] * n
+        state.bolts = list(bolts) if bolts is not None else [0] * n
+        state.points = list(open_points) if open_points is not None else [0] * n
+        state.opening_score = list(opening_scores) if opening_scores is not None else state.score[:]
+        state.anyone_banked = any(state.opened) if anyone_banked is None else anyone_banked
+        for name, seq in (
+            ("opened", state.opened),
+            ("on_barrel", state.on_barrel),
+            ("barrel_attempts", state.attempts),
+            ("barrel_falls", state.falls),
+            ("bolts", state.bolts),
+            ("open_points", state.points),
+            ("opening_scores", state.opening_score),
+        ):
+            if len(seq) != n:
+                raise ValueError(f"{name}: one value per seat ({n}), got {len(seq)}")
+        if not 0 <= to_move < n:
+            raise ValueError(f"to_move must be a seat 0..{n - 1}")
+        state.turns = 0
+        state._start_turn(to_move)
+        return state
+
+    def signature(self) -> tuple[Any, ...]:
+        """Everything that determines the future of the game (equal signatures = equal positions)."""
+        return (
+            self.rules,
+            tuple(self.score),
+            tuple(self.opened),
+            tuple(self.opening_score),
+            tuple(self.open_fails),
+            tuple(self.bolts),
+            tuple(self.on_barrel),
+            tuple(self.attempts),
+            tuple(self.falls),
+            tuple(self.points),
+            tuple(self.skip_next),
+            self.anyone_banked,
+            self._player,
+            self._phase,
+            self.turn_total,
+            self.in_hand,
+            self.set_aside_dice,
+            self.rolls,
+            self._free_rolls,
+            self._hot,
+            self._forced,
+            self._confirm,
+            self._pending,
+            self.winner,
+            self.turns,
+            self.total_rolls,
+        )
+
     # -- protocol -------------------------------------------------------------------------------------------
     @property
     def num_players(self) -> int:
@@ -568,7 +648,10 @@ class ThousandState(State[Action]):
         self._need, self._need_reason, self._need_rule, self._limit = need, reason, rule, limit
 
     def _apply_roll(self, dice: Dice) -> None:
-        info = self._table.get(dice)
+        try:
+            info = self._table.get(dice)
+        except TypeError:  # unhashable junk inside the tuple
+            info = None
         if info is None or len(dice) != self.in_hand:
             self._bad_roll(dice)
         assert info is not None
@@ -579,6 +662,7 @@ class ThousandState(State[Action]):
             self._free_rolls += 1
         confirm = self._confirm
         self._forced = False
+        self._confirm = False
         if len(dice) == 5:
             self.set_aside_dice = ()
         self.last_roll = dice
@@ -660,15 +744,15 @@ class ThousandState(State[Action]):
             )
             if r.barrel == "open":
                 self.points[p] += 1
-                self.events.append(f"{name} scores a point ({self.points[p]}/{r.open_points})")
-                if self.points[p] >= r.open_points:
+                self.events.append(f"{name} scores a point ({self.points[p]}/{r.open_points_limit})")
+                if self.points[p] >= r.open_points_limit:
                     self.points[p] = 0
                     self.falls[p] += 1
                     self._fall_total += 1
                     if self.falls[p] >= r.open_fall_limit:
-                        self._set_score(p, 0, f"{r.open_points} points, fall limit reached")
+                        self._set_score(p, 0, f"{r.open_points_limit} points, fall limit reached")
                     else:
-                        self._penalize(p, r.open_point_penalty, f"{r.open_points} points")
+                        self._penalize(p, r.open_point_penalty, f"{r.open_points_limit} points")
         if r.barrel == "score" and self.on_barrel[p]:
             self.attempts[p] += 1
             if r.barrel_attempts:
