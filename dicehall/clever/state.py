@@ -508,7 +508,8 @@ class CleverState(State[int]):
             self.choice_pending = False
             self.log.append((player, bonus, 1))
             self._place_choice(player, action)
-            self._resolve()
+            if self._resolve():
+                self._continue()
             return
         if kind == A.K_ENTRY:
             d = (action >> 8) & 7
@@ -526,13 +527,15 @@ class CleverState(State[int]):
                 self._enter(self.active, action)
             else:  # passive pick
                 self._enter(self.actor, action)
-            self._resolve()
+            if self._resolve():
+                self._continue()
         elif kind == A.K_PLUS:
             p = self.actor
             self.sheets[p].p1_used += 1
             self.plus_used[p] |= 1 << ((action >> 8) & 7)
             self._enter(p, action)
-            self._resolve()
+            if self._resolve():
+                self._continue()
         elif kind == A.K_REROLL:
             self.sheets[self.active].rr_used += 1
             self.phase = PH_ROLL
@@ -544,8 +547,8 @@ class CleverState(State[int]):
         elif kind == A.K_PASS:
             self._open_plus(self.actor, AFTER_PASSIVE)
 
-    def _resolve(self) -> None:
-        """Apply pending bonuses in the order they fired; stop at one that needs the player's choice."""
+    def _resolve(self) -> bool:
+        """Apply pending bonuses in the order they fired; stop (False) at one that needs the player's choice."""
         q = self.queue
         while q:
             player, bonus = q[0]
@@ -557,14 +560,14 @@ class CleverState(State[int]):
                     continue
                 if len(options) > 1 or not self.rules.auto_single_choice:
                     self.choice_pending = True
-                    return
+                    return False
                 q.pop(0)
                 self.log.append((player, bonus, 1))
                 self._place_choice(player, options[0])
                 continue
             q.pop(0)
             self.log.append((player, bonus, 1 if self._apply_bonus(player, bonus) else 0))
-        self._continue()
+        return True
 
     def _continue(self) -> None:
         ph = self.phase
@@ -654,7 +657,8 @@ class CleverState(State[int]):
         self._start_turn()
         if bonus is not None:
             self.queue.extend((p, bonus) for p in range(self.n))
-            self._resolve()
+            if self._resolve():
+                self._continue()
 
     def _start_turn(self) -> None:
         self.roll_mask = 0b111111
