@@ -629,18 +629,16 @@ class CleverState(State[int]):
             self._open_plus(self.actor, AFTER_PASSIVE)
 
     def _end_turn(self) -> None:
-        self.active += 1
-        if self.active >= self.n:
+        if self.active + 1 < self.n:
+            self.active += 1
+            self._start_turn()
+        elif self.round < self.rounds:
             self.active = 0
             self.round += 1
-            if self.round > self.rounds:
-                self.round = self.rounds
-                self.passive_order = tuple(range(self.n))
-                self._next_end_plus()
-                return
             self._start_round()
-            return
-        self._start_turn()
+        else:  # the last turn of the game: the end-of-game +1 step keeps its dice
+            self.passive_order = tuple(range(self.n))
+            self._next_end_plus()
 
     def _next_end_plus(self) -> None:
         """After the last turn every player, in seat order, may still use +1 on the last dice."""
