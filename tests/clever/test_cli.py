@@ -1,0 +1,77 @@
+"""`dicehall play clever` and `dicehall simulate clever` through typer's test runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from dicehall.clever import cli as clever_cli
+from dicehall.core.record import GameRecord, replay
+
+
+def make_app() -> typer.Typer:
+    app = typer.Typer()
+    play_app = typer.Typer()
+    simulate_app = typer.Typer()
+    app.add_typer(play_app, name="play")
+    app.add_typer(simulate_app, name="simulate")
+    clever_cli.register(app, play_app, simulate_app)
+    return app
+
+
+def test_simulate_solo_json_and_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "hist.png"
+    args = ["simulate", "clever", "--players", "bot:greedy", "--games", "30", "--seed", "1", "--json"]
+    result = CliRunner().invoke(make_app(), [*args, "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["games"] == 30
+    for key in ("yellow", "blue", "green", "orange", "purple", "foxes", "total"):
+        assert key in report["stats"]
+    assert report["seats"][0]["score"]["mean"] > 100
+    assert plot.exists() and plot.stat().st_size > 1000
+    # the same seed gives the same results with two worker processes
+    again = CliRunner().invoke(make_app(), [*args, "--jobs", "2"])
+    assert json.loads(again.output)["seats"][0]["score"] == report["seats"][0]["score"]
+
+
+def test_simulate_multiplayer_table_has_win_rates() -> None:
+    args = ["simulate", "clever", "--players", "bot:greedy,bot:random", "--games", "20", "--seed", "3"]
+    result = CliRunner().invoke(make_app(), args)
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.output and "bot:random" in result.output
+
+
+def test_simulate_refuses_humans_and_unknown_bots() -> None:
+    r1 = CliRunner().invoke(make_app(), ["simulate", "clever", "--players", "me", "--games", "2"])
+    assert r1.exit_code != 0 and "bot" in r1.output
+    r2 = CliRunner().invoke(make_app(), ["simulate", "clever", "--players", "bot:nosuch", "--games", "2"])
+    assert r2.exit_code != 0 and "nosuch" in r2.output
+    r3 = CliRunner().invoke(make_app(), ["simulate", "clever", "--players", "bot:greedy," * 4 + "bot:greedy"])
+    assert r3.exit_code != 0 and "1–4 players" in r3.output
+
+
+def test_play_solo_to_the_end_with_numbered_choices(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    # some bad input first: unreadable text, a number out of range, an illegal move
+    answers = "zzz\n999\nW:Y.r1c1\nhelp\n" + "1\n" * 400
+    result = CliRunner().invoke(
+        make_app(), ["play", "clever", "--players", "me", "--save", str(save)], input=answers
+    )
+    assert result.exit_code == 0, result.output
+    assert "cannot read 'zzz'" in result.output
+    assert "There is no choice 999" in result.output
+    assert "Final scores" in result.output and "Rating:" in result.output
+    state = replay(GameRecord.load(save))
+    assert state.is_terminal()
+
+
+def test_play_against_bots(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        make_app(), ["play", "clever", "--players", "me,bot:greedy"], input="1\n" * 600
+    )
+    assert result.exit_code == 0, result.output
+    assert "bot:greedy" in result.output and ("Winner:" in result.output or "Shared win" in result.output)
