@@ -1,0 +1,59 @@
+"""Clever benchmark: random-play and greedy solo games per second on one core, the expert's mean and speed.
+
+Run alone with ``python -m dicehall.clever.bench [--quick]``; ``make bench`` calls :func:`run`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from dicehall.clever.bots import ExpertAgent, GreedyAgent
+from dicehall.clever.game import CleverGame
+from dicehall.clever.rules import CleverRules
+from dicehall.core.agents import Agent, RandomAgent
+from dicehall.core.rng import agent_rng, game_seed, seeded_rng
+from dicehall.core.simulate import play_game
+
+
+def _run(agent: Agent, games: int, seed: int, players: int = 1) -> tuple[float, list[float]]:
+    rules = CleverRules.from_preset()
+    game = CleverGame()
+    scores: list[float] = []
+    start = time.perf_counter()
+    for i in range(games):
+        s = game_seed(seed, i)
+        state = game.new_initial_state(rules, players)
+        play_game(state, [agent] * players, seeded_rng(s), agent_rng(s))
+        scores.append(state.scores()[0])
+    return time.perf_counter() - start, scores
+
+
+def run(quick: bool = False) -> dict[str, float]:
+    n_random, n_greedy, n_expert = (300, 100, 4) if quick else (3000, 1000, 100)
+    out: dict[str, float] = {}
+    secs, scores = _run(RandomAgent(), n_random, 1)
+    out["random_solo_games_per_s"] = round(n_random / secs, 1)
+    out["random_solo_mean"] = round(float(np.mean(scores)), 2)
+    secs, scores = _run(RandomAgent(), n_random // 3, 2, players=4)
+    out["random_4p_games_per_s"] = round(n_random // 3 / secs, 1)
+    secs, scores = _run(GreedyAgent(), n_greedy, 1)
+    out["greedy_solo_games_per_s"] = round(n_greedy / secs, 1)
+    out["greedy_solo_mean"] = round(float(np.mean(scores)), 2)
+    out["greedy_solo_sd"] = round(float(np.std(scores, ddof=1)), 2)
+    secs, scores = _run(ExpertAgent(), n_expert, 1)
+    out["expert_solo_seconds_per_game"] = round(secs / n_expert, 3)
+    out["expert_solo_mean"] = round(float(np.mean(scores)), 2)
+    out["expert_solo_sd"] = round(float(np.std(scores, ddof=1)), 2)
+    out["expert_games"] = n_expert
+    # the same seeds for greedy, so the two means compare like for like
+    _, same = _run(GreedyAgent(), n_expert, 1)
+    out["greedy_solo_mean_same_games_as_expert"] = round(float(np.mean(same)), 2)
+    return out
+
+
+if __name__ == "__main__":
+    for key, value in run(quick="--quick" in sys.argv).items():
+        print(f"{key:<40} {value}")
