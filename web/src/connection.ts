@@ -1,6 +1,6 @@
 // The game-neutral websocket client: join with seat tokens (or as spectator), act with the last seen seq,
 // reconnect with last_seq so the server sends only the missing events (or a snapshot).
-import type { LogEntry, View } from "./api";
+import type { LogEntry, TableInfo, View } from "./api";
 
 export type ConnStatus = "connecting" | "online" | "offline";
 
@@ -21,6 +21,8 @@ export interface Handlers {
   snapshot(seq: number, state: View, log: LogEntry[]): void;
   event(ev: TableEvent): void;
   error(err: ServerError): void;
+  /** Table metadata changed (a seat was claimed, a name set). */
+  table(info: TableInfo): void;
   status(status: ConnStatus): void;
 }
 
@@ -134,6 +136,9 @@ export class TableConnection {
         this.on.event(ev);
         break;
       }
+      case "table":
+        this.on.table(msg as unknown as TableInfo);
+        break;
       case "error": {
         const err = msg as unknown as ServerError;
         // A stale move means we missed something: resynchronise from our last seq.

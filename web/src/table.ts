@@ -182,6 +182,12 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       pushLog(ev, ev.state);
       applyState(ev.state, ev);
     },
+    table(t) {
+      info = t;
+      updateBadge();
+      renderClaim();
+      if (lastState) view?.update(lastState, null);
+    },
     error(err) {
       toast(err.message || err.code);
       view?.refused();

@@ -1,0 +1,149 @@
+"""Driving the Dice 1000 table like a person: wait until a button is live, then press R/B or click."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+# "over" once the game-over card shows, "act" when this page may roll or bank, else false.
+WAIT_JS = """() => {
+  if (document.querySelector('[data-testid=gameover]')) return 'over';
+  const r = document.querySelector('[data-testid=roll-btn]');
+  const b = document.querySelector('[data-testid=bank-btn]');
+  if ((r && !r.disabled) || (b && !b.disabled)) return 'act';
+  return false;
+}"""
+
+READ_JS = """() => {
+  const q = (s) => document.querySelector(s);
+  const n = (el) => el ? Number((el.textContent || '').replace(/[^0-9-]/g, '')) : null;
+  return {
+    rollEnabled: !!q('[data-testid=roll-btn]') && !q('[data-testid=roll-btn]').disabled,
+    bankEnabled: !!q('[data-testid=bank-btn]') && !q('[data-testid=bank-btn]').disabled,
+    turnTotal: n(q('[data-testid=turn-total] strong')),
+    reason: (q('[data-testid=bank-reason]') || {}).textContent || '',
+    roll: [...document.querySelectorAll('[data-testid=roll] .die')].map((d) => Number(d.dataset.face)),
+    setAside: [...document.querySelectorAll('[data-testid=set-aside] .die')].map((d) => Number(d.dataset.face)),
+    scores: [...document.querySelectorAll('[data-testid=scoreboard] tbody td.score')].map(n),
+    status: (q('[data-testid=turn-status]') || {}).textContent || '',
+    topSeq: Number((q('[data-testid=log] > li') || {dataset: {}}).dataset.seq || 0),
+  };
+}"""
+
+
+def read(page: Any) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(READ_JS)
+    return result
+
+
+@dataclass
+class Player:
+    """A simple policy: bank once the turn total reaches ``bank_at`` (or few dice are left), else roll."""
+
+    page: Any
+    keyboard: bool = True
+    bank_at: int = 60
+    moves: int = 0
+    refusals: list[str] = field(default_factory=list)
+
+    def ready(self) -> str | bool:
+        state: str | bool = self.page.evaluate(WAIT_JS)
+        return state
+
+    def move(self) -> str:
+        s = read(self.page)
+        if s["reason"]:
+            self.refusals.append(s["reason"])
+        dice_left = 5 - len(s["setAside"]) if s["setAside"] else 5
+        bank = s["bankEnabled"] and (
+            not s["rollEnabled"] or s["turnTotal"] >= self.bank_at or 0 < dice_left <= 2
+        )
+        move = "bank" if bank else "roll"
+        if self.keyboard:
+            self.page.keyboard.press("b" if bank else "r")
+        else:
+            self.page.get_by_test_id("bank-btn" if bank else "roll-btn").click()
+        self.moves += 1
+        return move
+
+
+def play(
+    players: list[Player], *, max_moves: int = 600, timeout: float = 90.0, stop_after: int | None = None
+) -> None:
+    """Let the players move whenever their page allows it, until every page shows the game over
+    (or ``stop_after`` moves have been made in total)."""
+    deadline = time.monotonic() + timeout
+    total = 0
+    while time.monotonic() < deadline:
+        states = [p.ready() for p in players]
+        if all(s == "over" for s in states):
+            return
+        acted = False
+        for p, s in zip(players, states, strict=True):
+            if s == "act":
+                p.move()
+                total += 1
+                acted = True
+                # (pressing locks the page's buttons at once, until the server answers with the next event)
+                if stop_after is not None and total >= stop_after:
+                    return
+                if total >= max_moves:
+                    raise AssertionError(f"no game over after {max_moves} moves")
+        if not acted:
+            time.sleep(0.02)
+    pages = [read(p.page) for p in players]
+    raise AssertionError(f"game not over within {timeout} s ({total} moves); pages: {pages}")
+
+
+def lobby_create(
+    page: Any,
+    *,
+    my_name: str,
+    preset: str,
+    rules: dict[str, Any],
+    seats: list[dict[str, str]],
+) -> dict[str, Any]:
+    """Fill the lobby form like a person and create the table. ``seats``: {"kind": "human", "name", "where":
+    here|invite|open} or {"kind": "bot", "bot": level}. Returns the table id and the invite links shown."""
+    import json
+
+    page.goto("/")
+    page.wait_for_selector(".seat-row")
+    page.fill("#my-name", my_name)
+    page.select_option("#preset", preset)
+    page.wait_for_selector(f"[data-testid=rules][data-preset='{preset}']", state="attached")
+    if rules:
+        page.click(".house-rules summary")
+    for key, value in rules.items():
+        sel = f"#opt-{key}"
+        kind = page.eval_on_selector(sel, "el => el.tagName + ':' + (el.type || '')")
+        if kind == "INPUT:checkbox":
+            page.set_checked(sel, bool(value))
+        elif kind.startswith("SELECT"):
+            page.select_option(sel, str(value))
+        else:
+            page.fill(sel, value if isinstance(value, str) else json.dumps(value))
+    rows = page.locator(".seat-row")
+    while rows.count() > 1:
+        rows.nth(rows.count() - 1).locator("button[aria-label='Remove seat']").click()
+    for i, seat in enumerate(seats):
+        if i > 0:
+            page.click("text=+ Add seat")
+        row = rows.nth(i)
+        row.locator(".seat-kind").select_option(seat["kind"])
+        if seat["kind"] == "bot":
+            row.locator(".seat-bot").select_option(seat.get("bot", "expert"))
+        else:
+            row.locator(".seat-where").select_option(seat.get("where", "here"))
+            if seat.get("where") != "open":
+                row.locator(".seat-name").fill(seat.get("name", ""))
+    page.click("#create")
+    page.wait_for_selector("#go-table")
+    href = page.get_attribute("#go-table", "href") or ""
+    invites = {
+        int(li.get_attribute("data-seat") or -1): li.locator("input.invite").input_value()
+        for li in page.locator(".created-seats li").all()
+        if li.locator("input.invite").count()
+    }
+    return {"table_id": href.rsplit("/", 1)[-1], "href": href, "invites": invites}

@@ -1,0 +1,175 @@
+"""Real-browser tests: the lobby, a full game against a bot, two browsers playing each other online,
+a reload mid-game, a spectator, a phone-sized screen. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dicehall.core.record import GameRecord, replay
+
+from .conftest import Server
+from .helpers import Player, lobby_create, play, read
+
+pytestmark = pytest.mark.browser
+
+# Short games keep the suite quick: no barrel, a low target, one pit, no dump truck (555 would be past it).
+SHORT = {"target": 300, "pits": [[100, 200]], "dump_truck": False}
+
+
+def scoreboard(page: Any) -> list[int]:
+    scores: list[int] = read(page)["scores"]
+    return scores
+
+
+def check_record(server: Server, table_id: str, shown_scores: list[int]) -> dict[str, Any]:
+    """The downloadable record replays (with the core's own replay) to the scores the page shows."""
+    data = server.get(f"/api/tables/{table_id}/record")
+    state = replay(GameRecord.from_json(data))
+    assert state.is_terminal()
+    assert [int(s) for s in state.scores()] == shown_scores
+    return data
+
+
+def test_full_game_against_a_bot(new_page: Any, server: Server, artifacts: Path) -> None:
+    page = new_page()
+    created = lobby_create(
+        page,
+        my_name="Alice",
+        preset="classic-nobarrel",
+        rules=SHORT,
+        seats=[{"kind": "human", "name": "Alice", "where": "here"}, {"kind": "bot", "bot": "expert"}],
+    )
+    page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
+    assert "#seat=0&token=" in created["invites"][0]
+    meta = server.get(f"/api/tables/{created['table_id']}")
+    assert meta["overrides"]["target"] == 300 and meta["overrides"]["dump_truck"] is False
+    assert meta["preset"] == "classic-nobarrel"
+
+    page.click("#go-table")
+    page.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    assert "Alice" in page.inner_text("[data-testid=seat-badge]")
+    me = Player(page, keyboard=True)
+
+    # A few moves in, picture the table on a desktop and on a phone.
+    play([me], stop_after=4, timeout=30)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(artifacts / "table.png"), full_page=True)
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375, "the phone layout scrolls sideways"
+    for test_id in ("roll-btn", "bank-btn"):
+        box = page.get_by_test_id(test_id).bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44 and box["x"] + box["width"] <= 375
+    page.set_viewport_size({"width": 1100, "height": 820})
+
+    play([me], timeout=90)
+    gameover = page.get_by_test_id("gameover")
+    assert gameover.is_visible()
+    page.screenshot(path=str(artifacts / "gameover.png"), full_page=True)
+    assert me.refusals and all(r.startswith("Bank refused — ") for r in me.refusals)
+    assert any(
+        key in r for r in me.refusals for key in ("not opened", "in pit", "mandatory", "bank at least")
+    ), me.refusals
+
+    scores = scoreboard(page)
+    assert max(scores) >= 300
+    data = check_record(server, created["table_id"], scores)
+    assert data["players"][0]["name"] == "Alice"
+    # The download link is the record endpoint, saved as a file.
+    link = page.get_by_test_id("record-download")
+    assert link.get_attribute("href") == f"/api/tables/{created['table_id']}/record"
+    with page.expect_download() as dl:
+        link.click()
+    assert dl.value.suggested_filename.endswith(".json")
+    winner = "Alice" if scores[0] > scores[1] else "bot"
+    assert winner.lower() in gameover.inner_text().lower()
+
+
+def test_two_browsers_play_each_other_online(new_page: Any, server: Server, artifacts: Path) -> None:
+    ann = new_page()
+    created = lobby_create(
+        ann,
+        my_name="Ann",
+        preset="classic-nobarrel",
+        rules={**SHORT, "target": 200, "pits": []},
+        seats=[
+            {"kind": "human", "name": "Ann", "where": "here"},
+            {"kind": "human", "name": "Bob", "where": "invite"},
+        ],
+    )
+    invite = created["invites"][1]
+    assert "#seat=1&token=" in invite
+    ann.click("#go-table")
+
+    bob = new_page(390, 800)
+    bob.goto(invite)
+    bob.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    assert "#" not in bob.url, "the token must leave the address bar"
+    assert "Bob" in bob.inner_text("[data-testid=seat-badge]")
+    assert "Ann" in ann.inner_text("[data-testid=seat-badge]")
+    assert "Bob" not in ann.inner_text("[data-testid=seat-badge]")
+
+    # Ann uses the keyboard, Bob taps the buttons.
+    pa, pb = Player(ann, keyboard=True, bank_at=50), Player(bob, keyboard=False, bank_at=50)
+    play([pa, pb], timeout=90)
+    assert pa.moves > 0 and pb.moves > 0
+    bob.screenshot(path=str(artifacts / "online-bob-gameover.png"), full_page=True)
+    assert scoreboard(ann) == scoreboard(bob)
+    check_record(server, created["table_id"], scoreboard(ann))
+    # Both logs tell the same story: the same newest event.
+    assert read(ann)["topSeq"] == read(bob)["topSeq"] > 0
+
+
+def test_reload_mid_game_and_continue_with_a_spectator(new_page: Any, server: Server) -> None:
+    page = new_page()
+    created = lobby_create(
+        page,
+        my_name="Hot",
+        preset="classic-nobarrel",
+        rules={**SHORT, "target": 200, "pits": []},
+        seats=[
+            {"kind": "human", "name": "Hot", "where": "here"},
+            {"kind": "human", "name": "Seat", "where": "here"},
+        ],
+    )
+    page.click("#go-table")
+    page.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    badge = page.inner_text("[data-testid=seat-badge]")
+    assert "Hot" in badge and "Seat" in badge, "hot seat: this browser holds both seats"
+
+    watcher = new_page(375, 667)
+    watcher.goto(created["href"])
+    watcher.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    assert "Watching" in watcher.inner_text("[data-testid=seat-badge]")
+
+    hot = Player(page, keyboard=True, bank_at=40)
+    play([hot], stop_after=7, timeout=30)
+    page.wait_for_timeout(300)
+    before = read(page)
+    assert before["topSeq"] > 0
+
+    page.reload()
+    page.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) >= {before['topSeq']}"
+    )
+    after = read(page)
+    for key in ("turnTotal", "setAside", "roll", "scores", "topSeq", "rollEnabled", "bankEnabled"):
+        assert after[key] == before[key], (key, before, after)
+
+    # The spectator can do nothing: its buttons stay off and R/B do nothing.
+    w = read(watcher)
+    assert not w["rollEnabled"] and not w["bankEnabled"]
+    seq = server.get(f"/api/tables/{created['table_id']}")["seq"]
+    watcher.keyboard.press("r")
+    watcher.wait_for_timeout(300)
+    assert server.get(f"/api/tables/{created['table_id']}")["seq"] == seq
+
+    play([hot], timeout=90)
+    watcher.wait_for_selector("[data-testid=gameover]")
+    assert scoreboard(watcher) == scoreboard(page)
+    check_record(server, created["table_id"], scoreboard(page))
