@@ -16,7 +16,19 @@ import numpy as np
 from dicehall.clever import actions as A
 from dicehall.clever import sheet as S
 from dicehall.clever.state import PH_PASSIVE_ROLL, PH_PICK, PH_PLUS, PH_ROLL, CleverState, Sheet
-from dicehall.clever.tables import B_POINTS, G_POINTS, O_MULT, Y_COLS, Y_DIAGONALS, Y_ROWS
+from dicehall.clever.tables import (
+    B_COLS,
+    B_POINTS,
+    B_ROWS,
+    G_BONUS,
+    G_POINTS,
+    O_BONUS,
+    O_MULT,
+    P_BONUS,
+    Y_COLS,
+    Y_DIAGONALS,
+    Y_ROWS,
+)
 from dicehall.core.agents import Agent, RandomAgent, register_bot
 from dicehall.core.game import CHANCE, State
 from dicehall.core.rules import RuleSet
@@ -47,6 +59,8 @@ class Params:
     plus_value: float = 4.0
     reroll_gain: float = 4.0  # greedy: what a fresh roll is assumed to be worth
     purple_penalty: tuple[float, ...] = (0.0, 0.0, 0.5, 1.5, 3.0, 5.0, 0.0)
+    bonus_scale: float = 1.0  # weight of bonuses not yet reached
+    q_cap: float = 0.9  # highest chance that an open grid cell still gets crossed
 
 
 DEFAULT = Params()
@@ -97,7 +111,7 @@ def area_estimates(sh: Sheet, e: float, prm: Params = DEFAULT) -> list[float]:
     # yellow: each open cell gets crossed with probability q
     ym = sh.ymask
     open_y = 16 - ym.bit_count()
-    q = min(0.9, n_area / open_y) if open_y else 1.0
+    q = min(prm.q_cap, n_area / open_y) if open_y else 1.0
     yellow = 0.0
     for mask, pts in zip(Y_COLS, S.YELLOW_AREA.column_points or (), strict=True):
         yellow += pts * q ** (mask & ~ym).bit_count()
@@ -119,6 +133,18 @@ def area_estimates(sh: Sheet, e: float, prm: Params = DEFAULT) -> list[float]:
     return [yellow, blue, green, orange, purple]
 
 
+def _track_bonus(bonuses: tuple[int, ...], start: int, reach: float, fox: float, scale: float) -> float:
+    """Value of the bonuses on the next cells of a track, the k-th next one reached with chance reach - k."""
+    total = 0.0
+    k = 0
+    while k < reach and start + k < len(bonuses):
+        b = bonuses[start + k]
+        if b:
+            total += (fox if b == S.FOX else BONUS_VALUE[b]) * scale * min(1.0, reach - k)
+        k += 1
+    return total
+
+
 def evaluate(state: CleverState, p: int, prm: Params = DEFAULT) -> float:
     """Estimated final score of player ``p`` (exactly the score once the game is over)."""
     sh = state.sheets[p]
@@ -126,27 +152,39 @@ def evaluate(state: CleverState, p: int, prm: Params = DEFAULT) -> float:
         return float(sh.total())
     e = future_entries(state, p, prm)
     est = area_estimates(sh, e, prm)
+    fox = min(est)
     n_area = e * prm.entries_per_area
+    scale = prm.bonus_scale
+    bonus = 0.0
+    # grid groups: each missing cell is crossed with chance q
     ym = sh.ymask
     open_y = 16 - ym.bit_count()
-    q = min(0.9, n_area / open_y) if open_y else 1.0
-    bonus = 0.0
+    q = min(prm.q_cap, n_area / open_y) if open_y else 1.0
     for mask, b in zip(Y_ROWS, S.YELLOW_AREA.row_bonuses, strict=True):
         missing = (mask & ~ym).bit_count()
         if missing and b:
-            bonus += BONUS_VALUE[b] * q**missing
+            bonus += (fox if b == S.FOX else BONUS_VALUE[b]) * scale * q**missing
     for mask in Y_DIAGONALS:
         missing = (mask & ~ym).bit_count()
         if missing:
-            bonus += BONUS_VALUE[S.PLUS_ONE] * q**missing
+            bonus += BONUS_VALUE[S.PLUS_ONE] * scale * q**missing
+    bm = sh.bmask
+    open_b = 11 - bm.bit_count()
+    qb = min(prm.q_cap, n_area / open_b) if open_b else 1.0
+    for masks, bonuses in ((B_ROWS, S.BLUE_AREA.row_bonuses), (B_COLS, S.BLUE_AREA.column_bonuses)):
+        for mask, b in zip(masks, bonuses, strict=True):
+            missing = (mask & ~bm).bit_count()
+            if missing and b:
+                bonus += (fox if b == S.FOX else BONUS_VALUE[b]) * scale * qb**missing
+    bonus += _track_bonus(G_BONUS, sh.gcount, n_area * 0.9, fox, scale)
+    bonus += _track_bonus(O_BONUS, len(sh.ovals), n_area, fox, scale)
+    bonus += _track_bonus(P_BONUS, len(sh.pvals), n_area, fox, scale)
     horizon = min(1.0, e / 4.0)
-    actions = horizon * (prm.reroll_value * sh.rerolls + prm.plus_value * sh.plus_ones)
+    plus_h = horizon
     if state.phase == PH_PLUS and state.actor == p:
-        # unused +1 can still go on the dice in front of us; value them by what remains afterwards
-        actions = horizon * prm.reroll_value * sh.rerolls + max(horizon, 0.25) * prm.plus_value * sh.plus_ones
-    fox_each = min(est)
-    # an expected fox from an almost complete yellow row 4 or blue row 3 is worth something too
-    return sum(est) + sh.foxes * fox_each + bonus + actions
+        plus_h = max(horizon, 0.25)  # unused +1 can still go on the dice in front of us
+    actions = horizon * prm.reroll_value * sh.rerolls + plus_h * prm.plus_value * sh.plus_ones
+    return sum(est) + sh.foxes * fox + bonus + actions
 
 
 def _after(state: CleverState, action: int) -> CleverState:
