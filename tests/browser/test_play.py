@@ -173,3 +173,63 @@ def test_reload_mid_game_and_continue_with_a_spectator(new_page: Any, server: Se
     watcher.wait_for_selector("[data-testid=gameover]")
     assert scoreboard(watcher) == scoreboard(page)
     check_record(server, created["table_id"], scoreboard(page))
+
+
+def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: Server) -> None:
+    host = new_page()
+    created = lobby_create(
+        host,
+        my_name="Host",
+        preset="classic",
+        rules={},
+        seats=[{"kind": "human", "name": "Host", "where": "here"}, {"kind": "human", "where": "open"}],
+    )
+    table_id = created["table_id"]
+    host.click("#go-table")
+    host.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    assert "Waiting for players" in host.inner_text("[data-testid=seat-badge]")
+    assert not read(host)["rollEnabled"] and not read(host)["bankEnabled"], (
+        "nobody acts before the table is full"
+    )
+
+    # Two visitors see the open seat in the lobby list; the first takes it, the second is told it is taken.
+    guest, late = new_page(375, 667), new_page()
+    late.clock.install()  # its list does not refresh: it still offers the seat after the guest took it
+    for page in (guest, late):
+        page.goto("/")
+        page.fill("#my-name", "Guest" if page is guest else "Late")
+        page.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").wait_for()
+    guest.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").click()
+    guest.wait_for_url(f"**/table/{table_id}")
+    guest.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    assert "Guest" in guest.inner_text("[data-testid=seat-badge]")
+    late.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").click()
+    toast = late.locator("#toast")
+    toast.wait_for(state="visible")
+    assert "409" in toast.inner_text() and "/table/" not in late.url
+
+    # The host's page hears that the seat was taken and the game starts: one of the two may now act.
+    host.wait_for_function(
+        "() => !document.querySelector('[data-testid=seat-badge]').textContent.includes('Waiting')"
+    )
+    players = [Player(host, bank_at=50), Player(guest, keyboard=False, bank_at=50)]
+    play(players, stop_after=3, timeout=30)
+    assert server.get(f"/api/tables/{table_id}")["status"] == "playing"
+
+    # A link with a token of another table is refused: the page says so and watches instead.
+    other = server.post(
+        "/api/tables",
+        {"game": "thousand", "seats": [{"kind": "human", "name": "X"}, {"kind": "human", "name": "Y"}]},
+    )
+    stranger = new_page()
+    stranger.goto(f"/table/{table_id}#seat=0&token={other['seats'][0]['token']}")
+    stranger.locator("#toast").wait_for(state="visible")
+    stranger.wait_for_function(
+        "() => document.querySelector('[data-testid=seat-badge]').textContent.includes('Watching')"
+    )
+    assert not read(stranger)["rollEnabled"]
+
+    # An unknown table gets a clear page, not a blank one.
+    lost = new_page()
+    lost.goto("/table/doesnotexist")
+    lost.get_by_text("Cannot open this table").wait_for()

@@ -14,11 +14,12 @@ export interface ServerError {
 export interface TableEvent extends LogEntry {
   type: "event";
   state: View;
+  status?: string;
 }
 
 export interface Handlers {
-  joined(seats: number[], spectator: boolean): void;
-  snapshot(seq: number, state: View, log: LogEntry[]): void;
+  joined(seats: number[], spectator: boolean, info: TableInfo | null): void;
+  snapshot(seq: number, state: View, log: LogEntry[], status: string | null): void;
   event(ev: TableEvent): void;
   error(err: ServerError): void;
   /** Table metadata changed (a seat was claimed, a name set). */
@@ -118,11 +119,11 @@ export class TableConnection {
     }
     switch (msg.type) {
       case "joined":
-        this.on.joined((msg.seats as number[]) ?? [], Boolean(msg.spectator));
+        this.on.joined((msg.seats as number[]) ?? [], Boolean(msg.spectator), (msg.info as TableInfo) ?? null);
         break;
       case "snapshot":
         this.seq = Number(msg.seq);
-        this.on.snapshot(this.seq, msg.state as View, (msg.log as LogEntry[]) ?? []);
+        this.on.snapshot(this.seq, msg.state as View, (msg.log as LogEntry[]) ?? [], (msg.status as string) ?? null);
         break;
       case "event": {
         const ev = msg as unknown as TableEvent;

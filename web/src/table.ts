@@ -1,6 +1,6 @@
 // A table page, game-neutral: connection, seats held by this browser, event log, errors, game over.
 // The board itself is drawn by the game's view module (views/index.ts).
-import { api, loadTokens, saveToken, type LogEntry, type TableInfo, type View } from "./api";
+import { api, forgetTokens, loadTokens, saveToken, type LogEntry, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
 import { clear, h, toast } from "./dom";
 import { VIEWS, type GameView } from "./views";
@@ -84,6 +84,9 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   const updateBadge = (): void => {
     clear(seatBadge);
+    if (info?.status === "waiting") {
+      seatBadge.append(h("span", { class: "badge pit" }, "Waiting for players to take the free seats"), " ");
+    }
     if (spectator || mySeats.length === 0) {
       seatBadge.append(h("span", { class: "badge spectator" }, "Watching (spectator)"));
     } else {
@@ -163,8 +166,9 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   const conn = new TableConnection(tableId, Object.values(loadTokens(tableId)), {
     status: setStatus,
-    joined(seats, isSpectator) {
+    joined(seats, isSpectator, joinedInfo) {
       const wanted = Object.keys(loadTokens(tableId)).length;
+      if (joinedInfo) info = joinedInfo;
       mySeats = seats;
       spectator = isSpectator;
       if (wanted > seats.length) toast("Some saved seat links were not accepted; you watch those seats.");
@@ -172,13 +176,18 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       renderClaim();
       if (lastState) view?.update(lastState, null);
     },
-    snapshot(_seq, state, log) {
+    snapshot(_seq, state, log, status) {
+      if (info && status) info.status = status;
       clear(logList);
       for (const e of log) pushLog(e);
       applyState(state, null);
       updateBadge();
     },
     event(ev) {
+      if (info && ev.status && ev.status !== info.status) {
+        info.status = ev.status;
+        updateBadge();
+      }
       pushLog(ev, ev.state);
       applyState(ev.state, ev);
     },
@@ -191,6 +200,11 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     error(err) {
       toast(err.message || err.code);
       view?.refused();
+      if (err.code === "bad_token") {
+        // A saved seat link that is not this table's (e.g. the server's database was reset): watch instead.
+        forgetTokens(tableId);
+        conn.setTokens([]);
+      }
       if (err.code === "no_such_table") conn.stop();
     },
   });
@@ -202,7 +216,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       const factory = VIEWS[t.game];
       title.replaceChildren(`${t.game === "thousand" ? "Dice 1000" : t.game} `, h("small", null, t.preset ? `· ${t.preset} · ` : "· ", h("code", null, tableId)));
       if (factory) {
-        view = factory(viewRoot, { mySeats: () => mySeats, act: (seat, move) => conn.act(seat, move), seatName });
+        view = factory(viewRoot, { mySeats: () => (info?.status === "waiting" ? [] : mySeats), act: (seat, move) => conn.act(seat, move), seatName });
       } else {
         viewRoot.append(h("p", { class: "card" }, `The browser has no board for “${t.game}” yet; the event log still follows the game.`));
       }
