@@ -51,10 +51,10 @@ ROLL_FACTOR = (0.0, 0.55, 0.8, 0.9, 0.95, 1.0, 1.0)
 
 @dataclasses.dataclass(frozen=True)
 class Params:
-    passive_rate: float = 0.9  # dice entered per passive turn
+    passive_rate: float = 1.2  # dice entered per passive turn (tuned; includes the +1 they bring)
     entries_per_area: float = 0.2  # share of future entries each area gets
     orange_expect: float = 4.0  # value a future orange cell is expected to receive
-    purple_expect: float = 3.6
+    purple_expect: float = 4.1
     reroll_value: float = 2.5
     plus_value: float = 4.0
     reroll_gain: float = 4.0  # greedy: what a fresh roll is assumed to be worth

@@ -42,7 +42,7 @@ def make_human(names: list[str]) -> Any:
     def ask_human(state: State[Any], seat: int) -> int:
         assert isinstance(state, CleverState)
         rows = _choices_table(state)
-        console.print(f"[bold]{names[seat]}[/] — {state.describe_phase()}. Your choices:")
+        console.print(f"[bold]{state.describe_phase(names)}[/]. Your choices:")
         for code, _, text in rows:
             console.print(f"  [bold cyan]{code:>3}[/]  {text}")
         while True:

@@ -222,8 +222,29 @@ class CleverState(State[int]):
         if ph == PH_ROLL:
             return self._roll_outcomes()
         if ph == PH_PASSIVE_ROLL:
-            raise NotImplementedError  # pragma: no cover - see chance_outcomes
+            return [o for o, _ in self._solo_passive_outcomes()]
         return []
+
+    def _solo_passive_outcomes(self) -> list[tuple[int, float]]:
+        """Every solo passive roll with each way its ties can put three dice on the platter (equally likely)."""
+        import itertools
+
+        out: list[tuple[int, float]] = []
+        p_values = 1.0 / 6**6
+        for vals in itertools.product(range(1, 7), repeat=6):
+            code = A.CHANCE_FLAG
+            for d in range(6):
+                code |= vals[d] << (3 * d)
+            third = sorted(vals)[2]
+            below = [d for d in range(6) if vals[d] < third]
+            tied = [d for d in range(6) if vals[d] == third]
+            sets = list(itertools.combinations(tied, 3 - len(below)))
+            for chosen in sets:
+                plat = 0
+                for d in (*below, *chosen):
+                    plat |= 1 << (18 + d)
+                out.append((code | plat, p_values / len(sets)))
+        return out
 
     def _roll_outcomes(self) -> list[int]:
         outs = [A.CHANCE_FLAG]
@@ -233,10 +254,14 @@ class CleverState(State[int]):
         return outs
 
     def chance_outcomes(self) -> Sequence[tuple[int, float]]:
-        if self.phase == PH_ROLL and not self.choice_pending:
+        if self.choice_pending:
+            return super().chance_outcomes()
+        if self.phase == PH_ROLL:
             outs = self._roll_outcomes()
             p = 1.0 / len(outs)
             return [(o, p) for o in outs]
+        if self.phase == PH_PASSIVE_ROLL:
+            return self._solo_passive_outcomes()
         return super().chance_outcomes()
 
     def sample_chance(self, rng: np.random.Generator) -> int:
@@ -263,6 +288,8 @@ class CleverState(State[int]):
     def apply_action(self, action: int) -> None:
         if self.phase == PH_OVER:
             raise IllegalActionError("the game is over", rule="game-over")
+        if not isinstance(action, int) or isinstance(action, bool) or action < 0:
+            raise IllegalActionError(f"{action!r} is not a Clever action code", rule="legal-actions")
         if self.current_player() == CHANCE:
             self._check_chance(action)
         elif action not in self.legal_actions():
@@ -772,16 +799,21 @@ class CleverState(State[int]):
     def solo_rating(self) -> str:
         return S.solo_rating(int(self.sheets[0].total()))
 
-    def describe_phase(self) -> str:
+    def describe_phase(self, names: Sequence[str] | None = None) -> str:
+        def who(p: int) -> str:
+            return names[p] if names else f"player {p + 1}"
+
         if self.phase == PH_OVER:
             return "game over"
         if self.choice_pending:
             p, b = self.queue[0]
-            return f"player {p + 1} places a {S.BONUS_NAMES[b]} bonus"
+            return f"{who(p)} places a {S.BONUS_NAMES[b]} bonus"
+        if self.phase == PH_PLUS and self.after == AFTER_END:
+            return f"end of the game: {who(self.actor)} may still use +1"
         return {
-            PH_ROLL: f"player {self.active + 1} rolls",
-            PH_PICK: f"player {self.active + 1} picks a die (roll {self.rolls + 1} of 3)",
-            PH_PLUS: f"player {self.actor + 1} may use +1",
+            PH_ROLL: f"{who(self.active)} rolls",
+            PH_PICK: f"{who(self.active)} picks a die (roll {self.rolls + 1} of 3)",
+            PH_PLUS: f"{who(self.actor)} may use +1",
             PH_PASSIVE_ROLL: "solo: the passive roll (three lowest dice to the platter)",
-            PH_PASSIVE_PICK: f"player {self.actor + 1} (passive) may take a die from the platter",
+            PH_PASSIVE_PICK: f"{who(self.actor)} (passive) may take a die from the platter",
         }[self.phase]

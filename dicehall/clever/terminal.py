@@ -141,7 +141,7 @@ def dice_text(state: CleverState) -> Text:
 def board_text(state: CleverState, names: list[str] | None = None) -> Text:
     t = Text()
     t.append(f"Ganz schön clever — round {state.round} of {state.rounds}. ", style="bold")
-    t.append(state.describe_phase() + "\n")
+    t.append(state.describe_phase(names) + "\n")
     for p in range(state.n):
         t.append_text(sheet_text(state, p, names[p] if names else ""))
     t.append_text(dice_text(state))

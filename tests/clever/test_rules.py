@@ -677,3 +677,33 @@ def test_illegal_moves_and_bad_notation_change_nothing() -> None:
     with pytest.raises(IllegalActionError) as err3:
         do(s, "X Y.r1c1")
     assert err3.value.rule == "legal-actions"
+
+
+def test_chance_outcomes_are_exact() -> None:
+    s = new()
+    outs = s.chance_outcomes()
+    assert len(outs) == 6**6 and abs(sum(p for _, p in outs) - 1) < 1e-9
+    roll(s, "W3 Y3 B2 G4 O1 P5")
+    do(s, "Y:Y.r1c1")
+    outs = s.chance_outcomes()
+    assert len(outs) == 6**3  # W, G and P are left to roll
+    s = new()
+    roll(s, "W1 Y1 B1 G1 O1 P6")
+    do(s, "P:P")
+    outs = s.chance_outcomes()
+    assert abs(sum(p for _, p in outs) - 1) < 1e-9
+    by_values: dict[int, list[float]] = {}
+    for code, p in outs:
+        by_values.setdefault(code & ((1 << 18) - 1), []).append(p)
+    assert len(by_values) == 6**6
+    all_ones = sum(1 << (3 * d) for d in range(6))
+    assert len(by_values[all_ones]) == 20  # six equal dice: any three of them, equally likely
+    for code, _ in outs[:: len(outs) // 50]:
+        s.clone().apply_action(code)  # every listed outcome is accepted
+
+
+def test_non_codes_are_refused() -> None:
+    s = new()
+    for bad in ("W1", None, -3, 2.5):
+        with pytest.raises(IllegalActionError):
+            s.apply_action(bad)  # type: ignore[arg-type]
