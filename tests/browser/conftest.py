@@ -91,6 +91,13 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError("server did not come up in 30 s")
 
+    def kill(self) -> None:
+        """kill -9: no shutdown at all, as in a crash."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()

@@ -233,3 +233,39 @@ def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: 
     lost = new_page()
     lost.goto("/table/doesnotexist")
     lost.get_by_text("Cannot open this table").wait_for()
+
+
+def test_server_crash_the_page_reconnects_and_play_goes_on(new_page: Any, server: Server) -> None:
+    if server.proc is None:
+        pytest.skip("needs the server the tests started (not DICEHALL_BROWSER_BASE)")
+    page = new_page()
+    created = lobby_create(
+        page,
+        my_name="Crash",
+        preset="classic",
+        rules={},
+        seats=[
+            {"kind": "human", "name": "Crash", "where": "here"},
+            {"kind": "human", "name": "Test", "where": "here"},
+        ],
+    )
+    page.click("#go-table")
+    page.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    hot = Player(page, bank_at=40)
+    play([hot], stop_after=5, timeout=30)
+    page.wait_for_timeout(300)
+    before = read(page)
+
+    server.kill()
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('offline')")
+    server.start()
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('online')", timeout=20000
+    )
+    page.wait_for_timeout(300)
+    after = read(page)
+    for key in ("turnTotal", "setAside", "roll", "scores", "topSeq"):
+        assert after[key] == before[key], (key, before, after)
+
+    play([hot], stop_after=4, timeout=30)
+    assert server.get(f"/api/tables/{created['table_id']}")["seq"] >= before["topSeq"] + 4
