@@ -59,6 +59,7 @@ class Params:
     plus_value: float = 4.0
     reroll_gain: float = 4.0  # greedy: what a fresh roll is assumed to be worth
     purple_penalty: tuple[float, ...] = (0.0, 0.0, 0.5, 1.5, 3.0, 5.0, 0.0)
+    area_share: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 1.0)  # per-area factor on entries_per_area
     bonus_scale: float = 1.0  # weight of bonuses not yet reached
     q_cap: float = 0.9  # highest chance that an open grid cell still gets crossed
 
@@ -107,26 +108,27 @@ def _interp(table: tuple[int, ...], x: float) -> float:
 
 def area_estimates(sh: Sheet, e: float, prm: Params = DEFAULT) -> list[float]:
     """Expected final points of each area given ``e`` future entries."""
-    n_area = e * prm.entries_per_area
+    base = e * prm.entries_per_area
+    ny, nb, ng, no, np_ = (base * f for f in prm.area_share)
     # yellow: each open cell gets crossed with probability q
     ym = sh.ymask
     open_y = 16 - ym.bit_count()
-    q = min(prm.q_cap, n_area / open_y) if open_y else 1.0
+    q = min(prm.q_cap, ny / open_y) if open_y else 1.0
     yellow = 0.0
     for mask, pts in zip(Y_COLS, S.YELLOW_AREA.column_points or (), strict=True):
         yellow += pts * q ** (mask & ~ym).bit_count()
-    blue = _interp(B_POINTS, sh.bmask.bit_count() + n_area)
-    green = _interp(G_POINTS, sh.gcount + n_area * 0.9)
+    blue = _interp(B_POINTS, sh.bmask.bit_count() + nb)
+    green = _interp(G_POINTS, sh.gcount + ng)
     oc = len(sh.ovals)
     orange = float(sh.osum)
-    rest = n_area
+    rest = no
     j = oc
     while rest > 0 and j < len(O_MULT):
         orange += O_MULT[j] * prm.orange_expect * min(1.0, rest)
         rest -= 1
         j += 1
     pc = len(sh.pvals)
-    slots = min(n_area, 11 - pc)
+    slots = min(np_, 11 - pc)
     purple = sh.psum + slots * prm.purple_expect
     if slots > 0:
         purple -= prm.purple_penalty[sh.plast] * min(1.0, slots)
@@ -153,13 +155,14 @@ def evaluate(state: CleverState, p: int, prm: Params = DEFAULT) -> float:
     e = future_entries(state, p, prm)
     est = area_estimates(sh, e, prm)
     fox = min(est)
-    n_area = e * prm.entries_per_area
+    base = e * prm.entries_per_area
+    ny, nb, ng, no, np_ = (base * f for f in prm.area_share)
     scale = prm.bonus_scale
     bonus = 0.0
     # grid groups: each missing cell is crossed with chance q
     ym = sh.ymask
     open_y = 16 - ym.bit_count()
-    q = min(prm.q_cap, n_area / open_y) if open_y else 1.0
+    q = min(prm.q_cap, ny / open_y) if open_y else 1.0
     for mask, b in zip(Y_ROWS, S.YELLOW_AREA.row_bonuses, strict=True):
         missing = (mask & ~ym).bit_count()
         if missing and b:
@@ -170,15 +173,15 @@ def evaluate(state: CleverState, p: int, prm: Params = DEFAULT) -> float:
             bonus += BONUS_VALUE[S.PLUS_ONE] * scale * q**missing
     bm = sh.bmask
     open_b = 11 - bm.bit_count()
-    qb = min(prm.q_cap, n_area / open_b) if open_b else 1.0
+    qb = min(prm.q_cap, nb / open_b) if open_b else 1.0
     for masks, bonuses in ((B_ROWS, S.BLUE_AREA.row_bonuses), (B_COLS, S.BLUE_AREA.column_bonuses)):
         for mask, b in zip(masks, bonuses, strict=True):
             missing = (mask & ~bm).bit_count()
             if missing and b:
                 bonus += (fox if b == S.FOX else BONUS_VALUE[b]) * scale * qb**missing
-    bonus += _track_bonus(G_BONUS, sh.gcount, n_area * 0.9, fox, scale)
-    bonus += _track_bonus(O_BONUS, len(sh.ovals), n_area, fox, scale)
-    bonus += _track_bonus(P_BONUS, len(sh.pvals), n_area, fox, scale)
+    bonus += _track_bonus(G_BONUS, sh.gcount, ng, fox, scale)
+    bonus += _track_bonus(O_BONUS, len(sh.ovals), no, fox, scale)
+    bonus += _track_bonus(P_BONUS, len(sh.pvals), np_, fox, scale)
     horizon = min(1.0, e / 4.0)
     plus_h = horizon
     if state.phase == PH_PLUS and state.actor == p:

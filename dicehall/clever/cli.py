@@ -10,7 +10,7 @@ import typer
 
 from dicehall.clever import sheet as S
 from dicehall.clever.state import CleverState
-from dicehall.clever.terminal import board_text, describe_action
+from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
 from dicehall.core.cli_support import (
     RulesFileOpt,
@@ -54,7 +54,7 @@ def make_human(names: list[str]) -> Any:
                 console.print(HELP)
                 continue
             if low in ("board", "b"):
-                console.print(board_text(state, names))
+                console.print(board_renderable(state, names, console.width))
                 continue
             if low.isdigit():
                 k = int(low)
@@ -114,7 +114,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, CleverState)
-            console.print(board_text(state, names))
+            console.print(board_renderable(state, names, console.width))
 
         play_in_terminal("clever", rules, specs, make_human(names), show, make_narrator(names), save)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from dicehall.clever import actions as A
@@ -148,6 +150,24 @@ def board_text(state: CleverState, names: list[str] | None = None) -> Text:
     if state.is_terminal():
         t.append_text(result_text(state, names))
     return t
+
+
+def board_renderable(state: CleverState, names: list[str] | None = None, width: int = 120) -> RenderableType:
+    """The board for a colour terminal: with several players the sheets stand side by side when they fit."""
+    head = Text()
+    head.append(f"Ganz schön clever — round {state.round} of {state.rounds}. ", style="bold")
+    head.append(state.describe_phase(names) + "\n")
+    sheets = [sheet_text(state, p, names[p] if names else "") for p in range(state.n)]
+    per_row = max(1, min(state.n, width // 62))
+    grid = Table.grid(padding=(0, 3))
+    for _ in range(per_row):
+        grid.add_column()
+    for i in range(0, len(sheets), per_row):
+        grid.add_row(*sheets[i : i + per_row])
+    parts: list[RenderableType] = [head, grid, dice_text(state)]
+    if state.is_terminal():
+        parts.append(result_text(state, names))
+    return Group(*parts)
 
 
 def result_text(state: CleverState, names: list[str] | None = None) -> Text:
