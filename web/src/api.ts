@@ -60,6 +60,7 @@ export interface TableInfo {
   seats: TableSeat[];
   created?: string | number;
   seq?: number;
+  overrides?: Record<string, unknown>;
 }
 
 /** The game's public_view(); each game's view module knows its own extra fields. */

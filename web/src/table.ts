@@ -34,6 +34,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   const title = h("h1", { class: "table-title" }, "Table ", h("code", null, tableId));
   const seatBadge = h("p", { class: "seat-badge", "data-testid": "seat-badge" });
+  const houseRules = h("p", { class: "house-rules-line muted small", "data-testid": "house-rules" });
   const claimBox = h("div", { class: "claim", hidden: true });
   const viewRoot = h("div", { class: "view-root" });
   const logList = h("ol", { class: "log", "aria-live": "polite", "data-testid": "log" });
@@ -43,6 +44,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       "section",
       { class: "table-page" },
       h("div", { class: "table-head" }, title, seatBadge),
+      houseRules,
       claimBox,
       h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box" }, h("h2", null, "Events"), logList)),
       overlay,
@@ -220,6 +222,10 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       } else {
         viewRoot.append(h("p", { class: "card" }, `The browser has no board for “${t.game}” yet; the event log still follows the game.`));
       }
+      const changed = Object.entries(t.overrides ?? {});
+      houseRules.textContent = changed.length
+        ? `House rules: ${changed.map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(" · ")}`
+        : "";
       updateBadge();
       renderClaim();
       conn.start();
