@@ -139,7 +139,7 @@ def lobby_create(
             if seat.get("where") != "open":
                 row.locator(".seat-name").fill(seat.get("name", ""))
     page.click("#create")
-    page.wait_for_selector("#go-table")
+    page.wait_for_selector("#go-table", timeout=90000)  # the first table with a bot may build its tables
     href = page.get_attribute("#go-table", "href") or ""
     invites = {
         int(li.get_attribute("data-seat") or -1): li.locator("input.invite").input_value()

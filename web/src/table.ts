@@ -158,7 +158,11 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       ),
     );
     overlay.hidden = false;
+    (overlay.querySelector("a.btn") as HTMLElement | null)?.focus();
   };
+  overlay.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") overlay.hidden = true;
+  });
 
   const applyState = (state: View, fresh: LogEntry | null): void => {
     lastState = state;
