@@ -106,45 +106,86 @@ def _interp(table: tuple[int, ...], x: float) -> float:
     return table[i] + frac * (table[i + 1] - table[i])
 
 
-def area_estimates(sh: Sheet, e: float, prm: Params = DEFAULT) -> list[float]:
-    """Expected final points of each area given ``e`` future entries."""
+_Y_COL_POINTS = tuple(zip(Y_COLS, S.YELLOW_AREA.column_points or (), strict=True))
+_Y_GROUPS = tuple((m, b) for m, b in zip(Y_ROWS, S.YELLOW_AREA.row_bonuses, strict=True) if b) + tuple(
+    (m, b) for m, (_, b) in zip(Y_DIAGONALS, S.YELLOW_AREA.diagonals, strict=True)
+)
+_B_GROUPS = tuple(
+    (m, b)
+    for masks, bonuses in ((B_ROWS, S.BLUE_AREA.row_bonuses), (B_COLS, S.BLUE_AREA.column_bonuses))
+    for m, b in zip(masks, bonuses, strict=True)
+    if b
+)
+_TRACK_LEN = len(O_MULT)
+
+
+def _estimate(sh: Sheet, e: float, prm: Params) -> tuple[list[float], float, float]:
+    """(expected final points per area, value of bonuses within reach, expected extra foxes)."""
     base = e * prm.entries_per_area
-    ny, nb, ng, no, np_ = (base * f for f in prm.area_share)
-    # yellow: each open cell gets crossed with probability q
+    share = prm.area_share
+    ny, nb, ng, no, np_ = base * share[0], base * share[1], base * share[2], base * share[3], base * share[4]
+    bonus = 0.0
+    foxes = 0.0
+    # yellow: each open cell gets crossed with chance q
     ym = sh.ymask
     open_y = 16 - ym.bit_count()
     q = min(prm.q_cap, ny / open_y) if open_y else 1.0
     yellow = 0.0
-    for mask, pts in zip(Y_COLS, S.YELLOW_AREA.column_points or (), strict=True):
+    for mask, pts in _Y_COL_POINTS:
         yellow += pts * q ** (mask & ~ym).bit_count()
-    blue = _interp(B_POINTS, sh.bmask.bit_count() + nb)
+    for mask, b in _Y_GROUPS:
+        missing = (mask & ~ym).bit_count()
+        if missing:
+            if b == S.FOX:
+                foxes += q**missing
+            else:
+                bonus += BONUS_VALUE[b] * q**missing
+    bm = sh.bmask
+    crossed_b = bm.bit_count()
+    open_b = 11 - crossed_b
+    qb = min(prm.q_cap, nb / open_b) if open_b else 1.0
+    for mask, b in _B_GROUPS:
+        missing = (mask & ~bm).bit_count()
+        if missing:
+            if b == S.FOX:
+                foxes += qb**missing
+            else:
+                bonus += BONUS_VALUE[b] * qb**missing
+    blue = _interp(B_POINTS, crossed_b + nb)
     green = _interp(G_POINTS, sh.gcount + ng)
-    oc = len(sh.ovals)
+    # tracks: the k-th next cell is reached with chance reach - k (capped at 1)
+    for bonuses, start, reach in (
+        (G_BONUS, sh.gcount, ng),
+        (O_BONUS, len(sh.ovals), no),
+        (P_BONUS, len(sh.pvals), np_),
+    ):
+        k = 0
+        while k < reach and start + k < _TRACK_LEN:
+            b = bonuses[start + k]
+            if b:
+                chance = reach - k if reach - k < 1.0 else 1.0
+                if b == S.FOX:
+                    foxes += chance
+                else:
+                    bonus += BONUS_VALUE[b] * chance
+            k += 1
     orange = float(sh.osum)
     rest = no
-    j = oc
-    while rest > 0 and j < len(O_MULT):
-        orange += O_MULT[j] * prm.orange_expect * min(1.0, rest)
+    j = len(sh.ovals)
+    while rest > 0 and j < _TRACK_LEN:
+        orange += O_MULT[j] * prm.orange_expect * (rest if rest < 1.0 else 1.0)
         rest -= 1
         j += 1
-    pc = len(sh.pvals)
-    slots = min(np_, 11 - pc)
+    slots = min(np_, 11 - len(sh.pvals))
     purple = sh.psum + slots * prm.purple_expect
     if slots > 0:
         purple -= prm.purple_penalty[sh.plast] * min(1.0, slots)
-    return [yellow, blue, green, orange, purple]
+    return [yellow, blue, green, orange, purple], bonus * prm.bonus_scale, foxes * prm.bonus_scale
 
 
-def _track_bonus(bonuses: tuple[int, ...], start: int, reach: float, fox: float, scale: float) -> float:
-    """Value of the bonuses on the next cells of a track, the k-th next one reached with chance reach - k."""
-    total = 0.0
-    k = 0
-    while k < reach and start + k < len(bonuses):
-        b = bonuses[start + k]
-        if b:
-            total += (fox if b == S.FOX else BONUS_VALUE[b]) * scale * min(1.0, reach - k)
-        k += 1
-    return total
+def area_estimates(sh: Sheet, e: float, prm: Params = DEFAULT) -> list[float]:
+    """Expected final points of each area given ``e`` future entries."""
+    return _estimate(sh, e, prm)[0]
 
 
 def evaluate(state: CleverState, p: int, prm: Params = DEFAULT) -> float:
@@ -153,41 +194,14 @@ def evaluate(state: CleverState, p: int, prm: Params = DEFAULT) -> float:
     if state.is_terminal():
         return float(sh.total())
     e = future_entries(state, p, prm)
-    est = area_estimates(sh, e, prm)
+    est, bonus, more_foxes = _estimate(sh, e, prm)
     fox = min(est)
-    base = e * prm.entries_per_area
-    ny, nb, ng, no, np_ = (base * f for f in prm.area_share)
-    scale = prm.bonus_scale
-    bonus = 0.0
-    # grid groups: each missing cell is crossed with chance q
-    ym = sh.ymask
-    open_y = 16 - ym.bit_count()
-    q = min(prm.q_cap, ny / open_y) if open_y else 1.0
-    for mask, b in zip(Y_ROWS, S.YELLOW_AREA.row_bonuses, strict=True):
-        missing = (mask & ~ym).bit_count()
-        if missing and b:
-            bonus += (fox if b == S.FOX else BONUS_VALUE[b]) * scale * q**missing
-    for mask in Y_DIAGONALS:
-        missing = (mask & ~ym).bit_count()
-        if missing:
-            bonus += BONUS_VALUE[S.PLUS_ONE] * scale * q**missing
-    bm = sh.bmask
-    open_b = 11 - bm.bit_count()
-    qb = min(prm.q_cap, nb / open_b) if open_b else 1.0
-    for masks, bonuses in ((B_ROWS, S.BLUE_AREA.row_bonuses), (B_COLS, S.BLUE_AREA.column_bonuses)):
-        for mask, b in zip(masks, bonuses, strict=True):
-            missing = (mask & ~bm).bit_count()
-            if missing and b:
-                bonus += (fox if b == S.FOX else BONUS_VALUE[b]) * scale * qb**missing
-    bonus += _track_bonus(G_BONUS, sh.gcount, ng, fox, scale)
-    bonus += _track_bonus(O_BONUS, len(sh.ovals), no, fox, scale)
-    bonus += _track_bonus(P_BONUS, len(sh.pvals), np_, fox, scale)
     horizon = min(1.0, e / 4.0)
     plus_h = horizon
     if state.phase == PH_PLUS and state.actor == p:
         plus_h = max(horizon, 0.25)  # unused +1 can still go on the dice in front of us
     actions = horizon * prm.reroll_value * sh.rerolls + plus_h * prm.plus_value * sh.plus_ones
-    return sum(est) + sh.foxes * fox + bonus + actions
+    return sum(est) + (sh.foxes + more_foxes) * fox + bonus + actions
 
 
 def _after(state: CleverState, action: int) -> CleverState:
