@@ -172,8 +172,8 @@ export class ThousandView implements GameView {
   private readonly tray = h("div", { class: "dice-tray", "data-testid": "roll", "aria-label": "last roll" });
   private readonly aside = h("div", { class: "dice-aside", "data-testid": "set-aside", "aria-label": "set-aside dice" });
   private readonly total = h("div", { class: "turn-total", "data-testid": "turn-total" });
-  private readonly rollBtn = h("button", { type: "button", class: "btn primary big", "data-testid": "roll-btn", "aria-keyshortcuts": "R" }, h("u", null, "R"), "oll");
-  private readonly bankBtn = h("button", { type: "button", class: "btn big", "data-testid": "bank-btn", "aria-keyshortcuts": "B" }, h("u", null, "B"), "ank");
+  private readonly rollBtn = h("button", { type: "button", class: "btn primary big", "data-testid": "roll-btn", "aria-keyshortcuts": "R", title: "Roll (R)" }, h("span", null, h("u", null, "R"), "oll"));
+  private readonly bankBtn = h("button", { type: "button", class: "btn big", "data-testid": "bank-btn", "aria-keyshortcuts": "B", title: "Bank (B)" }, h("span", null, h("u", null, "B"), "ank"));
   private readonly extra = h("div", { class: "extra-actions" });
   private readonly reason = h("p", { class: "bank-reason", "data-testid": "bank-reason", "aria-live": "polite" });
   private readonly board = h("table", { class: "scoreboard", "data-testid": "scoreboard" });
