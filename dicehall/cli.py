@@ -104,6 +104,7 @@ def _register_games() -> None:
 
     thousand_cli.register(app, play_app, simulate_app)
     __import__("dicehall.clever.cli", fromlist=["register"]).register(app, play_app, simulate_app)
+    __import__("dicehall.wurf.cli", fromlist=["register"]).register(app, play_app, simulate_app)
 
 
 def main() -> None:

@@ -18,7 +18,14 @@ from typing import Any
 import numpy as np
 
 from dicehall.wurf.arena.base import ARENA_MM, DieRest, ThrowParams
-from dicehall.wurf.arena.fast import PARAMS_FILE, FastParams, arena_features, crowding, thrown_features
+from dicehall.wurf.arena.fast import (
+    PARAMS_FILE,
+    FastParams,
+    arena_features,
+    crowding,
+    near_aim,
+    thrown_features,
+)
 from dicehall.wurf.arena.physics import PhysicsArena
 from dicehall.wurf.layout import gather_positions, inside, overlap
 
@@ -97,7 +104,9 @@ def collect(throws: int, seed: int = 20261122) -> dict[str, list[Any]]:
         for after in res.dice[len(arena) :]:
             rows["thrown"].append(
                 (
-                    thrown_features(params.power, n_thrown),
+                    thrown_features(
+                        params.power, n_thrown, near_aim(arena, params.x, params.y), params.x, params.y
+                    ),
                     after.status,
                     after.face,
                     after.x - params.x,
@@ -164,7 +173,7 @@ def fit(rows: dict[str, list[Any]], throws: int, seconds: float) -> FastParams:
             "thrown_rows": len(th),
             "seconds": round(seconds, 1),
             "features_arena": "1, d, d^2, power, d*power, spin, crowd, ln(n_thrown) with d = distance/100 mm",
-            "features_thrown": "1, power, ln(n_thrown)",
+            "features_thrown": "1, power, power^2, ln(n_thrown), near, near*power, north, north^2, side, side^2, north*power (near = arena dice within 45 mm of the aim; north/side = aim distance to the north/nearest side wall /100 mm)",
         },
     )
 

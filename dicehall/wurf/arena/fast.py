@@ -45,8 +45,38 @@ def _sig(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def thrown_features(power: float, n_thrown: int) -> list[float]:
-    return [1.0, power, math.log(n_thrown)]
+NEAR_MM = 45.0
+"""Arena dice within this distance of the aim point are in the thrown die's way."""
+
+
+def thrown_features(power: float, n_thrown: int, near: int, x: float, y: float) -> list[float]:
+    north = (ARENA_MM - y) / 100.0  # room ahead of the aim point (throws fly north)
+    side = min(x, ARENA_MM - x) / 100.0
+    return [
+        1.0,
+        power,
+        power * power,
+        math.log(n_thrown),
+        float(near),
+        near * power,
+        north,
+        north * north,
+        side,
+        side * side,
+        north * power,
+    ]
+
+
+def near_aim(arena: Sequence[DieRest], x: float, y: float) -> int:
+    """How many arena dice lie within NEAR_MM of the aim point (capped at 3: more dice do not block more)."""
+    return min(
+        3,
+        sum(
+            1
+            for d in arena
+            if d.x is not None and d.y is not None and (d.x - x) ** 2 + (d.y - y) ** 2 <= NEAR_MM**2
+        ),
+    )
 
 
 def arena_features(dist_mm: float, power: float, spin: float, crowd: int, n_thrown: int) -> list[float]:
@@ -176,7 +206,14 @@ class FastArena:
             nx = min(_HI, max(_LO, d.x + push * math.cos(ang)))
             ny = min(_HI, max(_LO, d.y + push * math.sin(ang)))
             results.append(DieResult(status, face, round(nx, 1), round(ny, 1), yaw))
-        tl = _sig(_dot(p.thrown_leave, thrown_features(power, max(1, n_thrown))))
+        tl = _sig(
+            _dot(
+                p.thrown_leave,
+                thrown_features(
+                    power, max(1, n_thrown), near_aim(placed, params.x, params.y), params.x, params.y
+                ),
+            )
+        )
         spread = (
             p.scatter[0] + p.scatter[1] * power + (10.0 * math.sqrt(n_thrown - 1) if n_thrown > 1 else 0.0)
         )

@@ -34,14 +34,17 @@ class PhysicsParams:
     """Tuned simulation and contact parameters (documented with measured rates in docs/wurf.md)."""
 
     timestep: float = 0.002
-    iterations: int = 8
-    ls_iterations: int = 6
+    iterations: int = 10
+    ls_iterations: int = 12
     die_mass: float = 0.0045
-    # Foam floor: soft and strongly damped, so dice stop quickly but hits still tumble them.
-    floor_solref: tuple[float, float] = (0.008, 1.0)
-    floor_friction: float = 0.5
+    # Contacts are detected this far (m) before touching, so a die lying flat gets all four corner contacts
+    # (otherwise it rocks on two); they only push once the surfaces touch (gap = margin).
+    margin: float = 0.001
+    # Foam floor: soft and damped (damping ratio < 1 keeps a little bounce so hit dice tumble).
+    floor_solref: tuple[float, float] = (0.01, 0.6)
+    floor_friction: float = 0.6
     # Walls, rim and dice: harder, a little bouncy.
-    hard_solref: tuple[float, float] = (0.005, 0.8)
+    hard_solref: tuple[float, float] = (0.005, 0.25)
     die_friction: float = 0.35
     wall_friction: float = 0.4
     # Launch: from outside the box, south of it, above the rim.
@@ -52,8 +55,8 @@ class PhysicsParams:
     max_spin: float = 70.0  # rad/s at spin 1
     aim_sd: float = 4.0  # mm, the hand's aim error
     max_time: float = 3.0  # s simulated at most
-    rest_lin: float = 0.01  # m/s: a die is at rest below this speed...
-    rest_ang: float = 0.6  # rad/s ...and this spin
+    rest_lin: float = 0.02  # m/s: a die is at rest below this speed...
+    rest_ang: float = 2.0  # rad/s ...and this spin
     rest_checks: int = 5  # consecutive resting checks (every `check_every` steps) to stop
     check_every: int = 10
     cocked_deg: float = 12.0  # a die tilted more than this from flat is cocked
@@ -74,7 +77,8 @@ _FACE_UP_QUAT = {
     3: np.array([math.cos(math.pi / 4), math.sin(math.pi / 4), 0, 0]),  # +y → +z: rotate +90° about x
     4: np.array([math.cos(-math.pi / 4), math.sin(-math.pi / 4), 0, 0]),
 }
-_PARK_Z = -0.5  # out-of-game dice are parked far below and frozen
+_TABLE_Z = -0.06  # the table the box stands on
+_PARK_Z = _TABLE_Z + 0.008  # dice out of the game are parked at rest on the table, far from the box
 
 
 def _mm(v: float) -> float:
@@ -103,7 +107,7 @@ def build_xml(n_dice: int, p: PhysicsParams = DEFAULT) -> str:
     dice = []
     for i in range(n_dice):
         dice.append(
-            f'<body name="die{i}" pos="{0.3 + 0.03 * i} 0 {_PARK_Z}"><freejoint/>'
+            f'<body name="die{i}" pos="{0.6 + 0.03 * i} 0.6 {_PARK_Z}"><freejoint/>'
             f'<geom name="d{i}" type="box" size="{d} {d} {d}" mass="{p.die_mass}" class="die" '
             f'material="die"/></body>'
         )
@@ -119,14 +123,15 @@ def build_xml(n_dice: int, p: PhysicsParams = DEFAULT) -> str:
     <material name="die" rgba=".95 .93 .85 1"/>
   </asset>
   <default>
-    <default class="die"><geom friction="{p.die_friction} 0.005 0.0001" solref="{hs}" condim="3"/></default>
-    <default class="hard"><geom friction="{p.wall_friction} 0.005 0.0001" solref="{hs}" condim="3"/></default>
+    <default class="die"><geom friction="{p.die_friction} 0.005 0.0001" solref="{hs}" condim="3" margin="{p.margin}" gap="{p.margin}"/></default>
+    <default class="hard"><geom friction="{p.wall_friction} 0.005 0.0001" solref="{hs}" condim="3" margin="{p.margin}" gap="{p.margin}"/></default>
   </default>
   <worldbody>
     <light pos="0 -0.1 0.6" dir="0 0.15 -1" diffuse=".9 .9 .9"/>
-    <geom name="floor" type="box" pos="0 0 -0.005" size="{half} {half} 0.005" material="foam"
-          friction="{p.floor_friction} 0.01 0.0005" solref="{fs}" condim="3"/>
-    <geom name="table" type="plane" pos="0 0 -0.06" size="1 1 0.01" rgba=".4 .4 .45 1" solref="{hs}"/>
+    <geom name="floor" type="plane" pos="0 0 0" size="{half} {half} 0.01" material="foam"
+          friction="{p.floor_friction} 0.01 0.0005" solref="{fs}" condim="3"
+          margin="{p.margin}" gap="{p.margin}"/>
+    <geom name="table" type="plane" pos="0 0 {_TABLE_Z}" size="1 1 0.01" rgba=".4 .4 .45 1" solref="{hs}"/>
     {"".join(walls)}
     {"".join(dice)}
   </worldbody>
@@ -216,8 +221,10 @@ class PhysicsArena:
             start = np.array(
                 [_mm(params.x) - half + rng.normal(0, 0.004), _mm(p.launch_y) - half, _mm(p.launch_z)]
             )
-            start[2] += 0.018 * (k % 3)
-            start[0] += 0.018 * ((k // 3) % 3 - 1)
+            # A handful of dice leaves the hand as a loose bunch (no two dice overlapping at release).
+            start[0] += 0.03 * (k % 3 - 1)
+            start[2] += 0.03 * ((k // 3) % 3)
+            start[1] -= 0.03 * (k // 9)
             target = np.array([_mm(ax) - half, _mm(ay) - half, dz])
             t = flight * (1 + rng.normal(0, 0.03))
             vel = (target - start) / t
@@ -326,5 +333,6 @@ def _poses(data: mujoco.MjData, qadr: np.ndarray) -> np.ndarray:
 
 
 def _park(data: mujoco.MjData, qadr: int, vadr: int, i: int) -> None:
-    data.qpos[qadr : qadr + 3] = (0.5 + 0.05 * i, 0.5, _PARK_Z)
+    data.qpos[qadr : qadr + 3] = (0.6 + 0.03 * i, 0.6, _PARK_Z)
+    data.qpos[qadr + 3 : qadr + 7] = (1.0, 0.0, 0.0, 0.0)
     data.qvel[vadr : vadr + 6] = 0.0

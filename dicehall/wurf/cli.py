@@ -1,0 +1,230 @@
+"""``dicehall play|simulate|referee|render wurf``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from dicehall.core.agents import seat_names
+from dicehall.core.cli_support import (
+    RulesFileOpt,
+    SetOpt,
+    ask,
+    console,
+    fail,
+    load_players,
+    load_rules,
+    play_in_terminal,
+    run_simulate_command,
+)
+from dicehall.core.errors import DicehallError, NotationError
+from dicehall.core.game import CHANCE, State
+from dicehall.core.record import GameRecord
+from dicehall.core.simulate import default_jobs
+from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Throw, cell_centre, face_name
+from dicehall.wurf.state import WurfState
+from dicehall.wurf.terminal import cell_help, render_state
+
+HELP = (
+    "Commands: 't c3 0.6' throw at cell c3 with power 0.6 (0 gentle .. 1 hard; optional spin after it),\n"
+    "'g' gather all dice into a block (or 'g c3' around cell c3), 'm 2 c3' move die #2 to cell c3,\n"
+    "'end' end your turn, 'board' redraw, 'help'. Full notation works too: 'throw 100,80 p0.6 s0.5',\n"
+    "'move 0>100,90 1>117,90'. " + cell_help() + "."
+)
+
+
+def parse_human(state: WurfState, text: str) -> Action:
+    """The simple terminal commands (and the full notation) as an action; raises on bad input."""
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("type a command (help lists them)")
+    head, args = words[0], words[1:]
+    if head in ("e", "end", "stop"):
+        return EndTurn()
+    if head in ("t", "throw") or re.fullmatch(r"[a-e][1-5]", head):
+        if re.fullmatch(r"[a-e][1-5]", head):
+            args = [head, *args]
+        if not args:
+            raise NotationError("throw where? e.g. 't c3 0.6'")
+        if "," in args[0] or any(a.startswith(("p", "s")) for a in args[1:]):
+            action = state.string_to_action("throw " + " ".join(args))
+            assert isinstance(action, Throw)
+            return action
+        x, y = cell_centre(args[0])
+        try:
+            power = float(args[1]) if len(args) > 1 else 0.5
+            spin = float(args[2]) if len(args) > 2 else 0.5
+        except ValueError:
+            raise NotationError("power and spin are numbers from 0 to 1, e.g. 't c3 0.6 0.4'") from None
+        return Throw(x, y, power, spin)
+    if head in ("g", "gather"):
+        cx, cy = cell_centre(args[0]) if args else (None, None)
+        gather = state.gather_action(cx, cy)
+        if gather is None:
+            raise NotationError("the dice are already gathered there")
+        return gather
+    if head == "m" and len(args) == 2 and args[0].isdigit():
+        x, y = cell_centre(args[1])
+        return Rearrange(((int(args[0]), x, y),))
+    return state.string_to_action(text)
+
+
+def make_human(names: list[str]) -> Any:
+    def ask_human(state: State[Any], seat: int) -> Action:
+        assert isinstance(state, WurfState)
+        what = (
+            f"BIG THROW: all {state.throw_count()} dice at once"
+            if state.big_next
+            else ("your mandatory throw" if state.phase == "throw" else "throw again or 'end'")
+        )
+        console.print(f"[bold]{names[seat]}[/] — {what}.")
+        while True:
+            raw = ask("> ").strip()
+            if raw.lower() in ("help", "h", "?"):
+                console.print(HELP)
+                continue
+            if raw.lower() in ("board", "b"):
+                console.print(render_state(state, names))
+                continue
+            try:
+                action = parse_human(state, raw)
+                state.clone().apply_action(action)
+            except DicehallError as exc:
+                rule = getattr(exc, "rule", "")
+                console.print(f"[red]{exc}[/]" + (f" [dim](rule: {rule})[/]" if rule else ""))
+                continue
+            return action
+
+    return ask_human
+
+
+def make_narrator(names: list[str]) -> Any:
+    def narrate(state: State[Any], action: Any, player: int) -> None:
+        assert isinstance(state, WurfState)
+        if player != CHANCE:
+            console.print(f"[bold]{names[player]}[/]: {state.action_to_string(action)}")
+            return
+        if not isinstance(action, Outcome) or state.last is None:
+            console.print(f"[dim]{state.action_to_string(action)}[/]")
+            return
+        rep = state.last
+        faces = " ".join(
+            face_name(d.face)
+            if d.status == "arena"
+            else (f"cocked→{face_name(d.face)}" if d.face else d.status)
+            for d in action.dice
+        )
+        msg = f"   dice: {faces}"
+        if rep.taken:
+            msg += f" → {names[rep.thrower]} takes {rep.taken} ({', '.join(face_name(f) for f in rep.taken_faces)})"
+        console.print(msg)
+        if rep.eliminated:
+            console.print(f"   [bold red]{names[rep.thrower]} has no dice left and is out.[/]")
+
+    return narrate
+
+
+def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
+    referee_app = typer.Typer(help="Referee mode: real dice on a real table.", no_args_is_help=True)
+    render_app = typer.Typer(help="Offscreen pictures of a recorded game.", no_args_is_help=True)
+    app.add_typer(referee_app, name="referee")
+    app.add_typer(render_app, name="render")
+
+    @play_app.command("wurf")
+    def play_wurf(
+        players: str = typer.Option("me,bot:expert", "--players", help="e.g. 'me,bot:cautious,bot:expert'."),
+        arena: str = typer.Option(
+            None, "--arena", help="Arena model: fast or physics (default: the preset's)."
+        ),
+        preset: str = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules wurf`)."),
+        sets: list[str] = SetOpt,
+        rules_file: Path = RulesFileOpt,
+        save: Path = typer.Option(None, "--save", help="Write the game record here at the end."),
+    ) -> None:
+        """Play Der große Wurf in the terminal against bots or friends (2–5 players)."""
+        rules = load_rules(
+            "wurf", preset, [*(sets or []), *([f"arena={arena}"] if arena else [])], rules_file
+        )
+        specs = load_players("wurf", players, rules)
+        names = seat_names(specs)
+        console.print(HELP)
+
+        def show(state: State[Any]) -> None:
+            assert isinstance(state, WurfState)
+            console.print(render_state(state, names))
+
+        play_in_terminal("wurf", rules, specs, make_human(names), show, make_narrator(names), save)
+
+    @simulate_app.command("wurf")
+    def simulate_wurf(
+        players: str = typer.Option(
+            "bot:expert,bot:cautious", "--players", help="Bots, e.g. bot:expert,bot:random."
+        ),
+        games: int = typer.Option(1000, "--games", "-n", help="Number of games."),
+        arena: str = typer.Option(None, "--arena", help="Arena model: fast or physics."),
+        seed: int = typer.Option(1, "--seed", help="Root seed (game i always gets the same dice)."),
+        jobs: int = typer.Option(
+            1, "--jobs", "-j", help=f"Worker processes (this machine: {default_jobs()})."
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+        save_records: Path = typer.Option(None, "--save-records", help="Directory for one record per game."),
+        plot: Path = typer.Option(None, "--plot", help="Write a score histogram PNG here."),
+        preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
+        sets: list[str] = SetOpt,
+        rules_file: Path = RulesFileOpt,
+    ) -> None:
+        """Bot-versus-bot games of Der große Wurf: win rates, dice left, throws, big throws."""
+        all_sets = [*(sets or []), *([f"arena={arena}"] if arena else [])]
+        run_simulate_command(
+            "wurf", players, games, seed, jobs, as_json, save_records, preset, all_sets, rules_file, plot=plot
+        )
+
+    @referee_app.command("wurf")
+    def referee_wurf(
+        players: str = typer.Option(..., "--players", help="Names in seat order, e.g. Ann,Bob,Cleo."),
+        match: bool = typer.Option(
+            False, "--match", help="Match mode: one game per player, lowest points win."
+        ),
+        save: Path = typer.Option(None, "--save", help="Write the record here when the session ends."),
+    ) -> None:
+        """Referee a game with real dice: type what lies in the arena after each throw."""
+        from dicehall.wurf.referee import RefereeSession
+
+        names = [n.strip() for n in players.split(",")]
+        if not 2 <= len(names) <= 5 or not all(names):
+            raise fail("Der große Wurf takes 2–5 players: --players Ann,Bob,Cleo")
+        if len(set(names)) != len(names):
+            raise fail("player names must differ")
+        session = RefereeSession(names, match)
+        console.print("Referee mode. Type 'help' for the input format, 'undo' to take back an entry.")
+        console.print(session.prompt())
+        try:
+            while not session.state.is_terminal():
+                for msg in session.handle(ask("> ")):
+                    console.print(msg, markup=False)
+        except (KeyboardInterrupt, EOFError):
+            console.print("\nSession ended.")
+        if save is not None:
+            session.record.save(save)
+            console.print(f"record saved to {save}")
+
+    @render_app.command("wurf")
+    def render_wurf(
+        record: Path = typer.Argument(..., help="A wurf game record (JSON)."),
+        throw: int = typer.Option(1, "--throw", help="Which throw (1-based) to show the arena after."),
+        out: Path = typer.Option(Path("wurf-throw.png"), "--out", help="PNG file to write."),
+        size: int = typer.Option(800, "--size", help="Image width and height in pixels."),
+    ) -> None:
+        """Render the arena after a recorded throw (MuJoCo offscreen; MUJOCO_GL=osmesa or egl)."""
+        from dicehall.wurf.render import outcome_of_throw, render_outcome
+
+        try:
+            rec = GameRecord.load(record)
+            outcome = outcome_of_throw(rec, throw)
+        except DicehallError as exc:
+            raise fail(f"{record}: {exc}") from None
+        path = render_outcome(list(outcome.dice), out, size, size)
+        console.print(f"wrote {path}")

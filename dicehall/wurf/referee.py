@@ -1,0 +1,173 @@
+"""Referee mode: real dice on a real table. After each throw the players type what lies in the arena; the
+software resolves it with the same rules engine, moves dice between supplies, says whose turn it is, handles
+the big throw, eliminations and the match score, and can undo entries.
+
+Input lines (one per throw, case-insensitive)::
+
+    3 3 5 6 X out      every die that was in or thrown into the arena: faces X/2..6, 'out' (left the arena),
+                       'rim' (rests on the rim); 'out*2' counts two. A cocked die is re-thrown outside the
+                       arena first: type its new face (X if it showed X).
+    end                end the turn (allowed after a throw in which all numbers differed)
+    undo               take back the last entry
+    start 4            the face of the first die placed in the arena (at the start of each game)
+    show / help
+"""
+
+from __future__ import annotations
+
+import re
+
+from dicehall.core.errors import DicehallError, NotationError
+from dicehall.core.game import TERMINAL
+from dicehall.core.record import GameRecord
+from dicehall.wurf.actions import EndTurn, Landed, Outcome, Setup, Throw, face_name, parse_face
+from dicehall.wurf.arena.base import ARENA_MM
+from dicehall.wurf.rules import WurfRules
+from dicehall.wurf.state import CHOICE, OVER, SETUP, THROW, WurfState
+
+REFEREE_THROW = Throw(ARENA_MM / 2, ARENA_MM / 2, 0.5, 0.5)
+"""The throw recorded for a real throw (its parameters are unknown)."""
+
+
+def parse_arena_entry(text: str) -> list[Landed]:
+    """The dice typed after a real throw, as outcome entries (no positions)."""
+    dice: list[Landed] = []
+    for tok in re.split(r"[\s,;]+", text.strip()):
+        if not tok:
+            continue
+        m = re.fullmatch(r"(out|rim|x|[1-6])(?:\*(\d+))?", tok.lower())
+        if not m:
+            raise NotationError(
+                f"cannot read {tok!r}: type faces X or 2..6, 'out' or 'rim' (e.g. '3 3 5 X out*2')"
+            )
+        count = int(m.group(2) or 1)
+        word = m.group(1)
+        for _ in range(count):
+            dice.append(Landed(word) if word in ("out", "rim") else Landed("arena", parse_face(word)))
+    if not dice:
+        raise NotationError("type what lies in the arena, e.g. '3 3 5 X out'")
+    return dice
+
+
+class RefereeSession:
+    """A referee-mode game (or match) for ``names``; feed it lines with :meth:`handle`."""
+
+    def __init__(self, names: list[str], match: bool = False) -> None:
+        self.names = names
+        self.rules = WurfRules.from_preset("match" if match else "standard")
+        self.state = WurfState(self.rules, len(names))
+        self.record = GameRecord.start("wurf", self.rules, names)
+        self.history: list[tuple[WurfState, int]] = []
+
+    # -- helpers ------------------------------------------------------------------------------------------
+    def _apply(self, actions: list[Setup | Throw | Outcome | EndTurn]) -> None:
+        trial = self.state.clone()
+        for a in actions:
+            trial.apply_action(a)  # raises before anything of ours changes
+        self.history.append((self.state, len(self.record.events)))
+        for a in actions:
+            self.record.add(self.state, a)
+            self.state.apply_action(a)
+        if self.state.is_terminal():
+            self.record.finish(self.state)
+
+    def prompt(self) -> str:
+        s = self.state
+        if s.phase == OVER:
+            return "The match is over." if s.rules.match else "The game is over."
+        if s.phase == SETUP:
+            game = f"game {s.game_index + 1} of {s.games_total}: " if s.rules.match else ""
+            return f"{game}put one die from the box into the arena (not X) and type: start <face>"
+        who = self.names[s.current]
+        n = s.throw_count()
+        expect = len(s.arena) + n
+        if s.phase == THROW:
+            what = (
+                f"BIG THROW — {who} throws all {n} dice"
+                if s.big_next
+                else f"{who} must throw 1 die ({s.supply[s.current]} in supply)"
+            )
+        else:
+            what = f"{who} may throw another die ({s.supply[s.current]} in supply) or type 'end'"
+        return f"{what}; then type all {expect} dice (faces, out, rim)"
+
+    def summary(self) -> str:
+        s = self.state
+        parts = [f"{n}: {s.supply[i]}{'' if s.alive[i] else ' (out)'}" for i, n in enumerate(self.names)]
+        line = "supplies — " + ", ".join(parts)
+        arena = " ".join(face_name(d.face) for d in s.arena) or "empty"
+        line += f"\narena: {arena}; out of the game: {s.out_of_game}"
+        if s.rules.match:
+            pts = ", ".join(f"{n} {p}" for n, p in zip(self.names, s.match_points, strict=True))
+            line += f"\nmatch points (lowest wins): {pts}"
+        return line
+
+    def _report(self, before: WurfState) -> list[str]:
+        s = self.state
+        rep = s.last
+        out: list[str] = []
+        if rep is not None and s.last is not before.last:
+            who = self.names[rep.thrower]
+            bits = []
+            if rep.left:
+                bits.append(f"{rep.left} out of the arena")
+            if rep.x_removed or rep.cocked_lost:
+                bits.append(f"{rep.x_removed + rep.cocked_lost} X removed")
+            if rep.taken:
+                faces = ", ".join(face_name(f) for f in rep.taken_faces)
+                bits.append(f"{who} takes {rep.taken} dice (repeated: {faces})")
+            else:
+                bits.append("all numbers differ")
+            out.append("; ".join(bits) + ".")
+            if rep.eliminated:
+                out.append(f"{who} has no dice left and is out of the game.")
+        if s.game_index > before.game_index or s.phase == OVER:
+            log = s.elimination_log[before.game_index]
+            out.append(f"{self.names[log[-1]]} wins the game!")
+            if s.rules.match:
+                out.append(self.summary().splitlines()[-1])
+        if s.phase == OVER:
+            out.append("Winner: " + ", ".join(self.names[w] for w in s.winners()))
+        return out
+
+    # -- input --------------------------------------------------------------------------------------------
+    def handle(self, line: str) -> list[str]:
+        """Process one typed line; return the messages to show. Bad input changes nothing."""
+        text = line.strip()
+        low = text.lower()
+        s = self.state
+        if not text:
+            return [self.prompt()]
+        if low in ("help", "?"):
+            return [__doc__ or ""]
+        if low in ("show", "status"):
+            return [self.summary(), self.prompt()]
+        if low == "undo":
+            if not self.history:
+                return ["Nothing to undo."]
+            self.state, n_events = self.history.pop()
+            del self.record.events[n_events:]
+            self.record.result = None
+            return ["Undone.", self.summary(), self.prompt()]
+        if s.current_player() == TERMINAL:
+            return ["The game is over (type 'undo' to take back the last entry)."]
+        before = s
+        try:
+            if low.startswith("start"):
+                if s.phase != SETUP:
+                    return ["The first die is placed only at the start of a game."]
+                face = parse_face(text[5:].strip() or "?")
+                self._apply([Setup(face)])
+            elif low == "end":
+                self._apply([EndTurn()])
+            else:
+                if s.phase == SETUP:
+                    return ["First place a die: start <face>."]
+                if s.phase not in (THROW, CHOICE):
+                    return [self.prompt()]
+                dice = parse_arena_entry(text)
+                self._apply([REFEREE_THROW, Outcome(tuple(dice))])
+        except DicehallError as exc:
+            rule = getattr(exc, "rule", "")
+            return [f"Not accepted: {exc}" + (f" (rule: {rule})" if rule else ""), self.prompt()]
+        return [*self._report(before), self.summary(), self.prompt()]

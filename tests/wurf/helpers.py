@@ -1,0 +1,14 @@
+from __future__ import annotations
+
+from dicehall.wurf.rules import WurfRules
+from dicehall.wurf.state import WurfState
+
+
+def make(players: int = 3, preset: str = "standard", **overrides: object) -> WurfState:
+    return WurfState(WurfRules.from_preset(preset, overrides), players)
+
+
+def play(state: WurfState, *moves: str) -> WurfState:
+    for m in moves:
+        state.apply_action(state.string_to_action(m))
+    return state
