@@ -18,6 +18,8 @@ from dicehall.web.protocol import CreateTable, JoinSeat
 from dicehall.web.tables import TableError, TableManager, public_seats
 
 router = APIRouter(prefix="/api")
+# Every route is ``async``: it runs on the event loop, like the websocket handlers, so the table manager and its
+# database connection are only ever used from one thread.
 
 _HTTP_STATUS = {"no_such_table": 404, "seat_taken": 409}
 
@@ -40,7 +42,7 @@ def _package_version() -> str:
 
 
 @router.get("/health")
-def health(request: Request) -> JSONResponse:
+async def health(request: Request) -> JSONResponse:
     try:
         _manager(request).store.ping()
         db = "ok"
@@ -85,7 +87,7 @@ def _game_info(game: Game[Any]) -> dict[str, Any]:
 
 
 @router.get("/games")
-def games() -> list[dict[str, Any]]:
+async def games() -> list[dict[str, Any]]:
     """Every game this installation can host (games whose engine is not installed yet are left out)."""
     out = []
     for name in game_names():
@@ -97,7 +99,7 @@ def games() -> list[dict[str, Any]]:
 
 
 @router.get("/games/{game}/rules")
-def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any]]:
+async def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any]]:
     try:
         return _options(get_game(game).rules_type.from_preset(preset))
     except ImportError:
@@ -107,7 +109,7 @@ def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any]]:
 
 
 @router.post("/tables", status_code=201)
-def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     try:
         table, tokens = _manager(request).create(body)
     except ImportError:
@@ -126,7 +128,7 @@ def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
 
 
 @router.get("/tables")
-def list_tables(
+async def list_tables(
     request: Request,
     status: str = Query("open", pattern="^(open|waiting|playing|finished|all)$"),
     limit: int = Query(100, ge=1, le=500),
@@ -152,7 +154,7 @@ def list_tables(
 
 
 @router.post("/tables/{table_id}/join")
-def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any]:
+async def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any]:
     try:
         token = _manager(request).claim(table_id, body.seat, body.name)
     except DicehallError as exc:
@@ -166,7 +168,7 @@ def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any
 
 
 @router.get("/tables/{table_id}")
-def get_table(table_id: str, request: Request) -> dict[str, Any]:
+async def get_table(table_id: str, request: Request) -> dict[str, Any]:
     try:
         return _manager(request).get(table_id).describe()
     except DicehallError as exc:
@@ -174,7 +176,7 @@ def get_table(table_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/record")
-def get_record(table_id: str, request: Request) -> JSONResponse:
+async def get_record(table_id: str, request: Request) -> JSONResponse:
     try:
         record = _manager(request).record(table_id)
     except DicehallError as exc:

@@ -224,13 +224,13 @@ class Store:
 
     def get_table(self, table_id: str) -> TableMeta | None:
         rows = self._read(select(TableRow).where(TableRow.id == table_id))
-        return self._meta(rows[0][0]) if rows else None
+        return self._meta(rows[0]) if rows else None
 
     def list_tables(self, statuses: Iterable[str] | None = None, limit: int = 100) -> list[TableMeta]:
         stmt = select(TableRow).order_by(TableRow.created.desc()).limit(limit)
         if statuses is not None:
             stmt = stmt.where(TableRow.status.in_(list(statuses)))
-        return [self._meta(r[0]) for r in self._read(stmt)]
+        return [self._meta(r) for r in self._read(stmt)]
 
     def unfinished_table_ids(self) -> list[str]:
         rows = self._read(select(TableRow.id).where(TableRow.status != "finished").order_by(TableRow.created))

@@ -266,6 +266,7 @@ class TableManager:
         table = self._live(meta, game, rules, state, 0)
         self.tables[meta.id] = table
         self._advance(table, None, None)  # a game may open with dice
+        self._schedule_bot(table)
         return table, tokens
 
     def _live(
