@@ -18,6 +18,9 @@ from dicehall.wurf.arena.fast import FastArena
 from dicehall.wurf.layout import centroid
 from dicehall.wurf.state import CHOICE, WurfState
 
+BIG_THROW_LOSS = 0.45
+"""Rough share of its dice a player loses in a big throw (X, out, singletons left in the arena)."""
+ELIMINATION_COST = 8.0
 AIM_SOUTH_MM = 18.0
 """Aiming a little short of the dice lets the thrown die roll into them instead of landing on top."""
 
@@ -77,7 +80,7 @@ class ExpertBot(Agent):
 
     name = "expert"
     samples = 16
-    powers = (0.2, 0.5, 0.85)
+    powers = (0.3, 0.7)
 
     def __init__(self, rules: RuleSet | None = None) -> None:
         self.rules = rules
@@ -94,12 +97,29 @@ class ExpertBot(Agent):
         aims.append((best[0], max(5.0, best[1] - AIM_SOUTH_MM)))
         return aims
 
+    def _leave_value(self, state: WurfState, faces: Sequence[int], my_supply: int) -> float:
+        """What leaving ``faces`` in the arena at the end of our turn is worth to us (opponents' prospects)."""
+        me = state.current
+        opp = [s for i, s in enumerate(state.supply) if i != me and state.alive[i]]
+        if not opp:
+            return 0.0
+        # The next player's dice count relative to ours; in bigger games one opponent's loss matters less.
+        w = 1.0 / len(opp)
+        nxt = opp[0]
+        if not faces:
+            return w * BIG_THROW_LOSS * nxt
+        k = len(set(faces))
+        value = -w * (k / 6 * 2.0 - 1.0)
+        if k == 1:
+            # If the next player matches the lone die, we face the big throw.
+            value -= (1 / 6) * BIG_THROW_LOSS * my_supply * 0.5
+        return value
+
     def _value(self, state: WurfState, arena: Sequence[DieRest], n_thrown: int, t: Throw, seed: int) -> float:
         me = state.current
         supply = state.supply[me]
         rng = np.random.default_rng(seed)
         total = 0.0
-        others = [s for i, s in enumerate(state.supply) if i != me and state.alive[i]]
         for _ in range(self.samples):
             res = self.model.throw(arena, n_thrown, ThrowParams(t.x, t.y, t.power, t.spin), rng)
             faces: list[int | None] = []
@@ -107,24 +127,25 @@ class ExpertBot(Agent):
                 if d.status in ("out", "rim"):
                     faces.append(None)
                 elif d.status == "cocked":
-                    faces.append(None if rng.random() < 1 / 6 else int(rng.integers(2, 7)))
+                    faces.append(int(rng.integers(1, 7)))
                 else:
                     faces.append(d.face)
-            taken, left = resolve(faces)
+            taken, _ = resolve(faces)
             after = supply - n_thrown + taken
+            kept = [f for f in faces if f is not None and f != X]
+            counts = Counter(kept)
+            rest = [f for f in kept if counts[f] == 1]
             v = float(taken - n_thrown)
             if after == 0:
-                v -= 6.0 + 2.0 * len(others)
+                v -= ELIMINATION_COST
             elif taken == 0:
-                # The turn may go on: worth the best of stopping and one more (rough) throw.
-                k = len({f for f in faces if f is not None and f != X})
-                v += max(0.0, k / 6 * 2.2 - 1.0) if after > 1 else 0.0
-                v -= 0.35 * k / 6 * 2.0  # if we stop, the next player gets this arena
-            elif left == 0:
-                v += 0.6  # the next player must make the big throw
+                # The turn may go on: the better of stopping here and (roughly) one more throw.
+                k = len(rest)
+                stop = self._leave_value(state, rest, after)
+                go_on = (min(k, 5) / 6) * 2.0 - 1.0 + 0.5 * stop if after > 1 else -math.inf
+                v += max(stop, go_on)
             else:
-                k = len({f for f in faces if f is not None and f != X})
-                v -= 0.35 * k / 6 * 2.0
+                v += self._leave_value(state, rest, after)
             total += v
         return total / self.samples
 
@@ -146,7 +167,9 @@ class ExpertBot(Agent):
                     v = self._value(state, arena, n_thrown, t, seed)
                     if v > best_value + 1e-9:
                         best_value, best_action = v, (first if first is not None else t)
-        if state.phase == CHOICE and best_value <= 0.0:
+        if state.phase == CHOICE and best_value <= self._leave_value(
+            state, [d.face for d in state.arena], state.supply[state.current]
+        ):
             return EndTurn()
         assert best_action is not None
         return best_action

@@ -64,7 +64,7 @@ class RefereeSession:
         trial = self.state.clone()
         for a in actions:
             trial.apply_action(a)  # raises before anything of ours changes
-        self.history.append((self.state, len(self.record.events)))
+        self.history.append((self.state.clone(), len(self.record.events)))
         for a in actions:
             self.record.add(self.state, a)
             self.state.apply_action(a)
@@ -151,7 +151,7 @@ class RefereeSession:
             return ["Undone.", self.summary(), self.prompt()]
         if s.current_player() == TERMINAL:
             return ["The game is over (type 'undo' to take back the last entry)."]
-        before = s
+        before = s.clone()
         try:
             if low.startswith("start"):
                 if s.phase != SETUP:

@@ -7,26 +7,13 @@ visual-only geoms in the die frame used by the physics model.
 
 from __future__ import annotations
 
-import ctypes.util
-import os
 from pathlib import Path
 
 from dicehall.core.errors import RecordError
 from dicehall.core.record import GameRecord, new_state
 from dicehall.wurf.actions import Landed, Outcome, from_string
 from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, RIM_MM, WALL_MM
-
-
-def choose_gl_backend() -> str:
-    """MUJOCO_GL for offscreen rendering: keep the user's choice, else OSMesa if installed, else EGL."""
-    if os.environ.get("MUJOCO_GL"):
-        return os.environ["MUJOCO_GL"]
-    backend = "osmesa" if ctypes.util.find_library("OSMesa") else "egl"
-    os.environ["MUJOCO_GL"] = backend
-    if backend == "osmesa":
-        os.environ.setdefault("PYOPENGL_PLATFORM", "osmesa")
-    return backend
-
+from dicehall.wurf.arena.gl import choose_gl_backend
 
 _PIPS = {
     2: [(-1, -1), (1, 1)],

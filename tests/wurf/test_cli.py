@@ -1,0 +1,134 @@
+"""The wurf commands: simulate, play (scripted input), referee, render."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from dicehall.wurf.actions import EndTurn, Rearrange, Throw
+from dicehall.wurf.cli import parse_human, register
+
+from .helpers import make, play
+
+
+@pytest.fixture(scope="module")
+def app() -> typer.Typer:
+    root, play_app, sim_app = typer.Typer(), typer.Typer(), typer.Typer()
+    root.add_typer(play_app, name="play")
+    root.add_typer(sim_app, name="simulate")
+    register(root, play_app, sim_app)
+    return root
+
+
+def test_simulate_json_both_arenas(app: typer.Typer, tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["simulate", "wurf", "--players", "bot:expert,bot:cautious", "--games", "6", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert report["games"] == 6 and report["rules"]["arena"] == "fast"
+    res = runner.invoke(
+        app,
+        [
+            "simulate",
+            "wurf",
+            "--players",
+            "bot:random,bot:cautious",
+            "--games",
+            "2",
+            "--arena",
+            "physics",
+            "--json",
+            "--save-records",
+            str(tmp_path),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["rules"]["arena"] == "physics"
+    assert len(list(tmp_path.glob("wurf-*.json"))) == 2
+    bad = runner.invoke(app, ["simulate", "wurf", "--players", "bot:nobody,bot:random", "--games", "1"])
+    assert bad.exit_code != 0 and "unknown bot" in bad.output
+
+
+def test_parse_human_commands() -> None:
+    s = play(make(2), "start 2@100,100,0", "throw c2 p0.5", "lands 2@100,100,0 4@40,40,0")
+    assert parse_human(s, "t c3 0.7") == Throw(100.0, 100.0, 0.7, 0.5)
+    assert parse_human(s, "b4 0.2 0.9") == Throw(60.0, 140.0, 0.2, 0.9)
+    assert parse_human(s, "throw 10,20 p0.3") == Throw(10.0, 20.0, 0.3, 0.5)
+    assert isinstance(parse_human(s, "g"), Rearrange)
+    assert parse_human(s, "m 1 e5") == Rearrange(((1, 180.0, 180.0),))
+    assert parse_human(s, "end") == EndTurn()
+    with pytest.raises(ValueError):
+        parse_human(s, "t z9")
+
+
+def test_play_against_bot_with_scripted_input(app: typer.Typer, tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    # A human who always throws at c3 and ends the turn when allowed; Ctrl-D (EOF) would stop early.
+    script = "\n".join(["help", "t c3 0.5", "end"] * 60) + "\n"
+    res = CliRunner().invoke(
+        app, ["play", "wurf", "--players", "me,bot:cautious", "--save", str(out)], input=script
+    )
+    assert "thrower stands south" in res.output  # the arena sketch was shown
+    assert out.exists() or res.exit_code == 130, res.output
+    if out.exists():
+        data = json.loads(out.read_text())
+        assert data["game"] == "wurf" and data["result"] is not None
+
+
+def test_referee_command_session(app: typer.Typer, tmp_path: Path) -> None:
+    out = tmp_path / "ref.json"
+    script = "start 4\n4 4\n2 3 4 5 6 x out out rim\n"
+    res = CliRunner().invoke(
+        app, ["referee", "wurf", "--players", "Ann,Bob", "--save", str(out)], input=script
+    )
+    assert res.exit_code == 0, res.output
+    assert "Ann wins the game!" in res.output and out.exists()
+    bad = CliRunner().invoke(app, ["referee", "wurf", "--players", "Ann"])
+    assert bad.exit_code != 0
+
+
+def test_render_png(app: typer.Typer, tmp_path: Path) -> None:
+    from dicehall.wurf.arena.gl import choose_gl_backend
+
+    backend = choose_gl_backend()
+    try:
+        import mujoco
+
+        m = mujoco.MjModel.from_xml_string("<mujoco><worldbody><geom size='.1'/></worldbody></mujoco>")
+        with mujoco.Renderer(m, 8, 8):
+            pass
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"no offscreen GL backend ({backend}): {exc}; install libosmesa6 (make gl-deps)")
+    rec = tmp_path / "g.json"
+    runner = CliRunner()
+    res = runner.invoke(
+        app,
+        [
+            "simulate",
+            "wurf",
+            "--players",
+            "bot:cautious,bot:cautious",
+            "--games",
+            "1",
+            "--json",
+            "--save-records",
+            str(tmp_path),
+        ],
+    )
+    assert res.exit_code == 0
+    rec = next(tmp_path.glob("wurf-*.json"))
+    png = tmp_path / "arena.png"
+    res = runner.invoke(app, ["render", "wurf", str(rec), "--throw", "2", "--out", str(png), "--size", "200"])
+    assert res.exit_code == 0, res.output
+    import matplotlib.image
+
+    img = matplotlib.image.imread(png)
+    assert img.shape[:2] == (200, 200) and img.std() > 0.05  # a real picture, not a blank
+    res = runner.invoke(app, ["render", "wurf", str(rec), "--throw", "999", "--out", str(png)])
+    assert res.exit_code != 0 and "no throw 999" in res.output
