@@ -803,7 +803,7 @@ class ThousandState(State[Action]):
         others = [q for q in range(self.n) if q != p]
         if r.exact_reset:
             for q in others:
-                if self.score[q] == new:
+                if self.score[q] == new and new > 0:  # a reset to 0 must not lift a negative score
                     self._set_score(q, 0, f"{name} landed exactly on their score")
         if r.overtake_penalty:
             for q in others:
@@ -823,9 +823,10 @@ class ThousandState(State[Action]):
                         else:
                             self.on_barrel[q] = False
                             self.attempts[q] = 0
-                            self._set_score(
-                                q, self.opening_score[q], f"knocked back to the opening bank by {name}"
-                            )
+                            back = self.opening_score[q]
+                            if back >= r.barrel_score:  # opened straight onto the barrel: the nominal minimum
+                                back = r.open_min
+                            self._set_score(q, back, f"knocked back to the opening bank by {name}")
         score = self.score[p]
         if r.barrel == "none":
             won = score >= r.target

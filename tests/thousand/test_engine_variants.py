@@ -226,3 +226,14 @@ def test_free_set_aside_refuses_non_scoring_keep() -> None:
             s.apply_action(s.string_to_action(bad))
         assert s.signature() == before
         assert "keep" in str(err.value) or "choose" in str(err.value)
+
+
+def test_variant2_knock_back_when_the_opening_bank_reached_the_barrel() -> None:
+    s = at([850, 800], "variant2", on_barrel=[True, False], opening_scores=[850, 75], to_move=1)
+    play(s, "1,1,1,2,3", "bank")
+    assert s.score == [75, 850]
+
+
+def test_yard_exact_reset_does_not_lift_negative_scores() -> None:
+    s = play(at([-150, -50], "yard", opened=[True, True]), "1,1,1,2,3", "bank")
+    assert s.score == [-50, -50]
