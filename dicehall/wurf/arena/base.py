@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 import numpy as np
 
@@ -53,8 +53,7 @@ class DieRest:
     yaw: float = 0.0
 
 
-@dataclasses.dataclass(frozen=True)
-class DieResult:
+class DieResult(NamedTuple):
     """Where one die ended up. For ``cocked`` dice ``face`` is the leaning die's nearest face (the rules then
     re-throw it outside the arena; that re-throw is drawn by the game, not the arena model)."""
 

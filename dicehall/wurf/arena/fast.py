@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import operator
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -35,7 +36,7 @@ PARAMS_FILE = Path(__file__).with_name("fast_params.json")
 CROWD_MM = 26.0
 """Another die whose centre is within this distance of a die counts as crowding it (gathered dice)."""
 _LO, _HI = DIE_MM / 2, ARENA_MM - DIE_MM / 2
-_U = 7  # uniforms drawn per die
+_U = 5  # uniforms drawn per thrown die
 _ADJACENT = {f: [g for g in range(1, 7) if g != f and g != 7 - f] for f in range(1, 7)}
 
 
@@ -86,20 +87,18 @@ def arena_features(dist_mm: float, power: float, spin: float, crowd: int, n_thro
 
 def crowding(arena: Sequence[DieRest]) -> list[int]:
     """For each die, how many other dice lie within CROWD_MM (a measure of how tightly they are gathered)."""
-    out = []
-    for i, a in enumerate(arena):
-        k = 0
-        for j, b in enumerate(arena):
-            if (
-                i != j
-                and a.x is not None
-                and b.x is not None
-                and a.y is not None
-                and b.y is not None
-                and (a.x - b.x) ** 2 + (a.y - b.y) ** 2 <= CROWD_MM**2
-            ):
-                k += 1
-        out.append(k)
+    pts = [(d.x, d.y) for d in arena if d.x is not None and d.y is not None]
+    if len(pts) != len(arena):
+        return crowding(fill_unknown_positions(arena))
+    lim = CROWD_MM**2
+    out = [0] * len(pts)
+    for i in range(len(pts)):
+        xi, yi = pts[i]
+        for j in range(i + 1, len(pts)):
+            xj, yj = pts[j]
+            if (xi - xj) ** 2 + (yi - yj) ** 2 <= lim:
+                out[i] += 1
+                out[j] += 1
     return out
 
 
@@ -135,7 +134,7 @@ class FastParams:
 
 
 def _dot(w: Sequence[float], f: Sequence[float]) -> float:
-    return sum(a * b for a, b in zip(w, f, strict=True))
+    return float(sum(map(operator.mul, w, f)))
 
 
 class FastArena:
@@ -145,6 +144,7 @@ class FastArena:
 
     def __init__(self, params: FastParams) -> None:
         self.p = params
+        self._plans: dict[tuple[tuple[DieRest, ...], int, ThrowParams], _Plan] = {}
         cum = np.cumsum(params.face_probs)
         self._face_cum = [float(c / cum[-1]) for c in cum]
 
@@ -159,6 +159,44 @@ class FastArena:
                 return k + 1
         return 6
 
+    def plan(self, arena: tuple[DieRest, ...], n_thrown: int, params: ThrowParams) -> _Plan:
+        """Per-die probabilities for a layout and throw (cached: bots evaluate the same layout many times)."""
+        key = (arena, n_thrown, params)
+        hit = self._plans.get(key)
+        if hit is not None:
+            return hit
+        p = self.p
+        placed = fill_unknown_positions(arena)
+        power, spin = params.power, params.spin
+        crowd = crowding(placed) if len(placed) > 1 else [0] * len(placed)
+        dice = []
+        for k, d in enumerate(placed):
+            assert d.x is not None and d.y is not None
+            dx, dy = d.x - params.x, d.y - params.y
+            feats = arena_features(math.hypot(dx, dy), power, spin, crowd[k], max(1, n_thrown))
+            dice.append(
+                _DiePlan(
+                    d,
+                    DieResult("arena", d.face, d.x, d.y, d.yaw),
+                    _sig(_dot(p.hit, feats)),
+                    _sig(_dot(p.hit_leave, feats)),
+                    _sig(_dot(p.hit_change, feats)),
+                    math.atan2(dy, dx),
+                )
+            )
+        near = near_aim(placed, params.x, params.y)
+        tl = _sig(_dot(p.thrown_leave, thrown_features(power, max(1, n_thrown), near, params.x, params.y)))
+        spread = (
+            p.scatter[0] + p.scatter[1] * power + (10.0 * math.sqrt(n_thrown - 1) if n_thrown > 1 else 0.0)
+        )
+        result = _Plan(
+            tuple(dice), tl, spread, p.drift[0] + p.drift[1] * power, p.push[0] + p.push[1] * power
+        )
+        if len(self._plans) > 4096:
+            self._plans.clear()
+        self._plans[key] = result
+        return result
+
     def throw(
         self,
         arena: Sequence[DieRest],
@@ -168,67 +206,78 @@ class FastArena:
         record_frames: bool = False,
     ) -> ThrowResult:
         p = self.p
-        placed = fill_unknown_positions(arena)
-        n_arena = len(placed)
+        plan = self.plan(tuple(arena), n_thrown, params)
+        n_arena = len(plan.dice)
         # One batch of uniforms and normals per throw keeps the model fast and deterministic.
-        u = rng.random(_U * (n_arena + n_thrown) + 1).tolist()
-        z = rng.standard_normal(2 * (n_arena + n_thrown) + 1).tolist()
-        ui = zi = 0
-        power, spin = params.power, params.spin
+        u = rng.random(n_arena + _U * n_thrown + 1).tolist()
         results: list[DieResult] = []
-        crowd = crowding(placed) if n_arena > 1 else [0] * n_arena
-        for k, d in enumerate(placed):
-            assert d.x is not None and d.y is not None
-            dx, dy = d.x - params.x, d.y - params.y
-            dist = math.hypot(dx, dy)
-            feats = arena_features(dist, power, spin, crowd[k], max(1, n_thrown))
-            if u[ui] >= _sig(_dot(p.hit, feats)):
-                ui += _U
-                results.append(DieResult("arena", d.face, d.x, d.y, d.yaw))
-                continue
-            if u[ui + 1] < _sig(_dot(p.hit_leave, feats)):
-                ui += _U
-                results.append(DieResult("out"))
-                continue
-            face = d.face
-            if u[ui + 2] < _sig(_dot(p.hit_change, feats)):
-                if u[ui + 3] < p.opposite_share:
-                    face = 7 - face
+        disturbed: list[int] = []
+        for k, dp in enumerate(plan.dice):
+            if u[k] < dp.p_hit:
+                disturbed.append(k)
+                results.append(dp.unchanged)  # replaced below
+            else:
+                results.append(dp.unchanged)
+        if disturbed:
+            v = rng.random(7 * len(disturbed)).tolist()
+            z = rng.standard_normal(len(disturbed)).tolist()
+            for j, k in enumerate(disturbed):
+                dp = plan.dice[k]
+                w = v[7 * j : 7 * j + 7]
+                if w[0] < dp.p_leave:
+                    results[k] = DieResult("out")
+                    continue
+                d = dp.die
+                face = d.face
+                if w[1] < dp.p_change:
+                    face = 7 - face if w[2] < p.opposite_share else _ADJACENT[face][min(3, int(w[3] * 4))]
+                status: Status = "cocked" if w[4] < p.hit_cocked else "arena"
+                # Pushed away from the aim point by an exponential distance.
+                push = -plan.push * math.log(1.0 - w[5])
+                ang = dp.angle + 0.5 * z[j]
+                assert d.x is not None and d.y is not None
+                nx = min(_HI, max(_LO, d.x + push * math.cos(ang)))
+                ny = min(_HI, max(_LO, d.y + push * math.sin(ang)))
+                results[k] = DieResult(
+                    status, face, round(nx, 1), round(ny, 1), round((d.yaw + 90 * w[6]) % 90, 1)
+                )
+        if n_thrown:
+            zt = rng.standard_normal(2 * n_thrown).tolist()
+            ui = n_arena
+            for t in range(n_thrown):
+                if u[ui] < plan.thrown_leave:
+                    results.append(DieResult("rim" if u[ui + 1] < p.thrown_rim_share else "out"))
                 else:
-                    face = _ADJACENT[face][min(3, int(u[ui + 3] * 4))]
-            status: Status = "cocked" if u[ui + 4] < p.hit_cocked else "arena"
-            # Pushed away from the aim point by an exponential distance.
-            push = -(p.push[0] + p.push[1] * power) * math.log(1.0 - u[ui + 5])
-            ang = math.atan2(dy, dx) + 0.5 * z[zi]
-            yaw = round((d.yaw + 90 * u[ui + 6]) % 90, 1)
-            ui += _U
-            zi += 2
-            nx = min(_HI, max(_LO, d.x + push * math.cos(ang)))
-            ny = min(_HI, max(_LO, d.y + push * math.sin(ang)))
-            results.append(DieResult(status, face, round(nx, 1), round(ny, 1), yaw))
-        tl = _sig(
-            _dot(
-                p.thrown_leave,
-                thrown_features(
-                    power, max(1, n_thrown), near_aim(placed, params.x, params.y), params.x, params.y
-                ),
-            )
-        )
-        spread = (
-            p.scatter[0] + p.scatter[1] * power + (10.0 * math.sqrt(n_thrown - 1) if n_thrown > 1 else 0.0)
-        )
-        drift = p.drift[0] + p.drift[1] * power
-        for _ in range(n_thrown):
-            if u[ui] < tl:
-                results.append(DieResult("rim" if u[ui + 1] < p.thrown_rim_share else "out"))
+                    status2: Status = "cocked" if u[ui + 3] < p.thrown_cocked else "arena"
+                    nx = min(_HI, max(_LO, params.x + plan.spread * zt[2 * t]))
+                    ny = min(_HI, max(_LO, params.y + plan.drift + plan.spread * zt[2 * t + 1]))
+                    results.append(
+                        DieResult(
+                            status2,
+                            self._face(u[ui + 2]),
+                            round(nx, 1),
+                            round(ny, 1),
+                            round(90 * u[ui + 4], 1),
+                        )
+                    )
                 ui += _U
-                continue
-            face = self._face(u[ui + 2])
-            status2: Status = "cocked" if u[ui + 3] < p.thrown_cocked else "arena"
-            yaw = round(90 * u[ui + 4], 1)
-            ui += _U
-            nx = min(_HI, max(_LO, params.x + spread * z[zi]))
-            ny = min(_HI, max(_LO, params.y + drift + spread * z[zi + 1]))
-            zi += 2
-            results.append(DieResult(status2, face, round(nx, 1), round(ny, 1), yaw))
         return ThrowResult(results)
+
+
+@dataclasses.dataclass(frozen=True)
+class _DiePlan:
+    die: DieRest
+    unchanged: DieResult
+    p_hit: float
+    p_leave: float
+    p_change: float
+    angle: float  # direction from the aim point to the die (radians)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    dice: tuple[_DiePlan, ...]
+    thrown_leave: float
+    spread: float
+    drift: float
+    push: float

@@ -1,0 +1,108 @@
+"""Der große Wurf benchmarks: ``python -m dicehall.wurf.bench [--quick]``.
+
+Figures: physics throw time with 10 dice already in the arena (median/p90 wall and CPU time, one thread), fast
+model throws per second, and full bot-versus-bot games per second with the fast model.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from dicehall.core.agents import make_bot
+from dicehall.core.simulate import play_game
+from dicehall.wurf.arena.base import DieRest, ThrowParams
+from dicehall.wurf.arena.fast import FastArena
+from dicehall.wurf.arena.physics import PhysicsArena
+from dicehall.wurf.layout import inside, overlap
+from dicehall.wurf.rules import WurfRules
+from dicehall.wurf.state import WurfState
+
+
+def scattered(n: int, rng: np.random.Generator) -> list[DieRest]:
+    dice: list[DieRest] = []
+    while len(dice) < n:
+        x, y, yaw = (float(v) for v in (rng.uniform(20, 180), rng.uniform(20, 180), rng.uniform(0, 90)))
+        if inside(x, y) and not any(overlap((x, y, yaw), (d.x or 0, d.y or 0, d.yaw)) for d in dice):
+            dice.append(DieRest(int(rng.integers(2, 7)), x, y, yaw))
+    return dice
+
+
+def bench_physics(throws: int) -> dict[str, float]:
+    phys = PhysicsArena()
+    rng = np.random.default_rng(1)
+    phys.throw(scattered(10, rng), 1, ThrowParams(100, 90, 0.5, 0.5), rng)  # compile the model
+    wall, cpu, sim = [], [], []
+    for _ in range(throws):
+        arena = scattered(10, rng)
+        params = ThrowParams(
+            float(rng.uniform(40, 160)), float(rng.uniform(40, 160)), float(rng.random()), 0.5
+        )
+        t0, c0 = time.perf_counter(), time.thread_time()
+        res = phys.throw(arena, 1, params, rng)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.thread_time() - c0)
+        sim.append(res.sim_time)
+    return {
+        "physics_throw_10dice_median_ms": 1000 * float(np.median(wall)),
+        "physics_throw_10dice_p90_ms": 1000 * float(np.percentile(wall, 90)),
+        "physics_throw_10dice_median_cpu_ms": 1000 * float(np.median(cpu)),
+        "physics_throw_simulated_s_median": float(np.median(sim)),
+    }
+
+
+def bench_fast(seconds: float) -> dict[str, float]:
+    fast = FastArena.default()
+    rng = np.random.default_rng(2)
+    out: dict[str, float] = {}
+    for n in (5, 10):
+        arena = scattered(n, rng)
+        params = ThrowParams(100, 90, 0.5, 0.5)
+        count = 0
+        t0, c0 = time.perf_counter(), time.thread_time()
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(200):
+                fast.throw(arena, 1, params, rng)
+            count += 200
+        out[f"fast_throws_per_s_{n}dice"] = count / (time.perf_counter() - t0)
+        out[f"fast_throws_per_cpu_s_{n}dice"] = count / (time.thread_time() - c0)
+        # A fresh layout for every throw (no cached per-layout probabilities).
+        layouts = [scattered(n, rng) for _ in range(500)]
+        t0, c0 = time.perf_counter(), time.thread_time()
+        for layout in layouts:
+            fast.throw(layout, 1, params, rng)
+        out[f"fast_throws_per_s_{n}dice_fresh_layout"] = len(layouts) / (time.perf_counter() - t0)
+        out[f"fast_throws_per_cpu_s_{n}dice_fresh_layout"] = len(layouts) / (time.thread_time() - c0)
+    return out
+
+
+def bench_games(games: int) -> dict[str, float]:
+    rules = WurfRules.from_preset("standard")
+    out: dict[str, float] = {}
+    for label, bots in (
+        ("expert_vs_cautious", ("expert", "cautious")),
+        ("random_vs_random", ("random", "random")),
+    ):
+        agents = [make_bot("wurf", b, rules) for b in bots]
+        t0 = time.perf_counter()
+        for i in range(games):
+            state = WurfState(rules, 2)
+            play_game(state, agents, np.random.default_rng(i), np.random.default_rng(10_000 + i))
+        out[f"games_per_s_fast_{label}"] = games / (time.perf_counter() - t0)
+    return out
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    figures: dict[str, Any] = {}
+    figures.update(bench_physics(40 if quick else 300))
+    figures.update(bench_fast(0.5 if quick else 2.0))
+    figures.update(bench_games(20 if quick else 200))
+    return figures
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(quick="--quick" in sys.argv), indent=1))
