@@ -53,14 +53,14 @@ ROLL_FACTOR = (0.0, 0.55, 0.8, 0.9, 0.95, 1.0, 1.0)
 class Params:
     passive_rate: float = 1.2  # dice entered per passive turn (tuned; includes the +1 they bring)
     entries_per_area: float = 0.2  # share of future entries each area gets
-    orange_expect: float = 4.0  # value a future orange cell is expected to receive
+    orange_expect: float = 4.5  # value a future orange cell is expected to receive
     purple_expect: float = 4.1
-    reroll_value: float = 2.5
-    plus_value: float = 4.0
-    reroll_gain: float = 4.0  # greedy: what a fresh roll is assumed to be worth
+    reroll_value: float = 3.5
+    plus_value: float = 8.5
+    reroll_gain: float = 3.0  # greedy: what a fresh roll is assumed to be worth
     purple_penalty: tuple[float, ...] = (0.0, 0.0, 0.5, 1.5, 3.0, 5.0, 0.0)
-    area_share: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 1.0)  # per-area factor on entries_per_area
-    bonus_scale: float = 1.0  # weight of bonuses not yet reached
+    area_share: tuple[float, ...] = (0.75, 1.25, 1.25, 1.25, 0.85)  # per-area factor on entries_per_area
+    bonus_scale: float = 1.25  # weight of bonuses not yet reached
     q_cap: float = 0.9  # highest chance that an open grid cell still gets crossed
 
 
