@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import deque
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -27,27 +28,42 @@ OUTBOX_LIMIT = 2000
 class Connection(Subscriber):
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: deque[str] = deque()
+        self.wakeup = asyncio.Event()
+        self.closing = False
+        self.overflow = False
         self.table: LiveTable | None = None
         self.seats: list[int] = []
-        self.overflow = False
 
     def push(self, text: str) -> None:
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            if not self.overflow:
-                self.overflow = True
-                self.outbox.put_nowait(None)
+        if self.closing:
             return
-        self.outbox.put_nowait(text)
+        if len(self.outbox) >= OUTBOX_LIMIT:
+            # Too far behind: drop the client; it reconnects with its last_seq and catches up.
+            self.overflow = True
+            self.close()
+            return
+        self.outbox.append(text)
+        self.wakeup.set()
 
     def send(self, msg: dict[str, Any]) -> None:
         self.push(json.dumps(msg))
 
+    def close(self) -> None:
+        self.closing = True
+        self.outbox.clear()
+        self.wakeup.set()
+
     async def writer(self) -> None:
-        ws = self.ws
-        while (text := await self.outbox.get()) is not None:
-            await ws.send_text(text)
-        await ws.close(code=1013, reason="too far behind; reconnect with last_seq")
+        # One wake-up sends everything queued (a move and its dice), in order.
+        ws, outbox = self.ws, self.outbox
+        while not self.closing:
+            await self.wakeup.wait()
+            self.wakeup.clear()
+            while outbox:
+                await ws.send_text(outbox.popleft())
+        if self.overflow:
+            await ws.close(code=1013, reason="too far behind; reconnect with last_seq")
 
 
 def _validation_message(exc: ValidationError) -> str:
@@ -78,7 +94,7 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
     finally:
         if conn.table is not None:
             conn.table.subscribers.discard(conn)
-        conn.outbox.put_nowait(None)
+        conn.close()
         if not writer.done():
             writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

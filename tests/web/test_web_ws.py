@@ -293,3 +293,33 @@ def test_bots_play_their_seats_and_resume_after_restart(server, db_url):
         assert snap["status"] == "finished" and snap["state"]["terminal"]
         rec = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json())
         assert replay(rec).is_terminal()
+
+
+def test_dice_1000_against_a_server_bot_to_the_end(server):
+    with server() as c, connect(c) as ws:
+        t = create(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "expert"}])
+        tid = t["table_id"]
+        msgs = ws.join(tid, tokens(t))
+        msg = latest(msgs)
+        bot_moves = 0
+        for _ in range(5000):
+            st = msg["state"]
+            if st["terminal"]:
+                break
+            if st["current_player"] == 0:
+                got = ws.act(0, msg["seq"], pick(st))
+                assert got[0]["actor"] == 0, got
+            else:  # the bot's turn: it plays by itself until it is Ann's turn or the game ends
+                got = wait_for(
+                    ws,
+                    lambda ms: (
+                        bool(ms) and (ms[-1]["state"]["current_player"] == 0 or ms[-1]["state"]["terminal"])
+                    ),
+                )
+                assert all(m["actor"] in (1, "chance") for m in got)
+                bot_moves += sum(m["actor"] == 1 for m in got)
+            assert [m["seq"] for m in got] == list(range(msg["seq"] + 1, msg["seq"] + 1 + len(got)))
+            msg = got[-1]
+        assert msg["state"]["terminal"] and bot_moves > 0
+        rec = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json())
+        assert rec.players[1]["name"] == "bot:expert" and replay(rec).scores() == msg["state"]["scores"]

@@ -1,0 +1,160 @@
+"""Web server benchmark: the load generator (a separate process) against the server (another process), both on
+loopback, with a fresh SQLite database; then every acknowledged move is looked up in the database.
+
+``run(quick=False) -> dict``; run alone with ``python -m dicehall.web.bench [--quick]``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(
+    db_url: str, port: int, sqlite_sync: str = "NORMAL", extra_env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers."""
+    env = {**os.environ, **(extra_env or {})}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "dicehall.web",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            db_url,
+            "--bot-delay",
+            "0",
+            "--sqlite-sync",
+            sqlite_sync,
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise RuntimeError(f"server exited with {proc.returncode}: {err[-2000:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not answer /api/health within 30 s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def missing_moves(db_url: str, acked: list[list[Any]]) -> int:
+    """How many acknowledged (table, seq, seat, move) are not in the database log."""
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT table_id, seq, actor, move FROM dh_events")).all()
+    engine.dispose()
+    logged = {(r[0], r[1]): (r[2], r[3]) for r in rows}
+    return sum(1 for t, seq, seat, move in acked if logged.get((t, seq)) != (str(seat), move))
+
+
+def measure(clients: int, duration: float, warmup: float, sqlite_sync: str = "NORMAL") -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="dicehall-bench-") as tmp:
+        db_url = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
+        port = free_port()
+        acked_file = Path(tmp) / "acked.json"
+        server = start_server(db_url, port, sqlite_sync)
+        try:
+            out = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "dicehall.web.loadgen",
+                    "--url",
+                    f"http://127.0.0.1:{port}",
+                    "--clients",
+                    str(clients),
+                    "--duration",
+                    str(duration),
+                    "--warmup",
+                    str(warmup),
+                    "--acked-out",
+                    str(acked_file),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=duration + warmup + 120,
+                check=True,
+            )
+        finally:
+            stop_server(server)
+        summary: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+        acked = json.loads(acked_file.read_text())
+        summary["not_persisted"] = missing_moves(db_url, acked)
+        summary["persisted"] = summary["not_persisted"] == 0 and len(acked) > 0
+        summary["clients"] = clients
+        summary["sqlite_synchronous"] = sqlite_sync
+        return summary
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """Sustained moves/s with p50/p99 latency (send → acknowledging event) and the persistence check."""
+    duration, warmup = (4.0, 1.0) if quick else (15.0, 3.0)
+    clients = 32
+    normal = measure(clients, duration, warmup, "NORMAL")
+    result: dict[str, Any] = {
+        "moves_per_s": round(normal["moves_per_s"], 1),
+        "p50_ms": round(normal["p50_ms"], 2),
+        "p99_ms": round(normal["p99_ms"], 2),
+        "max_ms": round(normal["max_ms"], 2),
+        "moves": normal["moves"],
+        "clients": clients,
+        "acked_total": normal["acked_total"],
+        "not_persisted": normal["not_persisted"],
+        "persisted": 1.0 if normal["persisted"] else 0.0,
+        "errors": normal["errors"],
+        "floor_met": 1.0
+        if normal["moves_per_s"] >= 1000 and normal["p99_ms"] < 50 and normal["persisted"]
+        else 0.0,
+    }
+    if not quick:
+        full = measure(clients, duration / 3, warmup, "FULL")
+        result["full_sync_moves_per_s"] = round(full["moves_per_s"], 1)
+        result["full_sync_p99_ms"] = round(full["p99_ms"], 2)
+        result["full_sync_persisted"] = 1.0 if full["persisted"] else 0.0
+    return result
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(quick="--quick" in sys.argv), indent=1))

@@ -1,0 +1,174 @@
+"""Crash test: the real server as a subprocess, scripted clients playing, ``kill -9`` at random moments, restart,
+and every event any client was sent (each is committed before it is sent) must be in the log; the games go on.
+
+Iterations: ``$CHAOS_ITERATIONS`` (3 by default; ``make chaos`` runs 30).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from dicehall.core.record import GameRecord, replay
+from dicehall.web.bench import free_port, start_server
+
+pytestmark = pytest.mark.chaos
+
+ITERATIONS = int(os.environ.get("CHAOS_ITERATIONS", "3"))
+
+
+@dataclass
+class Table:
+    id: str
+    kind: int
+    clients: list[list[tuple[int, str]]]  # per client: (seat, token) pairs
+    seen: dict[int, tuple[Any, str]] = field(default_factory=dict)  # seq -> (actor, move) sent to any client
+    finished: bool = False
+
+
+SETUPS: list[list[dict[str, Any]]] = [
+    [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],  # hot seat: one client, both seats
+    [{"kind": "human", "name": "Cy"}, {"kind": "human", "name": "Di"}],  # online: one client per seat
+    [{"kind": "human", "name": "Eve"}, {"kind": "bot", "bot": "expert"}],  # against a server-side bot
+]
+
+
+def new_table(base: str, kind: int) -> Table:
+    r = httpx.post(f"{base}/api/tables", json={"game": "thousand", "seats": SETUPS[kind]}, timeout=10)
+    r.raise_for_status()
+    seats = [(s["seat"], s["token"]) for s in r.json()["seats"] if "token" in s]
+    clients = [seats] if kind == 0 else [[s] for s in seats]
+    return Table(r.json()["table_id"], kind, clients)
+
+
+async def play_seat(ws_url: str, table: Table, seats: list[tuple[int, str]], rng: random.Random) -> None:
+    """Play until the game ends or the server dies; record every event this client is sent."""
+    mine = {s for s, _ in seats}
+    try:
+        async with connect(ws_url, open_timeout=5) as ws:
+            last = max(table.seen) if table.seen else None
+            await ws.send(
+                json.dumps(
+                    {"type": "join", "table": table.id, "tokens": [t for _, t in seats], "last_seq": last}
+                )
+            )
+            pending = False
+            while True:
+                msg = json.loads(await ws.recv())
+                if msg["type"] == "error":
+                    assert msg["code"] == "stale_seq", msg  # only a race with the other client is acceptable
+                    pending = False
+                    continue
+                if msg["type"] == "snapshot":
+                    for e in msg["log"]:
+                        table.seen[e["seq"]] = (e["actor"], e["move"])
+                elif msg["type"] == "event":
+                    table.seen[msg["seq"]] = (msg["actor"], msg["move"])
+                    if msg["actor"] in mine:
+                        pending = False
+                else:
+                    continue
+                st = msg["state"]
+                if st["terminal"]:
+                    table.finished = True
+                    return
+                if not pending and st["current_player"] in mine:
+                    move = rng.choice(st["legal_actions"])
+                    pending = True
+                    await ws.send(
+                        json.dumps(
+                            {"type": "act", "seat": st["current_player"], "seq": msg["seq"], "move": move}
+                        )
+                    )
+    except (ConnectionClosed, OSError):
+        return  # killed
+
+
+async def play_until_killed(port: int, proc_pid: int, tables: list[Table], rng: random.Random) -> None:
+    ws_url = f"ws://127.0.0.1:{port}/ws"
+    players = [
+        asyncio.create_task(play_seat(ws_url, t, seats, random.Random(rng.random())))
+        for t in tables
+        for seats in t.clients
+    ]
+    start = sum(len(t.seen) for t in tables)
+    for _ in range(1000):  # the first new event, then a random moment
+        if sum(len(t.seen) for t in tables) > start:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(rng.uniform(0.0, 0.8))
+    os.kill(proc_pid, signal.SIGKILL)
+    await asyncio.wait_for(asyncio.gather(*players), timeout=20)
+
+
+def check_log(base: str, table: Table) -> int:
+    """Every event a client was sent is in the persisted record, and the record replays."""
+    rec = GameRecord.from_json(httpx.get(f"{base}/api/tables/{table.id}/record", timeout=10).json())
+    for seq, (actor, move) in table.seen.items():
+        assert seq <= len(rec.events), f"table {table.id}: event {seq} was sent but is not in the log"
+        ev = rec.events[seq - 1]
+        assert (ev.actor, ev.move) == (actor, move), (
+            f"table {table.id} event {seq}: log {ev} != sent {(actor, move)}"
+        )
+    state = replay(rec)
+    if table.finished:
+        assert state.is_terminal()
+    return len(rec.events)
+
+
+async def _oversized(port: int) -> int | None:
+    async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
+        await ws.send(json.dumps({"type": "ping", "pad": "x" * 70_000}))
+        try:
+            await asyncio.wait_for(ws.recv(), timeout=5)
+        except ConnectionClosed as exc:
+            return exc.rcvd.code if exc.rcvd else None
+    return None
+
+
+def test_kill_9_loses_no_acknowledged_move_and_games_continue() -> None:
+    rng = random.Random(int.from_bytes(os.urandom(4), "big"))
+    with tempfile.TemporaryDirectory(prefix="dicehall-chaos-") as tmp:
+        db_url = f"sqlite:///{Path(tmp) / 'chaos.sqlite'}"
+        tables: list[Table] = []
+        lengths: dict[str, int] = {}
+        for iteration in range(ITERATIONS + 1):
+            port = free_port()
+            proc = start_server(db_url, port)
+            base = f"http://127.0.0.1:{port}"
+            try:
+                for t in tables:  # after the restart: everything that was sent is there, nothing went back
+                    n = check_log(base, t)
+                    assert n >= lengths.get(t.id, 0)
+                    lengths[t.id] = n
+                if iteration == ITERATIONS:
+                    break
+                if iteration == 0:
+                    assert asyncio.run(_oversized(port)) == 1009  # a frame over 64 KiB closes that connection
+                    assert httpx.get(f"{base}/api/health", timeout=5).json()["status"] == "ok"
+                for kind in range(len(SETUPS)):  # keep one unfinished table of each kind
+                    if not any(t.kind == kind and not t.finished for t in tables):
+                        tables.append(new_table(base, kind))
+                before = {t.id: max(t.seen, default=0) for t in tables}
+                asyncio.run(play_until_killed(port, proc.pid, [t for t in tables if not t.finished], rng))
+                proc.wait(timeout=10)
+                assert proc.returncode == -signal.SIGKILL
+                moved = [t for t in tables if max(t.seen, default=0) > before[t.id]]
+                assert moved, "no table made progress in this iteration"
+            finally:
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGTERM)
+                    proc.wait(timeout=10)
+        assert sum(len(t.seen) for t in tables) > 0
