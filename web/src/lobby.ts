@@ -61,7 +61,7 @@ export function renderLobby(app: HTMLElement): () => void {
   let games: GameInfo[] = [];
   let game: GameInfo | null = null;
   let options: RuleOption[] = [];
-  let readers: { opt: RuleOption; read(): unknown }[] = [];
+  let readers: { opt: RuleOption; el: HTMLElement; read(): unknown }[] = [];
   const seats: SeatRow[] = [];
   let refreshTimer: number | undefined;
   let alive = true;
@@ -74,7 +74,7 @@ export function renderLobby(app: HTMLElement): () => void {
   const seatList = h("div", { class: "seats", "data-testid": "seats" });
   const addSeatBtn = h("button", { type: "button", class: "btn", onclick: () => addSeat({ kind: "bot" }) }, "+ Add seat");
   const createBtn = h("button", { type: "submit", class: "btn primary big", id: "create" }, "Create table");
-  const result = h("div", { class: "created", hidden: true, "data-testid": "created" });
+  const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
   const tablesBox = h("div", { class: "table-list", "data-testid": "open-tables" }, h("p", { class: "muted" }, "Loading…"));
 
   const form = h(
@@ -91,7 +91,7 @@ export function renderLobby(app: HTMLElement): () => void {
     h("p", null, createBtn),
   );
   app.append(
-    h("section", { class: "lobby" }, form, result, h("section", { class: "card" }, h("h2", null, "Open tables"), tablesBox)),
+    h("section", { class: "lobby" }, h("div", null, form, result), h("section", { class: "card" }, h("h2", null, "Open tables"), tablesBox)),
   );
 
   function botNames(): string[] {
@@ -170,7 +170,7 @@ export function renderLobby(app: HTMLElement): () => void {
     readers = options.map((opt) => {
       const input = optionInput(opt);
       rulesBox.append(input.el);
-      return { opt, read: input.read };
+      return { opt, el: input.el, read: input.read };
     });
   }
 
@@ -257,6 +257,20 @@ export function renderLobby(app: HTMLElement): () => void {
       createBtn.disabled = false;
     }
   });
+  // Options changed from the preset are marked, so the house rules in force are easy to see.
+  const markChanged = (): void => {
+    for (const r of readers) {
+      let changed = false;
+      try {
+        changed = JSON.stringify(r.read()) !== JSON.stringify(r.opt.value);
+      } catch {
+        changed = true;
+      }
+      r.el.classList.toggle("changed", changed);
+    }
+  };
+  rulesBox.addEventListener("input", markChanged);
+  rulesBox.addEventListener("change", markChanged);
   gameSel.addEventListener("change", () => selectGame(gameSel.value));
   presetSel.addEventListener("change", () => void loadRules());
 
