@@ -738,6 +738,15 @@ class ThousandState(State[Action]):
         r = self.rules
         p = self._player
         name = self.names[p]
+        # bolt eligibility is judged on the position the turn was played from (before any fall below)
+        bolt = (
+            zero
+            and r.bolts
+            and (
+                r.bolts_everywhere
+                or (self.opened[p] and r.pit_of(self.score[p]) is None and not self.on_barrel[p])
+            )
+        )
         if overshoot:
             self.events.append(
                 f"{name} passes {r.target} ({self.score[p]} + {self.turn_total}): the turn ends, nothing banked"
@@ -759,15 +768,13 @@ class ThousandState(State[Action]):
                 self.events.append(f"{name}: barrel attempt {self.attempts[p]}/{r.barrel_attempts} failed")
                 if self.attempts[p] >= r.barrel_attempts:
                     self._fall(p, f"{r.barrel_attempts} failed attempts")
-        if zero and r.bolts:
-            score = self.score[p]
-            if r.bolts_everywhere or (self.opened[p] and r.pit_of(score) is None and not self.on_barrel[p]):
-                self.bolts[p] += 1
-                self.events.append(f"{name} gets a bolt ({self.bolts[p]}/{r.bolts_count})")
-                if self.bolts[p] >= r.bolts_count:
-                    self.bolts[p] = 0
-                    self._bolt_total += 1
-                    self._penalize(p, r.bolt_penalty, f"{r.bolts_count} bolts")
+        if bolt:
+            self.bolts[p] += 1
+            self.events.append(f"{name} gets a bolt ({self.bolts[p]}/{r.bolts_count})")
+            if self.bolts[p] >= r.bolts_count:
+                self.bolts[p] = 0
+                self._bolt_total += 1
+                self._penalize(p, r.bolt_penalty, f"{r.bolts_count} bolts")
         if not self.opened[p]:
             self.open_fails[p] += 1
             if r.open_fail_penalty and self.open_fails[p] % r.open_fail_every == 0:

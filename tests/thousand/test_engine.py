@@ -213,6 +213,25 @@ def test_score_barrel_three_attempts_then_fall() -> None:
     assert s.score[0] == 780 and not s.on_barrel[0] and s.falls[0] == 1 and s.attempts[0] == 0
 
 
+def test_falling_off_the_barrel_gives_no_bolt() -> None:
+    s = play(at([880, 0], on_barrel=[True, False], barrel_attempts=[2, 0], bolts=[2, 0]), ZERO5)
+    assert s.score[0] == 780 and s.bolts[0] == 2
+
+
+def test_barrel_falls_to_zero_can_be_disabled() -> None:
+    s = play(
+        at(
+            [880, 0],
+            on_barrel=[True, False],
+            barrel_attempts=[2, 0],
+            barrel_falls=[5, 0],
+            barrel_falls_to_zero=0,
+        ),
+        ZERO5,
+    )
+    assert s.score[0] == 780
+
+
 def test_third_fall_sets_score_to_zero() -> None:
     s = play(at([880, 0], on_barrel=[True, False], barrel_attempts=[2, 0], barrel_falls=[2, 0]), ZERO5)
     assert s.score[0] == 0 and s.falls[0] == 3 and s.opened[0]
