@@ -3,6 +3,7 @@ a reload mid-game, a spectator, a phone-sized screen. Screenshots go to test-art
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -269,3 +270,71 @@ def test_server_crash_the_page_reconnects_and_play_goes_on(new_page: Any, server
 
     play([hot], stop_after=4, timeout=30)
     assert server.get(f"/api/tables/{created['table_id']}")["seq"] >= before["topSeq"] + 4
+
+
+def test_dropped_connection_gets_the_missing_events(new_page: Any, server: Server) -> None:
+    """Ann's socket goes down while Bob plays; when it comes back it sends its last seq and gets exactly the
+    events it missed (the log has no gap and her board matches Bob's)."""
+    ann = new_page()
+    blocked = {"on": False}
+    live: list[Any] = []
+
+    def route(ws: Any) -> None:
+        if blocked["on"]:
+            ws.close(code=1011, reason="test: network down")
+            return
+        ws.connect_to_server()
+        live.append(ws)
+
+    ann.route_web_socket("**/ws", route)
+    created = lobby_create(
+        ann,
+        my_name="Ann",
+        preset="classic",
+        rules={},
+        seats=[
+            {"kind": "human", "name": "Ann", "where": "here"},
+            {"kind": "human", "name": "Bob", "where": "invite"},
+        ],
+    )
+    ann.click("#go-table")
+    bob = new_page()
+    bob.goto(created["invites"][1])
+    bob.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    pa, pb = Player(ann, bank_at=10_000), Player(bob, keyboard=False, bank_at=10_000)
+
+    # Ann plays until it is Bob's turn (a zero roll or a bank passes it on).
+    deadline = 200
+    while "Bob is playing" not in read(ann)["status"] and deadline:
+        if pa.ready() == "act":
+            pa.move()
+        else:
+            ann.wait_for_timeout(20)
+        deadline -= 1
+    assert "Bob is playing" in read(ann)["status"]
+    seen = read(ann)["topSeq"]
+
+    blocked["on"] = True
+    for ws in live:
+        ws.close(code=1011, reason="test: network down")
+    ann.wait_for_function("() => document.getElementById('status').textContent.includes('offline')")
+    play([pb], stop_after=1, timeout=20)  # a move and the dice it rolls: two events Ann misses
+    bob.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) >= {seen + 2}"
+    )
+    assert read(ann)["topSeq"] == seen
+
+    frames: list[str] = []
+    ann.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    blocked["on"] = False
+    ann.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) >= {read(bob)['topSeq']}",
+        timeout=20000,
+    )
+    a, b = read(ann), read(bob)
+    for key in ("turnTotal", "setAside", "roll", "scores", "topSeq"):
+        assert a[key] == b[key], (key, a, b)
+    kinds = [json.loads(f)["type"] for f in frames]
+    assert "snapshot" not in kinds and kinds.count("event") >= 2, kinds
+    seqs = ann.eval_on_selector_all("[data-testid=log] > li", "els => els.map((e) => Number(e.dataset.seq))")
+    assert seqs == list(range(seqs[0], seqs[0] - len(seqs), -1)), f"gap in the log: {seqs}"
