@@ -23,6 +23,17 @@ export function actorName(actor: LogEntry["actor"], seatName: (s: number) => str
   return Number.isInteger(n) ? seatName(n) : String(actor);
 }
 
+/** A rule value in words: on/off, ranges as low–high, lists joined. */
+function ruleValue(v: unknown): string {
+  if (v === true) return "on";
+  if (v === false) return "off";
+  if (Array.isArray(v)) {
+    if (!v.length) return "none";
+    return v.map((x) => (Array.isArray(x) && x.length === 2 ? `${x[0]}–${x[1]}` : ruleValue(x))).join(", ");
+  }
+  return String(v);
+}
+
 export function renderTable(app: HTMLElement, tableId: string): () => void {
   absorbInvite(tableId);
   let info: TableInfo | null = null;
@@ -31,6 +42,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   let view: GameView | null = null;
   let lastState: View | null = null;
   let gameOverShown = false;
+  let rules: Record<string, unknown> = {};
 
   const title = h("h1", { class: "table-title" }, "Table ", h("code", null, tableId));
   const seatBadge = h("p", { class: "seat-badge", "data-testid": "seat-badge" });
@@ -222,13 +234,27 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       const factory = VIEWS[t.game];
       title.replaceChildren(`${t.game === "thousand" ? "Dice 1000" : t.game} `, h("small", null, t.preset ? `· ${t.preset} · ` : "· ", h("code", null, tableId)));
       if (factory) {
-        view = factory(viewRoot, { mySeats: () => (info?.status === "waiting" ? [] : mySeats), act: (seat, move) => conn.act(seat, move), seatName });
+        view = factory(viewRoot, {
+          mySeats: () => (info?.status === "waiting" ? [] : mySeats),
+          act: (seat, move) => conn.act(seat, move),
+          seatName,
+          rules: () => rules,
+        });
+        // The full rule values (limits such as barrel attempts) for the scoreboard; the game works without them.
+        api
+          .rules(t.game, t.preset ?? "")
+          .then((opts) => {
+            rules = Object.fromEntries(opts.map((o) => [o.key, o.value]));
+            Object.assign(rules, t.overrides ?? {});
+            if (lastState) view?.update(lastState, null);
+          })
+          .catch(() => undefined);
       } else {
         viewRoot.append(h("p", { class: "card" }, `The browser has no board for “${t.game}” yet; the event log still follows the game.`));
       }
       const changed = Object.entries(t.overrides ?? {});
       houseRules.textContent = changed.length
-        ? `House rules: ${changed.map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(" · ")}`
+        ? `House rules: ${changed.map(([k, v]) => `${k.replace(/_/g, " ")} ${ruleValue(v)}`).join(" · ")}`
         : "";
       updateBadge();
       renderClaim();

@@ -8,6 +8,8 @@ export interface ViewContext {
   /** Send a move for a seat; false if not connected. */
   act(seat: number, move: string): boolean;
   seatName(seat: number): string;
+  /** The table's rules (preset values with the overrides applied); empty until loaded. */
+  rules(): Record<string, unknown>;
 }
 
 export interface GameView {

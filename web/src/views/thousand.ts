@@ -42,6 +42,7 @@ export interface ThousandModel {
   events: string[];
   winners: number[];
   target: number;
+  barrel: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -110,6 +111,7 @@ export function read(v: View): ThousandModel {
     events: Array.isArray(events) ? events.map(String) : [],
     winners: nums(v.winners),
     target: num(pick(o, "target"), 1000),
+    barrel: typeof o.barrel === "string" ? o.barrel : "none",
   };
 }
 
@@ -124,9 +126,11 @@ function scoringMask(roll: number[], scoring: number[]): boolean[] {
   });
 }
 
-function statusBadges(p: PlayerStatus, m: ThousandModel): HTMLElement[] {
+function statusBadges(p: PlayerStatus, m: ThousandModel, rules: Record<string, unknown>): HTMLElement[] {
   const out: HTMLElement[] = [];
+  const limit = (key: string): string => (typeof rules[key] === "number" && (rules[key] as number) > 0 ? `/${rules[key] as number}` : "");
   if (!p.opened) out.push(h("span", { class: "badge muted", title: "has not banked the opening minimum yet" }, "not opened"));
+  else out.push(h("span", { class: "badge open", title: "has opened (banked the opening minimum)" }, "opened"));
   if (p.pit) out.push(h("span", { class: "badge pit", title: `in the pit ${p.pit[0]}–${p.pit[1]}: must bank enough to reach ${p.pit[1]}` }, `pit ${p.pit[0]}–${p.pit[1]}`));
   if (p.onBarrel)
     out.push(
@@ -134,12 +138,12 @@ function statusBadges(p: PlayerStatus, m: ThousandModel): HTMLElement[] {
         "span",
         { class: "badge barrel", title: "on the barrel" },
         "on the barrel",
-        p.barrelAttempts ? ` · ${p.barrelAttempts} failed ${p.barrelAttempts === 1 ? "attempt" : "attempts"}` : "",
+        p.barrelAttempts ? ` · attempts ${p.barrelAttempts}${limit("barrel_attempts")}` : "",
       ),
     );
   if (p.barrelFalls) out.push(h("span", { class: "badge", title: "falls off the barrel this game" }, `falls ${p.barrelFalls}`));
-  if (p.bolts) out.push(h("span", { class: "badge bolt", title: "bolts (zero-roll turns)" }, `${p.bolts} ${p.bolts === 1 ? "bolt" : "bolts"}`));
-  if (p.openPoints) out.push(h("span", { class: "badge", title: "open-barrel points (passing the target)" }, `• ${p.openPoints}`));
+  if (p.bolts) out.push(h("span", { class: "badge bolt", title: "bolts (zero-roll turns)" }, `bolts ${p.bolts}${limit("bolts_count")}`));
+  if (p.openPoints) out.push(h("span", { class: "badge", title: "open-barrel points (passing the target)" }, `points ${p.openPoints}${limit("open_points")}`));
   if (p.skipNext) out.push(h("span", { class: "badge muted" }, "skips next turn"));
   if (!p.opened && p.failedOpenings) out.push(h("span", { class: "badge muted", title: "turns that failed to open" }, `${p.failedOpenings} failed ${p.failedOpenings === 1 ? "opening" : "openings"}`));
   if (m.terminal && m.winners.includes(p.seat)) out.push(h("span", { class: "badge seat" }, "winner"));
@@ -169,6 +173,7 @@ export function describe(entry: LogEntry, state: View | null, seatName: (s: numb
 
 export class ThousandView implements GameView {
   private readonly status = h("p", { class: "turn-status", "data-testid": "turn-status", "aria-live": "polite" });
+  private readonly goal = h("p", { class: "goal muted small", "data-testid": "goal" });
   private readonly tray = h("div", { class: "dice-tray", "data-testid": "roll", "aria-label": "last roll" });
   private readonly aside = h("div", { class: "dice-aside", "data-testid": "set-aside", "aria-label": "set-aside dice" });
   private readonly total = h("div", { class: "turn-total", "data-testid": "turn-total" });
@@ -193,6 +198,7 @@ export class ThousandView implements GameView {
         "div",
         { class: "thousand" },
         this.status,
+        this.goal,
         h("div", { class: "felt" }, h("div", { class: "felt-row" }, this.tray), h("div", { class: "aside-row" }, h("span", { class: "label" }, "Set aside"), this.aside), this.total),
         h("div", { class: "controls" }, this.rollBtn, this.bankBtn, this.extra),
         this.reason,
@@ -250,11 +256,23 @@ export class ThousandView implements GameView {
     this.busy = false;
     const rolled = fresh !== null && fresh.actor === "chance";
     this.drawStatus(m);
+    this.goal.textContent = this.goalText(m);
     this.drawDice(m, rolled);
     this.drawControls(m);
     this.drawBoard(m);
     clear(this.happenings);
     for (const e of m.events) this.happenings.append(h("li", null, e));
+  }
+
+  private goalText(m: ThousandModel): string {
+    const r = this.ctx.rules();
+    const parts = [`First to ${m.target}`];
+    if (m.barrel === "score" && typeof r.barrel_score === "number") parts.push(`barrel at ${r.barrel_score}`);
+    if (m.barrel === "open") parts.push(`land exactly on ${m.target}`);
+    if (typeof r.open_min === "number") parts.push(`open with ${r.open_min}`);
+    const pits = Array.isArray(r.pits) ? (r.pits as number[][]) : [];
+    if (pits.length) parts.push(`pits ${pits.map((p) => `${p[0]}–${p[1]}`).join(", ")}`);
+    return parts.join(" · ");
   }
 
   private drawStatus(m: ThousandModel): void {
@@ -321,7 +339,7 @@ export class ThousandView implements GameView {
             { class: [seat === m.current ? "current" : "", m.winners.includes(seat) ? "winner" : ""].join(" ").trim(), "data-seat": seat },
             h("th", { scope: "row" }, seat === m.current ? "▶ " : "", p.name, this.ctx.mySeats().includes(seat) ? h("span", { class: "you-tag" }, " (you)") : null),
             h("td", { class: "num score" }, String(p.score), h("span", { class: "progress", style: `--p:${Math.max(0, Math.min(100, (p.score / m.target) * 100))}%` })),
-            h("td", { class: "status" }, statusBadges(p, m)),
+            h("td", { class: "status" }, statusBadges(p, m, this.ctx.rules())),
           ),
         ),
       ),
