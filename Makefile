@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 WEB_STAMP := dicehall/web/static/.built
 
-.PHONY: run test lint typecheck pytest bench slow chaos browser-deps web clean
+.PHONY: run test lint typecheck pytest bench slow chaos browser-deps gl-deps web clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -33,7 +33,11 @@ typecheck: $(STAMP)
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
-pytest: $(STAMP) web browser-deps
+# OSMesa for MuJoCo's offscreen rendering (`dicehall render wurf` and its test); installed once, as root.
+gl-deps:
+	@ldconfig -p | grep -q libOSMesa || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libosmesa6 >/dev/null)
+
+pytest: $(STAMP) web browser-deps gl-deps
 	$(BIN)/pytest -m "not slow"
 
 test: lint typecheck pytest

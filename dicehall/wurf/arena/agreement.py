@@ -99,7 +99,56 @@ def compare(physics_throws: int, fast_throws: int, seed: int = 7) -> list[dict[s
     return rows
 
 
+def physics_rates(throws: int = 300, seed: int = 3) -> dict[str, float]:
+    """Plausibility figures of the physics model (documented in docs/wurf.md)."""
+    from scipy.stats import chisquare
+
+    from dicehall.wurf.arena.physics import PhysicsArena
+
+    phys = PhysicsArena()
+    rng = np.random.default_rng(seed)
+    out: dict[str, float] = {}
+    counts = np.zeros(6)
+    for _ in range(throws):
+        params = ThrowParams(
+            float(rng.uniform(40, 160)), float(rng.uniform(40, 160)), float(rng.random()), float(rng.random())
+        )
+        d = phys.throw([], 1, params, rng).dice[0]
+        if d.status == "arena":
+            counts[d.face - 1] += 1
+    out["lone_die_landed_share"] = float(counts.sum() / throws)
+    out["lone_die_chi2_p"] = float(chisquare(counts).pvalue)
+    for power in (0.2, 0.5, 0.9):
+        left = 0
+        for _ in range(throws // 3):
+            d = phys.throw([], 1, ThrowParams(100, 100, power, 0.5), rng).dice[0]
+            left += d.status != "arena"
+        out[f"lone_die_left_p{power}"] = left / (throws // 3)
+    for power in (0.2, 0.5, 0.9):
+        moved = changed = left = total = 0
+        for _ in range(throws // 6):
+            arena = _block(6, 100, 110, (2, 3, 4, 5, 6))
+            res = phys.throw(arena, 1, ThrowParams(100, 92, power, 0.5), rng)
+            for before, after in zip(arena, res.dice, strict=False):
+                total += 1
+                gone = after.status in ("out", "rim")
+                left += gone
+                changed += (not gone) and after.face != before.face
+                moved += gone or abs(after.x - (before.x or 0)) + abs(after.y - (before.y or 0)) > 2
+        out[f"block6_moved_p{power}"] = moved / total
+        out[f"block6_face_changed_p{power}"] = changed / total
+        out[f"block6_left_p{power}"] = left / total
+        out[f"block6_changed_given_moved_p{power}"] = changed / max(1, moved)
+    return out
+
+
 if __name__ == "__main__":
+    import sys
+
+    if "--rates" in sys.argv:
+        for k, v in physics_rates().items():
+            print(f"{k:<36} {v:.3f}")
+        sys.exit(0)
     for r in compare(200, 4000):
         ok = abs(r["physics"] - r["fast"]) <= r["tolerance"]
         print(

@@ -44,7 +44,7 @@ class PhysicsParams:
     floor_solref: tuple[float, float] = (0.01, 0.6)
     floor_friction: float = 0.6
     # Walls, rim and dice: harder, a little bouncy.
-    hard_solref: tuple[float, float] = (0.005, 0.25)
+    hard_solref: tuple[float, float] = (0.01, 0.25)
     die_friction: float = 0.35
     wall_friction: float = 0.4
     # Launch: from outside the box, south of it, above the rim.
@@ -57,7 +57,7 @@ class PhysicsParams:
     max_time: float = 3.0  # s simulated at most
     rest_lin: float = 0.02  # m/s: a die is at rest below this speed...
     rest_ang: float = 2.0  # rad/s ...and this spin
-    rest_checks: int = 5  # consecutive resting checks (every `check_every` steps) to stop
+    rest_checks: int = 3  # consecutive resting checks (every `check_every` steps) to stop
     check_every: int = 10
     cocked_deg: float = 12.0  # a die tilted more than this from flat is cocked
     frame_rate: float = 50.0
