@@ -840,7 +840,8 @@ class ThousandState(State[Action]):
         elif r.barrel == "open" or r.barrel_exact:
             won = score == r.target
         else:
-            won = was_on_barrel and score >= r.target
+            # capped: only a player already on the barrel can win; uncapped: reaching the target wins
+            won = (was_on_barrel or not r.barrel_cap) and score >= r.target
         if won:
             self._win()
         else:

@@ -92,6 +92,12 @@ def test_pit_requires_climbing_out_in_one_bank() -> None:
     assert s.score == [300, 0]
 
 
+def test_pit_need_near_the_top() -> None:
+    assert at([295, 0]).min_bank() == 5
+    assert at([295, 0]).bank_refusal() is not None
+    assert new(players=1).min_bank() == 50
+
+
 def test_second_pit_and_pit_bounds() -> None:
     assert at([640, 0]).bank_refusal() is not None
     assert at([640, 0]).min_bank() == 60
@@ -244,6 +250,15 @@ def test_barrel_options_attempts_and_penalty() -> None:
     assert s.score[0] == 830 and s.falls[0] == 1
     s = play(at([900, 0], barrel_score=900), "1,1,1,2,3")
     assert s.bank_refusal() is None
+
+
+def test_uncapped_score_barrel() -> None:
+    s = play(at([850, 0], barrel_cap=False), "1,1,1,2,3", "bank")
+    assert s.score == [950, 0] and s.on_barrel == [True, False]
+    s = play(at([950, 0], barrel_cap=False, on_barrel=[True, False], to_move=1), "2,2,3,4,6")
+    assert s.player == 0 and s.min_bank() == 50
+    s = play(at([850, 0], barrel_cap=False), "1,1,1,1,2", "bank")  # 1050 straight from below: a win
+    assert s.is_terminal() and s.score == [1050, 0]
 
 
 def test_climbing_knocks_the_player_on_the_barrel_off() -> None:

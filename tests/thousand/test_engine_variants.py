@@ -80,6 +80,8 @@ def test_variant2_knock_back_to_opening_bank() -> None:
 def test_variant2_opening_score_is_remembered() -> None:
     s = play(new("variant2"), "1,1,1,2,3", "bank")
     assert s.opening_score[0] == 100
+    s = play(new("variant2", players=1, open_fail_penalty=50), ZERO5, ZERO5, ZERO5, "1,1,1,2,3", "bank")
+    assert s.score == [50] and s.opening_score == [50]  # the score the opening bank left, debt included
 
 
 # -- yard -----------------------------------------------------------------------------------------------------
