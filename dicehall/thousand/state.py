@@ -668,32 +668,35 @@ class ThousandState(State[Action]):
         self.last_roll = dice
         self.last_combos = info.combos
         r = self.rules
-        name = self.names[self._player]
-        if info.golden and r.golden_win:
-            self.turn_total += info.points
-            self.events.append(f"{name} rolls five 1s: golden win")
-            self._win()
-            return
-        if info.points == 0:
+        points = info.points
+        if points == 0:
+            name = self.names[self._player]
             if r.pair_reroll and len(dice) == 2 and dice[0] == dice[1] and len(self.set_aside_dice) == 3:
                 self.events.append(
                     f"pair {dice[0]}-{dice[1]}: {name} keeps {self.turn_total}, rolls all 5 again"
                 )
                 self._hot = True
                 self.in_hand = 5
-                self._confirm = False
                 self._phase = _DECIDE
                 return
             self.events.append(f"{name} rolls {self._dice_text(dice)}: zero, {self.turn_total} burnt")
             self._fail(zero=True)
+            return
+        if info.golden and r.golden_win:
+            self.turn_total += points
+            self.events.append(f"{self.names[self._player]} rolls five 1s: golden win")
+            self._win()
             return
         if r.free_set_aside and len(info.combos) > 1:
             self._pending = info
             self._confirm = confirm
             self._phase = _KEEP
             return
-        self._take(info.points, info.kept)
-        self._resolve(confirm)
+        self._take(points, info.kept)
+        if confirm or self._limit is not None or r.max_rolls:
+            self._resolve(confirm)
+        else:  # the common classic case: nothing can end the turn here
+            self._phase = _DECIDE
 
     def _bad_roll(self, dice: Dice) -> None:
         k = self.in_hand
