@@ -32,7 +32,7 @@ def _run(agent: Agent, games: int, seed: int, players: int = 1) -> tuple[float, 
 
 
 def run(quick: bool = False) -> dict[str, float]:
-    n_random, n_greedy, n_expert = (300, 100, 4) if quick else (3000, 1000, 100)
+    n_random, n_greedy, n_expert = (300, 100, 3) if quick else (3000, 1000, 60)
     out: dict[str, float] = {}
     secs, scores = _run(RandomAgent(), n_random, 1)
     out["random_solo_games_per_s"] = round(n_random / secs, 1)

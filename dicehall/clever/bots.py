@@ -245,7 +245,7 @@ class ExpertAgent(GreedyAgent):
     name = "expert"
 
     def __init__(
-        self, rules: RuleSet | None = None, params: Params = DEFAULT, samples: int = 16, top: int = 6
+        self, rules: RuleSet | None = None, params: Params = DEFAULT, samples: int = 32, top: int = 10
     ) -> None:
         super().__init__(rules, params)
         self.samples = samples

@@ -79,6 +79,7 @@ def test_expert_looks_ahead_only_on_its_own_picks() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)
 def test_expert_beats_greedy_over_many_games() -> None:
-    games = 150
+    games = 100  # the same dice for both; deterministic for a given code version
     assert mean_score("expert", games, seed=5000) > mean_score("greedy", games, seed=5000) + 5
