@@ -470,6 +470,22 @@ class ThousandState(State[Action]):
         return self.rolls
 
     @property
+    def free_rolls(self) -> int:
+        """Rolls this turn that count against ``max_rolls`` (forced rolls after hot dice or a pair do not)."""
+        return self._free_rolls
+
+    @property
+    def rolls_left(self) -> int | None:
+        """Free rolls left this turn under ``max_rolls``, or ``None`` without a limit."""
+        m = self.rules.max_rolls
+        return None if m == 0 else max(0, m - self._free_rolls)
+
+    @property
+    def keep_is_confirmation(self) -> bool:
+        """With ``free_set_aside``: the pending choice follows a confirmation roll (a bankable keep banks)."""
+        return self._phase == _KEEP and self._confirm
+
+    @property
     def hot_dice(self) -> bool:
         """All five dice scored: the next roll (of all five) is mandatory or a confirmation roll."""
         return self._hot

@@ -118,6 +118,7 @@ def test_yard_out_of_rolls_below_the_minimum_ends_the_turn() -> None:
 def test_yard_forced_rolls_do_not_count_against_the_limit() -> None:
     s = play(at([100, 0], "yard"), "5,2,3,3,4", "roll", "1,2,3,4", "roll", "1,5,5")
     assert s.turn_total == 35 and s.hot_dice and s.legal_actions() == (ROLL,)
+    assert s.free_rolls == 3 and s.rolls_left == 0 and s.rolls_this_turn == 3
     play(s, "roll", "5,2,3,3,4")
     assert s.score == [140, 0]
 
@@ -239,3 +240,12 @@ def test_variant2_knock_back_when_the_opening_bank_reached_the_barrel() -> None:
 def test_yard_exact_reset_does_not_lift_negative_scores() -> None:
     s = play(at([-150, -50], "yard", opened=[True, True]), "1,1,1,2,3", "bank")
     assert s.score == [-50, -50]
+
+
+def test_free_set_aside_after_a_confirmation_roll() -> None:
+    s = play(
+        at([100, 0], "variant2", free_set_aside=True), "1,1,1,5,5", "keep 1,1,1,5,5", "roll", "1,5,2,3,3"
+    )
+    assert s.keep_is_confirmation and s.current_player() == 0
+    play(s, "keep 5")
+    assert s.score == [215, 0] and s.player == 1
