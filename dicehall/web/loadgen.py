@@ -63,15 +63,17 @@ class Window:
 
 
 async def _client(
-    ws_url: str, table: str, token: str, seat: int, rng: np.random.Generator, win: Window, res: LoadResult
+    ws_url: str, table: str, seats: dict[int, str], rng: np.random.Generator, win: Window, res: LoadResult
 ) -> bool:
-    """Play one seat until the game ends or the window closes; returns whether the game ended."""
+    """Play ``seats`` (seat -> token) until the game ends or the window closes; returns whether it ended."""
     from websockets.asyncio.client import connect
 
     async with connect(ws_url, compression=None, max_size=2**20, open_timeout=10) as ws:
-        await ws.send(json.dumps({"type": "join", "table": table, "tokens": [token], "last_seq": None}))
+        await ws.send(
+            json.dumps({"type": "join", "table": table, "tokens": list(seats.values()), "last_seq": None})
+        )
         seq = 0
-        pending: tuple[float, int, str] | None = None  # (sent at, seq it was made at, move)
+        pending: tuple[float, int, str, int] | None = None  # (sent at, seq it was made at, move, seat)
         while not win.over():
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, win.end - time.perf_counter()))
@@ -89,27 +91,34 @@ async def _client(
             if (
                 kind == "event"
                 and pending is not None
-                and msg["actor"] == seat
+                and msg["actor"] == pending[3]
                 and msg["seq"] == pending[1] + 1
             ):
                 now = time.perf_counter()
                 if win.inside(now):
                     res.latencies.append(now - pending[0])
-                res.acked.append((table, msg["seq"], seat, msg["move"]))
+                res.acked.append((table, msg["seq"], pending[3], msg["move"]))
                 pending = None
             state = msg["state"]
             if state["terminal"]:
                 return True
-            if pending is None and state["current_player"] == seat:
+            seat = state["current_player"]
+            if pending is None and seat in seats:
                 legal = state["legal_actions"]
                 move = str(legal[int(rng.integers(len(legal)))])
-                pending = (time.perf_counter(), seq, move)
+                pending = (time.perf_counter(), seq, move, seat)
                 await ws.send(json.dumps({"type": "act", "seat": seat, "seq": seq, "move": move}))
     return False
 
 
 async def _table_slot(
-    http: httpx.AsyncClient, ws_url: str, game: str, rng: np.random.Generator, win: Window, res: LoadResult
+    http: httpx.AsyncClient,
+    ws_url: str,
+    game: str,
+    hot_seat: bool,
+    rng: np.random.Generator,
+    win: Window,
+    res: LoadResult,
 ) -> None:
     while not win.over():
         r = await http.post(
@@ -122,10 +131,9 @@ async def _table_slot(
         r.raise_for_status()
         body = r.json()
         res.tables += 1
-        toks = [s["token"] for s in body["seats"]]
-        done = await asyncio.gather(
-            *(_client(ws_url, body["table_id"], toks[i], i, rng, win, res) for i in range(2))
-        )
+        toks = {s["seat"]: s["token"] for s in body["seats"]}
+        groups = [toks] if hot_seat else [{seat: tok} for seat, tok in toks.items()]
+        done = await asyncio.gather(*(_client(ws_url, body["table_id"], g, rng, win, res) for g in groups))
         if all(done):
             res.games_finished += 1
 
@@ -137,15 +145,18 @@ async def run_load(
     warmup: float = 2.0,
     game: str = "thousand",
     seed: int = 1,
+    hot_seat: bool = False,
 ) -> LoadResult:
-    """Drive ``clients`` websocket clients (two per table) against the server at ``url``."""
+    """Drive ``clients`` websocket clients against the server at ``url``: two per table (one per seat), or with
+    ``hot_seat`` one per table holding both seats."""
     ws_url = url.replace("http://", "ws://").rstrip("/") + "/ws"
     res = LoadResult(window=duration)
     win = Window(warmup, duration)
-    rngs = [np.random.default_rng([seed, i]) for i in range(max(1, clients // 2))]
+    tables = clients if hot_seat else max(1, clients // 2)
+    rngs = [np.random.default_rng([seed, i]) for i in range(tables)]
     limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
-        await asyncio.gather(*(_table_slot(http, ws_url, game, rng, win, res) for rng in rngs))
+        await asyncio.gather(*(_table_slot(http, ws_url, game, hot_seat, rng, win, res) for rng in rngs))
     return res
 
 
@@ -157,6 +168,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--warmup", type=float, default=2.0)
     p.add_argument("--game", default="thousand")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hot-seat", action="store_true", help="one client per table holding both seats")
     p.add_argument("--acked-out", default=None, help="write every acknowledged move as JSON to this file")
     a = p.parse_args(argv)
     try:
@@ -165,7 +177,7 @@ def main(argv: list[str] | None = None) -> None:
         uvloop.install()
     except ImportError:
         pass
-    res = asyncio.run(run_load(a.url, a.clients, a.duration, a.warmup, a.game, a.seed))
+    res = asyncio.run(run_load(a.url, a.clients, a.duration, a.warmup, a.game, a.seed, a.hot_seat))
     if a.acked_out:
         with open(a.acked_out, "w", encoding="utf-8") as f:
             json.dump(res.acked, f)

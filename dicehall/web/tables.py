@@ -40,6 +40,14 @@ DEFAULT_BOT_DELAY = 0.8
 """Seconds a bot 'thinks' before its move (times a random factor in [0.7, 1.3]); 0 in tests and load runs."""
 
 
+def dumps(obj: Any) -> str:
+    """Compact JSON: every event goes to every client of a table, so bytes and encoding time matter."""
+    return _ENCODER.encode(obj)
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 class TableError(DicehallError):
     """A request the table refuses; ``code`` is the protocol's error code, ``rule`` the rule broken if any."""
 
@@ -337,7 +345,7 @@ class TableManager:
         table.meta.seats = seats
         table.meta.status = status
         _name_players(table.state, seats)
-        self._broadcast(table, json.dumps({"type": "table", **table.describe()}))
+        self._broadcast(table, dumps({"type": "table", **table.describe()}))
         self._schedule_bot(table)
         return token
 
@@ -357,12 +365,12 @@ class TableManager:
     def catch_up(self, table: LiveTable, last_seq: int | None) -> list[str]:
         """Messages bringing a client at ``last_seq`` up to date: the missing events, or one snapshot."""
         if last_seq is None or last_seq > table.seq:
-            return [json.dumps(table.snapshot())]
+            return [dumps(table.snapshot())]
         missing = table.seq - last_seq
         if missing == 0:
             return []
         if missing > len(table.recent):
-            return [json.dumps(table.snapshot())]
+            return [dumps(table.snapshot())]
         return [text for _, text, _ in list(table.recent)[-missing:]]
 
     # -- acting -----------------------------------------------------------------------------------------------
@@ -393,12 +401,12 @@ class TableManager:
     def _advance(self, table: LiveTable, actor: int | None, action: Any) -> None:
         """Apply ``action`` for ``actor`` (if any) and every chance event that follows; commit; broadcast."""
         state = table.state
-        pending: list[tuple[StoredEvent, str]] = []
+        pending: list[tuple[StoredEvent, str, dict[str, Any]]] = []
         now = time.time()
         if actor is not None:
             text = state.action_to_string(action)
             try:
-                state.apply_action(action)
+                state.apply_action(action)  # refuses before changing anything
             except IllegalActionError as exc:
                 raise TableError(
                     "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None
@@ -406,70 +414,52 @@ class TableManager:
             except DicehallError as exc:
                 raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}") from None
             pending.append(self._event(table, StoredEvent(table.seq + 1, actor, text, now)))
-        while state.current_player() == CHANCE:
-            outcome = state.sample_chance(table.dice)
-            text = state.action_to_string(outcome)
-            state.apply_action(outcome)
-            pending.append(self._event(table, StoredEvent(table.seq + len(pending) + 1, "chance", text, now)))
-        if not pending:
-            return
-        status = _status_for(table.seats, state)
         try:
+            while state.current_player() == CHANCE:
+                outcome = state.sample_chance(table.dice)
+                text = state.action_to_string(outcome)
+                state.apply_action(outcome)
+                seq = table.seq + len(pending) + 1
+                pending.append(self._event(table, StoredEvent(seq, "chance", text, now)))
+            if not pending:
+                return
+            status = _status_for(table.seats, state)
             self.store.append_events(
-                table.id, [ev for ev, _ in pending], status if status != table.status else None
+                table.id, [ev for ev, _, _ in pending], status if status != table.status else None
             )
         except Exception as exc:
-            log.exception("table %s: commit failed; rebuilding from the log", table.id)
+            # The state may be ahead of the log now: rebuild it from the log; nothing was sent.
+            log.exception("table %s: move not saved; rebuilding from the log", table.id)
             self._reload(table)
             raise TableError(
                 "server_error", f"the move could not be saved ({type(exc).__name__}); try again"
             ) from None
         table.meta.status = status
-        for ev, text in pending:
+        for ev, text, entry in pending:
             table.seq = ev.seq
-            table.recent.append(
-                (
-                    ev.seq,
-                    text,
-                    {
-                        "seq": ev.seq,
-                        "actor": ev.actor,
-                        "move": ev.move,
-                        "text": table.entry_text(ev.actor, ev.move),
-                    },
-                )
-            )
+            table.recent.append((ev.seq, text, entry))
             self._broadcast(table, text)
         self._schedule_bot(table)
 
-    def _event(self, table: LiveTable, ev: StoredEvent) -> tuple[StoredEvent, str]:
-        """The event message for ``ev``, made right after it was applied (so its view is the state after it)."""
+    def _event(self, table: LiveTable, ev: StoredEvent) -> tuple[StoredEvent, str, dict[str, Any]]:
+        """The event message for ``ev``, made right after it was applied (so its view is the state after it),
+        and its log entry for snapshots."""
+        words = table.entry_text(ev.actor, ev.move)
         msg = {
             "type": "event",
             "seq": ev.seq,
             "actor": ev.actor,
             "move": ev.move,
-            "text": table.entry_text(ev.actor, ev.move),
+            "text": words,
             "at": ev.at,
             "status": _status_for(table.seats, table.state),
             "state": table.view(),
         }
-        return ev, json.dumps(msg)
+        return ev, dumps(msg), {"seq": ev.seq, "actor": ev.actor, "move": ev.move, "text": words}
 
     def _remember(self, table: LiveTable, ev: StoredEvent) -> None:
-        _, text = self._event(table, ev)
-        table.recent.append(
-            (
-                ev.seq,
-                text,
-                {
-                    "seq": ev.seq,
-                    "actor": ev.actor,
-                    "move": ev.move,
-                    "text": table.entry_text(ev.actor, ev.move),
-                },
-            )
-        )
+        _, text, entry = self._event(table, ev)
+        table.recent.append((ev.seq, text, entry))
 
     def _reload(self, table: LiveTable) -> None:
         """After a failed commit the in-memory state may be ahead of the log: rebuild it from the log."""

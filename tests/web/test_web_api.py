@@ -75,7 +75,8 @@ def test_open_seat_claim_flow(server):
         listed = {x["table_id"]: x for x in c.get("/api/tables").json()}
         assert listed[tid]["seats"][1]["claimed"] is False
         ws = stack.enter_context(connect(c))
-        seq = latest(ws.join(tid, tokens(t)))["seq"]
+        first = latest(ws.join(tid, tokens(t)))
+        seq = first["seq"]
         refused = ws.act(0, seq, "roll")
         assert [m["code"] for m in refused] == ["not_started"]
         assert c.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "X"}).status_code == 409
@@ -97,7 +98,9 @@ def test_open_seat_claim_flow(server):
         assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
         ws2 = stack.enter_context(connect(c))
         assert ws2.join(tid, [bob])[0]["seats"] == [1]
-        assert any(m["type"] == "event" for m in ws.act(0, seq, "roll"))
+        mover = first["state"]["current_player"]
+        played = (ws, ws2)[mover].act(mover, seq, "roll")
+        assert played[0]["type"] == "event" and played[0]["actor"] == mover
 
 
 def test_record_endpoint_replays_and_lists_finished(server):

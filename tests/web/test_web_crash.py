@@ -166,7 +166,9 @@ def test_kill_9_loses_no_acknowledged_move_and_games_continue() -> None:
                 proc.wait(timeout=10)
                 assert proc.returncode == -signal.SIGKILL
                 moved = [t for t in tables if max(t.seen, default=0) > before[t.id]]
-                assert moved, "no table made progress in this iteration"
+                assert moved, (
+                    f"no table made progress in iteration {iteration}: {[(t.id, before[t.id], max(t.seen, default=0), t.finished) for t in tables]}"
+                )
             finally:
                 if proc.poll() is None:
                     proc.send_signal(signal.SIGTERM)
