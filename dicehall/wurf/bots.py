@@ -119,30 +119,22 @@ class ExpertBot(Agent):
         me = state.current
         supply = state.supply[me]
         rng = np.random.default_rng(seed)
+        plan = self.model.plan(tuple(arena), n_thrown, ThrowParams(t.x, t.y, t.power, t.spin))
         total = 0.0
         for _ in range(self.samples):
-            res = self.model.throw(arena, n_thrown, ThrowParams(t.x, t.y, t.power, t.spin), rng)
-            faces: list[int | None] = []
-            for d in res.dice:
-                if d.status in ("out", "rim"):
-                    faces.append(None)
-                elif d.status == "cocked":
-                    faces.append(int(rng.integers(1, 7)))
-                else:
-                    faces.append(d.face)
-            taken, _ = resolve(faces)
-            after = supply - n_thrown + taken
-            kept = [f for f in faces if f is not None and f != X]
+            faces = self.model.sample_faces(plan, n_thrown, rng)
+            kept = [f for f in faces if f > X]
             counts = Counter(kept)
+            taken = sum(c for c in counts.values() if c >= 2)
             rest = [f for f in kept if counts[f] == 1]
+            after = supply - n_thrown + taken
             v = float(taken - n_thrown)
             if after == 0:
                 v -= ELIMINATION_COST
             elif taken == 0:
                 # The turn may go on: the better of stopping here and (roughly) one more throw.
-                k = len(rest)
                 stop = self._leave_value(state, rest, after)
-                go_on = (min(k, 5) / 6) * 2.0 - 1.0 + 0.5 * stop if after > 1 else -math.inf
+                go_on = (min(len(rest), 5) / 6) * 2.0 - 1.0 + 0.5 * stop if after > 1 else -math.inf
                 v += max(stop, go_on)
             else:
                 v += self._leave_value(state, rest, after)

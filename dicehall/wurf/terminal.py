@@ -18,10 +18,9 @@ def sketch(state: WurfState) -> list[str]:
     """A top-down sketch: each die drawn as its face (X, 2..6) at its place; aim cells a1..e5 on the border."""
     w, h = SKETCH_COLS, SKETCH_ROWS
     grid = [[" "] * w for _ in range(h)]
-    for r in range(h):
-        for c in range(w):
-            if c % (w // CELLS) == 0 or r % (h // CELLS) == 0:
-                grid[r][c] = "·"
+    for r in range(0, h, h // CELLS):
+        for c in range(0, w, w // CELLS):
+            grid[r][c] = "·"  # cell corners
     unknown = []
     for i, d in enumerate(state.arena):
         if d.x is None or d.y is None:

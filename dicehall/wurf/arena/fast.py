@@ -263,6 +263,42 @@ class FastArena:
                 ui += _U
         return ThrowResult(results)
 
+    def sample_faces(self, plan: _Plan, n_thrown: int, rng: np.random.Generator) -> list[int]:
+        """Only the faces after a throw, for Monte Carlo: 0 = left the arena; a cocked die's face is its
+        re-throw outside the arena (1..6, 1 = X). Same probabilities as :meth:`throw`, no positions."""
+        p = self.p
+        n_arena = len(plan.dice)
+        u = rng.random(3 * (n_arena + n_thrown)).tolist()
+        out: list[int] = []
+        j = 0
+        for dp in plan.dice:
+            face = dp.die.face
+            if u[j] < dp.p_hit:
+                w = u[j + 1]
+                if w < dp.p_leave:
+                    face = 0
+                else:
+                    w2 = u[j + 2]
+                    if w2 < dp.p_change:
+                        # reuse the uniform's remainder for which face it turns to
+                        r = w2 / dp.p_change
+                        if r < p.opposite_share:
+                            face = 7 - face
+                        else:
+                            r = (r - p.opposite_share) / (1.0 - p.opposite_share)
+                            face = _ADJACENT[face][min(3, int(r * 4))]
+            j += 3
+            out.append(face)
+        for _ in range(n_thrown):
+            if u[j] < plan.thrown_leave:
+                out.append(0)
+            elif u[j + 1] < p.thrown_cocked:
+                out.append(1 + min(5, int(u[j + 2] * 6)))
+            else:
+                out.append(self._face(u[j + 2]))
+            j += 3
+        return out
+
 
 @dataclasses.dataclass(frozen=True)
 class _DiePlan:
