@@ -19,6 +19,7 @@ from dicehall.clever.tables import (
     B_BY_SUM,
     B_CELL_GROUPS,
     B_POINTS,
+    B_VALUES,
     G_BONUS,
     G_MIN,
     G_POINTS,
@@ -29,7 +30,10 @@ from dicehall.clever.tables import (
     Y_CELL_GROUPS,
     Y_COL_POINTS,
     Y_PRINTED,
+    Y_VALUES,
+    blue_label,
     popcount,
+    yellow_label,
 )
 from dicehall.core.errors import IllegalActionError, NotationError
 from dicehall.core.game import CHANCE, TERMINAL, State
@@ -479,19 +483,49 @@ class CleverState(State[int]):
             d = A.die_of(action)
             if self.plus_used[self.actor] >> d & 1:
                 return f"the {S.DIE_NAMES[d]} die was already taken by +1 this turn"
-            return f"{text!r} cannot be entered on this sheet"
+            return f"{text!r}: {self._entry_problem(self.actor, action)}"
         if kind == A.K_ENTRY:
             d = A.die_of(action)
             if self.phase == PH_PICK and not self.roll_mask >> d & 1:
                 return f"the {S.DIE_NAMES[d]} die was not just rolled (it is on a field or the platter)"
             if self.phase == PH_PASSIVE_PICK:
                 if self.platter >> d & 1:
-                    return f"{text!r} cannot be entered on this sheet"
+                    return f"{text!r}: {self._entry_problem(self.actor, action)}"
                 if self._entries(self.actor, self.platter, A.K_ENTRY):
                     return "a field die may be taken only when no platter die can be entered"
                 return f"the {S.DIE_NAMES[d]} die is not available to a passive player"
-            return f"{text!r} cannot be entered on this sheet"
+            if self.phase == PH_PICK:
+                return f"{text!r}: {self._entry_problem(self.active, action)}"
         return f"{text!r} is not legal now"
+
+    def _entry_problem(self, p: int, action: int) -> str:
+        """Why a die cannot be entered where the action says (for error messages)."""
+        d, area, cell = A.die_of(action), A.area_of(action), A.cell_of(action)
+        if d > 5 or area > 4:
+            return "no such die or area"
+        sh = self.sheets[p]
+        v = self.values[d]
+        die_name = f"the {S.DIE_NAMES[d]} die ({v})"
+        if d != S.WHITE and S.AREA_OF_DIE[d] != area:
+            return f"{die_name} can only go to {S.AREA_NAMES[S.AREA_OF_DIE[d]]} (only white is wild)"
+        if area == S.AREA_YELLOW:
+            if sh.ymask >> cell & 1:
+                return f"yellow {yellow_label(cell)} is already crossed"
+            return f"yellow {yellow_label(cell)} needs a {Y_VALUES[cell]}, {die_name} does not match"
+        if area == S.AREA_BLUE:
+            total = self.values[S.BLUE] + self.values[S.WHITE]
+            if sh.bmask >> cell & 1:
+                return f"blue {blue_label(cell)} is already crossed"
+            return f"blue + white = {total}, but blue {blue_label(cell)} is {B_VALUES[cell]}"
+        if area == S.AREA_GREEN:
+            if sh.gcount >= TRACK:
+                return "green is full"
+            return f"the next green cell needs at least {G_MIN[sh.gcount]}, {die_name} is lower"
+        if area == S.AREA_ORANGE:
+            return "orange is full"
+        if len(sh.pvals) >= TRACK:
+            return "purple is full"
+        return f"purple needs more than {sh.plast} (anything may follow only a 6), {die_name} is not"
 
     def _rule_of(self, action: int) -> str:
         kind = A.kind_of(action)

@@ -672,7 +672,7 @@ def test_illegal_moves_and_bad_notation_change_nothing() -> None:
     assert err2.value.rule == "roll-dice"
     assert snapshot(s) == before
     roll(s, "W1 Y1 B1 G1 O1 P1")
-    with pytest.raises(IllegalActionError, match="cannot be entered"):
+    with pytest.raises(IllegalActionError, match="needs a 3"):
         do(s, "Y:Y.r1c1")  # yellow 1 is not a 3
     with pytest.raises(IllegalActionError) as err3:
         do(s, "X Y.r1c1")
@@ -707,3 +707,26 @@ def test_non_codes_are_refused() -> None:
     for bad in ("W1", None, -3, 2.5):
         with pytest.raises(IllegalActionError):
             s.apply_action(bad)  # type: ignore[arg-type]
+
+
+def test_refusals_say_why() -> None:
+    s = new()
+    mark(s, 0, "P:P", 5)
+    s.sheets[0].gcount = 4
+    roll(s, "W2 Y1 B3 G4 O1 P3")
+    cases = {
+        "G:Y.r2c2": "only white is wild",
+        "P:P": "purple needs more than 5",
+        "G:G": "needs at least 5",
+        "B:B.r2c4": r"blue \+ white = 5, but blue r2c4 is 8",
+        "W:Y.r1c1": "needs a 3",
+    }
+    for move, words in cases.items():
+        before = snapshot(s)
+        with pytest.raises(IllegalActionError, match=words):
+            do(s, move)
+        assert snapshot(s) == before
+    mark(s, 0, "Y:Y.r2c2")
+    s._legal = None
+    with pytest.raises(IllegalActionError, match="already crossed"):
+        do(s, "Y:Y.r2c2")
