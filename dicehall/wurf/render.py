@@ -12,7 +12,7 @@ from pathlib import Path
 from dicehall.core.errors import RecordError
 from dicehall.core.record import GameRecord, new_state
 from dicehall.wurf.actions import Landed, Outcome, from_string
-from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, RIM_MM, WALL_MM
+from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, RIM_MM
 from dicehall.wurf.arena.gl import choose_gl_backend
 
 _PIPS = {
@@ -113,4 +113,3 @@ def outcome_of_throw(record: GameRecord, n: int) -> Outcome:
     raise RecordError(f"the record has {seen} throws; there is no throw {n}")
 
 
-_ = WALL_MM  # the wall height is part of the scene built by physics.build_xml

@@ -109,7 +109,9 @@ class WurfState(State[Action]):
     def legal_actions(self) -> list[Action]:
         if self.phase in (OVER,):
             return []
-        if self.phase in (SETUP, ROLLING):
+        if self.phase == SETUP:
+            return [Setup(f) for f in range(2, 7)]
+        if self.phase == ROLLING:
             raise ChanceNotEnumerable("throw outcomes are drawn by the arena model: use sample_chance")
         out: list[Action] = []
         for row in range(act.CELLS):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dicehall.core.errors import IllegalActionError, NotationError, PlayerSpecError, RuleConfigError
-from dicehall.core.game import CHANCE, TERMINAL, get_game
+from dicehall.core.game import CHANCE, TERMINAL, ChanceNotEnumerable, get_game
 from dicehall.wurf.actions import EndTurn, Rearrange, Throw, from_string, to_string
 from dicehall.wurf.rules import WurfRules
 from dicehall.wurf.state import CHOICE, ROLLING, SETUP, THROW, WurfState
@@ -49,6 +49,7 @@ def test_dice_per_player_option_and_box_limit() -> None:
 def test_initial_arena_die_is_chance_and_never_x() -> None:
     s = make(3)
     assert s.phase == SETUP and s.current_player() == CHANCE
+    assert [a.face for a in s.legal_actions()] == [2, 3, 4, 5, 6]  # type: ignore[union-attr]
     outcomes = s.chance_outcomes()
     assert sorted(o.face for o, _ in outcomes) == [2, 3, 4, 5, 6]  # type: ignore[union-attr]
     assert sum(p for _, p in outcomes) == pytest.approx(1.0)
@@ -73,6 +74,8 @@ def test_throw_is_mandatory() -> None:
 def test_throw_then_outcome_is_chance_and_count_checked() -> None:
     s = play(make(3), "start 4", T)
     assert s.phase == ROLLING and s.current_player() == CHANCE
+    with pytest.raises(ChanceNotEnumerable):
+        s.chance_outcomes()  # a throw's outcome comes from the arena model
     with pytest.raises(IllegalActionError) as err:
         play(s, "lands 4 5 6")
     assert err.value.rule == "outcome-count" and s.phase == ROLLING and s.supply[0] == 8
