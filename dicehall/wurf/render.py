@@ -111,5 +111,3 @@ def outcome_of_throw(record: GameRecord, n: int) -> Outcome:
                 return action
         apply_event(state, ev, number)
     raise RecordError(f"the record has {seen} throws; there is no throw {n}")
-
-
