@@ -56,6 +56,11 @@ class ThousandRules(RuleSet):
     }
     DEFAULT_PRESET: ClassVar[str] = "classic"
 
+    roll_off: bool = option(
+        False,
+        "who starts is decided by a roll-off (each contender rolls one die, highest starts, ties roll again); "
+        "off: seat 0 starts",
+    )
     # -- scoring ---------------------------------------------------------------------------------------------
     scoring: str = option(
         "classic",

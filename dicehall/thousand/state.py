@@ -37,7 +37,7 @@ BANK: Final = "bank"
 Dice = tuple[int, ...]
 Action = str | Dice
 
-_CHANCE, _DECIDE, _KEEP, _OVER = 0, 1, 2, 3
+_CHANCE, _DECIDE, _KEEP, _OVER, _ROLLOFF = 0, 1, 2, 3, 4
 
 
 # -- precomputed scoring lookups ---------------------------------------------------------------------------------
@@ -121,6 +121,7 @@ class ThousandState(State[Action]):
     __slots__ = (
         "_bolt_total",
         "_confirm",
+        "_contenders",
         "_dumps",
         "_fall_total",
         "_forced",
@@ -130,6 +131,7 @@ class ThousandState(State[Action]):
         "_need",
         "_need_reason",
         "_need_rule",
+        "_off_dice",
         "_overtakes",
         "_pending",
         "_phase",
@@ -209,6 +211,10 @@ class ThousandState(State[Action]):
         self._overtakes = 0
         self._dumps = 0
         self._start_turn(0)
+        self._contenders: tuple[int, ...] = ()
+        self._off_dice: list[int | None] = [None] * num_players
+        if rules.roll_off and num_players > 1:
+            self._begin_roll_off(tuple(range(num_players)))
 
     @classmethod
     def from_position(
@@ -256,6 +262,7 @@ class ThousandState(State[Action]):
         if not 0 <= to_move < n:
             raise ValueError(f"to_move must be a seat 0..{n - 1}")
         state.turns = 0
+        state._contenders = ()
         state._start_turn(to_move)
         return state
 
@@ -288,6 +295,8 @@ class ThousandState(State[Action]):
             self.winner,
             self.turns,
             self.total_rolls,
+            self._contenders,
+            tuple(self._off_dice),
         )
 
     # -- protocol -------------------------------------------------------------------------------------------
@@ -299,9 +308,9 @@ class ThousandState(State[Action]):
         phase = self._phase
         if phase == _CHANCE:
             return CHANCE
-        if phase == _OVER:
-            return TERMINAL
-        return self._player
+        if phase in (_DECIDE, _KEEP):
+            return self._player
+        return TERMINAL if phase == _OVER else CHANCE
 
     def legal_actions(self) -> Sequence[Action]:
         phase = self._phase
@@ -311,7 +320,7 @@ class ThousandState(State[Action]):
             if can_roll:
                 return (ROLL, BANK) if can_bank else (ROLL,)
             return (BANK,)
-        if phase == _CHANCE:
+        if phase in (_CHANCE, _ROLLOFF):
             return OUTCOMES[self.in_hand]
         if phase == _KEEP:
             assert self._pending is not None
@@ -320,14 +329,14 @@ class ThousandState(State[Action]):
 
     def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
         """Every ordered roll of the dice in hand (6**k of them), each with probability 6**-k."""
-        if self._phase != _CHANCE:
+        if self._phase != _CHANCE and self._phase != _ROLLOFF:
             return []
         p = _PROBS[self.in_hand]
         return [(d, p) for d in OUTCOMES[self.in_hand]]
 
     def sample_chance(self, rng: np.random.Generator) -> Action:
         # One uniform float per roll is several times cheaper than rng.integers(size=k).
-        if self._phase != _CHANCE:
+        if self._phase != _CHANCE and self._phase != _ROLLOFF:
             raise IllegalActionError("no dice are to be rolled now", rule="turn-order")
         outs = OUTCOMES[self.in_hand]
         return outs[int(rng.random() * len(outs))]
@@ -363,6 +372,8 @@ class ThousandState(State[Action]):
                     f"{self.names[self._player]} decides now: roll or bank, not {self._show(action)}",
                     rule="turn-order",
                 )
+        elif phase == _ROLLOFF:
+            self._apply_roll_off(action)
         elif phase == _KEEP:
             assert self._pending is not None
             options = keep_options(self._pending.combos)
@@ -408,6 +419,8 @@ class ThousandState(State[Action]):
         new._fall_total = self._fall_total
         new._overtakes = self._overtakes
         new._dumps = self._dumps
+        new._contenders = self._contenders
+        new._off_dice = self._off_dice[:]
         new._player = self._player
         new._phase = self._phase
         new.turn_total = self.turn_total
@@ -518,6 +531,8 @@ class ThousandState(State[Action]):
             return "the game is over"
         if phase == _CHANCE:
             return "the dice are to be rolled first"
+        if phase == _ROLLOFF:
+            return "the roll-off for the start is not over"
         if phase == _KEEP:
             return "choose the dice to set aside first"
         if self._hot:
@@ -585,6 +600,7 @@ class ThousandState(State[Action]):
             "min_bank": self._need,
             "max_bank": self._limit,
             "turns": self.turns,
+            "roll_off": {"contenders": list(self._contenders), "dice": self._off_dice[:]},
             "events": self.events[:],
         }
 
@@ -612,6 +628,9 @@ class ThousandState(State[Action]):
             lines.append(f"{arrow} {st.name:<12} {st.score:>6}{extra}")
         if self._phase == _OVER:
             lines.append(f"{self.names[self._player]} wins.")
+        elif self._phase == _ROLLOFF:
+            rolled = ", ".join(f"{self.names[c]} {self._off_dice[c] or '-'}" for c in self._contenders)
+            lines.append(f"roll-off for the start: {rolled}")
         else:
             roll = self._dice_text(self.last_roll) if self.last_roll else "-"
             lines.append(
@@ -625,6 +644,56 @@ class ThousandState(State[Action]):
         return "\n".join(lines)
 
     # -- the machine ----------------------------------------------------------------------------------------
+    def _begin_roll_off(self, contenders: tuple[int, ...]) -> None:
+        self._contenders = contenders
+        self._off_dice = [None] * self.n
+        self._player = contenders[0]
+        self._phase = _ROLLOFF
+        self.in_hand = 1
+        self.turns = 0
+
+    def _apply_roll_off(self, action: Action) -> None:
+        if not isinstance(action, tuple):
+            raise IllegalActionError(
+                f"the roll-off for the start is on: one die like 4, not {action!r}", rule="turn-order"
+            )
+        if len(action) != 1:
+            raise IllegalActionError(
+                f"in the roll-off each player rolls 1 die, got {len(action)} values", rule="dice-count"
+            )
+        die = action[0]
+        if not (isinstance(die, int) and 1 <= die <= 6):
+            raise IllegalActionError(f"a die shows 1..6, not {die!r}", rule="dice-values")
+        self.events = [f"{self.names[self._player]} rolls {die} for the start"]
+        self._off_dice[self._player] = die
+        i = self._contenders.index(self._player) + 1
+        if i < len(self._contenders):
+            self._player = self._contenders[i]
+            return
+        top = max(self._off_dice[c] or 0 for c in self._contenders)
+        tied = tuple(c for c in self._contenders if self._off_dice[c] == top)
+        if len(tied) > 1:
+            self.events.append(
+                f"tie at {top} between {', '.join(self.names[c] for c in tied)}: they roll again"
+            )
+            dice = self._off_dice[:]
+            self._begin_roll_off(tied)
+            self._off_dice = dice
+            return
+        self.events.append(f"{self.names[tied[0]]} starts")
+        self._contenders = ()
+        self._start_turn(tied[0])
+
+    @property
+    def roll_off_dice(self) -> list[int | None]:
+        """The last die each seat rolled in the roll-off for the start (``None``: has not rolled)."""
+        return self._off_dice[:]
+
+    @property
+    def roll_off_contenders(self) -> tuple[int, ...]:
+        """Seats still in the roll-off (empty once it is decided or without ``roll_off``)."""
+        return self._contenders
+
     def _out_of_rolls(self) -> bool:
         m = self.rules.max_rolls
         return m > 0 and self._free_rolls >= m

@@ -303,3 +303,38 @@ def test_no_barrel_first_to_1000_wins() -> None:
     assert s.score == [900, 0] and not s.is_terminal()
     s = play(at([950, 0], "classic-nobarrel"), "1,1,1,2,3", "bank")
     assert s.is_terminal() and s.score == [1050, 0] and s.winner == 0
+
+
+# -- who starts -----------------------------------------------------------------------------------------------
+def test_seat_zero_starts_without_roll_off() -> None:
+    s = new(players=3)
+    assert s.player == 0 and s.turns == 1 and s.roll_off_contenders == ()
+
+
+def test_roll_off_highest_starts_ties_roll_again() -> None:
+    s = new(players=3, roll_off=True)
+    assert s.current_player() == CHANCE and s.turns == 0 and s.roll_off_contenders == (0, 1, 2)
+    assert len(s.chance_outcomes()) == 6 and s.bank_refusal() == "the roll-off for the start is not over"
+    play(s, "4", "6")
+    assert s.player == 2 and s.roll_off_dice == [4, 6, None]
+    play(s, "6")  # seats 1 and 2 tie at 6
+    assert s.roll_off_contenders == (1, 2) and s.player == 1 and any("tie at 6" in e for e in s.events)
+    play(s, "2", "5")
+    assert s.roll_off_contenders == () and s.player == 2 and s.turns == 1 and s.dice_in_hand == 5
+    assert "P3 starts" in s.events
+    play(s, "1,1,1,2,3", "bank")
+    assert s.score == [0, 0, 100] and s.player == 0  # play goes on round the table from the starter
+    view = s.public_view()
+    assert view["roll_off"] == {"contenders": [], "dice": [4, 2, 5]}
+
+
+def test_roll_off_refuses_bad_dice() -> None:
+    s = new(players=2, roll_off=True)
+    before = s.signature()
+    for bad in [(1, 2), (7,), "roll"]:
+        with pytest.raises(IllegalActionError):
+            s.apply_action(bad)  # type: ignore[arg-type]
+        assert s.signature() == before
+    assert (
+        new(players=1, roll_off=True).current_player() == CHANCE and new(players=1, roll_off=True).turns == 1
+    )

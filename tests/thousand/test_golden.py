@@ -37,6 +37,7 @@ CASES: list[tuple[str, str, dict[str, Any], int, int, tuple[int, ...]]] = [
     ("yard-1", "yard", {}, 2, 8, (100, 300)),
     ("yard-2", "yard", {}, 3, 9, (50, 150, 250)),
     ("classic-free-1", "classic", {"free_set_aside": True, "open_fail_penalty": 50}, 2, 10, (100, 250)),
+    ("classic-rolloff-1", "classic", {"roll_off": True}, 4, 11, (100, 200, 300, 150)),
 ]
 
 

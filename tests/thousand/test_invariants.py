@@ -165,6 +165,7 @@ rule_overrides = st.fixed_dictionaries(
     {},
     optional={
         "free_set_aside": st.booleans(),
+        "roll_off": st.booleans(),
         "open_min": st.sampled_from([0, 50, 75, 100, 200]),
         "open_fail_penalty": st.sampled_from([0, 50, 100]),
         "hot_dice": st.sampled_from(["mandatory", "confirm"]),
