@@ -294,3 +294,41 @@ def test_public_view_contents() -> None:
 def test_dice_are_conserved() -> None:
     s = play(make(4), "start 2", T, "lands 2@100,100,0 X@20,20,0", T, "lands out 3@20,20,0")
     assert total_dice(s) == 31 and s.box() == 31 - 28 - 1
+
+
+# -- match mode -------------------------------------------------------------------------------------------
+
+
+def test_match_scoring_three_players() -> None:
+    s = make(3, "match", dice_per_player=1)
+    assert s.games_total == 3 and s.scores() == [0.0, 0.0, 0.0]
+    # Game 1 (seat 1 starts): seat 1 out first (2 players remain → 2 points), then seat 2 (1 point).
+    play(s, "start 2", T, "lands 2@100,100,0 4@60,60,0")
+    assert s.match_points == [2, 0, 0] and not s.is_terminal()
+    play(s, T, "lands 2@100,100,0 4@60,60,0 5@20,20,0")
+    assert s.match_points == [2, 1, 0] and s.elimination_log[0] == [0, 1, 2]
+    # Game 2 starts afresh, started by seat 2, with full supplies and a new first die.
+    assert s.phase == SETUP and s.game_index == 1 and s.supply == [1, 1, 1] and s.out_of_game == 0
+    play(s, "start 3")
+    assert s.current == 1
+    play(s, T, "lands 3@100,100,0 4@60,60,0", T, "lands 3@100,100,0 4@60,60,0 5@20,20,0")
+    assert s.match_points == [2 + 0, 1 + 2, 0 + 1]
+    # Game 3 is started by seat 3, who takes both dice: seat 1 must make the big throw (its one die) and is out.
+    play(s, "start 4")
+    assert s.current == 2
+    play(s, T, "lands 4@100,100,0 4@60,60,0")
+    assert s.current == 0 and s.big_next and s.supply == [1, 1, 2]
+    play(s, T, "lands 5@100,100,0")
+    assert s.match_points == [4, 3, 1] and s.current == 1
+    play(s, T, "lands 5@100,100,0 6@60,60,0")
+    assert s.is_terminal() and s.match_points == [4, 4, 1]
+    # Lowest total wins.
+    assert s.winners() == [2] and s.returns() == [0.0, 0.0, 1.0] and s.scores() == [4.0, 4.0, 1.0]
+
+
+def test_match_tie_is_a_shared_win() -> None:
+    s = make(2, "match", dice_per_player=1)
+    play(s, "start 2", T, "lands 2@100,100,0 4@60,60,0")  # game 1: seat 1 out → 1 point
+    play(s, "start 2", T, "lands 2@100,100,0 4@60,60,0")  # game 2 (seat 2 starts): seat 2 out → 1 point
+    assert s.is_terminal() and s.match_points == [1, 1]
+    assert s.winners() == [0, 1] and s.returns() == [0.5, 0.5]
