@@ -338,3 +338,20 @@ def test_roll_off_refuses_bad_dice() -> None:
     assert (
         new(players=1, roll_off=True).current_player() == CHANCE and new(players=1, roll_off=True).turns == 1
     )
+
+
+# -- numbers that are options ---------------------------------------------------------------------------------
+def test_option_values_are_used() -> None:
+    s = play(at([450, 0], dump_truck_score=550), "1,1,1,2,3", "bank")
+    assert s.score == [0, 0]
+    s = play(at([455, 0], dump_truck_score=550), "1,1,1,2,3", "bank")
+    assert s.score == [555, 0]
+    s = play(new(players=1, open_fail_penalty=100, open_fail_every=2), ZERO5, ZERO5)
+    assert s.score == [-100]
+    s = play(at([400, 0], "classic-nobarrel", target=500, pits=()), "1,1,1,2,3", "bank")
+    assert s.is_terminal() and s.score == [500, 0]
+    s = play(at([700, 0], barrel_score=800), "1,1,1,2,3", "bank")
+    assert s.score == [800, 0] and s.on_barrel[0]
+    assert play(at([800, 0], barrel_score=800, on_barrel=[True, False], to_move=1), ZERO5).min_bank() == 200
+    s = play(at([100, 0], max_rolls=1), "1,2,3,3,4")
+    assert s.legal_actions() == (BANK,)
