@@ -348,7 +348,7 @@ def test_option_values_are_used() -> None:
     assert s.score == [555, 0]
     s = play(new(players=1, open_fail_penalty=100, open_fail_every=2), ZERO5, ZERO5)
     assert s.score == [-100]
-    s = play(at([400, 0], "classic-nobarrel", target=500, pits=()), "1,1,1,2,3", "bank")
+    s = play(at([400, 0], "classic-nobarrel", target=500, pits=(), dump_truck=False), "1,1,1,2,3", "bank")
     assert s.is_terminal() and s.score == [500, 0]
     s = play(at([700, 0], barrel_score=800), "1,1,1,2,3", "bank")
     assert s.score == [800, 0] and s.on_barrel[0]
