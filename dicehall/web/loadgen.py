@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
+import os
 import time
+import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,58 +66,178 @@ class Window:
         return time.perf_counter() >= self.end
 
 
-async def _client(
-    ws_url: str, table: str, seats: dict[int, str], rng: np.random.Generator, win: Window, res: LoadResult
-) -> bool:
-    """Play ``seats`` (seat -> token) until the game ends or the window closes; returns whether it ended."""
-    from websockets.asyncio.client import connect
+class _WS(asyncio.Protocol):
+    """A minimal websocket client (RFC 6455: handshake, masked client frames, unfragmented server frames).
 
-    async with connect(ws_url, compression=None, max_size=2**20, open_timeout=10) as ws:
-        await ws.send(
+    The load generator shares the machine with the server, so it must cost little per message: the ``websockets``
+    library's per-message overhead (tasks, timeouts, buffers) would take CPU away from the server being measured.
+    """
+
+    def __init__(self, on_text: Callable[[bytes], None]) -> None:
+        self.on_text = on_text
+        self.buf = bytearray()
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.closed: asyncio.Future[None] = loop.create_future()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # uvloop's TCP transport is not a subclass
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("connection lost during the handshake"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.opened.done():
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(buf[:end])
+            del buf[: end + 4]
+            if not head.startswith(b"HTTP/1.1 101"):
+                self.opened.set_exception(ConnectionError(head.split(b"\r\n")[0].decode()))
+                return
+            self.opened.set_result(None)
+        while len(buf) >= 2:
+            b0, n = buf[0], buf[1] & 0x7F
+            off = 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, off = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, off = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < off + n:
+                return
+            payload = bytes(buf[off : off + n])
+            del buf[: off + n]
+            op = b0 & 0x0F
+            if not b0 & 0x80:
+                raise ConnectionError("fragmented frames are not expected from the server")
+            if op == 1:
+                self.on_text(payload)
+            elif op == 9:
+                self.send(0xA, payload)
+            elif op == 8 and self.transport is not None:
+                self.transport.close()
+
+    def send(self, opcode: int, payload: bytes) -> None:
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | opcode, 0x80 | n))
+        elif n < 65536:
+            head = bytes((0x80 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | opcode, 0x80 | 127)) + n.to_bytes(8, "big")
+        mask = os.urandom(4)
+        key = int.from_bytes((mask * (n // 4 + 1))[:n], "big")
+        body = (int.from_bytes(payload, "big") ^ key).to_bytes(n, "big") if n else b""
+        assert self.transport is not None
+        self.transport.write(head + mask + body)
+
+    def send_text(self, text: str) -> None:
+        self.send(0x1, text.encode())
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.send(0x8, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+
+async def _open(host: str, port: int, path: str, on_text: Callable[[bytes], None]) -> _WS:
+    loop = asyncio.get_running_loop()
+    transport, proto = await loop.create_connection(lambda: _WS(on_text), host, port)
+    proto.transport = transport  # uvloop may call connection_made only after this returns
+    key = base64.b64encode(os.urandom(16)).decode()
+    transport.write(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    await asyncio.wait_for(proto.opened, timeout=10)
+    return proto
+
+
+class _Player:
+    """Plays ``seats`` (seat -> token) of one table: reacts to each message as it arrives."""
+
+    def __init__(
+        self, table: str, seats: dict[int, str], rng: np.random.Generator, win: Window, res: LoadResult
+    ) -> None:
+        self.table, self.seats, self.rng, self.win, self.res = table, seats, rng, win, res
+        self.pending: tuple[float, int, int] | None = None  # (sent at, seq it was made at, seat)
+        self.finished = asyncio.get_running_loop().create_future()
+        self.ws: _WS | None = None
+
+    def on_text(self, raw: bytes) -> None:
+        msg = json.loads(raw)
+        kind = msg["type"]
+        res = self.res
+        if kind == "error":
+            res.errors[msg["code"]] = res.errors.get(msg["code"], 0) + 1
+            self.pending = None
+            return
+        if kind != "event" and kind != "snapshot":
+            return
+        seq = msg["seq"]
+        pending = self.pending
+        if kind == "event" and pending is not None and msg["actor"] == pending[2] and seq == pending[1] + 1:
+            now = time.perf_counter()
+            if self.win.inside(now):
+                res.latencies.append(now - pending[0])
+            res.acked.append((self.table, seq, pending[2], msg["move"]))
+            self.pending = pending = None
+        state = msg["state"]
+        if state["terminal"]:
+            if not self.finished.done():
+                self.finished.set_result(True)
+            return
+        seat = state["current_player"]
+        if pending is None and seat in self.seats and not self.win.over() and self.ws is not None:
+            legal = state["legal_actions"]
+            move = legal[int(self.rng.integers(len(legal)))]
+            self.pending = (time.perf_counter(), seq, seat)
+            self.ws.send_text(json.dumps({"type": "act", "seat": seat, "seq": seq, "move": move}))
+
+
+async def _client(
+    host: str,
+    port: int,
+    table: str,
+    seats: dict[int, str],
+    rng: np.random.Generator,
+    win: Window,
+    res: LoadResult,
+) -> bool:
+    """Play ``seats`` until the game ends or the window closes; returns whether the game ended."""
+    player = _Player(table, seats, rng, win, res)
+    ws = await _open(host, port, "/ws", player.on_text)
+    player.ws = ws
+    try:
+        ws.send_text(
             json.dumps({"type": "join", "table": table, "tokens": list(seats.values()), "last_seq": None})
         )
-        seq = 0
-        pending: tuple[float, int, str, int] | None = None  # (sent at, seq it was made at, move, seat)
-        while not win.over():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.05, win.end - time.perf_counter()))
-            except TimeoutError:
-                break
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "error":
-                res.errors[msg["code"]] = res.errors.get(msg["code"], 0) + 1
-                pending = None
-                continue
-            if kind not in ("event", "snapshot"):
-                continue
-            seq = msg["seq"]
-            if (
-                kind == "event"
-                and pending is not None
-                and msg["actor"] == pending[3]
-                and msg["seq"] == pending[1] + 1
-            ):
-                now = time.perf_counter()
-                if win.inside(now):
-                    res.latencies.append(now - pending[0])
-                res.acked.append((table, msg["seq"], pending[3], msg["move"]))
-                pending = None
-            state = msg["state"]
-            if state["terminal"]:
-                return True
-            seat = state["current_player"]
-            if pending is None and seat in seats:
-                legal = state["legal_actions"]
-                move = str(legal[int(rng.integers(len(legal)))])
-                pending = (time.perf_counter(), seq, move, seat)
-                await ws.send(json.dumps({"type": "act", "seat": seat, "seq": seq, "move": move}))
-    return False
+        remaining = max(0.0, win.end - time.perf_counter())
+        done, _ = await asyncio.wait(
+            {player.finished, ws.closed}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+        )
+        return player.finished in done
+    finally:
+        ws.close()
 
 
 async def _table_slot(
     http: httpx.AsyncClient,
-    ws_url: str,
+    host: str,
+    port: int,
     game: str,
     hot_seat: bool,
     rng: np.random.Generator,
@@ -133,7 +257,9 @@ async def _table_slot(
         res.tables += 1
         toks = {s["seat"]: s["token"] for s in body["seats"]}
         groups = [toks] if hot_seat else [{seat: tok} for seat, tok in toks.items()]
-        done = await asyncio.gather(*(_client(ws_url, body["table_id"], g, rng, win, res) for g in groups))
+        done = await asyncio.gather(
+            *(_client(host, port, body["table_id"], g, rng, win, res) for g in groups)
+        )
         if all(done):
             res.games_finished += 1
 
@@ -149,14 +275,15 @@ async def run_load(
 ) -> LoadResult:
     """Drive ``clients`` websocket clients against the server at ``url``: two per table (one per seat), or with
     ``hot_seat`` one per table holding both seats."""
-    ws_url = url.replace("http://", "ws://").rstrip("/") + "/ws"
+    parsed = urllib.parse.urlsplit(url)
+    host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
     res = LoadResult(window=duration)
     win = Window(warmup, duration)
     tables = clients if hot_seat else max(1, clients // 2)
     rngs = [np.random.default_rng([seed, i]) for i in range(tables)]
     limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
-        await asyncio.gather(*(_table_slot(http, ws_url, game, hot_seat, rng, win, res) for rng in rngs))
+        await asyncio.gather(*(_table_slot(http, host, port, game, hot_seat, rng, win, res) for rng in rngs))
     return res
 
 

@@ -35,6 +35,9 @@ class Table:
     kind: int
     clients: list[list[tuple[int, str]]]  # per client: (seat, token) pairs
     seen: dict[int, tuple[Any, str]] = field(default_factory=dict)  # seq -> (actor, move) sent to any client
+    last: dict[str, Any] | None = (
+        None  # the newest event or snapshot seen (a rejoin that is up to date gets none)
+    )
     finished: bool = False
 
 
@@ -78,8 +81,12 @@ async def play_seat(ws_url: str, table: Table, seats: list[tuple[int, str]], rng
                     table.seen[msg["seq"]] = (msg["actor"], msg["move"])
                     if msg["actor"] in mine:
                         pending = False
+                elif msg["type"] == "joined" and table.last is not None and msg["seq"] == table.last["seq"]:
+                    msg = table.last  # up to date: nothing follows, play on from what we have
                 else:
                     continue
+                if table.last is None or msg["seq"] >= table.last["seq"]:
+                    table.last = msg
                 st = msg["state"]
                 if st["terminal"]:
                     table.finished = True
