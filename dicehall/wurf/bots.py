@@ -18,8 +18,6 @@ from dicehall.wurf.arena.fast import FastArena
 from dicehall.wurf.layout import centroid
 from dicehall.wurf.state import CHOICE, WurfState
 
-BIG_THROW_LOSS = 0.45
-"""Rough share of its dice a player loses in a big throw (X, out, singletons left in the arena)."""
 ELIMINATION_COST = 8.0
 AIM_SOUTH_MM = 18.0
 """Aiming a little short of the dice lets the thrown die roll into them instead of landing on top."""
@@ -85,6 +83,7 @@ class ExpertBot(Agent):
     def __init__(self, rules: RuleSet | None = None) -> None:
         self.rules = rules
         self.model = FastArena.default()
+        self._big: dict[int, float] = {}
 
     def _aims(self, arena: Sequence[DieRest]) -> list[tuple[float, float]]:
         pts = [(d.x, d.y) for d in arena if d.x is not None and d.y is not None]
@@ -107,13 +106,28 @@ class ExpertBot(Agent):
         w = 1.0 / len(opp)
         nxt = opp[0]
         if not faces:
-            return w * BIG_THROW_LOSS * nxt
+            return w * self.big_loss(nxt)
         k = len(set(faces))
         value = -w * (k / 6 * 2.0 - 1.0)
         if k == 1:
-            # If the next player matches the lone die, we face the big throw.
-            value -= (1 / 6) * BIG_THROW_LOSS * my_supply * 0.5
+            # If the next player matches the lone die, we may face the big throw.
+            value -= (1 / 6) * self.big_loss(my_supply) * 0.5
         return value
+
+    def big_loss(self, n: int) -> float:
+        """Expected dice lost by a big throw of ``n`` dice under the fast model (computed once per count)."""
+        if n <= 0:
+            return 0.0
+        if n not in self._big:
+            rng = np.random.default_rng(n)
+            plan = self.model.plan((), n, ThrowParams(100.0, 100.0, 0.4, 0.5))
+            lost = 0
+            for _ in range(300):
+                kept = [f for f in self.model.sample_faces(plan, n, rng) if f > X]
+                counts = Counter(kept)
+                lost += n - sum(c for c in counts.values() if c >= 2)
+            self._big[n] = lost / 300
+        return self._big[n]
 
     def _value(self, state: WurfState, arena: Sequence[DieRest], n_thrown: int, t: Throw, seed: int) -> float:
         me = state.current
