@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 MAX_MESSAGE_BYTES = 4096
 """Largest client frame the server reads; larger ones get ``too_large`` (the transport cuts at 64 KiB)."""
@@ -59,7 +59,12 @@ class SeatSpec(BaseModel):
 
     kind: Literal["human", "bot"]
     name: str | None = Field(default=None, max_length=40)
-    bot: str | None = Field(default=None, max_length=40, description="bot name (its level), e.g. 'expert'")
+    bot: str | None = Field(
+        default=None,
+        max_length=40,
+        validation_alias=AliasChoices("bot", "level"),
+        description="bot name (its level), e.g. 'expert'; 'level' is accepted as another name for it",
+    )
     open: bool = Field(default=False, description="human seat left for someone to claim with POST .../join")
 
 

@@ -143,3 +143,18 @@ def test_front_end_pages(db_url, tmp_path: Path):
         assert c.get("/favicon.svg").text == "<svg/>"
         assert c.get("/api/health").json()["status"] == "ok"
         assert json.loads(c.get("/api/tables").text) == []
+
+
+def test_default_database_is_a_wal_sqlite_file_in_the_user_data_dir(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    with TestClient(create_app(None, bot_delay=0)) as c:
+        t = create(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "cautious"}])
+        assert t["seats"][1]["bot"] == "cautious"
+    path = tmp_path / "xdg" / "dicehall" / "dicehall.sqlite"
+    assert path.is_file()
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0001"
+        assert conn.execute(text("SELECT count(*) FROM dh_tables")).scalar_one() == 1
+    engine.dispose()
