@@ -168,3 +168,21 @@ def test_lone_die_uniform_many_throws() -> None:
         if d.status == "arena":
             counts[d.face - 1] += 1
     assert chisquare(counts).pvalue > 0.001, counts
+
+
+def test_fast_plan_uses_the_fitted_feature_formula() -> None:
+    # The plan writes arena_features out for speed; it must give the same probabilities.
+    import math
+
+    from dicehall.wurf.arena.fast import _dot, _sig, arena_features, crowding
+
+    arena = tuple(block(5))
+    params = ThrowParams(90, 95, 0.6, 0.3)
+    plan = FAST.plan(arena, 2, params)
+    crowd = crowding(arena)
+    for k, d in enumerate(arena):
+        feats = arena_features(math.hypot((d.x or 0) - 90, (d.y or 0) - 95), 0.6, 0.3, crowd[k], 2)
+        dp = plan.dice[k]
+        assert dp.p_hit == pytest.approx(_sig(_dot(FAST.p.hit, feats)))
+        assert dp.p_leave == pytest.approx(_sig(_dot(FAST.p.hit_leave, feats)))
+        assert dp.p_change == pytest.approx(_sig(_dot(FAST.p.hit_change, feats)))

@@ -17,7 +17,7 @@ import operator
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -170,19 +170,21 @@ class FastArena:
         power, spin = params.power, params.spin
         crowd = crowding(placed) if len(placed) > 1 else [0] * len(placed)
         dice = []
+        # arena_features written out: the terms that do not depend on the die are summed once per layout.
+        lg = math.log(max(1, n_thrown))
+        w_sets = (p.hit, p.hit_leave, p.hit_change)
+        bases = [w[0] + w[3] * power + w[5] * spin + w[7] * lg for w in w_sets]
         for k, d in enumerate(placed):
             assert d.x is not None and d.y is not None
             dx, dy = d.x - params.x, d.y - params.y
-            feats = arena_features(math.hypot(dx, dy), power, spin, crowd[k], max(1, n_thrown))
+            r = math.hypot(dx, dy) / 100.0
+            c = float(crowd[k])
+            ph, pl, pc = (
+                _sig(b0 + w[1] * r + w[2] * r * r + w[4] * r * power + w[6] * c)
+                for b0, w in zip(bases, w_sets, strict=True)
+            )
             dice.append(
-                _DiePlan(
-                    d,
-                    DieResult("arena", d.face, d.x, d.y, d.yaw),
-                    _sig(_dot(p.hit, feats)),
-                    _sig(_dot(p.hit_leave, feats)),
-                    _sig(_dot(p.hit_change, feats)),
-                    math.atan2(dy, dx),
-                )
+                _DiePlan(d, DieResult("arena", d.face, d.x, d.y, d.yaw), ph, pl, pc, math.atan2(dy, dx))
             )
         near = near_aim(placed, params.x, params.y)
         tl = _sig(_dot(p.thrown_leave, thrown_features(power, max(1, n_thrown), near, params.x, params.y)))
@@ -300,8 +302,7 @@ class FastArena:
         return out
 
 
-@dataclasses.dataclass(frozen=True)
-class _DiePlan:
+class _DiePlan(NamedTuple):
     die: DieRest
     unchanged: DieResult
     p_hit: float
