@@ -17,7 +17,7 @@ from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, sea
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
 from dicehall.core.record import GameRecord
-from dicehall.core.rng import agent_rng, live_rng
+from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
 from dicehall.core.simulate import GameOutcome, SimulationJob, simulate
 
@@ -164,6 +164,10 @@ HumanTurn = Callable[[State[Any], int], Any]
 """Asks the human at seat ``n`` for an action; returns it (already checked legal)."""
 
 
+class QuitGame(Exception):
+    """Raised by a human turn to leave the game on purpose (offers to save, like Ctrl-C, but exits 0)."""
+
+
 def play_in_terminal(
     game: str,
     rules: RuleSet,
@@ -172,13 +176,23 @@ def play_in_terminal(
     show: Callable[[State[Any]], None],
     narrate: Callable[[State[Any], Any, int], None],
     save_to: Path | None = None,
+    seed: int | None = None,
+    agents: Sequence[Agent | None] | None = None,
 ) -> GameRecord:
-    """Run a live game: bots and dice play themselves, humans are asked. Ctrl-C offers to save the record."""
+    """Run a live game: bots and dice play themselves, humans are asked. Ctrl-C offers to save the record.
+
+    ``seed`` makes the dice reproducible (default: a fresh secure seed); ``agents`` supplies the seats' bots
+    (``None`` for humans) when the caller wants to keep hold of them, e.g. to show their reasoning.
+    """
     names = seat_names(specs)
-    seed, dice = live_rng()
+    if seed is None:
+        seed, dice = live_rng()
+    else:
+        dice = seeded_rng(seed)
     bot_rng: np.random.Generator = agent_rng(seed)
     state = get_game(game).new_initial_state(rules, len(specs))
-    agents: list[Agent | None] = [make_bot(game, s.bot, rules) if s.bot else None for s in specs]
+    if agents is None:
+        agents = [make_bot(game, s.bot, rules) if s.bot else None for s in specs]
     record = GameRecord.start(game, rules, names, seed)
     try:
         while (player := state.current_player()) != TERMINAL:
@@ -194,10 +208,11 @@ def play_in_terminal(
             narrate(state, action, player)
         record.finish(state)
         show(state)
-    except (KeyboardInterrupt, EOFError):
-        console.print("\n[yellow]Game interrupted.[/]")
+    except (KeyboardInterrupt, EOFError, QuitGame) as exc:
+        quit_on_purpose = isinstance(exc, QuitGame)
+        console.print("\n[yellow]Game left.[/]" if quit_on_purpose else "\n[yellow]Game interrupted.[/]")
         _offer_save(record, save_to)
-        raise typer.Exit(130) from None
+        raise typer.Exit(0 if quit_on_purpose else 130) from None
     if save_to is not None:
         record.save(save_to)
         console.print(f"record saved to [bold]{save_to}[/]")

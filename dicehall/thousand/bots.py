@@ -1,0 +1,219 @@
+"""Dice 1000 bots: ``random``, the threshold bots ``cautious`` and ``bold``, and the DP ``expert``.
+
+Every bot only returns legal actions. With ``explain = True`` a bot also leaves a one-line reason for its last
+decision in ``last_reason`` (terminal play shows it); simulations leave it off so decisions allocate nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dicehall.core.agents import Agent, RandomAgent, register_bot
+from dicehall.core.game import State
+from dicehall.core.rules import RuleSet
+from dicehall.thousand import dp
+from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
+
+# -- reading the engine (small helpers kept here instead of in the engine) --------------------------------------
+
+
+def free_rolls(state: ThousandState) -> int:
+    """Counted (not forced) rolls made this turn — what ``max_rolls`` limits."""
+    return state._free_rolls
+
+
+def confirming_keep(state: ThousandState) -> bool:
+    """With ``free_set_aside``: the roll being kept from is a confirmation roll."""
+    return state._confirm
+
+
+def turn_model(state: ThousandState) -> dp.TurnModel:
+    """The expert's view of the turn of the player to move: what may be banked and what points are worth."""
+    r = state.rules
+    seat = state.player
+    score = state.score[seat]
+    need = state.min_bank()
+    cap = state.max_bank()
+    if r.barrel == "score" and state.on_barrel[seat]:
+        sat = r.target - score  # the win
+    elif r.barrel == "score" and r.barrel_cap:
+        sat = r.barrel_score - score  # a bank reaching the barrel is recorded as exactly barrel_score
+    else:
+        sat = r.target - score
+    if cap is not None:
+        sat = min(sat, cap)
+    sat = max(sat, need, dp.STEP)
+    special: tuple[tuple[int, int], ...] = ()
+    if r.dump_truck:
+        onto = r.dump_truck_score - score
+        if 0 < onto < sat and onto >= need:
+            special = ((onto, -score),)  # banking onto the dump truck loses the whole score
+    return dp.TurnModel(
+        need=need,
+        sat=sat,
+        cap=cap,
+        special=special,
+        max_rolls=r.max_rolls,
+        confirm=r.hot_dice == "confirm",
+        reconfirm=r.reconfirm_hot,
+        pair_reroll=r.pair_reroll,
+        golden=r.golden_win,
+        free=r.free_set_aside,
+        kinds=r.kinds,
+    )
+
+
+def _best_points_keep(state: ThousandState) -> str:
+    """The keep option worth the most points (more dice set aside on ties)."""
+    info = state.pending_roll
+    assert info is not None
+    best, best_key = "", (-1, -1)
+    for text, (points, dice) in keep_options(info.combos).items():
+        key = (points, len(dice))
+        if key > best_key:
+            best, best_key = text, key
+    return best
+
+
+class ThousandBot(Agent):
+    """Shared plumbing: forced moves, keep choices and the optional explanation."""
+
+    explain = False
+    last_reason = ""
+
+    def __init__(self, rules: RuleSet) -> None:
+        if not isinstance(rules, ThousandRules):
+            raise TypeError("Dice 1000 bots need ThousandRules")
+        self.rules = rules
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        assert isinstance(state, ThousandState)
+        if state.pending_roll is not None:
+            return self.keep(state)
+        if state.hot_dice:
+            if self.explain:
+                self.last_reason = "hot dice: the roll of all 5 is forced"
+            return ROLL
+        if state.turn_total < state.min_bank():
+            if self.explain:
+                self.last_reason = state.bank_refusal() or "must roll"
+            return ROLL
+        m = state.rules.max_rolls
+        if m and free_rolls(state) >= m:
+            if self.explain:
+                self.last_reason = f"no rolls left ({m} per turn)"
+            return BANK
+        return ROLL if self.wants_roll(state) else BANK
+
+    def wants_roll(self, state: ThousandState) -> bool:
+        raise NotImplementedError
+
+    def keep(self, state: ThousandState) -> str:
+        choice = _best_points_keep(state)
+        if self.explain:
+            self.last_reason = f"keeps the most points ({choice[5:]})"
+        return choice
+
+
+class ThresholdBot(ThousandBot):
+    """Banks once the turn total reaches ``threshold`` (or what is needed, or the cap) or few dice are left."""
+
+    threshold = 300
+    few_dice = 1
+
+    def wants_roll(self, state: ThousandState) -> bool:
+        t = state.turn_total
+        n = state.in_hand
+        cap = state.max_bank()
+        target = max(state.min_bank(), self.threshold if cap is None else min(self.threshold, cap))
+        if state.rules.barrel == "score" and state.on_barrel[state.player]:
+            target = state.min_bank()  # the win: take it
+        if t >= target:
+            if self.explain:
+                self.last_reason = f"banks: turn total {t} ≥ {target}"
+            return False
+        if n <= self.few_dice:
+            if self.explain:
+                self.last_reason = f"banks: only {n} {'die' if n == 1 else 'dice'} left"
+            return False
+        if self.explain:
+            self.last_reason = f"rolls {n}: turn total {t} < {target}"
+        return True
+
+
+@register_bot("thousand", "cautious", "banks at 200 or with 2 dice left (when the rules allow)")
+class CautiousBot(ThresholdBot):
+    name = "cautious"
+    threshold = 200
+    few_dice = 2
+
+
+@register_bot("thousand", "bold", "banks at 400 or with 1 die left (when the rules allow)")
+class BoldBot(ThresholdBot):
+    name = "bold"
+    threshold = 400
+    few_dice = 1
+
+
+@register_bot(
+    "thousand",
+    "expert",
+    "banks or rolls to maximise the turn's expected useful points (exact DP over turn total and dice)",
+)
+class ExpertBot(ThousandBot):
+    """Looks up the DP table of the turn's constraints (see :mod:`dicehall.thousand.dp`)."""
+
+    name = "expert"
+
+    def __init__(self, rules: RuleSet) -> None:
+        super().__init__(rules)
+        self._tables: dict[tuple[int, int | None, int, bool], dp.Table] = {}
+
+    def table_for(self, state: ThousandState) -> dp.Table:
+        seat = state.player
+        key = (state.min_bank(), state.max_bank(), state.score[seat], state.on_barrel[seat])
+        tab = self._tables.get(key)
+        if tab is None:
+            tab = self._tables[key] = dp.table(turn_model(state))
+        return tab
+
+    def wants_roll(self, state: ThousandState) -> bool:
+        tab = self.table_for(state)
+        t, n, r = state.turn_total, state.in_hand, free_rolls(state)
+        roll = tab.decide(t, n, r)
+        if self.explain:
+            rv, bv = tab.roll_value(t, n, r), tab.bank_value(t)
+            verb = "rolls" if roll else "banks"
+            self.last_reason = (
+                f"{verb}: rolling {n} is worth {rv:.1f} on average, banking {t} is worth {bv:.0f}"
+            )
+        return roll
+
+    def keep(self, state: ThousandState) -> str:
+        info = state.pending_roll
+        assert info is not None
+        tab = self.table_for(state)
+        t, n, r = state.turn_total, state.in_hand, free_rolls(state)
+        confirm = confirming_keep(state)
+        best, best_value = "", float("-inf")
+        for text, (points, dice) in keep_options(info.combos).items():
+            value = tab.after(t + points, n - len(dice), r, confirm)
+            if value > best_value:
+                best, best_value = text, value
+        if self.explain:
+            self.last_reason = f"keeps {best[5:]}: worth {best_value:.1f} on average"
+        return best
+
+
+@register_bot("thousand", "random", "rolls or banks at random among the legal moves")
+class ThousandRandom(RandomAgent):
+    name = "random"
+
+    def __init__(self, rules: RuleSet) -> None:
+        super().__init__(rules)
+
+    explain = False
+    last_reason = "a random legal move"
