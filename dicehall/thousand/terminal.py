@@ -113,8 +113,10 @@ def board(state: ThousandState, names: Sequence[str]) -> Table:
         "open": f"open barrel: exactly {r.target}",
     }[r.barrel]
     table = Table(
-        title=f"Dice 1000 — {r.preset or 'custom'} rules, {barrel} — turn {state.turns}",
+        title=f"Dice 1000 — turn {state.turns}",
+        caption=f"{r.preset or 'custom'} rules: {barrel}",
         title_justify="left",
+        caption_justify="left",
         show_edge=False,
         pad_edge=False,
     )
@@ -147,6 +149,8 @@ def roll_picture(state: ThousandState, big: bool = True) -> Text:
     dice = state.last_roll or ()
     kept = [d for c in state.last_combos for d in c.dice]
     text = dice_art(dice, scored_styles(dice, kept)) if big else dice_inline(dice)
+    if not big:
+        text.append("  ")
     if state.last_combos:
         parts = ", ".join(f"{c} = {c.points}" for c in state.last_combos)
         total = sum(c.points for c in state.last_combos)

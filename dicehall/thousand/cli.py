@@ -1,0 +1,260 @@
+"""``dicehall play thousand`` and ``dicehall simulate thousand``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from dicehall.core.agents import Agent, make_bot, seat_names
+from dicehall.core.cli_support import (
+    QuitGame,
+    RulesFileOpt,
+    SetOpt,
+    ask,
+    console,
+    load_players,
+    load_rules,
+    play_in_terminal,
+    run_simulate_command,
+)
+from dicehall.core.errors import DicehallError
+from dicehall.core.game import CHANCE, State
+from dicehall.core.simulate import GameOutcome, default_jobs
+from dicehall.thousand.bots import ThousandBot
+from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
+from dicehall.thousand.terminal import board, roll_picture, turn_line
+
+HELP = (
+    "Commands: [bold]r[/] or [bold]roll[/] — roll the dice in hand; [bold]b[/] or [bold]bank[/] — bank the "
+    "turn total;\n"
+    "  [bold]keep 1,5[/] (or the number of a choice) — with free set-aside, which scoring dice to keep;\n"
+    "  [bold]?[/] or [bold]help[/] — this text; [bold]board[/] — redraw; [bold]q[/] or [bold]quit[/] — leave "
+    "(offers to save). Ctrl-C also stops."
+)
+
+
+def allowed_text(state: ThousandState) -> str:
+    """What may be typed now, e.g. ``r/roll, b/bank, ?/help, q/quit``."""
+    if state.pending_roll is not None:
+        opts = ", ".join(keep_options(state.pending_roll.combos))
+        return f"{opts} (or its number), ?/help, q/quit"
+    moves = []
+    legal = state.legal_actions()
+    if ROLL in legal:
+        moves.append("r/roll")
+    if BANK in legal:
+        moves.append("b/bank")
+    return ", ".join([*moves, "?/help", "q/quit"])
+
+
+def read_command(state: ThousandState, raw: str) -> Any:
+    """The action typed in ``raw``; raises ``ValueError`` with what is allowed, or :class:`QuitGame`.
+
+    Returns ``None`` for commands that only display something (help, board).
+    """
+    text = raw.strip().lower()
+    if text in ("q", "quit", "exit"):
+        raise QuitGame
+    if text in ("?", "h", "help"):
+        console.print(HELP)
+        return None
+    if text in ("board", "show"):
+        return None
+    if state.pending_roll is not None:
+        options = list(keep_options(state.pending_roll.combos))
+        if text.isdigit() and 1 <= int(text) <= len(options):
+            return options[int(text) - 1]
+        if text.startswith("keep"):
+            kept = state.string_to_action(text)
+            if kept in options:
+                return kept
+            raise ValueError(f"{raw.strip()!r} is not a choice here; allowed: {allowed_text(state)}")
+        raise ValueError(f"choose the dice to keep first; allowed: {allowed_text(state)}")
+    if text in ("r", "roll"):
+        action: Any = ROLL
+    elif text in ("b", "bank", "stop", "enough"):
+        action = BANK
+    elif not text:
+        raise ValueError(f"type a command; allowed: {allowed_text(state)}")
+    else:
+        raise ValueError(f"cannot read {raw.strip()!r}; allowed: {allowed_text(state)}")
+    if action not in state.legal_actions():
+        try:
+            state.clone().apply_action(action)
+        except DicehallError as exc:
+            raise ValueError(f"cannot {action} now: {exc}; allowed: {allowed_text(state)}") from None
+    return action
+
+
+def make_human(names: list[str]) -> Any:
+    def ask_human(state: State[Any], seat: int) -> Any:
+        assert isinstance(state, ThousandState)
+        if state.pending_roll is not None:
+            console.print("Which scoring dice do you keep?")
+            for i, (text, (points, _)) in enumerate(keep_options(state.pending_roll.combos).items(), 1):
+                console.print(f"  [bold cyan]{i}[/]  {text}  ({points} points)")
+        while True:
+            raw = ask(f"{names[seat]} [{allowed_text(state)}] > ")
+            try:
+                action = read_command(state, raw)
+            except ValueError as exc:
+                console.print(f"[red]{exc}[/]")
+                continue
+            if action is None:
+                show_position(state, names)
+                continue
+            return action
+
+    return ask_human
+
+
+def show_position(state: ThousandState, names: list[str]) -> None:
+    console.print(board(state, names))
+    if state.last_roll is not None and state.turn_total:
+        console.print(turn_line(state))
+
+
+def make_narrator(names: list[str], agents: list[Agent | None]) -> Any:
+    human_seats = {i for i, a in enumerate(agents) if a is None}
+    turn = [0]  # whose turn it was before the action being narrated (a zero roll passes the turn)
+
+    def narrate(state: State[Any], action: Any, player: int) -> None:
+        assert isinstance(state, ThousandState)
+        events = state.events
+        if state.names != names:
+            # the engine names seats P1, P2, ...; from now on it uses the players' names
+            events = [_rename(e, names) for e in events]
+            state.names[:] = names
+        mover = turn[0]
+        turn[0] = state.player
+        if player == CHANCE:
+            who = names[mover]
+            console.print(f"[bold]{who}[/] rolls:")
+            console.print(roll_picture(state, big=mover in human_seats or len(human_seats) == 0))
+        else:
+            agent = agents[player]
+            if agent is not None:
+                why = getattr(agent, "last_reason", "")
+                console.print(f"[bold]{names[player]}[/] → [bold cyan]{action}[/]  [dim]{why}[/]")
+        for event in events:
+            console.print(f"  [yellow]•[/] {event}")
+        if (
+            not state.is_terminal()
+            and state.current_player() >= 0
+            and state.player not in human_seats
+            and state.pending_roll is None
+            and state.turn_total
+        ):
+            console.print(turn_line(state))
+        if state.is_terminal():
+            console.print(board(state, names))
+            if state.winner is not None:
+                console.print(f"[bold green]{names[state.winner]} wins![/]")
+
+    return narrate
+
+
+def _rename(event: str, names: list[str]) -> str:
+    return re.sub(
+        r"\bP(\d+)\b",
+        lambda m: names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names) else m.group(0),
+        event,
+    )
+
+
+def print_extra(report: dict[str, Any], outcomes: list[GameOutcome]) -> None:
+    """Mean game length and each seat's score distribution."""
+    stats = report.get("stats", {})
+    if "turns" in stats:
+        seats = len(report["players"])
+        mean = stats["turns"]["mean"]
+        console.print(f"mean game length: [bold]{mean:.1f}[/] turns ({mean / seats:.1f} per player)")
+    table = Table(title="final score distribution")
+    for col in ("player", "min", "p5", "p25", "median", "p75", "p95", "max"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for s in report["seats"]:
+        d = s["score"]
+        table.add_row(
+            s["player"], *(f"{d[k]:.0f}" for k in ("min", "p5", "p25", "median", "p75", "p95", "max"))
+        )
+    console.print(table)
+
+
+def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
+    @play_app.command("thousand")
+    def play_thousand(
+        players: str = typer.Option(
+            "me,bot:expert", "--players", help="Seats in order, e.g. me,bot:expert,bot:cautious or ann,bob."
+        ),
+        preset: str = typer.Option(
+            None, "--preset", "-p", help="Rule preset (see `dicehall rules thousand`)."
+        ),
+        sets: list[str] = SetOpt,
+        rules_file: Path = RulesFileOpt,
+        save: Path = typer.Option(None, "--save", help="Write the game record here (also on quit/Ctrl-C)."),
+        seed: int = typer.Option(None, "--seed", help="Seed for reproducible dice (default: a fresh one)."),
+    ) -> None:
+        """Play Dice 1000 («Тысяча») in the terminal against bots or friends (hot-seat)."""
+        rules = load_rules("thousand", preset, sets, rules_file)
+        specs = load_players("thousand", players, rules)
+        names = seat_names(specs)
+        agents: list[Agent | None] = []
+        for spec in specs:
+            bot = make_bot("thousand", spec.bot, rules) if spec.bot else None
+            if isinstance(bot, ThousandBot):
+                bot.explain = True
+            agents.append(bot)
+        console.print(HELP)
+
+        def show(state: State[Any]) -> None:
+            assert isinstance(state, ThousandState)
+            show_position(state, names)
+
+        play_in_terminal(
+            "thousand",
+            rules,
+            specs,
+            make_human(names),
+            show,
+            make_narrator(names, agents),
+            save,
+            seed=seed,
+            agents=agents,
+        )
+
+    @simulate_app.command("thousand")
+    def simulate_thousand(
+        players: str = typer.Option(
+            "bot:expert,bot:bold", "--players", help="Bots, e.g. bot:expert,bot:bold."
+        ),
+        games: int = typer.Option(1000, "--games", "-n", help="Number of games."),
+        seed: int = typer.Option(1, "--seed", help="Root seed (game i always gets the same dice)."),
+        jobs: int = typer.Option(
+            1, "--jobs", "-j", help=f"Worker processes (this machine: {default_jobs()})."
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+        save_records: Path = typer.Option(None, "--save-records", help="Directory for one record per game."),
+        plot: Path = typer.Option(None, "--plot", help="Write a score histogram PNG here."),
+        preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
+        sets: list[str] = SetOpt,
+        rules_file: Path = RulesFileOpt,
+    ) -> None:
+        """Bot-versus-bot Dice 1000: win rates with 95% intervals, game length, score distribution."""
+        run_simulate_command(
+            "thousand",
+            players,
+            games,
+            seed,
+            jobs,
+            as_json,
+            save_records,
+            preset,
+            sets,
+            rules_file,
+            plot=plot,
+            extra_report=print_extra,
+        )
