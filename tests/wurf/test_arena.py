@@ -115,6 +115,9 @@ def test_big_throw_and_out_of_game_dice_reported() -> None:
     assert len(res.dice) == 8
     statuses = {d.status for d in res.dice}
     assert statuses <= {"arena", "out", "rim", "cocked"} and "arena" in statuses
+    for d in res.dice:  # the reported orientation shows the reported face
+        if d.status == "arena":
+            assert d.quat is not None and face_up(np.array(d.quat))[0] == d.face
 
 
 def test_overlapping_start_positions_are_separated() -> None:

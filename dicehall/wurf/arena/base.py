@@ -62,6 +62,8 @@ class DieResult(NamedTuple):
     x: float = 0.0
     y: float = 0.0
     yaw: float = 0.0
+    quat: tuple[float, float, float, float] | None = None
+    """Full orientation (w, x, y, z) where the model knows it (physics); records keep face and yaw."""
 
 
 @dataclasses.dataclass

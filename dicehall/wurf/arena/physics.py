@@ -283,14 +283,15 @@ class PhysicsArena:
             x, y, z = data.qpos[a : a + 3]
             quat = np.array(data.qpos[a + 3 : a + 7])
             face, tilt = face_up(quat)
+            q = (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3]))
             xm, ym = round((x + half) * 1000, 1), round((y + half) * 1000, 1)
             if abs(x) > half or abs(y) > half or z > _mm(WALL_MM) * 0.5:
                 status: Status = "rim" if z > _mm(WALL_MM) * 0.5 else "out"
-                results.append(DieResult(status, face, xm, ym, 0.0))
+                results.append(DieResult(status, face, xm, ym, 0.0, q))
             elif tilt > p.cocked_deg:
-                results.append(DieResult("cocked", face, xm, ym, round(yaw_of(quat), 1)))
+                results.append(DieResult("cocked", face, xm, ym, round(yaw_of(quat), 1), q))
             else:
-                results.append(DieResult("arena", face, xm, ym, round(yaw_of(quat), 1)))
+                results.append(DieResult("arena", face, xm, ym, round(yaw_of(quat), 1), q))
         return ThrowResult(results, frames, frame_every * p.timestep, step * p.timestep)
 
 
