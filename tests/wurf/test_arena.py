@@ -189,3 +189,26 @@ def test_fast_plan_uses_the_fitted_feature_formula() -> None:
         assert dp.p_hit == pytest.approx(_sig(_dot(FAST.p.hit, feats)))
         assert dp.p_leave == pytest.approx(_sig(_dot(FAST.p.hit_leave, feats)))
         assert dp.p_change == pytest.approx(_sig(_dot(FAST.p.hit_change, feats)))
+
+
+def test_logistic_fit_recovers_weights() -> None:
+    from dicehall.wurf.arena.calibrate import fit_logistic
+
+    rng = np.random.default_rng(0)
+    x = np.column_stack([np.ones(20000), rng.normal(size=20000)])
+    y = (rng.random(20000) < 1 / (1 + np.exp(-(x @ np.array([-0.5, 1.5]))))).astype(float)
+    assert fit_logistic(x, y) == pytest.approx([-0.5, 1.5], abs=0.08)
+
+
+def test_refit_command_writes_usable_parameters(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from dicehall.wurf.arena.calibrate import main
+
+    out = Path(str(tmp_path)) / "params.json"
+    main(["--throws", "40", "--out", str(out)])
+    params = FastParams.load(out)
+    assert params.meta["physics_throws"] == 40
+    model = FastArena(params)
+    res = model.throw(block(4), 1, ThrowParams(100, 95, 0.5, 0.5), np.random.default_rng(1))
+    assert len(res.dice) == 5
