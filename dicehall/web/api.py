@@ -169,10 +169,14 @@ async def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[st
 
 @router.get("/tables/{table_id}")
 async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+    manager = _manager(request)
     try:
-        return _manager(request).get(table_id).describe()
+        table = manager.get(table_id)
     except DicehallError as exc:
         raise _http_error(exc) from None
+    description = table.describe()
+    manager.evict_if_idle(table)
+    return description
 
 
 @router.get("/tables/{table_id}/record")

@@ -440,6 +440,7 @@ class TableManager:
             table.recent.append((ev.seq, text, entry))
             self._broadcast(table, text)
         self._schedule_bot(table)
+        self.evict_if_idle(table)
 
     def _event(self, table: LiveTable, ev: StoredEvent) -> tuple[StoredEvent, str, dict[str, Any]]:
         """The event message for ``ev``, made right after it was applied (so its view is the state after it),
@@ -490,6 +491,15 @@ class TableManager:
         except RuntimeError:
             return  # no loop yet (server start): the lifespan handler calls resume_bots()
         table.bot_task = loop.create_task(self._bot_loop(table))
+
+    def leave(self, table: LiveTable, sub: Subscriber) -> None:
+        """A client leaves; a finished table nobody watches is dropped from memory (it reloads from the log)."""
+        table.subscribers.discard(sub)
+        self.evict_if_idle(table)
+
+    def evict_if_idle(self, table: LiveTable) -> None:
+        if table.status == "finished" and not table.subscribers and self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
     def resume_bots(self) -> None:
         for table in self.tables.values():

@@ -93,7 +93,7 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
         pass
     finally:
         if conn.table is not None:
-            conn.table.subscribers.discard(conn)
+            manager.leave(conn.table, conn)
         conn.close()
         if not writer.done():
             writer.cancel()
@@ -140,9 +140,13 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
 
 def join(conn: Connection, manager: TableManager, msg: JoinMsg) -> None:
     table = manager.get(msg.table)
-    seats = manager.seats_for_tokens(table, msg.tokens)
-    if conn.table is not None:
-        conn.table.subscribers.discard(conn)
+    try:
+        seats = manager.seats_for_tokens(table, msg.tokens)
+    except TableError:
+        manager.evict_if_idle(table)
+        raise
+    if conn.table is not None and conn.table is not table:
+        manager.leave(conn.table, conn)
     conn.table, conn.seats = table, seats
     table.subscribers.add(conn)
     conn.send(

@@ -62,6 +62,12 @@ def test_hot_seat_full_game_with_spectator(server, db_url):
         assert replay(rec).scores() == final["state"]["scores"]
         over = ws.act(0, final["seq"], "roll")
         assert [m["code"] for m in over] == ["game_over"]
+        manager = c.app.state.manager  # type: ignore[attr-defined]
+        ws.join(t2 := create(c)["table_id"])
+        spec.join(t2)
+        assert tid not in manager.tables  # finished and unwatched: dropped from memory, still in the database
+        again = ws.join(tid, tokens(t))
+        assert again[1]["state"] == final["state"] and again[1]["status"] == "finished"
 
 
 def test_two_players_online(server):
