@@ -124,23 +124,45 @@ class ThresholdBot(ThousandBot):
     threshold = 300
     few_dice = 1
 
+    def __init__(self, rules: RuleSet) -> None:
+        super().__init__(rules)
+        self._state: ThousandState | None = None
+        self._turn = -1
+        self._target = 0
+
+    def bank_target(self, state: ThousandState) -> int:
+        """The turn total this bot banks at in the current turn."""
+        if state.rules.barrel == "score" and state.on_barrel[state.player]:
+            return state.min_bank()  # the win: take it
+        cap = state.max_bank()
+        return max(state.min_bank(), self.threshold if cap is None else min(self.threshold, cap))
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        assert isinstance(state, ThousandState)
+        if self.explain or state.pending_roll is not None or state.hot_dice:
+            return super().choose(state, rng)
+        if state is not self._state or state.turns != self._turn:
+            self._state, self._turn = state, state.turns
+            self._target = self.bank_target(state)
+        t = state.turn_total
+        if t < state.min_bank():
+            return ROLL
+        m = state.rules.max_rolls
+        if m and free_rolls(state) >= m:
+            return BANK
+        return BANK if t >= self._target or state.in_hand <= self.few_dice else ROLL
+
     def wants_roll(self, state: ThousandState) -> bool:
         t = state.turn_total
         n = state.in_hand
-        cap = state.max_bank()
-        target = max(state.min_bank(), self.threshold if cap is None else min(self.threshold, cap))
-        if state.rules.barrel == "score" and state.on_barrel[state.player]:
-            target = state.min_bank()  # the win: take it
+        target = self.bank_target(state)
         if t >= target:
-            if self.explain:
-                self.last_reason = f"banks: turn total {t} ≥ {target}"
+            self.last_reason = f"banks: turn total {t} ≥ {target}"
             return False
         if n <= self.few_dice:
-            if self.explain:
-                self.last_reason = f"banks: only {n} {'die' if n == 1 else 'dice'} left"
+            self.last_reason = f"banks: only {n} {'die' if n == 1 else 'dice'} left"
             return False
-        if self.explain:
-            self.last_reason = f"rolls {n}: turn total {t} < {target}"
+        self.last_reason = f"rolls {n}: turn total {t} < {target}"
         return True
 
 
@@ -171,6 +193,32 @@ class ExpertBot(ThousandBot):
     def __init__(self, rules: RuleSet) -> None:
         super().__init__(rules)
         self._tables: dict[tuple[int, int | None, int, bool], dp.Table] = {}
+        # the table of the turn in progress: constraints only change between turns
+        self._state: ThousandState | None = None
+        self._turn = -1
+        self._tab: dp.Table | None = None
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        assert isinstance(state, ThousandState)
+        if self.explain or state.pending_roll is not None:
+            return super().choose(state, rng)
+        if state.hot_dice:
+            return ROLL
+        tab = self._tab
+        if state is not self._state or state.turns != self._turn or tab is None:
+            self._state, self._turn = state, state.turns
+            tab = self._tab = self.table_for(state)
+        # Table.decide inlined: below the minimum the table always rolls, out of rolls it always banks.
+        ti = state.turn_total // dp.STEP
+        if ti > tab.ti_max:
+            ti = tab.ti_max
+        rr = tab.rr
+        r = 0
+        if rr > 1:
+            r = free_rolls(state)
+            if r >= rr:
+                r = rr - 1
+        return ROLL if tab.roll_ok[(ti * 6 + state.in_hand) * rr + r] else BANK
 
     def table_for(self, state: ThousandState) -> dp.Table:
         seat = state.player
