@@ -23,11 +23,20 @@ def serve(
     import uvicorn
 
     from dicehall.web.app import create_app
+    from dicehall.web.db import default_db_url
 
+    if sqlite_sync.upper() not in SQLITE_SYNC_MODES:
+        raise ValueError(f"--sqlite-sync must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}")
+    if bot_delay is not None and bot_delay < 0:
+        raise ValueError("--bot-delay must not be negative")
     logging.basicConfig(
         level=getattr(logging, log_level.upper(), logging.INFO), format="%(levelname)s: %(message)s"
     )
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # a line per migration plugin is noise at start-up
+    db = db or default_db_url()
     app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync)
+    if log_level.lower() in ("info", "debug"):
+        print(f"dicehall: open http://{host}:{port}/ (database {db}); Ctrl-C stops the server", flush=True)
     uvicorn.run(
         app,
         host=host,
