@@ -244,33 +244,29 @@ class PhysicsArena:
         steps = int(p.max_time / p.timestep)
         qadr = model.jnt_qposadr[:n]
         vadr_all = model.jnt_dofadr[:n]
+        # Every joint is a die's free joint: views of the state as one row per die.
+        qpos = data.qpos.reshape(n, 7)
+        qvel = data.qvel.reshape(n, 6)
+        lin2, ang2 = p.rest_lin**2, p.rest_ang**2
         step = 0
-        for step in range(1, steps + 1):
-            mujoco.mj_step(model, data)
-            if record_frames and step % frame_every == 0:
-                frames.append(_poses(data, qadr))
-            if step % p.check_every:
-                continue
-            rest = True
-            for i in range(n):
-                if gone[i]:
-                    continue
-                a = qadr[i]
-                x, y, z = data.qpos[a : a + 3]
-                if abs(x) > outer or abs(y) > outer or z < -0.005:
-                    if y < -outer and data.qvel[vadr_all[i] + 1] > 0 and z > 0:
-                        # still in flight towards the box
-                        rest = False
-                        continue
-                    gone[i] = True
-                    _park(data, a, vadr_all[i], i)
-                    continue
-                v = vadr_all[i]
-                if (
-                    np.dot(data.qvel[v : v + 3], data.qvel[v : v + 3]) > p.rest_lin**2
-                    or np.dot(data.qvel[v + 3 : v + 6], data.qvel[v + 3 : v + 6]) > p.rest_ang**2
-                ):
-                    rest = False
+        while step < steps:
+            if record_frames:
+                for _ in range(p.check_every):
+                    mujoco.mj_step(model, data)
+                    step += 1
+                    if step % frame_every == 0:
+                        frames.append(_poses(data, qadr))
+            else:
+                mujoco.mj_step(model, data, nstep=p.check_every)
+                step += p.check_every
+            x, y, z = qpos[:, 0], qpos[:, 1], qpos[:, 2]
+            outside = (np.abs(x) > outer) | (np.abs(y) > outer) | (z < -0.005)
+            flying = outside & (y < -outer) & (qvel[:, 1] > 0) & (z > 0)  # still on its way to the box
+            for i in np.flatnonzero(outside & ~flying & ~gone):
+                gone[i] = True
+                _park(data, qadr[i], vadr_all[i], int(i))
+            moving = ((qvel[:, :3] ** 2).sum(axis=1) > lin2) | ((qvel[:, 3:] ** 2).sum(axis=1) > ang2)
+            rest = not bool(np.any((moving | flying) & ~gone))
             calm = calm + 1 if rest else 0
             if calm >= p.rest_checks:
                 break
