@@ -262,9 +262,9 @@ class PhysicsArena:
             x, y, z = qpos[:, 0], qpos[:, 1], qpos[:, 2]
             outside = (np.abs(x) > outer) | (np.abs(y) > outer) | (z < -0.005)
             flying = outside & (y < -outer) & (qvel[:, 1] > 0) & (z > 0)  # still on its way to the box
-            for k in np.flatnonzero(outside & ~flying & ~gone):
-                gone[k] = True
-                _park(data, qadr[k], vadr_all[k], int(k))
+            for j in np.flatnonzero(outside & ~flying & ~gone):
+                gone[j] = True
+                _park(data, qadr[j], vadr_all[j], int(j))
             moving = ((qvel[:, :3] ** 2).sum(axis=1) > lin2) | ((qvel[:, 3:] ** 2).sum(axis=1) > ang2)
             rest = not bool(np.any((moving | flying) & ~gone))
             calm = calm + 1 if rest else 0
