@@ -297,6 +297,8 @@ class TableManager:
             raise TableError("no_such_table", f"there is no table {table_id!r}")
         table = self._rebuild(meta)
         self.tables[table_id] = table
+        # Killed between creating a table and rolling its opening dice: roll them now.
+        self._advance(table, None, None)
         self._schedule_bot(table)
         return table
 

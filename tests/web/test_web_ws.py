@@ -329,3 +329,14 @@ def test_dice_1000_against_a_server_bot_to_the_end(server):
         assert msg["state"]["terminal"] and bot_moves > 0
         rec = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json())
         assert rec.players[1]["name"] == "bot:expert" and replay(rec).scores() == msg["state"]["scores"]
+
+
+def test_a_table_killed_before_its_opening_roll_rolls_it_on_restart(server, db_url):
+    with server() as c:
+        t = create(c)
+    with create_engine(db_url).begin() as conn:  # as if killed right after the table row was committed
+        conn.execute(text("DELETE FROM dh_events WHERE table_id = :t"), {"t": t["table_id"]})
+    with server() as c, connect(c) as ws:
+        snap = ws.join(t["table_id"], tokens(t))[1]
+        assert snap["seq"] >= 1 and snap["state"]["current_player"] in (0, 1)
+        assert play(ws, snap, 3)["seq"] > snap["seq"]
