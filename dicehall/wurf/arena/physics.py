@@ -285,9 +285,9 @@ class PhysicsArena:
                 status: Status = "rim" if z > _mm(WALL_MM) * 0.5 else "out"
                 results.append(DieResult(status, face, xm, ym, 0.0, q))
             elif tilt > p.cocked_deg:
-                results.append(DieResult("cocked", face, xm, ym, round(yaw_of(quat), 1), q))
+                results.append(DieResult("cocked", face, xm, ym, round(yaw_of(quat), 1) % 90.0, q))
             else:
-                results.append(DieResult("arena", face, xm, ym, round(yaw_of(quat), 1), q))
+                results.append(DieResult("arena", face, xm, ym, round(yaw_of(quat), 1) % 90.0, q))
         return ThrowResult(results, frames, frame_every * p.timestep, step * p.timestep)
 
 
