@@ -415,6 +415,12 @@ class TableManager:
                 ) from None
             except DicehallError as exc:
                 raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}") from None
+            except Exception:
+                log.exception("table %s: the engine failed on %r; rebuilding from the log", table.id, text)
+                self._reload(table)
+                raise TableError(
+                    "server_error", f"the game engine failed on {text!r}; nothing changed"
+                ) from None
             pending.append(self._event(table, StoredEvent(table.seq + 1, actor, text, now)))
         try:
             while state.current_player() == CHANCE:

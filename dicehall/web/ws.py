@@ -103,8 +103,9 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
 
 def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> None:
     """One client frame. Errors go back to this client only; nothing changes."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        conn.send(error("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes; got {len(raw)}"))
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        conn.send(error("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes; got {size}"))
         return
     try:
         data = json.loads(raw)
@@ -136,6 +137,9 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
             conn.send({"type": "pong"})
     except TableError as exc:
         conn.send(error(exc.code, str(exc), exc.rule))
+    except Exception:  # a bug must not cost the client its connection, nor leak details
+        log.exception("error handling a %r message", kind)
+        conn.send(error("server_error", "the server failed on this message; nothing changed"))
 
 
 def join(conn: Connection, manager: TableManager, msg: JoinMsg) -> None:

@@ -340,3 +340,32 @@ def test_a_table_killed_before_its_opening_roll_rolls_it_on_restart(server, db_u
         snap = ws.join(t["table_id"], tokens(t))[1]
         assert snap["seq"] >= 1 and snap["state"]["current_player"] in (0, 1)
         assert play(ws, snap, 3)["seq"] > snap["seq"]
+
+
+def test_an_engine_failure_changes_nothing_and_keeps_the_connection(server, monkeypatch: pytest.MonkeyPatch):
+    import tinygame
+
+    with server() as c, connect(c) as ws:
+        humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        t = create(c, game="tinytest", seats=humans, overrides={"target": 500})
+        msg = latest(ws.join(t["table_id"], tokens(t)))
+        for _ in range(200):  # roll until someone may stop
+            if "stop" in msg["state"]["legal_actions"]:
+                break
+            msg = ws.act(msg["state"]["current_player"], msg["seq"], "roll")[-1]
+        real = tinygame.TinyState.apply_action
+
+        def buggy(self: Any, action: str) -> None:
+            if action == "stop":
+                self.totals[self.player] += 99  # corrupts the state, then fails
+                raise RuntimeError("engine bug")
+            real(self, action)
+
+        monkeypatch.setattr(tinygame.TinyState, "apply_action", buggy)
+        seat = msg["state"]["current_player"]
+        got = ws.act(seat, msg["seq"], "stop")
+        assert [m["code"] for m in got] == ["server_error"]
+        monkeypatch.undo()
+        snap = ws.join(t["table_id"], tokens(t))[1]
+        assert snap["seq"] == msg["seq"] and snap["state"] == msg["state"]
+        assert ws.act(seat, msg["seq"], "stop")[0]["move"] == "stop"
