@@ -12,7 +12,7 @@ from pathlib import Path
 from dicehall.core.errors import RecordError
 from dicehall.core.record import GameRecord, new_state
 from dicehall.wurf.actions import Landed, Outcome, from_string
-from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, RIM_MM
+from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, RIM_MM, DieRest, fill_unknown_positions
 from dicehall.wurf.arena.gl import choose_gl_backend
 
 _PIPS = {
@@ -66,7 +66,8 @@ def render_outcome(dice: list[Landed], out: Path, width: int = 800, height: int 
 
     from dicehall.wurf.arena.physics import DEFAULT, build_xml, rest_quat
 
-    shown = [d for d in dice if d.status in ("arena", "cocked") and d.x is not None and d.y is not None]
+    resting = [DieRest(d.face, d.x, d.y, d.yaw) for d in dice if d.status in ("arena", "cocked")]
+    shown = fill_unknown_positions(resting)  # referee records have no positions: dice go on a grid
     xml = build_xml(len(shown), DEFAULT)
     h = DIE_MM / 2000
     xml = xml.replace('material="die"/></body>', f'material="die"/>{_pip_geoms(h)}</body>')

@@ -132,3 +132,13 @@ def test_render_png(app: typer.Typer, tmp_path: Path) -> None:
     assert img.shape[:2] == (200, 200) and img.std() > 0.05  # a real picture, not a blank
     res = runner.invoke(app, ["render", "wurf", str(rec), "--throw", "999", "--out", str(png)])
     assert res.exit_code != 0 and "no throw 999" in res.output
+    # A referee record has no positions: the dice are still drawn.
+    from dicehall.wurf.referee import RefereeSession
+
+    session = RefereeSession(["Ann", "Bob"])
+    for line in ("start 3", "3 5"):
+        session.handle(line)
+    ref = session.record.save(tmp_path / "ref.json")
+    res = runner.invoke(app, ["render", "wurf", str(ref), "--throw", "1", "--out", str(png), "--size", "200"])
+    assert res.exit_code == 0, res.output
+    assert matplotlib.image.imread(png).std() > 0.05
