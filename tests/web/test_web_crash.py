@@ -145,6 +145,7 @@ async def _oversized(port: int) -> int | None:
     return None
 
 
+@pytest.mark.timeout(120 + 20 * ITERATIONS)
 def test_kill_9_loses_no_acknowledged_move_and_games_continue() -> None:
     rng = random.Random(int.from_bytes(os.urandom(4), "big"))
     with tempfile.TemporaryDirectory(prefix="dicehall-chaos-") as tmp:
