@@ -178,6 +178,18 @@ def test_reload_mid_game_and_continue_with_a_spectator(new_page: Any, server: Se
 
 def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: Server) -> None:
     host = new_page()
+    # An impossible house rule: the server's reason is shown and no table is made.
+    before = len(server.get("/api/tables?status=all"))
+    host.goto("/")
+    host.wait_for_selector(".seat-row")
+    host.click(".house-rules summary")
+    host.fill("#opt-open_min", "-5")
+    assert "changed" in (host.get_attribute("#opt-open_min >> xpath=..", "class") or "")
+    host.click("#create")
+    host.locator("#toast").wait_for(state="visible")
+    assert "open_min must not be negative" in host.inner_text("#toast")
+    assert len(server.get("/api/tables?status=all")) == before
+
     created = lobby_create(
         host,
         my_name="Host",
