@@ -51,7 +51,14 @@ def turn_model(state: ThousandState) -> dp.TurnModel:
         onto = r.dump_truck_score - score
         if 0 < onto < sat and onto >= need:
             special = ((onto, -score),)  # banking onto the dump truck loses the whole score
+    zero = 0.0
+    counts_bolt = r.bolts_everywhere or (
+        state.opened[seat] and r.pit_of(score) is None and not state.on_barrel[seat]
+    )
+    if r.bolts and counts_bolt:
+        zero = -r.bolt_penalty / r.bolts_count  # each bolt's share of the penalty for a full set
     return dp.TurnModel(
+        zero=zero,
         need=need,
         sat=sat,
         cap=cap,

@@ -60,6 +60,8 @@ class TurnModel:
     free: bool = False
     """``free_set_aside``: after a roll with several combinations the player picks which to keep."""
     kinds: Kinds = CLASSIC_KINDS
+    zero: float = 0.0
+    """Value of a zero roll (0, or minus the bolt penalty it brings)."""
 
     def bank_value(self, t: int) -> float:
         """The value of banking ``t`` now, or -inf where banking is not allowed."""
@@ -125,6 +127,7 @@ class Table:
         self.rv = [NEG] * size  # value of a counted roll of the n dice in hand
         self.roll_ok = bytearray(size)  # 1 where rolling is the better (or only) choice
         self._outs = [outcomes(n, m.kinds, m.golden, m.pair_reroll, m.free) for n in range(6)]
+        self._p_zero = [sum(o.prob for o in outs if o.kind == "zero") for outs in self._outs]
         codes = {"zero": 0, "score": 1, "golden": 2, "pair": 3}
         # (probability, kind code, points / STEP, dice left) of each grouped outcome, zero rolls dropped
         self._fast = [
@@ -218,7 +221,7 @@ class Table:
         cap_ti = None if m.cap is None else m.cap // STEP
         need = m.need
         out_of_rolls = m.max_rolls > 0 and r2 >= m.max_rolls
-        total = 0.0
+        total = m.zero * self._p_zero[n]
         for prob, kind, dti, left in self._fast[n]:
             if kind == 1:
                 ti2 = ti + dti
@@ -239,7 +242,7 @@ class Table:
         m = self.model
         t = ti * STEP
         after = self.after
-        total = 0.0
+        total = m.zero * self._p_zero[n]
         for o in self._outs[n]:
             k = o.kind
             if k == "score":
