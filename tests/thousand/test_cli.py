@@ -1,0 +1,204 @@
+"""``dicehall play thousand``, ``simulate thousand`` and ``rules thousand`` through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dicehall.cli import _register_games, app
+from dicehall.core.record import GameRecord, replay
+from dicehall.thousand.state import ThousandState
+
+_register_games()
+runner = CliRunner()
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.output
+
+
+def flat(text: str) -> str:
+    """The output with rich's line wrapping undone."""
+    return " ".join(text.split())
+
+
+def test_play_bad_input_refusal_and_quit_with_save(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    script = "\n".join(["xyzzy", "keep 1", "", "?", "b", "r", "r", "r", "q"]) + "\n"
+    code, out = invoke(
+        "play", "thousand", "--players", "me,bot:expert", "--seed", "5", "--save", str(save), stdin=script
+    )
+    assert code == 0, out
+    out = flat(out)
+    assert "cannot read 'xyzzy'; allowed: r/roll" in out
+    assert "choose" not in out or "keep" in out
+    assert "cannot bank now: not opened: bank at least 50" in out  # seed 5: 10 points on the first roll
+    assert "Commands:" in out and "q or quit" in out
+    assert "Game left." in out and f"record saved to {save}" in out
+    record = GameRecord.load(save)
+    state = replay(record)
+    assert isinstance(state, ThousandState) and not state.is_terminal()
+    assert record.seed == 5 and record.players[0]["name"] == "me"
+    # the same seed gives the same dice
+    invoke(
+        "play",
+        "thousand",
+        "--players",
+        "me,bot:expert",
+        "--seed",
+        "5",
+        "--save",
+        str(tmp_path / "b.json"),
+        stdin=script,
+    )
+    assert [e.move for e in GameRecord.load(tmp_path / "b.json").events] == [e.move for e in record.events]
+
+
+def test_play_end_of_input_offers_save_and_exits_130(tmp_path: Path) -> None:
+    save = tmp_path / "cut.json"
+    code, out = invoke(
+        "play", "thousand", "--players", "me,bot:bold", "--seed", "1", "--save", str(save), stdin="r\n"
+    )
+    assert code == 130 and "Game interrupted." in flat(out) and save.exists()
+    replay(GameRecord.load(save))
+
+
+def test_play_bots_only_to_the_end_with_reasons(tmp_path: Path) -> None:
+    save = tmp_path / "bots.json"
+    code, out = invoke(
+        "play",
+        "thousand",
+        "--players",
+        "bot:expert,bot:cautious",
+        "--preset",
+        "classic-nobarrel",
+        "--seed",
+        "3",
+        "--save",
+        str(save),
+    )
+    assert code == 0, out
+    assert "wins!" in flat(out) and "on average" in flat(out)  # the expert says why
+    state = replay(GameRecord.load(save))
+    assert state.is_terminal()
+
+
+def test_play_hot_seat_two_humans(tmp_path: Path) -> None:
+    save = tmp_path / "hot.json"
+    code, out = invoke(
+        "play",
+        "thousand",
+        "--players",
+        "ann,bob",
+        "--seed",
+        "2",
+        "--save",
+        str(save),
+        stdin="r\n" * 12 + "q\n",
+    )
+    assert code == 0, out
+    movers = {e.actor for e in GameRecord.load(save).events if e.actor != "chance"}
+    assert "ann [" in out and "bob [" in out and movers == {0, 1}
+
+
+def test_play_rejects_bad_players_and_rules() -> None:
+    code, out = invoke("play", "thousand", "--players", "me,bot:nobody")
+    assert code == 2 and "unknown bot 'nobody'" in flat(out)
+    code, out = invoke("play", "thousand", "--set", "open_min=-5")
+    assert code == 2 and "open_min" in out
+
+
+def test_simulate_text_report() -> None:
+    code, out = invoke(
+        "simulate", "thousand", "--players", "bot:expert,bot:bold", "--games", "40", "--seed", "1"
+    )
+    assert code == 0, out
+    out = flat(out)
+    assert "per seat" in out and "95% CI" in out and "mean game length" in out
+    assert "final score distribution" in out
+
+
+def test_simulate_json_and_jobs_give_identical_results() -> None:
+    # 250 games are three chunks of 100, so two worker processes really share them
+    args = [
+        "simulate",
+        "thousand",
+        "--players",
+        "bot:expert,bot:bold,bot:cautious",
+        "--games",
+        "250",
+        "--seed",
+        "9",
+    ]
+    code1, out1 = invoke(*args, "--json", "--jobs", "1")
+    code2, out2 = invoke(*args, "--json", "--jobs", "2")
+    assert code1 == 0 and code2 == 0
+    one, two = json.loads(out1), json.loads(out2)
+    assert one == two
+    assert one["games"] == 250 and len(one["seats"]) == 3
+    assert sum(s["wins"] for s in one["seats"]) == 250
+    assert "turns" in one["stats"]
+
+
+def test_simulate_saved_records_replay(tmp_path: Path) -> None:
+    code, out = invoke(
+        "simulate",
+        "thousand",
+        "--players",
+        "bot:expert,bot:bold",
+        "--games",
+        "5",
+        "--seed",
+        "4",
+        "--preset",
+        "yard",
+        "--save-records",
+        str(tmp_path),
+        "--json",
+    )
+    assert code == 0, out
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 5
+    report = json.loads(out)
+    for f in files:
+        code, out = invoke("replay", str(f), "--json")
+        assert code == 0, out
+        result = json.loads(out)
+        assert result["terminal"] is True and len(result["winners"]) == 1
+        record = GameRecord.load(f)
+        assert record.result is not None and result["scores"] == record.result["scores"]
+    assert report["games"] == 5
+
+
+def test_simulate_refuses_humans() -> None:
+    code, out = invoke("simulate", "thousand", "--players", "me,bot:bold", "--games", "3")
+    assert code == 2 and "not a bot" in flat(out)
+
+
+def test_rules_yard_preset() -> None:
+    code, out = invoke("rules", "thousand", "--preset", "yard")
+    assert code == 0, out
+    assert "preset yard" in flat(out) and "max_rolls" in out and "golden_win" in out
+    code, out = invoke("rules", "thousand", "--preset", "yard", "--json")
+    data = json.loads(out)
+    assert data["preset"] == "yard" and data["open_min"] == 100 and data["max_rolls"] == 3
+
+
+@pytest.mark.slow
+def test_simulate_jobs_identical_large() -> None:
+    args = [
+        "simulate",
+        "thousand",
+        "--players",
+        "bot:expert,bot:bold",
+        "--games",
+        "2000",
+        "--seed",
+        "1",
+        "--json",
+    ]
+    assert json.loads(invoke(*args, "--jobs", "1")[1]) == json.loads(invoke(*args, "--jobs", "2")[1])
