@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dicehall.core.errors import IllegalActionError, NotationError, PlayerSpecError, RuleConfigError
 from dicehall.core.game import CHANCE, TERMINAL, ChanceNotEnumerable, get_game
-from dicehall.wurf.actions import EndTurn, Rearrange, Throw, from_string, to_string
+from dicehall.wurf.actions import EndTurn, Landed, Outcome, Rearrange, Throw, from_string, to_string
 from dicehall.wurf.rules import WurfRules
 from dicehall.wurf.state import CHOICE, ROLLING, SETUP, THROW, WurfState
 
@@ -332,3 +334,32 @@ def test_match_tie_is_a_shared_win() -> None:
     play(s, "start 2", T, "lands 2@100,100,0 4@60,60,0")  # game 2 (seat 2 starts): seat 2 out → 1 point
     assert s.is_terminal() and s.match_points == [1, 1]
     assert s.winners() == [0, 1] and s.returns() == [0.5, 0.5]
+
+
+# -- notation properties ----------------------------------------------------------------------------------
+
+
+_coord = st.floats(0, 200, allow_nan=False).map(lambda v: round(v, 1))
+_landed = st.one_of(
+    st.builds(Landed, st.sampled_from(["out", "rim"])),
+    st.builds(
+        Landed,
+        st.sampled_from(["arena", "cocked"]),
+        st.integers(1, 6),
+        _coord,
+        _coord,
+        st.floats(0, 89.9, allow_nan=False).map(lambda v: round(v, 1)),
+    ),
+)
+
+
+@given(st.lists(_landed, min_size=1, max_size=12))
+def test_outcome_notation_round_trips(dice: list[Landed]) -> None:
+    o = Outcome(tuple(dice))
+    assert from_string(to_string(o)) == o
+
+
+@given(_coord, _coord, st.floats(0, 1).map(lambda v: round(v, 2)), st.floats(0, 1).map(lambda v: round(v, 2)))
+def test_throw_notation_round_trips(x: float, y: float, p: float, sp: float) -> None:
+    t = Throw(x, y, p, sp)
+    assert from_string(to_string(t)) == t
