@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 from contextlib import ExitStack
 from typing import Any
@@ -369,3 +370,27 @@ def test_an_engine_failure_changes_nothing_and_keeps_the_connection(server, monk
         snap = ws.join(t["table_id"], tokens(t))[1]
         assert snap["seq"] == msg["seq"] and snap["state"] == msg["state"]
         assert ws.act(seat, msg["seq"], "stop")[0]["move"] == "stop"
+
+
+@pytest.mark.parametrize("game", ["clever", "wurf"])
+def test_other_installed_games_run_on_the_same_server_unchanged(server, game: str):
+    rnd = random.Random(7)
+    with server() as c, connect(c) as ws:
+        games = {g["name"]: g for g in c.get("/api/games").json()}
+        if game not in games:
+            pytest.skip(f"{game} is not installed")
+        bot = games[game]["bots"][0]["name"]
+        t = create(c, game=game, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": bot}])
+        msg = latest(ws.join(t["table_id"], tokens(t)))
+        for _ in range(40):
+            st = msg["state"]
+            if st["terminal"]:
+                break
+            if st["current_player"] == 0:
+                got = ws.act(0, msg["seq"], rnd.choice(st["legal_actions"]))
+                assert got[0]["type"] == "event" and got[0]["actor"] == 0, got
+            else:
+                got = wait_for(ws, lambda ms: any(m["type"] == "event" for m in ms))
+            msg = [m for m in got if m["type"] == "event"][-1]
+        rec = GameRecord.from_json(c.get(f"/api/tables/{t['table_id']}/record").json())
+        assert len(rec.events) >= msg["seq"] and replay(rec, msg["seq"]).scores() == msg["state"]["scores"]
