@@ -202,3 +202,29 @@ def test_simulate_jobs_identical_large() -> None:
         "--json",
     ]
     assert json.loads(invoke(*args, "--jobs", "1")[1]) == json.loads(invoke(*args, "--jobs", "2")[1])
+
+
+def test_play_free_set_aside_choice_by_number_and_notation(tmp_path: Path) -> None:
+    save = tmp_path / "keep.json"
+    # seed 0: the first roll is 4,5,6,4,4 — keep 5, 4,4,4 or both
+    script = "\n".join(["r", "keep 6", "9", "2", "q"]) + "\n"
+    code, out = invoke(
+        "play",
+        "thousand",
+        "--players",
+        "me,bot:expert",
+        "--set",
+        "free_set_aside=true",
+        "--seed",
+        "0",
+        "--save",
+        str(save),
+        stdin=script,
+    )
+    assert code == 0, out
+    out = flat(out)
+    assert "Which scoring dice do you keep?" in out
+    assert "choose the dice to keep first; allowed: keep 5, keep 4,4,4, keep 4,4,4,5" in out
+    assert "'keep 6' is not a choice here" in out
+    events = GameRecord.load(save).events
+    assert [e.move for e in events[:2]] == ["4,5,6,4,4", "keep 4,4,4"]
