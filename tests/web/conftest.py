@@ -12,7 +12,13 @@ from fastapi.testclient import TestClient
 
 from dicehall.web.app import create_app
 
-tinygame.install()
+
+@pytest.fixture(autouse=True)
+def tiny_game() -> Iterator[None]:
+    """The test-only game is registered for the web tests only, never for other test packages."""
+    tinygame.install()
+    yield
+    tinygame.uninstall()
 
 
 @pytest.fixture

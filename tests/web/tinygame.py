@@ -153,3 +153,13 @@ def install() -> None:
     sys.modules.setdefault(pkg.__name__, pkg)
     sys.modules.setdefault(bots.__name__, bots)
     register_bot(NAME, "greedy", "rolls until 6 points, then stops")(Greedy)
+
+
+def uninstall() -> None:
+    """Leave the registries as they were, so that other test packages never see this game."""
+    from dicehall.core import agents
+
+    core_game._GAMES.pop(NAME, None)
+    agents._BOTS.pop(NAME, None)
+    for mod in (f"dicehall.{NAME}.bots", f"dicehall.{NAME}"):
+        sys.modules.pop(mod, None)
