@@ -199,7 +199,7 @@ class ExpertBot(ThousandBot):
 
     def __init__(self, rules: RuleSet) -> None:
         super().__init__(rules)
-        self._tables: dict[tuple[int, int | None, int, bool], dp.Table] = {}
+        self._tables: dict[tuple[int, int | None, int, bool, bool], dp.Table] = {}
         # the table of the turn in progress: constraints only change between turns
         self._state: ThousandState | None = None
         self._turn = -1
@@ -229,7 +229,14 @@ class ExpertBot(ThousandBot):
 
     def table_for(self, state: ThousandState) -> dp.Table:
         seat = state.player
-        key = (state.min_bank(), state.max_bank(), state.score[seat], state.on_barrel[seat])
+        # everything turn_model reads that varies during a game
+        key = (
+            state.min_bank(),
+            state.max_bank(),
+            state.score[seat],
+            state.on_barrel[seat],
+            state.opened[seat],
+        )
         tab = self._tables.get(key)
         if tab is None:
             tab = self._tables[key] = dp.table(turn_model(state))

@@ -1,22 +1,24 @@
 """The expert's dynamic programme: bank or roll to maximise the expected useful points of one turn.
 
 The *turn model* (:class:`TurnModel`) is one player's turn seen on its own. A decision point is
-``(t, n, r)``: turn total ``t`` (a multiple of 5), ``n`` dice to roll next (0 = hot dice, all five scored),
-``r`` rolls made this turn. Its value is the largest expected *bank value* reachable, where banking a total
-``t`` is worth ``min(t, sat)`` (``sat``: the points that are still useful — reaching the win or the barrel;
-more is worth nothing), or a fixed value for special totals (the dump truck: banking onto 555 is worth
-``-score``). A zero roll, or passing ``cap`` (the open barrel's "point"), is worth 0. Banking is allowed
-only when ``t >= need`` (opening minimum, pit top, barrel need), ``t <= cap``, and — with ``exact`` —
-``t == cap``. A golden win (five 1s, yard) is worth ``sat``, the most a turn can be worth.
+``(t, n, r)``: turn total ``t`` (a multiple of 5), ``n`` dice in hand (0 = hot dice: the forced roll of five
+comes next), ``r`` counted rolls made this turn (forced rolls are free, as in the engine). Its value is the
+largest expected *bank value* reachable, where banking a total ``t`` is worth ``min(t, sat)`` (``sat``: the
+points that are still useful — to the win, or to the barrel when a climb is capped; more is worth nothing),
+or a fixed value for special totals (the dump truck: banking onto 555 is worth ``-score``). A zero roll is
+worth ``zero`` (0, or a bolt's share of the penalty); passing ``cap`` (open barrel, exact landing) or running
+out of counted rolls below ``need`` is worth 0. Banking is allowed only when ``need <= t <= cap``. A golden
+win (five 1s, yard) is worth ``sat``, the most a turn can be worth.
 
 The values are exact for this model: the roll outcomes of ``n`` dice are enumerated (``6**n`` ordered rolls,
-grouped), and states are solved bottom-up from high turn totals down, so no sampling and no truncation
-(above ``max(sat, need)`` without a cap every value is the same, and the hot-dice chain there is summed
-in closed form).
+grouped by effect), and positions are solved bottom-up from high turn totals down — no sampling and no
+truncation (above ``max(sat, need)`` without a cap every position is worth ``sat`` except hot dice, whose
+chain is solved there as a fixed point). ``tests/thousand/test_dp.py`` checks turn values against an
+exhaustive search through the engine.
 
-What the model leaves out (see docs/thousand.md): bolts and their penalties, fall and point penalties,
-overtaking (-50 to opponents), knocking an opponent off the barrel, yard's "land on an opponent" and
-missed turns, and anything about future turns. It maximises this turn's useful points, not the game's win
+What the model leaves out (docs/thousand-play.md): overtaking, barrel attempts and falls, open-barrel points
+and their penalty, knocking off the barrel, yard's "land on an opponent" and skipped turns, opening-failure
+penalties, and anything about later turns: it maximises this turn's useful points, not the game's win
 probability.
 """
 

@@ -130,9 +130,10 @@ def test_max_rolls_forces_the_bank() -> None:
     assert tab.decide(50, 4, 1)
 
 
-def test_monte_carlo_agrees_with_the_table() -> None:
+@pytest.mark.parametrize("zero", [0.0, -50.0])
+def test_monte_carlo_agrees_with_the_table(zero: float) -> None:
     """Play 30,000 turns with the table's policy and random dice; the mean must match the DP value."""
-    model = dp.TurnModel(need=50, sat=1000)
+    model = dp.TurnModel(need=50, sat=1000, zero=zero)
     tab = dp.Table(model)
     rng = np.random.default_rng(2024)
     turns = 30_000
@@ -143,7 +144,7 @@ def test_monte_carlo_agrees_with_the_table() -> None:
             faces = tuple(int(x) for x in rng.integers(1, 7, size=n))
             s = score_roll(faces, CLASSIC_KINDS)
             if s.points == 0:
-                results[k] = 0
+                results[k] = zero
                 break
             t += s.points
             n -= s.used
@@ -156,6 +157,17 @@ def test_monte_carlo_agrees_with_the_table() -> None:
                 break
     mean, se = results.mean(), results.std(ddof=1) / math.sqrt(turns)
     assert abs(mean - tab.turn_value()) < 4 * se, (mean, se, tab.turn_value())
+
+
+def test_a_costly_zero_roll_makes_the_expert_bank_sooner() -> None:
+    free = dp.Table(dp.TurnModel(need=0, sat=1000))
+    costly = dp.Table(dp.TurnModel(need=0, sat=1000, zero=-100.0))
+    first_bank = {
+        name: [min(t for t in range(0, 1000, 5) if not tab.decide(t, n)) for n in range(1, 6)]
+        for name, tab in (("free", free), ("costly", costly))
+    }
+    assert all(c <= f for c, f in zip(first_bank["costly"], first_bank["free"], strict=True))
+    assert first_bank["costly"] != first_bank["free"]
 
 
 def test_tables_are_cached_per_model() -> None:
