@@ -87,7 +87,9 @@ def serve_cmd(
     bot_delay: float = typer.Option(
         None, "--bot-delay", help="Seconds a bot waits before its move (default $DICEHALL_BOT_DELAY or 0.8)."
     ),
-    sqlite_sync: str = typer.Option("NORMAL", "--sqlite-sync", help="SQLite synchronous level: NORMAL or FULL."),
+    sqlite_sync: str = typer.Option(
+        "NORMAL", "--sqlite-sync", help="SQLite synchronous level: NORMAL or FULL."
+    ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     from dicehall.web.server import serve
