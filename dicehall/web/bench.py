@@ -32,40 +32,25 @@ def start_server(
 ) -> subprocess.Popen[bytes]:
     """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers."""
     env = {**os.environ, **(extra_env or {})}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "dicehall.web",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            db_url,
-            "--bot-delay",
-            "0",
-            "--sqlite-sync",
-            sqlite_sync,
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            err = proc.stderr.read().decode() if proc.stderr else ""
-            raise RuntimeError(f"server exited with {proc.returncode}: {err[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.05)
-    proc.kill()
+    cmd = [sys.executable, "-m", "dicehall.web", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
+    cmd += ["--bot-delay", "0", "--sqlite-sync", sqlite_sync, "--log-level", "warning"]
+    # stderr goes to an unlinked file, not a pipe: a chatty server must never block on a full pipe.
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                log.seek(0)
+                err = log.read().decode(errors="replace")
+                raise RuntimeError(f"server exited with {proc.returncode}: {err[-2000:]}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                    return proc
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        proc.kill()
+        proc.wait()
     raise RuntimeError("server did not answer /api/health within 30 s")
 
 
