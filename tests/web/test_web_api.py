@@ -158,3 +158,15 @@ def test_default_database_is_a_wal_sqlite_file_in_the_user_data_dir(tmp_path: Pa
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0001"
         assert conn.execute(text("SELECT count(*) FROM dh_tables")).scalar_one() == 1
     engine.dispose()
+
+
+def test_serve_command_refuses_bad_options_before_starting():
+    from typer.testing import CliRunner
+
+    from dicehall.cli import app
+
+    runner = CliRunner()
+    bad_sync = runner.invoke(app, ["serve", "--sqlite-sync", "sometimes", "--port", "1"])
+    assert bad_sync.exit_code == 2 and "NORMAL" in bad_sync.output
+    bad_delay = runner.invoke(app, ["serve", "--bot-delay", "-1", "--port", "1"])
+    assert bad_delay.exit_code == 2 and "negative" in bad_delay.output
