@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from dicehall.cli import _register_games, app
 from dicehall.core.record import GameRecord, replay
+from dicehall.thousand.scoring import score_roll
 from dicehall.thousand.state import ThousandState
 
 _register_games()
@@ -35,11 +36,16 @@ def test_play_bad_input_refusal_and_quit_with_save(tmp_path: Path) -> None:
     assert code == 0, out
     out = flat(out)
     assert "cannot read 'xyzzy'; allowed: r/roll" in out
-    assert "choose" not in out or "keep" in out
-    assert "cannot bank now: not opened: bank at least 50" in out  # seed 5: 10 points on the first roll
+    assert "cannot read 'keep 1'" in out and "type a command; allowed" in out
     assert "Commands:" in out and "q or quit" in out
     assert "Game left." in out and f"record saved to {save}" in out
     record = GameRecord.load(save)
+    first = score_roll(int(d) for d in record.events[0].move.split(","))
+    if first.points < 50:  # "b" on the first decision: refused, with the rule
+        assert "cannot bank now: not opened: bank at least 50" in out
+        assert record.events[1].move == "roll"
+    else:
+        assert record.events[1].move == "bank"
     state = replay(record)
     assert isinstance(state, ThousandState) and not state.is_terminal()
     assert record.seed == 5 and record.players[0]["name"] == "me"
