@@ -20,6 +20,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+from webtools import run_async
 
 from dicehall.core.record import GameRecord, replay
 from dicehall.web.bench import free_port, start_server
@@ -164,13 +165,13 @@ def test_kill_9_loses_no_acknowledged_move_and_games_continue() -> None:
                 if iteration == ITERATIONS:
                     break
                 if iteration == 0:
-                    assert asyncio.run(_oversized(port)) == 1009  # a frame over 64 KiB closes that connection
+                    assert run_async(_oversized(port)) == 1009  # a frame over 64 KiB closes that connection
                     assert httpx.get(f"{base}/api/health", timeout=5).json()["status"] == "ok"
                 for kind in range(len(SETUPS)):  # keep one unfinished table of each kind
                     if not any(t.kind == kind and not t.finished for t in tables):
                         tables.append(new_table(base, kind))
                 before = {t.id: max(t.seen, default=0) for t in tables}
-                asyncio.run(play_until_killed(port, proc.pid, [t for t in tables if not t.finished], rng))
+                run_async(play_until_killed(port, proc.pid, [t for t in tables if not t.finished], rng))
                 proc.wait(timeout=10)
                 assert proc.returncode == -signal.SIGKILL
                 moved = [t for t in tables if max(t.seen, default=0) > before[t.id]]

@@ -93,3 +93,24 @@ def wait_for(ws: WS, pred: Any, timeout: float = 10.0) -> list[dict[str, Any]]:
             return got
         time.sleep(0.01)
     raise AssertionError(f"condition not met in {timeout}s; last messages: {got[-3:]}")
+
+
+def run_async(coro: Any) -> Any:
+    """``asyncio.run`` in a fresh thread: another test (Playwright's sync API) may own this thread's loop."""
+    import asyncio
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:
+            box["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
