@@ -97,6 +97,9 @@ class State(ABC, Generic[A]):
         """
         raise NotImplementedError(f"{self.game_name} has no public view yet")
 
+    def set_names(self, names: Sequence[str]) -> None:
+        """Display names of the seats, for games whose rendering and narration use them."""
+
     def stats(self) -> dict[str, float]:
         """Numbers a simulation aggregates for a finished game (game length, per-area points, ...)."""
         return {}

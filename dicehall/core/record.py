@@ -205,6 +205,7 @@ def apply_event(state: State[Any], event: Event, number: int) -> None:
 def replay(record: GameRecord, upto: int | None = None) -> State[Any]:
     """The state after the first ``upto`` events (all by default)."""
     _, state = new_state(record)
+    state.set_names([p["name"] for p in record.players])
     events = record.events if upto is None else record.events[:upto]
     for number, event in enumerate(events, start=1):
         apply_event(state, event, number)
