@@ -19,8 +19,9 @@ $(WEB_STAMP): $(shell find web -type f -not -path 'web/node_modules/*' 2>/dev/nu
 	@if [ -d web ]; then cd web && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund) && npm run build; fi
 	@mkdir -p $(dir $(WEB_STAMP)) && touch $(WEB_STAMP)
 
+# The main job: the web lobby on http://127.0.0.1:8000 (ARGS="play thousand" runs another command instead).
 run: $(STAMP) web
-	$(BIN)/dicehall $(if $(ARGS),$(ARGS),play thousand)
+	$(BIN)/dicehall $(if $(ARGS),$(ARGS),serve)
 
 lint: $(STAMP)
 	$(BIN)/ruff check dicehall tests scripts
