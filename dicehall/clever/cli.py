@@ -18,6 +18,7 @@ from dicehall.core.cli_support import (
     ask,
     console,
     load_players,
+    load_resume,
     load_rules,
     play_in_terminal,
     run_simulate_command,
@@ -105,10 +106,15 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,
         save: Path = typer.Option(None, "--save", help="Write the game record here at the end."),
+        resume: Path = typer.Option(None, "--resume", help="Continue a saved, unfinished game record."),
     ) -> None:
         """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
-        rules = load_rules("clever", preset, sets, rules_file)
-        specs = load_players("clever", players, rules)
+        record = None
+        if resume is not None:
+            record, rules, specs = load_resume("clever", resume)
+        else:
+            rules = load_rules("clever", preset, sets, rules_file)
+            specs = load_players("clever", players, rules)
         names = seat_names(specs)
         console.print(HELP)
 
@@ -116,7 +122,9 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             assert isinstance(state, CleverState)
             console.print(board_renderable(state, names, console.width))
 
-        play_in_terminal("clever", rules, specs, make_human(names), show, make_narrator(names), save)
+        play_in_terminal(
+            "clever", rules, specs, make_human(names), show, make_narrator(names), save, resume=record
+        )
 
     @simulate_app.command("clever")
     def simulate_clever(

@@ -14,9 +14,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, seat_names
-from dicehall.core.errors import DicehallError
+from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
-from dicehall.core.record import GameRecord
+from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
 from dicehall.core.simulate import GameOutcome, SimulationJob, simulate
@@ -178,11 +178,13 @@ def play_in_terminal(
     save_to: Path | None = None,
     seed: int | None = None,
     agents: Sequence[Agent | None] | None = None,
+    resume: GameRecord | None = None,
 ) -> GameRecord:
     """Run a live game: bots and dice play themselves, humans are asked. Ctrl-C offers to save the record.
 
     ``seed`` makes the dice reproducible (default: a fresh secure seed); ``agents`` supplies the seats' bots
-    (``None`` for humans) when the caller wants to keep hold of them, e.g. to show their reasoning.
+    (``None`` for humans) when the caller wants to keep hold of them, e.g. to show their reasoning. ``resume``
+    continues a saved record (see :func:`load_resume`); its events stay and new ones are appended.
     """
     names = seat_names(specs)
     if seed is None:
@@ -190,10 +192,16 @@ def play_in_terminal(
     else:
         dice = seeded_rng(seed)
     bot_rng: np.random.Generator = agent_rng(seed)
-    state = get_game(game).new_initial_state(rules, len(specs))
     if agents is None:
         agents = [make_bot(game, s.bot, rules) if s.bot else None for s in specs]
-    record = GameRecord.start(game, rules, names, seed)
+    if resume is None:
+        state = get_game(game).new_initial_state(rules, len(specs))
+        record = GameRecord.start(game, rules, names, seed)
+    else:
+        state = replay(resume)
+        record = resume
+        record.seed = None  # the events, not a seed, now reproduce the game: it ran on two dice streams
+        console.print(f"[dim]resumed after {len(record.events)} events[/]")
     try:
         while (player := state.current_player()) != TERMINAL:
             if player == CHANCE:
@@ -219,6 +227,26 @@ def play_in_terminal(
     return record
 
 
+def load_resume(game: str, path: Path) -> tuple[GameRecord, RuleSet, list[PlayerSpec]]:
+    """A saved, unfinished record of ``game`` with its rules and seats, ready for ``play_in_terminal``."""
+    try:
+        record = GameRecord.load(path)
+        if record.game != game:
+            raise RecordError(f"this is a record of {record.game}, not {game}")
+        state = replay(record)
+        if state.is_terminal():
+            raise RecordError("that game is already over; use `dicehall replay` to look at it")
+        labels = [p["name"].rsplit("#", 1)[0] if "#" in p["name"] else p["name"] for p in record.players]
+        specs = parse_players(",".join(labels))
+        rules = record.rules()
+        for spec in specs:
+            if spec.bot:
+                make_bot(game, spec.bot, rules)
+    except DicehallError as exc:
+        raise fail(f"cannot resume {path}: {exc}") from None
+    return record, rules, specs
+
+
 def _offer_save(record: GameRecord, save_to: Path | None) -> None:
     path = save_to
     try:
@@ -231,7 +259,10 @@ def _offer_save(record: GameRecord, save_to: Path | None) -> None:
     except (KeyboardInterrupt, EOFError):
         return
     record.save(path)
-    console.print(f"record saved to [bold]{path}[/] — replay it with: dicehall replay {path}")
+    console.print(
+        f"record saved to [bold]{path}[/] — replay it with: dicehall replay {path}; "
+        f"continue it with: dicehall play {record.game} --resume {path}"
+    )
 
 
 def ask(prompt: str) -> str:
