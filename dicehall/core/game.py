@@ -67,6 +67,15 @@ class State(ABC, Generic[A]):
     def apply_action(self, action: A) -> None:
         """Apply a decision or a chance outcome, or raise :class:`IllegalActionError` and change nothing."""
 
+    def sample_and_apply_chance(self, rng: np.random.Generator) -> A:
+        """Draw the pending chance outcome from ``rng``, apply it and return it.
+
+        Exactly ``sample_chance`` followed by ``apply_action``; a game may override it with a faster path.
+        """
+        action = self.sample_chance(rng)
+        self.apply_action(action)
+        return action
+
     @abstractmethod
     def clone(self) -> Self: ...
 

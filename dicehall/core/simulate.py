@@ -34,18 +34,30 @@ def play_game(
     record: GameRecord | None = None,
 ) -> State[Any]:
     """Play ``state`` to the end with ``agents`` choosing for their seats; dice come from ``chance_rng``."""
+    if record is None:  # the simulation loop: the same steps, with the hot methods bound once
+        current_player = state.current_player
+        roll = state.sample_and_apply_chance
+        apply = state.apply_action
+        choosers = [agent.choose for agent in agents]
+        for _ in range(MAX_STEPS):
+            player = current_player()
+            if player == CHANCE:
+                roll(chance_rng)
+            elif player == TERMINAL:
+                return state
+            else:
+                apply(choosers[player](state, bot_rng))
+        raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
     for _ in range(MAX_STEPS):
         player = state.current_player()
         if player == TERMINAL:
-            if record is not None:
-                record.finish(state)
+            record.finish(state)
             return state
         if player == CHANCE:
             action = state.sample_chance(chance_rng)
         else:
             action = agents[player].choose(state, bot_rng)
-        if record is not None:
-            record.add(state, action)
+        record.add(state, action)
         state.apply_action(action)
     raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
 

@@ -55,6 +55,7 @@ OUTCOMES: tuple[tuple[Dice, ...], ...] = tuple(
     tuple(itertools.product(range(1, 7), repeat=k)) for k in range(6)
 )
 """``OUTCOMES[k]``: every ordered roll of ``k`` dice, in lexicographic order."""
+_SIZES: tuple[int, ...] = tuple(6**k for k in range(6))
 _PROBS: tuple[float, ...] = tuple(6.0**-k for k in range(6))
 _TABLES: dict[tuple[tuple[int, int, int], ...], dict[Dice, RollInfo]] = {}
 
@@ -71,6 +72,46 @@ def roll_table(kinds: tuple[tuple[int, int, int], ...]) -> dict[Dice, RollInfo]:
                 table[dice] = RollInfo(rs.points, kept, rs.combos, k == 5 and dice == (1, 1, 1, 1, 1))
         _TABLES[kinds] = table
     return table
+
+
+_LISTS: dict[tuple[tuple[int, int, int], ...], tuple[tuple[RollInfo, ...], ...]] = {}
+
+
+def roll_lists(kinds: tuple[tuple[int, int, int], ...]) -> tuple[tuple[RollInfo, ...], ...]:
+    """``roll_lists(kinds)[k][i]``: the :class:`RollInfo` of ``OUTCOMES[k][i]`` (no hashing on the hot path)."""
+    lists = _LISTS.get(kinds)
+    if lists is None:
+        table = roll_table(kinds)
+        lists = _LISTS[kinds] = ((), *(tuple(table[d] for d in OUTCOMES[k]) for k in range(1, 6)))
+    return lists
+
+
+# -- events: the frequent ones are stored as (builder, arguments) and put into words only when read -------------
+_Event = str | tuple[Any, ...]
+
+
+def _ev_zero(name: str, dice: Dice, total: int) -> str:
+    return f"{name} rolls {','.join(map(str, dice))}: zero, {total} burnt"
+
+
+def _ev_hot(total: int) -> str:
+    return f"hot dice: all 5 scored, {total} this turn"
+
+
+def _ev_bank(name: str, total: int, old: int, new: int) -> str:
+    return f"{name} banks {total}: {old} → {new}"
+
+
+def _ev_bolt(name: str, bolts: int, count: int) -> str:
+    return f"{name} gets a bolt ({bolts}/{count})"
+
+
+def _ev_set(name: str, why: str, old: int, value: int) -> str:
+    return f"{name} {why} ({old} → {value})"
+
+
+def _ev_penalty(name: str, why: str, amount: int, old: int, value: int) -> str:
+    return f"{name} {why}: -{amount} ({old} → {value})"
 
 
 _KEEP_CACHE: dict[tuple[Combo, ...], dict[str, tuple[int, Dice]]] = {}
@@ -123,13 +164,14 @@ class ThousandState(State[Action]):
         "_confirm",
         "_contenders",
         "_dumps",
+        "_ev",
         "_fall_total",
         "_forced",
         "_free_rolls",
         "_hot",
+        "_infos",
         "_limit",
         "_need",
-        "_need_reason",
         "_need_rule",
         "_off_dice",
         "_overtakes",
@@ -140,7 +182,6 @@ class ThousandState(State[Action]):
         "anyone_banked",
         "attempts",
         "bolts",
-        "events",
         "falls",
         "in_hand",
         "last_combos",
@@ -170,7 +211,6 @@ class ThousandState(State[Action]):
     _confirm: bool
     _free_rolls: int
     _need: int
-    _need_reason: str
     _need_rule: str
     _limit: int | None
     turn_total: int
@@ -201,10 +241,11 @@ class ThousandState(State[Action]):
         self.turns = 0
         self.total_rolls = 0
         self.winner: int | None = None
-        self.events: list[str] = []
+        self._ev: list[_Event] = []
         self.last_roll: Dice | None = None
         self.last_combos: tuple[Combo, ...] = ()
         self._table = roll_table(rules.kinds)
+        self._infos = roll_lists(rules.kinds)
         self._pending: RollInfo | None = None
         self._bolt_total = 0
         self._fall_total = 0
@@ -308,9 +349,16 @@ class ThousandState(State[Action]):
         phase = self._phase
         if phase == _CHANCE:
             return CHANCE
-        if phase in (_DECIDE, _KEEP):
+        if phase == _DECIDE:
+            return self._player
+        if phase == _KEEP:
             return self._player
         return TERMINAL if phase == _OVER else CHANCE
+
+    @property
+    def events(self) -> list[str]:
+        """What the last action did, in words (a fresh list, built when asked for)."""
+        return [e if isinstance(e, str) else e[0](*e[1:]) for e in self._ev]
 
     def legal_actions(self) -> Sequence[Action]:
         phase = self._phase
@@ -341,6 +389,22 @@ class ThousandState(State[Action]):
         outs = OUTCOMES[self.in_hand]
         return outs[int(rng.random() * len(outs))]
 
+    def sample_and_apply_chance(self, rng: np.random.Generator) -> Action:
+        """``sample_chance`` then ``apply_action`` of that outcome, in one step (same draw, same result).
+
+        The outcome comes from the engine's own outcome list, so it needs no validation and its scoring is
+        found by index instead of by hashing the tuple.
+        """
+        if self._phase != _CHANCE:
+            action = self.sample_chance(rng)
+            self.apply_action(action)
+            return action
+        k = self.in_hand
+        i = int(rng.random() * _SIZES[k])
+        dice = OUTCOMES[k][i]
+        self._roll(dice, self._infos[k][i])
+        return dice
+
     def apply_action(self, action: Action) -> None:
         phase = self._phase
         if phase == _CHANCE:
@@ -352,20 +416,25 @@ class ThousandState(State[Action]):
             self._apply_roll(action)
         elif phase == _DECIDE:
             if action == ROLL:
-                if not self._hot and self._out_of_rolls():
+                if self._hot:
+                    self._forced = True
+                    self._confirm = self.rules.hot_dice == "confirm"
+                    self._hot = False
+                elif self._out_of_rolls():
                     raise IllegalActionError(
                         f"at most {self.rules.max_rolls} rolls per turn: bank now", rule="max-rolls"
                     )
-                self.events = []
-                self._forced = self._hot
-                self._confirm = self._hot and self.rules.hot_dice == "confirm"
-                self._hot = False
+                else:
+                    self._forced = False
+                    self._confirm = False
+                if self._ev:
+                    self._ev = []
                 self._phase = _CHANCE
             elif action == BANK:
-                reason = self.bank_refusal()
-                if reason is not None:
-                    raise IllegalActionError(reason, rule=self._refusal_rule())
-                self.events = []
+                if self._hot or self.turn_total < self._need:
+                    raise IllegalActionError(self.bank_refusal() or "", rule=self._refusal_rule())
+                if self._ev:
+                    self._ev = []
                 self._bank()
             else:
                 raise IllegalActionError(
@@ -384,7 +453,7 @@ class ThousandState(State[Action]):
                     f"{self._dice_text(self.last_roll or ())}; choose one of: {', '.join(options)}",
                     rule="set-aside",
                 )
-            self.events = []
+            self._ev = []
             self._pending = None
             self._take(choice[0], choice[1])
             self._resolve(self._confirm)
@@ -410,10 +479,11 @@ class ThousandState(State[Action]):
         new.turns = self.turns
         new.total_rolls = self.total_rolls
         new.winner = self.winner
-        new.events = self.events[:]
+        new._ev = self._ev[:]
         new.last_roll = self.last_roll
         new.last_combos = self.last_combos
         new._table = self._table
+        new._infos = self._infos
         new._pending = self._pending
         new._bolt_total = self._bolt_total
         new._fall_total = self._fall_total
@@ -432,7 +502,6 @@ class ThousandState(State[Action]):
         new._forced = self._forced
         new._confirm = self._confirm
         new._need = self._need
-        new._need_reason = self._need_reason
         new._need_rule = self._need_rule
         new._limit = self._limit
         return new
@@ -540,8 +609,23 @@ class ThousandState(State[Action]):
                 return "hot dice: confirm by rolling all 5 dice"
             return "hot dice: the roll of all 5 dice is mandatory"
         if self.turn_total < self._need:
-            return self._need_reason
+            return self._need_reason()
         return None
+
+    def _need_reason(self) -> str:
+        """Why the minimum bank of this turn is what it is (see ``_start_turn``)."""
+        r = self.rules
+        rule = self._need_rule
+        if rule == "opening":
+            return f"not opened: bank at least {r.open_min}"
+        if rule == "pit":
+            pit = r.pit_of(self.score[self._player])
+            assert pit is not None
+            return f"in pit {pit[0]}–{pit[1]}: bank at least {self._need}"
+        if rule == "barrel":
+            word = "exactly" if r.barrel_exact else "at least"
+            return f"on the barrel: need {word} {self._need} this turn"
+        return ""
 
     def _refusal_rule(self) -> str:
         if self._hot:
@@ -601,7 +685,7 @@ class ThousandState(State[Action]):
             "max_bank": self._limit,
             "turns": self.turns,
             "roll_off": {"contenders": list(self._contenders), "dice": self._off_dice[:]},
-            "events": self.events[:],
+            "events": self.events,
         }
 
     def render(self) -> str:
@@ -664,7 +748,7 @@ class ThousandState(State[Action]):
         die = action[0]
         if not (isinstance(die, int) and 1 <= die <= 6):
             raise IllegalActionError(f"a die shows 1..6, not {die!r}", rule="dice-values")
-        self.events = [f"{self.names[self._player]} rolls {die} for the start"]
+        self._ev = [f"{self.names[self._player]} rolls {die} for the start"]
         self._off_dice[self._player] = die
         i = self._contenders.index(self._player) + 1
         if i < len(self._contenders):
@@ -673,14 +757,12 @@ class ThousandState(State[Action]):
         top = max(self._off_dice[c] or 0 for c in self._contenders)
         tied = tuple(c for c in self._contenders if self._off_dice[c] == top)
         if len(tied) > 1:
-            self.events.append(
-                f"tie at {top} between {', '.join(self.names[c] for c in tied)}: they roll again"
-            )
+            self._ev.append(f"tie at {top} between {', '.join(self.names[c] for c in tied)}: they roll again")
             dice = self._off_dice[:]
             self._begin_roll_off(tied)
             self._off_dice = dice
             return
-        self.events.append(f"{self.names[tied[0]]} starts")
+        self._ev.append(f"{self.names[tied[0]]} starts")
         self._contenders = ()
         self._start_turn(tied[0])
 
@@ -713,24 +795,26 @@ class ThousandState(State[Action]):
         self.turns += 1
         r = self.rules
         score = self.score[seat]
-        need, reason, rule = 0, "", ""
-        if not self.opened[seat]:
-            need, reason, rule = r.open_min, f"not opened: bank at least {r.open_min}", "opening"
-        pit = r.pit_of(score)
-        if pit is not None and pit[1] - score > need:
-            need = pit[1] - score
-            reason, rule = f"in pit {pit[0]}–{pit[1]}: bank at least {need}", "pit"
+        # the refusal text is built from _need_rule only when asked for (_need_reason)
+        if self.opened[seat]:
+            need, rule = 0, ""
+        else:
+            need, rule = r.open_min, "opening"
+        for low, high in r.pits:
+            if low <= score < high:
+                if high - score > need:
+                    need, rule = high - score, "pit"
+                break
         limit: int | None = None
-        if r.barrel == "open":
-            limit = r.target - score
-        elif r.barrel == "score":
+        barrel = r.barrel
+        if barrel == "score":
             if r.barrel_exact:
                 limit = r.target - score
             if self.on_barrel[seat]:
-                need = r.target - score
-                word = "exactly" if r.barrel_exact else "at least"
-                reason, rule = f"on the barrel: need {word} {need} this turn", "barrel"
-        self._need, self._need_reason, self._need_rule, self._limit = need, reason, rule, limit
+                need, rule = r.target - score, "barrel"
+        elif barrel == "open":
+            limit = r.target - score
+        self._need, self._need_rule, self._limit = need, rule, limit
 
     def _apply_roll(self, dice: Dice) -> None:
         try:
@@ -740,14 +824,21 @@ class ThousandState(State[Action]):
         if info is None or len(dice) != self.in_hand:
             self._bad_roll(dice)
         assert info is not None
-        self.events = []
+        self._roll(dice, info)
+
+    def _roll(self, dice: Dice, info: RollInfo) -> None:
+        """Apply a valid roll of the dice in hand (``info`` is its scoring)."""
+        if self._ev:
+            self._ev = []
         self.rolls += 1
         self.total_rolls += 1
-        if not self._forced:
+        if self._forced:
+            self._forced = False
+        else:
             self._free_rolls += 1
         confirm = self._confirm
-        self._forced = False
-        self._confirm = False
+        if confirm:
+            self._confirm = False
         if len(dice) == 5:
             self.set_aside_dice = ()
         self.last_roll = dice
@@ -757,19 +848,19 @@ class ThousandState(State[Action]):
         if points == 0:
             name = self.names[self._player]
             if r.pair_reroll and len(dice) == 2 and dice[0] == dice[1] and len(self.set_aside_dice) == 3:
-                self.events.append(
+                self._ev.append(
                     f"pair {dice[0]}-{dice[1]}: {name} keeps {self.turn_total}, rolls all 5 again"
                 )
                 self._hot = True
                 self.in_hand = 5
                 self._phase = _DECIDE
                 return
-            self.events.append(f"{name} rolls {self._dice_text(dice)}: zero, {self.turn_total} burnt")
+            self._ev.append((_ev_zero, name, dice, self.turn_total))
             self._fail(zero=True)
             return
         if info.golden and r.golden_win:
             self.turn_total += points
-            self.events.append(f"{self.names[self._player]} rolls five 1s: golden win")
+            self._ev.append(f"{self.names[self._player]} rolls five 1s: golden win")
             self._win()
             return
         if r.free_set_aside and len(info.combos) > 1:
@@ -777,7 +868,17 @@ class ThousandState(State[Action]):
             self._confirm = confirm
             self._phase = _KEEP
             return
-        self._take(points, info.kept)
+        # _take, inlined
+        total = self.turn_total = self.turn_total + points
+        kept = info.kept
+        self.set_aside_dice += kept
+        left = self.in_hand - len(kept)
+        if left == 0:
+            self._hot = True
+            self.in_hand = 5
+            self._ev.append((_ev_hot, total))
+        else:
+            self.in_hand = left
         if confirm or self._limit is not None or r.max_rolls:
             self._resolve(confirm)
         else:  # the common classic case: nothing can end the turn here
@@ -799,7 +900,7 @@ class ThousandState(State[Action]):
         if self.in_hand == 0:
             self._hot = True
             self.in_hand = 5
-            self.events.append(f"hot dice: all 5 scored, {self.turn_total} this turn")
+            self._ev.append((_ev_hot, self.turn_total))
 
     def _resolve(self, confirm: bool) -> None:
         """After points are taken: overshoot, confirmation, roll limit — else the player decides."""
@@ -808,12 +909,12 @@ class ThousandState(State[Action]):
             self._fail(zero=False, overshoot=True)
             return
         if confirm and not (self._hot and r.reconfirm_hot) and self.turn_total >= self._need:
-            self.events.append(f"confirmed: {self.names[self._player]} banks {self.turn_total}")
+            self._ev.append(f"confirmed: {self.names[self._player]} banks {self.turn_total}")
             self._hot = False
             self._bank()
             return
         if not self._hot and self._out_of_rolls() and self.turn_total < self._need:
-            self.events.append(
+            self._ev.append(
                 f"{self.names[self._player]} is out of rolls without reaching {self._need}: "
                 f"{self.turn_total} lost"
             )
@@ -836,12 +937,12 @@ class ThousandState(State[Action]):
             )
         )
         if overshoot:
-            self.events.append(
+            self._ev.append(
                 f"{name} passes {r.target} ({self.score[p]} + {self.turn_total}): the turn ends, nothing banked"
             )
             if r.barrel == "open":
                 self.points[p] += 1
-                self.events.append(f"{name} scores a point ({self.points[p]}/{r.open_points_limit})")
+                self._ev.append(f"{name} scores a point ({self.points[p]}/{r.open_points_limit})")
                 if self.points[p] >= r.open_points_limit:
                     self.points[p] = 0
                     self.falls[p] += 1
@@ -853,12 +954,12 @@ class ThousandState(State[Action]):
         if r.barrel == "score" and self.on_barrel[p]:
             self.attempts[p] += 1
             if r.barrel_attempts:
-                self.events.append(f"{name}: barrel attempt {self.attempts[p]}/{r.barrel_attempts} failed")
+                self._ev.append(f"{name}: barrel attempt {self.attempts[p]}/{r.barrel_attempts} failed")
                 if self.attempts[p] >= r.barrel_attempts:
                     self._fall(p, f"{r.barrel_attempts} failed attempts")
         if bolt:
             self.bolts[p] += 1
-            self.events.append(f"{name} gets a bolt ({self.bolts[p]}/{r.bolts_count})")
+            self._ev.append((_ev_bolt, name, self.bolts[p], r.bolts_count))
             if self.bolts[p] >= r.bolts_count:
                 self.bolts[p] = 0
                 self._bolt_total += 1
@@ -869,7 +970,7 @@ class ThousandState(State[Action]):
                 self._penalize(p, r.open_fail_penalty, f"{r.open_fail_every} failed opening turns")
         if zero and r.skip_on_zero_first and self.rolls == 1 and self.anyone_banked:
             self.skip_next[p] = True
-            self.events.append(f"{name} rolled zero on the first roll: skips the next turn")
+            self._ev.append(f"{name} rolled zero on the first roll: skips the next turn")
         self._end_turn()
 
     def _bank(self) -> None:
@@ -892,7 +993,7 @@ class ThousandState(State[Action]):
         self.opened[p] = True
         self.anyone_banked = True
         self.score[p] = new
-        self.events.append(f"{name} banks {total}: {old} → {new}")
+        self._ev.append((_ev_bank, name, total, old, new))
         if first:
             self.opening_score[p] = new
         others = [q for q in range(self.n) if q != p]
@@ -905,11 +1006,12 @@ class ThousandState(State[Action]):
                 if old < self.score[q] < new:
                     self._overtakes += 1
                     self._penalize(q, r.overtake_penalty, "overtaken")
-        self._dump_check(p)
+        if r.dump_truck and self.score[p] == r.dump_truck_score:
+            self._dump_check(p)
         if climbs and self.score[p] >= r.barrel_score:
             self.on_barrel[p] = True
             self.attempts[p] = 0
-            self.events.append(f"{name} climbs onto the barrel at {self.score[p]}")
+            self._ev.append(f"{name} climbs onto the barrel at {self.score[p]}")
             if r.barrel_knock != "none":
                 for q in others:
                     if self.on_barrel[q]:
@@ -949,17 +1051,20 @@ class ThousandState(State[Action]):
 
     def _penalize(self, q: int, amount: int, why: str) -> None:
         if amount:
-            self._set_score(q, self.score[q] - amount, f"{why}: -{amount}")
+            old = self.score[q]
+            self._set_score(
+                q, old - amount, why, (_ev_penalty, self.names[q], why, amount, old, old - amount)
+            )
 
-    def _set_score(self, q: int, value: int, why: str) -> None:
+    def _set_score(self, q: int, value: int, why: str, event: _Event | None = None) -> None:
         old = self.score[q]
         self.score[q] = value
-        self.events.append(f"{self.names[q]} {why} ({old} → {value})")
+        self._ev.append((_ev_set, self.names[q], why, old, value) if event is None else event)
         r = self.rules
         if self.on_barrel[q] and r.barrel == "score" and value < r.barrel_score:
             self.on_barrel[q] = False
             self.attempts[q] = 0
-            self.events.append(f"{self.names[q]} is off the barrel")
+            self._ev.append(f"{self.names[q]} is off the barrel")
         self._dump_check(q)
 
     def _dump_check(self, q: int) -> None:
@@ -967,13 +1072,13 @@ class ThousandState(State[Action]):
         if r.dump_truck and self.score[q] == r.dump_truck_score:
             self._dumps += 1
             self.score[q] = 0
-            self.events.append(f"dump truck: {self.names[q]} {r.dump_truck_score} → 0")
+            self._ev.append(f"dump truck: {self.names[q]} {r.dump_truck_score} → 0")
 
     def _end_turn(self) -> None:
         nxt = (self._player + 1) % self.n
         while self.skip_next[nxt]:
             self.skip_next[nxt] = False
-            self.events.append(f"{self.names[nxt]} skips a turn")
+            self._ev.append(f"{self.names[nxt]} skips a turn")
             nxt = (nxt + 1) % self.n
         self._start_turn(nxt)
 
@@ -981,7 +1086,7 @@ class ThousandState(State[Action]):
         self.winner = self._player
         self._phase = _OVER
         self._hot = False
-        self.events.append(f"{self.names[self._player]} wins with {self.score[self._player]}")
+        self._ev.append(f"{self.names[self._player]} wins with {self.score[self._player]}")
 
     # -- text helpers ---------------------------------------------------------------------------------------
     @staticmethod
