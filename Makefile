@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 WEB_STAMP := dicehall/web/static/.built
 
-.PHONY: run test lint typecheck pytest bench slow chaos browser-deps gl-deps web clean
+.PHONY: run test lint typecheck pytest bench slow chaos browser-deps gl-deps pg-deps web clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -38,7 +38,11 @@ browser-deps:
 gl-deps:
 	@ldconfig -p | grep -q libOSMesa || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libosmesa6 >/dev/null)
 
-pytest: $(STAMP) web browser-deps gl-deps
+# PostgreSQL for the server's PostgreSQL tests (a throw-away cluster per run); installed once, as root.
+pg-deps:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null)
+
+pytest: $(STAMP) web browser-deps gl-deps pg-deps
 	$(BIN)/pytest -m "not slow"
 
 test: lint typecheck pytest
