@@ -3,6 +3,8 @@
 Decisions::
 
     throw 100,80 p0.60 s0.50      aim at (100 mm, 80 mm), power 0.6, spin 0.5 (also ``throw c3 p0.6``: cell c3)
+    throw real                    a throw with real dice (referee mode): its parameters are unknown, and its
+                                  outcome is typed in, never drawn from an arena model
     move 0>100,90 2>117,90        rearrange: die #0 to (100, 90), die #2 to (117, 90) before the next throw
     end                           end the turn (only after a throw in which every number differed)
 
@@ -11,7 +13,7 @@ Chance outcomes (the dice after a throw: the arena dice in order, then the throw
     lands 3@102,88,45 X@40,51,0 out rim c4@60,60,0 cX
           face@x,y,yaw (mm, mm, degrees); out = left the arena; rim = rests on the rim;
           c<face> = cocked, re-thrown outside the arena showing <face>. Positions may be omitted (referee mode).
-    start 4@100,100,0             setup: the first die placed in the arena
+    start 4@100,100,0             setup: the first die placed in the arena (``start 4``: place unknown)
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ class Throw:
     y: float
     power: float
     spin: float = 0.5
+
+
+@dataclasses.dataclass(frozen=True)
+class RealThrow:
+    """A throw made with real dice: nothing about how it was thrown is known, so nothing is recorded."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,13 +71,15 @@ class Outcome:
 
 @dataclasses.dataclass(frozen=True)
 class Setup:
+    """The first arena die; ``x``/``y`` are ``None`` when its place is unknown (placed by hand, referee mode)."""
+
     face: int
-    x: float = ARENA_MM / 2
-    y: float = ARENA_MM / 2
+    x: float | None = ARENA_MM / 2
+    y: float | None = ARENA_MM / 2
     yaw: float = 0.0
 
 
-Action = Throw | Rearrange | EndTurn | Outcome | Setup
+Action = Throw | RealThrow | Rearrange | EndTurn | Outcome | Setup
 
 
 def cell_centre(cell: str) -> tuple[float, float]:
@@ -116,6 +125,8 @@ def _pos(x: float | None, y: float | None, yaw: float) -> str:
 def to_string(action: Action) -> str:
     if isinstance(action, Throw):
         return f"throw {_num(action.x)},{_num(action.y)} p{action.power:.2f} s{action.spin:.2f}"
+    if isinstance(action, RealThrow):
+        return "throw real"
     if isinstance(action, Rearrange):
         return "move " + " ".join(f"{i}>{_num(x)},{_num(y)}" for i, x, y in action.moves)
     if isinstance(action, EndTurn):
@@ -162,6 +173,12 @@ def from_string(text: str) -> Action:
     if head == "end" and not args:
         return EndTurn()
     if head == "throw":
+        if args and args[0].lower() == "real":
+            if len(args) > 1:
+                raise NotationError(
+                    "'throw real' takes nothing more: a real throw's aim and power are unknown"
+                )
+            return RealThrow()
         return _parse_throw(args, text)
     if head == "move":
         moves = []
@@ -180,10 +197,11 @@ def from_string(text: str) -> Action:
         if d.status != "arena":
             raise NotationError("the start die must be a face with an optional position")
         if d.x is None or d.y is None:
-            return Setup(d.face)
+            return Setup(d.face, None, None)
         return Setup(d.face, d.x, d.y, d.yaw)
     raise NotationError(
-        f"cannot read {text!r}: expected 'throw X,Y pP sS', 'move i>x,y ...', 'end', 'lands ...' or 'start F'"
+        f"cannot read {text!r}: expected 'throw X,Y pP sS', 'throw real', 'move i>x,y ...', 'end', 'lands ...'"
+        " or 'start F'"
     )
 
 

@@ -1,16 +1,9 @@
 """Referee mode: real dice on a real table. After each throw the players type what lies in the arena; the
 software resolves it with the same rules engine, moves dice between supplies, says whose turn it is, handles
-the big throw, eliminations and the match score, and can undo entries.
+the big throw, eliminations and the match score, and can undo entries (the input format is :data:`HELP`).
 
-Input lines (one per throw, case-insensitive)::
-
-    3 3 5 6 X out      every die that was in or thrown into the arena: faces X/2..6, 'out' (left the arena),
-                       'rim' (rests on the rim); 'out*2' counts two. A cocked die is re-thrown outside the
-                       arena first: type its new face (X if it showed X).
-    end                end the turn (allowed after a throw in which all numbers differed)
-    undo               take back the last entry
-    start 4            the face of the first die placed in the arena (at the start of each game)
-    show / help
+Nothing is invented for the record: a real throw is recorded as ``throw real`` (its aim and power are unknown),
+its outcome as the typed faces without positions, and the first die as ``start <face>`` without a place.
 """
 
 from __future__ import annotations
@@ -20,13 +13,29 @@ import re
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import TERMINAL
 from dicehall.core.record import GameRecord
-from dicehall.wurf.actions import EndTurn, Landed, Outcome, Setup, Throw, face_name, parse_face
-from dicehall.wurf.arena.base import ARENA_MM
+from dicehall.wurf.actions import EndTurn, Landed, Outcome, RealThrow, Setup, face_name, parse_face
 from dicehall.wurf.rules import WurfRules
 from dicehall.wurf.state import CHOICE, OVER, SETUP, THROW, WurfState
 
-REFEREE_THROW = Throw(ARENA_MM / 2, ARENA_MM / 2, 0.5, 0.5)
-"""The throw recorded for a real throw (its parameters are unknown)."""
+# Printed as is: every line fits an 80-column terminal, so nothing re-wraps it at 80-120 columns.
+HELP = """\
+Type one line after each event at the table (upper or lower case):
+
+  start 4          at the start of each game: the face of the first die
+                   put into the arena from the box (any face but X)
+  3 3 5 6 X out    after a throw: every die that was in the arena or was
+                   thrown into it. Faces are X or 2-6; 'out' = left the
+                   arena, 'rim' = rests on the rim; 'out*2' counts two.
+                   A cocked die is re-thrown outside the arena first:
+                   type its new face (X if it shows X).
+  end              end the turn (only after a throw in which all numbers
+                   differed)
+  undo             take back the last entry
+  show             supplies, the arena and match points
+  help             this text
+
+The record stores each real throw as 'throw real' followed by the dice
+as typed; nothing about aim, power or positions is made up."""
 
 
 def parse_arena_entry(text: str) -> list[Landed]:
@@ -56,11 +65,12 @@ class RefereeSession:
         self.names = names
         self.rules = WurfRules.from_preset("match" if match else "standard")
         self.state = WurfState(self.rules, len(names))
+        self.state.set_names(names)
         self.record = GameRecord.start("wurf", self.rules, names)
         self.history: list[tuple[WurfState, int]] = []
 
     # -- helpers ------------------------------------------------------------------------------------------
-    def _apply(self, actions: list[Setup | Throw | Outcome | EndTurn]) -> None:
+    def _apply(self, actions: list[Setup | RealThrow | Outcome | EndTurn]) -> None:
         trial = self.state.clone()
         for a in actions:
             trial.apply_action(a)  # raises before anything of ours changes
@@ -139,7 +149,7 @@ class RefereeSession:
         if not text:
             return [self.prompt()]
         if low in ("help", "?"):
-            return [__doc__ or ""]
+            return [HELP]
         if low in ("show", "status"):
             return [self.summary(), self.prompt()]
         if low == "undo":
@@ -157,7 +167,7 @@ class RefereeSession:
                 if s.phase != SETUP:
                     return ["The first die is placed only at the start of a game."]
                 face = parse_face(text[5:].strip() or "?")
-                self._apply([Setup(face)])
+                self._apply([Setup(face, None, None)])  # placed by hand: its place is unknown
             elif low == "end":
                 self._apply([EndTurn()])
             else:
@@ -166,7 +176,7 @@ class RefereeSession:
                 if s.phase not in (THROW, CHOICE):
                     return [self.prompt()]
                 dice = parse_arena_entry(text)
-                self._apply([REFEREE_THROW, Outcome(tuple(dice))])
+                self._apply([RealThrow(), Outcome(tuple(dice))])
         except DicehallError as exc:
             rule = getattr(exc, "rule", "")
             return [f"Not accepted: {exc}" + (f" (rule: {rule})" if rule else ""), self.prompt()]

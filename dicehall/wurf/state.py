@@ -13,13 +13,15 @@ import numpy as np
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import CHANCE, TERMINAL, ChanceNotEnumerable, State
 from dicehall.wurf import actions as act
-from dicehall.wurf.actions import Action, EndTurn, Landed, Outcome, Rearrange, Setup, Throw
+from dicehall.wurf.actions import Action, EndTurn, Landed, Outcome, RealThrow, Rearrange, Setup, Throw
 from dicehall.wurf.arena.base import ARENA_MM, ArenaModel, DieRest, ThrowParams, X
 from dicehall.wurf.layout import centroid, gather_positions, inside, overlap
 from dicehall.wurf.rules import TOTAL_DICE, WurfRules
 
 SETUP, THROW, CHOICE, ROLLING, OVER = "setup", "throw", "choice", "rolling", "over"
 AIM_POWERS = (0.2, 0.5, 0.8)
+REAL_THROW_RULE = "real-throw-typed"
+"""The rule named when a real throw's outcome would come from an arena model (or carry model-only data)."""
 _POS_TOLERANCE = 30.0  # mm an outcome's arena die may lie beyond the floor edge (it can lean on a wall)
 
 
@@ -63,6 +65,7 @@ class WurfState(State[Action]):
         self.elimination_log: list[list[int]] = []  # per game: seats in order of elimination
         self.stats_counts: Counter[str] = Counter()
         self._model: ArenaModel | None = None
+        self.names: list[str] | None = None  # display names for render(); None = "seat 1", ...
         self._new_game()
 
     # -- setup --------------------------------------------------------------------------------------------
@@ -75,7 +78,7 @@ class WurfState(State[Action]):
         self.starter = self.game_index % n
         self.current = self.starter
         self.phase = SETUP
-        self.pending: Throw | None = None
+        self.pending: Throw | RealThrow | None = None
         self.pending_count = 0
         self.big_next = False
         self.rearranged = False
@@ -143,6 +146,8 @@ class WurfState(State[Action]):
     def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
         if self.phase == SETUP:
             return [(Setup(f), 1 / 5) for f in range(2, 7)]
+        if isinstance(self.pending, RealThrow):
+            raise ChanceNotEnumerable("a throw with real dice has no outcome model: its outcome is typed in")
         raise ChanceNotEnumerable("a throw's outcome comes from the arena model and is not enumerable")
 
     def model(self) -> ArenaModel:
@@ -156,6 +161,12 @@ class WurfState(State[Action]):
         if self.phase != ROLLING or self.pending is None:
             raise IllegalActionError("no throw is pending", rule="chance")
         t = self.pending
+        if isinstance(t, RealThrow):
+            raise IllegalActionError(
+                "the pending throw was made with real dice: its outcome is typed in (e.g. 'lands 3 3 X out'),"
+                " never drawn from an arena model",
+                rule=REAL_THROW_RULE,
+            )
         result = self.model().throw(
             self.arena, self.pending_count, ThrowParams(t.x, t.y, t.power, t.spin), rng
         )
@@ -183,6 +194,8 @@ class WurfState(State[Action]):
             )
         elif isinstance(action, Throw):
             self._apply_throw(action)
+        elif isinstance(action, RealThrow):
+            self._start_throw(action)
         elif isinstance(action, Rearrange):
             self._apply_rearrange(action)
         elif isinstance(action, EndTurn):
@@ -200,7 +213,7 @@ class WurfState(State[Action]):
             raise IllegalActionError("the arena die is placed only at the start of a game", rule="setup")
         if s.face == X:
             raise IllegalActionError("the first arena die shows any face but X", rule="setup-no-x")
-        if not inside(s.x, s.y):
+        if s.x is not None and s.y is not None and not inside(s.x, s.y):
             raise IllegalActionError("the first die must lie inside the arena", rule="setup")
         self.arena = [DieRest(s.face, s.x, s.y, s.yaw)]
         self.phase = THROW
@@ -216,6 +229,9 @@ class WurfState(State[Action]):
                 raise IllegalActionError(
                     f"{name} must be within {lo:g}..{hi:g}, got {v:g}", rule="throw-range"
                 )
+        self._start_throw(t)
+
+    def _start_throw(self, t: Throw | RealThrow) -> None:
         self.pending = t
         self.pending_count = self.throw_count()
         self.phase = ROLLING
@@ -267,7 +283,14 @@ class WurfState(State[Action]):
                 f" got {len(o.dice)}",
                 rule="outcome-count",
             )
+        real = isinstance(self.pending, RealThrow)
         for k, d in enumerate(o.dice):
+            if real and d.x is not None:
+                raise IllegalActionError(
+                    f"die {k + 1} has a position, but after a throw with real dice only what was typed in is"
+                    " known (faces, out, rim); positions come only from an arena model",
+                    rule=REAL_THROW_RULE,
+                )
             if d.status not in ("arena", "out", "rim", "cocked"):
                 raise IllegalActionError(f"die {k + 1}: unknown status {d.status!r}", rule="outcome")
             if d.status in ("arena", "cocked") and not 1 <= d.face <= 6:
@@ -399,10 +422,13 @@ class WurfState(State[Action]):
         return act.from_string(text)
 
     # -- views --------------------------------------------------------------------------------------------
+    def set_names(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+
     def render(self) -> str:
         from dicehall.wurf.terminal import render_state
 
-        return render_state(self)
+        return render_state(self, self.names)
 
     def public_view(self) -> dict[str, Any]:
         cp = self.current_player()

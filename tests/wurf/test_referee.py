@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from dicehall.core.errors import NotationError
-from dicehall.core.record import replay
+from dicehall.core.record import GameRecord, replay
 from dicehall.wurf.referee import RefereeSession, parse_arena_entry
+
+from .helpers import snapshot
 
 
 def feed(session: RefereeSession, *lines: str) -> list[str]:
@@ -90,3 +92,50 @@ def test_cocked_rethrow_and_x_entries() -> None:
     r = RefereeSession(["Ann", "Bob", "Cleo"])
     msgs = feed(r, "start 2", "x 5")
     assert "1 X removed" in msgs[0] and [d.face for d in r.state.arena] == [5]
+
+
+def _no_repeat_entry(n: int) -> str:
+    """A typed big throw of ``n`` dice in which nothing repeats: 2-6 once each, the rest X or out."""
+    extra = ["X", "out"] * n
+    return " ".join(["2", "3", "4", "5", "6", *extra][:n])
+
+
+def test_saved_referee_record_replays_to_the_identical_state() -> None:
+    r = RefereeSession(["Ann", "Bob"], match=True)
+    lines = [
+        "start 4",
+        "4 5",  # Ann: all differ
+        "end",
+        "5 6 2",  # Bob: all differ (the arena dice may have been turned)
+        "2 2 5 6",  # Bob takes the 2s; turn over
+        "5 6 6",  # Ann takes the 6s
+        "undo",
+        "5 X out",  # instead: X removed, one out
+        "banana",  # refused, changes nothing
+        "end",
+        "5 5",  # Bob takes both: the arena is empty, Ann must make the big throw
+    ]
+    for line in lines:
+        r.handle(line)
+        again = replay(GameRecord.loads(r.record.dumps()))
+        assert snapshot(again) == snapshot(r.state), line
+    assert r.state.big_next and r.state.current == 0
+    r.handle(_no_repeat_entry(r.state.supply[0]))  # Ann throws everything, nothing repeats: out
+    assert r.state.game_index == 1 and r.state.match_points == [1, 0]
+    for line in ("start 3", "3 3", _no_repeat_entry(9)):  # game 2: Bob starts, takes, Ann is out again
+        r.handle(line)
+    assert r.state.is_terminal() and r.state.winners() == [1]
+    again = replay(GameRecord.loads(r.record.dumps()))
+    assert snapshot(again) == snapshot(r.state)
+    assert again.render() == r.state.render() and "Bob" in again.render()
+    # Nothing in the record is made up: real throws carry no aim or power, dice no positions.
+    moves = [e.move for e in r.record.events]
+    assert "throw real" in moves
+    assert all(m in ("throw real", "end") or m.startswith(("lands ", "start ")) for m in moves)
+    assert not any("@" in m for m in moves)
+
+
+def test_help_reads_cleanly_at_80_columns() -> None:
+    text = RefereeSession(["Ann", "Bob"]).handle("help")[0]
+    assert "throw real" in text and "start 4" in text and "undo" in text
+    assert max(len(line) for line in text.splitlines()) <= 79  # never re-wrapped at 80-120 columns

@@ -248,7 +248,9 @@ def test_gather_pushes_dice_together_and_is_legal() -> None:
         "end",
         "lands 3@102,88,45 X@40,51,0 out rim c4@60,60,0 cX",
         "start 4@100,100,0",
+        "start 4",
         "lands 3 3 out",
+        "throw real",
     ],
 )
 def test_notation_round_trip(text: str) -> None:
