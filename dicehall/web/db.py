@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 SQLITE_SYNC_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -176,38 +177,58 @@ class Store:
 
     def append_events(self, table_id: str, events: Sequence[StoredEvent], status: str | None = None) -> None:
         """Append ``events`` (and a status change) in one transaction; raises if a sequence number exists."""
-        conn = self._conn
-        try:
-            conn.execute(
-                self._ins_event,
-                [
-                    {"table_id": table_id, "seq": e.seq, "actor": str(e.actor), "move": e.move, "at": e.at}
-                    for e in events
-                ],
-            )
+        rows = [
+            {"table_id": table_id, "seq": e.seq, "actor": str(e.actor), "move": e.move, "at": e.at}
+            for e in events
+        ]
+
+        def stmts(conn: Connection) -> None:
+            conn.execute(self._ins_event, rows)
             if status is not None:
                 conn.execute(
                     update(TableRow).where(TableRow.id == table_id).values(status=status, updated=time.time())
                 )
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
+
+        self._transaction(stmts)
 
     def _write(self, stmt: Any) -> None:
-        try:
-            self._conn.execute(stmt)
-            self._conn.commit()
-        except BaseException:
-            self._conn.rollback()
-            raise
+        self._transaction(lambda conn: conn.execute(stmt))
+
+    def _transaction(self, stmts: Callable[[Connection], Any]) -> None:
+        """Run ``stmts`` and commit. A server that dropped the connection (a PostgreSQL restart or failover;
+        SQLite never does) before COMMIT was sent committed nothing, so that one case is retried once on a
+        fresh connection; a failed COMMIT is never retried (its outcome is unknown)."""
+        for attempt in (1, 2):
+            conn = self._conn
+            try:
+                stmts(conn)
+            except DBAPIError as exc:
+                conn.rollback()
+                if attempt == 1 and exc.connection_invalidated:
+                    continue  # SQLAlchemy opens a new connection on next use
+                raise
+            except BaseException:
+                conn.rollback()
+                raise
+            try:
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+            return
 
     # -- reads ------------------------------------------------------------------------------------------------
     def _read(self, stmt: Any) -> list[Any]:
-        try:
-            return list(self._conn.execute(stmt).all())
-        finally:
-            self._conn.rollback()
+        for attempt in (1, 2):
+            try:
+                return list(self._conn.execute(stmt).all())
+            except DBAPIError as exc:
+                if attempt == 1 and exc.connection_invalidated:
+                    continue  # dropped by the server: read again on a fresh connection
+                raise
+            finally:
+                self._conn.rollback()
+        raise AssertionError("unreachable")
 
     @staticmethod
     def _meta(row: Any) -> TableMeta:

@@ -95,11 +95,10 @@ class Cluster:
         last: Exception | None = None
         for _ in range(3):  # a free port can be taken between probing and binding: try another one
             self.port = free_port()
-            opts = f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 {SERVER_OPTIONS}"
             try:
                 self._run(
                     "pg_ctl", "start", "-D", str(self.data), "-l", str(self.log), "-w", "-t", str(START_TIMEOUT),
-                    "-o", opts, timeout=START_TIMEOUT + 10,
+                    "-o", self._options(), timeout=START_TIMEOUT + 10,
                 )  # fmt: skip
                 self.started = True
                 return
@@ -107,6 +106,16 @@ class Cluster:
                 last = exc
                 self._kill_postmaster()
         raise PostgresError(f"PostgreSQL did not start: {last}")
+
+    def restart(self) -> None:
+        """Fast restart: every client connection is dropped, as in a production restart or failover."""
+        self._run(
+            "pg_ctl", "restart", "-D", str(self.data), "-l", str(self.log), "-m", "fast", "-w", "-t",
+            str(START_TIMEOUT), "-o", self._options(), timeout=START_TIMEOUT + 10,
+        )  # fmt: skip
+
+    def _options(self) -> str:
+        return f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 {SERVER_OPTIONS}"
 
     def stop(self) -> None:
         """Fast shutdown (clients are disconnected), then immediate, then SIGKILL; finally remove everything."""

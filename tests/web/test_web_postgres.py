@@ -38,7 +38,7 @@ from test_web_ws import (  # noqa: F401
     test_restart_rebuilds_every_table_from_the_log,
     test_two_players_online,
 )
-from webtools import run_async
+from webtools import connect, create, latest, pick, run_async, tokens
 
 from dicehall.core.record import GameRecord, replay
 from dicehall.web.bench import free_port
@@ -106,6 +106,25 @@ def test_two_writers_racing_for_one_event_one_wins_and_both_go_on(db_url):
     finally:
         a.close()
         b.close()
+
+
+def test_a_postgres_restart_costs_no_move(server, pg_cluster: Cluster):
+    """PostgreSQL drops every connection when it restarts; the next read or move reconnects and succeeds."""
+    with server() as c, connect(c) as ws:
+        t = create(c)
+        tid = t["table_id"]
+        msg = latest(ws.join(tid, tokens(t)))
+        for _ in range(2):
+            pg_cluster.restart()
+            st = msg["state"]
+            got = ws.act(st["current_player"], msg["seq"], pick(st))
+            assert got[0]["type"] == "event" and got[0]["seq"] == msg["seq"] + 1, got
+            msg = got[-1]
+        pg_cluster.restart()
+        store = c.app.state.manager.store  # type: ignore[attr-defined]
+        assert [e.seq for e in store.events(tid)] == list(range(1, msg["seq"] + 1))  # a read reconnects too
+        rec = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json())
+        assert len(rec.events) == msg["seq"] and replay(rec).scores() == msg["state"]["scores"]
 
 
 # -- the command line: `dicehall serve --db postgresql+psycopg://...`, stopped and started again --------------------
