@@ -51,7 +51,10 @@ class Cluster:
     def __init__(self) -> None:
         self.bindir = pg_bindir()
         self.as_root = os.geteuid() == 0
-        self.root = Path(tempfile.mkdtemp(prefix="dicehall-pg-"))
+        # As root the cluster's directory must be reachable by the postgres user (not under a private $TMPDIR);
+        # /tmp also keeps the socket path under its ~107-byte limit.
+        parent = "/tmp" if self.as_root and Path("/tmp").is_dir() else None
+        self.root = Path(tempfile.mkdtemp(prefix="dicehall-pg-", dir=parent))
         self.data = self.root / "data"
         self.sock = self.root / "sock"
         self.log = self.root / "server.log"
