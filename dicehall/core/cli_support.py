@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -31,7 +32,7 @@ RulesFileOpt = typer.Option(None, "--rules", help="TOML file with `preset = ...`
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print a one-line error and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}")
+    err_console.print(f"[bold red]error:[/] {escape(message)}")  # messages hold '[rule: ...]', not markup
     return typer.Exit(code)
 
 
