@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -142,3 +145,44 @@ def test_render_png(app: typer.Typer, tmp_path: Path) -> None:
     res = runner.invoke(app, ["render", "wurf", str(ref), "--throw", "1", "--out", str(png), "--size", "200"])
     assert res.exit_code == 0, res.output
     assert matplotlib.image.imread(png).std() > 0.05
+
+
+def _dicehall(args: list[str], stdin: str = "", columns: int = 100) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).parent / "dicehall"
+    env = {**os.environ, "COLUMNS": str(columns)}
+    return subprocess.run(
+        [str(exe), *args], input=stdin, capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize("columns", [80, 100, 120])
+def test_referee_help_is_not_rewrapped(columns: int) -> None:
+    from dicehall.wurf.referee import HELP
+
+    res = _dicehall(["referee", "wurf", "--players", "A,B"], "help\n", columns)
+    assert res.returncode == 0, res.stderr
+    for line in HELP.splitlines():
+        assert line.rstrip() in res.stdout, line  # each line whole: no break inserted by the terminal width
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80
+
+
+def test_referee_record_replays_from_the_command_line(tmp_path: Path) -> None:
+    rec = tmp_path / "ref.json"
+    script = "start 4\n4 5\nend\n5 6 2\n"
+    res = _dicehall(["referee", "wurf", "--players", "Ann,Bob", "--save", str(rec)], script)
+    assert res.returncode == 0 and rec.exists(), res.stdout + res.stderr
+    moves = [e["move"] for e in json.loads(rec.read_text())["events"]]
+    assert moves == ["start 4", "throw real", "lands 4 5", "end", "throw real", "lands 5 6 2"]
+    res = _dicehall(["replay", str(rec), "--json"])
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == {"events": 6, "terminal": False, "scores": [8.0, 8.0]}
+    res = _dicehall(["replay", str(rec)])
+    assert res.returncode == 0, res.stderr
+    assert "Ann: 8 dice" in res.stdout and "position unknown: #0:5 #1:6 #2:2" in res.stdout
+    # An outcome with model positions after a real throw is not a referee's entry: refused, naming the event.
+    data = json.loads(rec.read_text())
+    data["events"][5]["move"] = "lands 5@100,100,0 6@60,60,0 2@40,40,0"
+    rec.write_text(json.dumps(data))
+    res = _dicehall(["replay", str(rec)])
+    err = " ".join(res.stderr.split())  # the terminal width may have wrapped it
+    assert res.returncode != 0 and "event 6" in err and "[rule: real-throw-typed]" in err, err
