@@ -67,6 +67,17 @@ class State(ABC, Generic[A]):
     def apply_action(self, action: A) -> None:
         """Apply a decision or a chance outcome, or raise :class:`IllegalActionError` and change nothing."""
 
+    uniform_chance: ClassVar[bool] = False
+    """True when ``sample_chance(rng)`` draws exactly one ``rng.random()`` and applying
+    :meth:`apply_chance_uniform` to that number is the same as applying the sampled outcome."""
+
+    def apply_chance_uniform(self, u: float) -> A:
+        """Apply the chance outcome that ``sample_chance`` picks for the uniform draw ``u`` and return it.
+
+        Only for games with :attr:`uniform_chance` (lets a simulation draw its random numbers in batches).
+        """
+        raise NotImplementedError(f"{self.game_name}: chance outcomes are not drawn from one uniform number")
+
     def sample_and_apply_chance(self, rng: np.random.Generator) -> A:
         """Draw the pending chance outcome from ``rng``, apply it and return it.
 

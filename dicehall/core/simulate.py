@@ -35,10 +35,12 @@ def play_game(
 ) -> State[Any]:
     """Play ``state`` to the end with ``agents`` choosing for their seats; dice come from ``chance_rng``."""
     if record is None:  # the simulation loop: the same steps, with the hot methods bound once
+        choosers = [agent.choose for agent in agents]
+        if state.uniform_chance and chance_rng is not bot_rng:
+            return _play_uniform(state, choosers, chance_rng, bot_rng)
         current_player = state.current_player
         roll = state.sample_and_apply_chance
         apply = state.apply_action
-        choosers = [agent.choose for agent in agents]
         for _ in range(MAX_STEPS):
             player = current_player()
             if player == CHANCE:
@@ -60,6 +62,48 @@ def play_game(
         record.add(state, action)
         state.apply_action(action)
     raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
+
+
+_BATCH = 512
+
+
+def _play_uniform(
+    state: State[Any],
+    choosers: Sequence[Callable[[State[Any], np.random.Generator], Any]],
+    chance_rng: np.random.Generator,
+    bot_rng: np.random.Generator,
+) -> State[Any]:
+    """``play_game`` for a game whose every chance outcome comes from one ``rng.random()``.
+
+    The uniform numbers are drawn in batches (``rng.random(n)`` gives the same numbers as ``n`` single calls), and
+    at the end the generator is put back exactly where drawing them one by one would have left it.
+    """
+    current_player = state.current_player
+    apply = state.apply_action
+    roll = state.apply_chance_uniform
+    bitgen = chance_rng.bit_generator
+    saved = bitgen.state
+    buf: list[float] = chance_rng.random(_BATCH).tolist()
+    used = 0
+    try:
+        for _ in range(MAX_STEPS):
+            player = current_player()
+            if player == CHANCE:
+                if used == _BATCH:
+                    saved = bitgen.state
+                    buf = chance_rng.random(_BATCH).tolist()
+                    used = 0
+                used += 1
+                roll(buf[used - 1])
+            elif player == TERMINAL:
+                return state
+            else:
+                apply(choosers[player](state, bot_rng))
+        raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
+    finally:
+        bitgen.state = saved
+        if used:
+            chance_rng.random(used)
 
 
 @dataclasses.dataclass

@@ -17,17 +17,17 @@ from dicehall.thousand import dp
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 
-# -- reading the engine (small helpers kept here instead of in the engine) --------------------------------------
+# -- reading the engine (through its public accessors) ---------------------------------------------------------
 
 
 def free_rolls(state: ThousandState) -> int:
     """Counted (not forced) rolls made this turn — what ``max_rolls`` limits."""
-    return state._free_rolls
+    return state.free_rolls
 
 
 def confirming_keep(state: ThousandState) -> bool:
     """With ``free_set_aside``: the roll being kept from is a confirmation roll."""
-    return state._confirm
+    return state.keep_is_confirmation
 
 
 def turn_model(state: ThousandState) -> dp.TurnModel:
@@ -136,6 +136,7 @@ class ThresholdBot(ThousandBot):
         self._state: ThousandState | None = None
         self._turn = -1
         self._target = 0
+        self._need = 0
 
     def bank_target(self, state: ThousandState) -> int:
         """The turn total this bot banks at in the current turn."""
@@ -148,14 +149,16 @@ class ThresholdBot(ThousandBot):
         assert isinstance(state, ThousandState)
         if self.explain or state.pending_roll is not None or state.hot_dice:
             return super().choose(state, rng)
+        # the bank target and the minimum only change between turns
         if state is not self._state or state.turns != self._turn:
             self._state, self._turn = state, state.turns
             self._target = self.bank_target(state)
+            self._need = state.min_bank()
         t = state.turn_total
-        if t < state.min_bank():
+        if t < self._need:
             return ROLL
         m = state.rules.max_rolls
-        if m and free_rolls(state) >= m:
+        if m and state.free_rolls >= m:
             return BANK
         return BANK if t >= self._target or state.in_hand <= self.few_dice else ROLL
 
@@ -222,7 +225,7 @@ class ExpertBot(ThousandBot):
         rr = tab.rr
         r = 0
         if rr > 1:
-            r = free_rolls(state)
+            r = state.free_rolls
             if r >= rr:
                 r = rr - 1
         return ROLL if tab.roll_ok[(ti * 6 + state.in_hand) * rr + r] else BANK

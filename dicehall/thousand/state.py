@@ -168,14 +168,12 @@ class ThousandState(State[Action]):
         "_fall_total",
         "_forced",
         "_free_rolls",
-        "_hot",
         "_infos",
         "_limit",
         "_need",
         "_need_rule",
         "_off_dice",
         "_overtakes",
-        "_pending",
         "_phase",
         "_player",
         "_table",
@@ -183,6 +181,7 @@ class ThousandState(State[Action]):
         "attempts",
         "bolts",
         "falls",
+        "hot_dice",
         "in_hand",
         "last_combos",
         "last_roll",
@@ -192,6 +191,7 @@ class ThousandState(State[Action]):
         "open_fails",
         "opened",
         "opening_score",
+        "pending_roll",
         "points",
         "rolls",
         "rules",
@@ -206,7 +206,10 @@ class ThousandState(State[Action]):
 
     _phase: int
     _player: int
-    _hot: bool
+    hot_dice: bool
+    """All five dice scored: the next roll (of all five) is mandatory or a confirmation roll."""
+    pending_roll: RollInfo | None
+    """With ``free_set_aside``: the roll whose combinations the player is choosing from."""
     _forced: bool
     _confirm: bool
     _free_rolls: int
@@ -246,7 +249,7 @@ class ThousandState(State[Action]):
         self.last_combos: tuple[Combo, ...] = ()
         self._table = roll_table(rules.kinds)
         self._infos = roll_lists(rules.kinds)
-        self._pending: RollInfo | None = None
+        self.pending_roll: RollInfo | None = None
         self._bolt_total = 0
         self._fall_total = 0
         self._overtakes = 0
@@ -329,10 +332,10 @@ class ThousandState(State[Action]):
             self.set_aside_dice,
             self.rolls,
             self._free_rolls,
-            self._hot,
+            self.hot_dice,
             self._forced,
             self._confirm,
-            self._pending,
+            self.pending_roll,
             self.winner,
             self.turns,
             self.total_rolls,
@@ -363,16 +366,16 @@ class ThousandState(State[Action]):
     def legal_actions(self) -> Sequence[Action]:
         phase = self._phase
         if phase == _DECIDE:
-            can_roll = self._hot or not self._out_of_rolls()
-            can_bank = not self._hot and self.turn_total >= self._need
+            can_roll = self.hot_dice or not self._out_of_rolls()
+            can_bank = not self.hot_dice and self.turn_total >= self._need
             if can_roll:
                 return (ROLL, BANK) if can_bank else (ROLL,)
             return (BANK,)
         if phase in (_CHANCE, _ROLLOFF):
             return OUTCOMES[self.in_hand]
         if phase == _KEEP:
-            assert self._pending is not None
-            return tuple(keep_options(self._pending.combos))
+            assert self.pending_roll is not None
+            return tuple(keep_options(self.pending_roll.combos))
         return ()
 
     def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
@@ -389,21 +392,31 @@ class ThousandState(State[Action]):
         outs = OUTCOMES[self.in_hand]
         return outs[int(rng.random() * len(outs))]
 
-    def sample_and_apply_chance(self, rng: np.random.Generator) -> Action:
-        """``sample_chance`` then ``apply_action`` of that outcome, in one step (same draw, same result).
+    uniform_chance = True
+
+    def apply_chance_uniform(self, u: float) -> Action:
+        """Apply the roll ``sample_chance`` picks for the uniform number ``u`` (``0 <= u < 1``) and return it.
 
         The outcome comes from the engine's own outcome list, so it needs no validation and its scoring is
         found by index instead of by hashing the tuple.
         """
         if self._phase != _CHANCE:
-            action = self.sample_chance(rng)
+            if self._phase != _ROLLOFF:
+                raise IllegalActionError("no dice are to be rolled now", rule="turn-order")
+            action = OUTCOMES[1][int(u * 6)]
             self.apply_action(action)
             return action
         k = self.in_hand
-        i = int(rng.random() * _SIZES[k])
+        i = int(u * _SIZES[k])
         dice = OUTCOMES[k][i]
         self._roll(dice, self._infos[k][i])
         return dice
+
+    def sample_and_apply_chance(self, rng: np.random.Generator) -> Action:
+        """``sample_chance`` then ``apply_action`` of that outcome, in one step (same draw, same result)."""
+        if self._phase != _CHANCE and self._phase != _ROLLOFF:
+            raise IllegalActionError("no dice are to be rolled now", rule="turn-order")
+        return self.apply_chance_uniform(rng.random())
 
     def apply_action(self, action: Action) -> None:
         phase = self._phase
@@ -416,10 +429,10 @@ class ThousandState(State[Action]):
             self._apply_roll(action)
         elif phase == _DECIDE:
             if action == ROLL:
-                if self._hot:
+                if self.hot_dice:
                     self._forced = True
                     self._confirm = self.rules.hot_dice == "confirm"
-                    self._hot = False
+                    self.hot_dice = False
                 elif self._out_of_rolls():
                     raise IllegalActionError(
                         f"at most {self.rules.max_rolls} rolls per turn: bank now", rule="max-rolls"
@@ -431,7 +444,7 @@ class ThousandState(State[Action]):
                     self._ev = []
                 self._phase = _CHANCE
             elif action == BANK:
-                if self._hot or self.turn_total < self._need:
+                if self.hot_dice or self.turn_total < self._need:
                     raise IllegalActionError(self.bank_refusal() or "", rule=self._refusal_rule())
                 if self._ev:
                     self._ev = []
@@ -444,8 +457,8 @@ class ThousandState(State[Action]):
         elif phase == _ROLLOFF:
             self._apply_roll_off(action)
         elif phase == _KEEP:
-            assert self._pending is not None
-            options = keep_options(self._pending.combos)
+            assert self.pending_roll is not None
+            options = keep_options(self.pending_roll.combos)
             choice = options.get(action) if isinstance(action, str) else None
             if choice is None:
                 raise IllegalActionError(
@@ -454,7 +467,7 @@ class ThousandState(State[Action]):
                     rule="set-aside",
                 )
             self._ev = []
-            self._pending = None
+            self.pending_roll = None
             self._take(choice[0], choice[1])
             self._resolve(self._confirm)
         else:
@@ -484,7 +497,7 @@ class ThousandState(State[Action]):
         new.last_combos = self.last_combos
         new._table = self._table
         new._infos = self._infos
-        new._pending = self._pending
+        new.pending_roll = self.pending_roll
         new._bolt_total = self._bolt_total
         new._fall_total = self._fall_total
         new._overtakes = self._overtakes
@@ -498,7 +511,7 @@ class ThousandState(State[Action]):
         new.set_aside_dice = self.set_aside_dice
         new.rolls = self.rolls
         new._free_rolls = self._free_rolls
-        new._hot = self._hot
+        new.hot_dice = self.hot_dice
         new._forced = self._forced
         new._confirm = self._confirm
         new._need = self._need
@@ -568,19 +581,9 @@ class ThousandState(State[Action]):
         return self._phase == _KEEP and self._confirm
 
     @property
-    def hot_dice(self) -> bool:
-        """All five dice scored: the next roll (of all five) is mandatory or a confirmation roll."""
-        return self._hot
-
-    @property
     def confirming(self) -> bool:
         """The pending roll is a confirmation roll (a scoring result banks the turn)."""
         return self._phase == _CHANCE and self._confirm
-
-    @property
-    def pending_roll(self) -> RollInfo | None:
-        """With ``free_set_aside``: the roll whose combinations the player is choosing from."""
-        return self._pending
 
     def min_bank(self) -> int:
         """The smallest turn total the player to move may bank this turn (opening, pit, barrel)."""
@@ -591,7 +594,7 @@ class ThousandState(State[Action]):
         return self._limit
 
     def can_bank(self) -> bool:
-        return self._phase == _DECIDE and not self._hot and self.turn_total >= self._need
+        return self._phase == _DECIDE and not self.hot_dice and self.turn_total >= self._need
 
     def bank_refusal(self) -> str | None:
         """Why ``bank`` is refused now, or ``None`` when it is allowed."""
@@ -604,7 +607,7 @@ class ThousandState(State[Action]):
             return "the roll-off for the start is not over"
         if phase == _KEEP:
             return "choose the dice to set aside first"
-        if self._hot:
+        if self.hot_dice:
             if self.rules.hot_dice == "confirm":
                 return "hot dice: confirm by rolling all 5 dice"
             return "hot dice: the roll of all 5 dice is mandatory"
@@ -628,7 +631,7 @@ class ThousandState(State[Action]):
         return ""
 
     def _refusal_rule(self) -> str:
-        if self._hot:
+        if self.hot_dice:
             return "hot-dice"
         return self._need_rule
 
@@ -672,13 +675,13 @@ class ThousandState(State[Action]):
             "set_aside": list(self.set_aside_dice),
             "rolls_this_turn": self.rolls,
             "max_rolls": self.rules.max_rolls,
-            "hot_dice": self._hot,
+            "hot_dice": self.hot_dice,
             "confirming": self.confirming,
             "last_roll": None if self.last_roll is None else list(self.last_roll),
             "last_combos": [
                 {"dice": list(c.dice), "points": c.points, "kind": c.kind} for c in self.last_combos
             ],
-            "keep_options": [] if self._pending is None else list(keep_options(self._pending.combos)),
+            "keep_options": [] if self.pending_roll is None else list(keep_options(self.pending_roll.combos)),
             "can_bank": self.can_bank(),
             "bank_refusal": None if terminal else self.bank_refusal(),
             "min_bank": self._need,
@@ -788,10 +791,10 @@ class ThousandState(State[Action]):
         self.set_aside_dice = ()
         self.rolls = 0
         self._free_rolls = 0
-        self._hot = False
+        self.hot_dice = False
         self._forced = False
         self._confirm = False
-        self._pending = None
+        self.pending_roll = None
         self.turns += 1
         r = self.rules
         score = self.score[seat]
@@ -851,7 +854,7 @@ class ThousandState(State[Action]):
                 self._ev.append(
                     f"pair {dice[0]}-{dice[1]}: {name} keeps {self.turn_total}, rolls all 5 again"
                 )
-                self._hot = True
+                self.hot_dice = True
                 self.in_hand = 5
                 self._phase = _DECIDE
                 return
@@ -864,7 +867,7 @@ class ThousandState(State[Action]):
             self._win()
             return
         if r.free_set_aside and len(info.combos) > 1:
-            self._pending = info
+            self.pending_roll = info
             self._confirm = confirm
             self._phase = _KEEP
             return
@@ -874,7 +877,7 @@ class ThousandState(State[Action]):
         self.set_aside_dice += kept
         left = self.in_hand - len(kept)
         if left == 0:
-            self._hot = True
+            self.hot_dice = True
             self.in_hand = 5
             self._ev.append((_ev_hot, total))
         else:
@@ -898,7 +901,7 @@ class ThousandState(State[Action]):
         self.set_aside_dice += kept
         self.in_hand -= len(kept)
         if self.in_hand == 0:
-            self._hot = True
+            self.hot_dice = True
             self.in_hand = 5
             self._ev.append((_ev_hot, self.turn_total))
 
@@ -908,12 +911,12 @@ class ThousandState(State[Action]):
         if self._limit is not None and self.turn_total > self._limit:
             self._fail(zero=False, overshoot=True)
             return
-        if confirm and not (self._hot and r.reconfirm_hot) and self.turn_total >= self._need:
+        if confirm and not (self.hot_dice and r.reconfirm_hot) and self.turn_total >= self._need:
             self._ev.append(f"confirmed: {self.names[self._player]} banks {self.turn_total}")
-            self._hot = False
+            self.hot_dice = False
             self._bank()
             return
-        if not self._hot and self._out_of_rolls() and self.turn_total < self._need:
+        if not self.hot_dice and self._out_of_rolls() and self.turn_total < self._need:
             self._ev.append(
                 f"{self.names[self._player]} is out of rolls without reaching {self._need}: "
                 f"{self.turn_total} lost"
@@ -1085,7 +1088,7 @@ class ThousandState(State[Action]):
     def _win(self) -> None:
         self.winner = self._player
         self._phase = _OVER
-        self._hot = False
+        self.hot_dice = False
         self._ev.append(f"{self.names[self._player]} wins with {self.score[self._player]}")
 
     # -- text helpers ---------------------------------------------------------------------------------------

@@ -183,4 +183,4 @@ def turn_line(state: ThousandState) -> Text:
 
 
 def free_rolls_of(state: ThousandState) -> int:
-    return state._free_rolls
+    return state.free_rolls
