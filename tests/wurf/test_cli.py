@@ -68,6 +68,8 @@ def test_parse_human_commands() -> None:
     assert parse_human(s, "end") == EndTurn()
     with pytest.raises(ValueError):
         parse_human(s, "t z9")
+    with pytest.raises(ValueError):
+        parse_human(s, "throw real")  # terminal play throws with the arena model, never with real dice
 
 
 def test_play_against_bot_with_scripted_input(app: typer.Typer, tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from dicehall.core.agents import Agent, make_bot
 from dicehall.core.errors import IllegalActionError, NotationError, RecordError
 from dicehall.core.game import CHANCE, TERMINAL, ChanceNotEnumerable, State
-from dicehall.core.record import GameRecord, replay
+from dicehall.core.record import Event, GameRecord, replay
 from dicehall.core.simulate import play_game
 from dicehall.wurf.actions import Outcome, RealThrow, Setup, face_name, from_string, to_string
 from dicehall.wurf.rules import WurfRules
@@ -107,3 +107,13 @@ def test_bots_and_simulation_never_produce_a_real_throw() -> None:
     with pytest.raises(IllegalActionError) as err:
         play_game(cheat, [_Cheat(), _Cheat()], np.random.default_rng(1), np.random.default_rng(2))
     assert err.value.rule == REAL_THROW_RULE
+
+
+def test_older_referee_records_still_replay() -> None:
+    rules = WurfRules.from_preset()
+    rec = GameRecord.start("wurf", rules, ["Ann", "Bob"])
+    rec.events = [Event("chance", "start 4@100,100,0")]
+    for actor, move in ((0, "throw 100,100 p0.50 s0.50"), ("chance", "lands 4 4")):
+        rec.events.append(Event(actor, move))
+    s = replay(rec)
+    assert s.supply == [10, 9] and s.big_next and s.current == 1
