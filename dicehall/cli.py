@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -102,11 +103,8 @@ def serve_cmd(
 
 def _register_games() -> None:
     """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game."""
-    from dicehall.thousand import cli as thousand_cli
-
-    thousand_cli.register(app, play_app, simulate_app)
-    __import__("dicehall.clever.cli", fromlist=["register"]).register(app, play_app, simulate_app)
-    __import__("dicehall.wurf.cli", fromlist=["register"]).register(app, play_app, simulate_app)
+    for module in ("dicehall.thousand.cli", "dicehall.clever.cli", "dicehall.wurf.cli"):
+        importlib.import_module(module).register(app, play_app, simulate_app)
 
 
 def main() -> None:

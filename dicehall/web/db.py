@@ -116,6 +116,29 @@ def make_engine(url: str, sqlite_sync: str = "NORMAL") -> Engine:
     return engine
 
 
+def check_database(url: str) -> None:
+    """Fail fast, in one line, when ``url`` is malformed, its driver is missing, or the server is unreachable."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    try:
+        engine = make_engine(url)
+    except (ArgumentError, NoSuchModuleError) as exc:
+        raise ValueError(f"bad --db URL {url!r}: {exc}") from None
+    except ImportError as exc:
+        raise ValueError(
+            f"the database driver for {url.split(':', 1)[0]} is not installed ({exc.name}); "
+            "for PostgreSQL: pip install 'dicehall[postgres]' and use postgresql+psycopg://..."
+        ) from None
+    try:
+        with engine.connect():
+            pass
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise ValueError(f"cannot open the database {url}: {reason}") from None
+    finally:
+        engine.dispose()
+
+
 def migrate(engine: Engine) -> None:
     """Apply the Alembic migrations shipped with the package (idempotent)."""
     from alembic import command

@@ -23,7 +23,7 @@ def serve(
     import uvicorn
 
     from dicehall.web.app import create_app
-    from dicehall.web.db import default_db_url
+    from dicehall.web.db import check_database, default_db_url
 
     if sqlite_sync.upper() not in SQLITE_SYNC_MODES:
         raise ValueError(f"--sqlite-sync must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}")
@@ -34,6 +34,7 @@ def serve(
     )
     logging.getLogger("alembic").setLevel(logging.WARNING)  # a line per migration plugin is noise at start-up
     db = db or default_db_url()
+    check_database(db)
     app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync)
     if log_level.lower() in ("info", "debug"):
         print(f"dicehall: open http://{host}:{port}/ (database {db}); Ctrl-C stops the server", flush=True)
@@ -59,4 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--access-log", action="store_true")
     p.add_argument("--log-level", default="info")
     a = p.parse_args(argv)
-    serve(a.host, a.port, a.db, a.bot_delay, a.sqlite_sync, a.access_log, a.log_level)
+    try:
+        serve(a.host, a.port, a.db, a.bot_delay, a.sqlite_sync, a.access_log, a.log_level)
+    except ValueError as exc:
+        p.exit(2, f"error: {exc}\n")
