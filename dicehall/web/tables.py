@@ -57,6 +57,11 @@ class TableError(DicehallError):
         self.rule = rule
 
 
+def state_text(pending: list[tuple[StoredEvent, str, dict[str, Any]]]) -> str:
+    """The move that led to a refused chance event, for the error message."""
+    return repr(pending[-1][0].move) if pending else "this move"
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -424,7 +429,16 @@ class TableManager:
             pending.append(self._event(table, StoredEvent(table.seq + 1, actor, text, now)))
         try:
             while state.current_player() == CHANCE:
-                outcome = state.sample_chance(table.dice)
+                try:
+                    outcome = state.sample_chance(table.dice)
+                except IllegalActionError as exc:
+                    # e.g. a throw made with real dice: only a typed outcome may follow it, never a server roll
+                    self._reload(table)
+                    raise TableError(
+                        "illegal_move",
+                        f"{state_text(pending)} cannot be played here: {exc}",
+                        exc.rule or None,
+                    ) from None
                 text = state.action_to_string(outcome)
                 state.apply_action(outcome)
                 seq = table.seq + len(pending) + 1
@@ -435,6 +449,8 @@ class TableManager:
             self.store.append_events(
                 table.id, [ev for ev, _, _ in pending], status if status != table.status else None
             )
+        except TableError:
+            raise
         except Exception as exc:
             # The state may be ahead of the log now: rebuild it from the log; nothing was sent.
             log.exception("table %s: move not saved; rebuilding from the log", table.id)

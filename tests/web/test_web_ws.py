@@ -394,3 +394,18 @@ def test_other_installed_games_run_on_the_same_server_unchanged(server, game: st
             msg = [m for m in got if m["type"] == "event"][-1]
         rec = GameRecord.from_json(c.get(f"/api/tables/{t['table_id']}/record").json())
         assert len(rec.events) >= msg["seq"] and replay(rec, msg["seq"]).scores() == msg["state"]["scores"]
+
+
+def test_a_move_whose_dice_cannot_be_drawn_on_the_server_is_refused(server):
+    """A Wurf throw with real dice needs a typed outcome: online it is an illegal move, not a server error."""
+    with server() as c, connect(c) as ws:
+        t = create(c, game="wurf")
+        msg = latest(ws.join(t["table_id"], tokens(t)))
+        seat, seq = msg["state"]["current_player"], msg["seq"]
+        got = ws.act(seat, seq, "throw real")
+        assert [m["type"] for m in got] == ["error"], got
+        assert got[0]["code"] == "illegal_move" and got[0]["rule"] == "real-throw-typed"
+        rec = GameRecord.from_json(c.get(f"/api/tables/{t['table_id']}/record").json())
+        assert len(rec.events) == seq  # nothing was stored
+        aimed = next(a for a in msg["state"]["legal_actions"] if a.startswith("throw"))
+        assert ws.act(seat, seq, aimed)[0]["type"] == "event"
