@@ -13,7 +13,15 @@ from dicehall.clever.state import CleverState
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
 from dicehall.core.cli_support import (
+    GamesOpt,
+    JobsOpt,
+    JsonOpt,
+    PlotOpt,
+    ResumeOpt,
     RulesFileOpt,
+    SaveOpt,
+    SaveRecordsOpt,
+    SeedOpt,
     SetOpt,
     ask,
     console,
@@ -24,7 +32,7 @@ from dicehall.core.cli_support import (
     run_simulate_command,
 )
 from dicehall.core.game import CHANCE, State
-from dicehall.core.simulate import GameOutcome, default_jobs
+from dicehall.core.simulate import GameOutcome
 
 HELP = (
     "Type the number of a choice, or its notation (e.g. W:Y.r1c1, B:B.r2c3, G:G, +1 O:O, reroll, stop, pass,\n"
@@ -105,8 +113,8 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         preset: str = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules clever`)."),
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,
-        save: Path = typer.Option(None, "--save", help="Write the game record here at the end."),
-        resume: Path = typer.Option(None, "--resume", help="Continue a saved, unfinished game record."),
+        save: Path = SaveOpt,
+        resume: Path = ResumeOpt,
     ) -> None:
         """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
         record = None
@@ -131,14 +139,12 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         players: str = typer.Option(
             "bot:greedy", "--players", help="Bots, e.g. bot:greedy or bot:greedy,bot:expert."
         ),
-        games: int = typer.Option(1000, "--games", "-n", help="Number of games."),
-        seed: int = typer.Option(1, "--seed", help="Root seed (game i always gets the same dice)."),
-        jobs: int = typer.Option(
-            1, "--jobs", "-j", help=f"Worker processes (this machine: {default_jobs()})."
-        ),
-        as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-        save_records: Path = typer.Option(None, "--save-records", help="Directory for one record per game."),
-        plot: Path = typer.Option(None, "--plot", help="Write a score histogram PNG here."),
+        games: int = GamesOpt,
+        seed: int = SeedOpt,
+        jobs: int = JobsOpt,
+        as_json: bool = JsonOpt,
+        save_records: Path = SaveRecordsOpt,
+        plot: Path = PlotOpt,
         preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,15 @@ err_console = Console(stderr=True, highlight=False)
 PresetOpt = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules GAME`).")
 SetOpt = typer.Option(None, "--set", "-s", help="Override a rule: key=value (repeatable).")
 RulesFileOpt = typer.Option(None, "--rules", help="TOML file with `preset = ...` and rule options.")
+# The options every game's `play` and `simulate` commands share.
+SaveOpt = typer.Option(None, "--save", help="Write the game record here at the end.")
+ResumeOpt = typer.Option(None, "--resume", help="Continue a saved, unfinished game record.")
+GamesOpt = typer.Option(1000, "--games", "-n", help="Number of games.")
+SeedOpt = typer.Option(1, "--seed", help="Root seed (game i always gets the same dice).")
+JobsOpt = typer.Option(1, "--jobs", "-j", help=f"Worker processes (this machine has {os.cpu_count()} cores).")
+JsonOpt = typer.Option(False, "--json", help="Print the report as JSON.")
+SaveRecordsOpt = typer.Option(None, "--save-records", help="Directory for one record per game.")
+PlotOpt = typer.Option(None, "--plot", help="Write a score histogram PNG here.")
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -10,12 +10,21 @@ import typer
 
 from dicehall.core.agents import seat_names
 from dicehall.core.cli_support import (
+    GamesOpt,
+    JobsOpt,
+    JsonOpt,
+    PlotOpt,
+    ResumeOpt,
     RulesFileOpt,
+    SaveOpt,
+    SaveRecordsOpt,
+    SeedOpt,
     SetOpt,
     ask,
     console,
     fail,
     load_players,
+    load_resume,
     load_rules,
     play_in_terminal,
     run_simulate_command,
@@ -23,7 +32,6 @@ from dicehall.core.cli_support import (
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord
-from dicehall.core.simulate import default_jobs
 from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Throw, cell_centre, face_name
 from dicehall.wurf.state import WurfState
 from dicehall.wurf.terminal import cell_help, render_state
@@ -142,13 +150,18 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         preset: str = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules wurf`)."),
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,
-        save: Path = typer.Option(None, "--save", help="Write the game record here at the end."),
+        save: Path = SaveOpt,
+        resume: Path = ResumeOpt,
     ) -> None:
         """Play Der große Wurf in the terminal against bots or friends (2–5 players)."""
-        rules = load_rules(
-            "wurf", preset, [*(sets or []), *([f"arena={arena}"] if arena else [])], rules_file
-        )
-        specs = load_players("wurf", players, rules)
+        record = None
+        if resume is not None:
+            record, rules, specs = load_resume("wurf", resume)
+        else:
+            rules = load_rules(
+                "wurf", preset, [*(sets or []), *([f"arena={arena}"] if arena else [])], rules_file
+            )
+            specs = load_players("wurf", players, rules)
         names = seat_names(specs)
         console.print(HELP)
 
@@ -156,22 +169,22 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             assert isinstance(state, WurfState)
             console.print(render_state(state, names))
 
-        play_in_terminal("wurf", rules, specs, make_human(names), show, make_narrator(names), save)
+        play_in_terminal(
+            "wurf", rules, specs, make_human(names), show, make_narrator(names), save, resume=record
+        )
 
     @simulate_app.command("wurf")
     def simulate_wurf(
         players: str = typer.Option(
             "bot:expert,bot:cautious", "--players", help="Bots, e.g. bot:expert,bot:random."
         ),
-        games: int = typer.Option(1000, "--games", "-n", help="Number of games."),
+        games: int = GamesOpt,
         arena: str = typer.Option(None, "--arena", help="Arena model: fast or physics."),
-        seed: int = typer.Option(1, "--seed", help="Root seed (game i always gets the same dice)."),
-        jobs: int = typer.Option(
-            1, "--jobs", "-j", help=f"Worker processes (this machine: {default_jobs()})."
-        ),
-        as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-        save_records: Path = typer.Option(None, "--save-records", help="Directory for one record per game."),
-        plot: Path = typer.Option(None, "--plot", help="Write a score histogram PNG here."),
+        seed: int = SeedOpt,
+        jobs: int = JobsOpt,
+        as_json: bool = JsonOpt,
+        save_records: Path = SaveRecordsOpt,
+        plot: Path = PlotOpt,
         preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,
