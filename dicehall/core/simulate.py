@@ -83,24 +83,24 @@ def _play_uniform(
     roll = state.apply_chance_uniform
     bitgen = chance_rng.bit_generator
     saved = bitgen.state
-    buf: list[float] = chance_rng.random(_BATCH).tolist()
-    used = 0
+    buf: list[float] = chance_rng.random(_BATCH).tolist()[::-1]  # reversed: pop() hands them out in order
+    pop = buf.pop
     try:
         for _ in range(MAX_STEPS):
             player = current_player()
             if player == CHANCE:
-                if used == _BATCH:
+                if not buf:
                     saved = bitgen.state
-                    buf = chance_rng.random(_BATCH).tolist()
-                    used = 0
-                used += 1
-                roll(buf[used - 1])
+                    buf = chance_rng.random(_BATCH).tolist()[::-1]
+                    pop = buf.pop
+                roll(pop())
             elif player == TERMINAL:
                 return state
             else:
                 apply(choosers[player](state, bot_rng))
         raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
     finally:
+        used = _BATCH - len(buf)
         bitgen.state = saved
         if used:
             chance_rng.random(used)

@@ -74,15 +74,15 @@ def roll_table(kinds: tuple[tuple[int, int, int], ...]) -> dict[Dice, RollInfo]:
     return table
 
 
-_LISTS: dict[tuple[tuple[int, int, int], ...], tuple[tuple[RollInfo, ...], ...]] = {}
+_LISTS: dict[tuple[tuple[int, int, int], ...], tuple[tuple[tuple[Dice, RollInfo], ...], ...]] = {}
 
 
-def roll_lists(kinds: tuple[tuple[int, int, int], ...]) -> tuple[tuple[RollInfo, ...], ...]:
-    """``roll_lists(kinds)[k][i]``: the :class:`RollInfo` of ``OUTCOMES[k][i]`` (no hashing on the hot path)."""
+def roll_lists(kinds: tuple[tuple[int, int, int], ...]) -> tuple[tuple[tuple[Dice, RollInfo], ...], ...]:
+    """``roll_lists(kinds)[k][i]``: ``OUTCOMES[k][i]`` and its :class:`RollInfo` (no hashing on the hot path)."""
     lists = _LISTS.get(kinds)
     if lists is None:
         table = roll_table(kinds)
-        lists = _LISTS[kinds] = ((), *(tuple(table[d] for d in OUTCOMES[k]) for k in range(1, 6)))
+        lists = _LISTS[kinds] = ((), *(tuple((d, table[d]) for d in OUTCOMES[k]) for k in range(1, 6)))
     return lists
 
 
@@ -131,7 +131,7 @@ def keep_options(combos: tuple[Combo, ...]) -> dict[str, tuple[int, Dice]]:
     return found
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class PlayerStatus:
     """One seat as bots and front ends see it."""
 
@@ -149,9 +149,21 @@ class PlayerStatus:
     failed_openings: int
 
     def to_json(self) -> dict[str, Any]:
-        out = dataclasses.asdict(self)
-        out["pit"] = None if self.pit is None else list(self.pit)
-        return out
+        # written out: dataclasses.asdict deep-copies field by field and dominated public_view's cost
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "score": self.score,
+            "opened": self.opened,
+            "pit": None if self.pit is None else list(self.pit),
+            "on_barrel": self.on_barrel,
+            "barrel_attempts": self.barrel_attempts,
+            "barrel_falls": self.barrel_falls,
+            "bolts": self.bolts,
+            "open_points": self.open_points,
+            "skip_next_turn": self.skip_next_turn,
+            "failed_openings": self.failed_openings,
+        }
 
 
 class ThousandState(State[Action]):
@@ -406,10 +418,8 @@ class ThousandState(State[Action]):
             action = OUTCOMES[1][int(u * 6)]
             self.apply_action(action)
             return action
-        k = self.in_hand
-        i = int(u * _SIZES[k])
-        dice = OUTCOMES[k][i]
-        self._roll(dice, self._infos[k][i])
+        dice, info = self._infos[self.in_hand][int(u * _SIZES[self.in_hand])]
+        self._roll(dice, info)
         return dice
 
     def sample_and_apply_chance(self, rng: np.random.Generator) -> Action:
@@ -651,6 +661,25 @@ class ThousandState(State[Action]):
             failed_openings=self.open_fails[seat],
         )
 
+    def _status_json(self, seat: int) -> dict[str, Any]:
+        """``status(seat).to_json()`` without building the frozen dataclass (public_view runs per move)."""
+        score = self.score[seat]
+        pit = self.rules.pit_of(score)
+        return {
+            "seat": seat,
+            "name": self.names[seat],
+            "score": score,
+            "opened": self.opened[seat],
+            "pit": None if pit is None else list(pit),
+            "on_barrel": self.on_barrel[seat],
+            "barrel_attempts": self.attempts[seat],
+            "barrel_falls": self.falls[seat],
+            "bolts": self.bolts[seat],
+            "open_points": self.points[seat],
+            "skip_next_turn": self.skip_next[seat],
+            "failed_openings": self.open_fails[seat],
+        }
+
     def statuses(self) -> list[PlayerStatus]:
         return [self.status(i) for i in range(self.n)]
 
@@ -667,7 +696,7 @@ class ThousandState(State[Action]):
             "terminal": terminal,
             "scores": self.score[:],
             "winners": self.winners() if terminal else [],
-            "players": [s.to_json() for s in self.statuses()],
+            "players": [self._status_json(i) for i in range(self.n)],
             "target": self.rules.target,
             "barrel": self.rules.barrel,
             "turn_total": self.turn_total,
@@ -980,8 +1009,9 @@ class ThousandState(State[Action]):
         r = self.rules
         p = self._player
         name = self.names[p]
+        scores = self.score
         total = self.turn_total
-        old = self.score[p]
+        old = scores[p]
         new = old + total
         was_on_barrel = self.on_barrel[p]
         climbs = (
@@ -992,32 +1022,32 @@ class ThousandState(State[Action]):
         )
         if climbs and r.barrel_cap:
             new = r.barrel_score
-        first = not self.opened[p]
-        self.opened[p] = True
-        self.anyone_banked = True
-        self.score[p] = new
-        self._ev.append((_ev_bank, name, total, old, new))
-        if first:
+        if not self.opened[p]:
+            self.opened[p] = True
             self.opening_score[p] = new
-        others = [q for q in range(self.n) if q != p]
-        if r.exact_reset:
+        self.anyone_banked = True
+        scores[p] = new
+        self._ev.append((_ev_bank, name, total, old, new))
+        others = range(self.n)  # every seat but p (tested in each loop)
+        if r.exact_reset and new > 0:  # a reset to 0 must not lift a negative score
             for q in others:
-                if self.score[q] == new and new > 0:  # a reset to 0 must not lift a negative score
+                if q != p and scores[q] == new:
                     self._set_score(q, 0, f"{name} landed exactly on their score")
-        if r.overtake_penalty:
+        penalty = r.overtake_penalty
+        if penalty:
             for q in others:
-                if old < self.score[q] < new:
+                if q != p and old < scores[q] < new:
                     self._overtakes += 1
-                    self._penalize(q, r.overtake_penalty, "overtaken")
-        if r.dump_truck and self.score[p] == r.dump_truck_score:
+                    self._penalize(q, penalty, "overtaken")
+        if r.dump_truck and scores[p] == r.dump_truck_score:
             self._dump_check(p)
-        if climbs and self.score[p] >= r.barrel_score:
+        if climbs and scores[p] >= r.barrel_score:
             self.on_barrel[p] = True
             self.attempts[p] = 0
-            self._ev.append(f"{name} climbs onto the barrel at {self.score[p]}")
+            self._ev.append(f"{name} climbs onto the barrel at {scores[p]}")
             if r.barrel_knock != "none":
                 for q in others:
-                    if self.on_barrel[q]:
+                    if q != p and self.on_barrel[q]:
                         if r.barrel_knock == "fall":
                             self._fall(q, f"knocked off by {name}")
                         else:
