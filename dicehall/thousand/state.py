@@ -86,6 +86,18 @@ def roll_lists(kinds: tuple[tuple[int, int, int], ...]) -> tuple[tuple[tuple[Dic
     return lists
 
 
+_MISS: Final = (0, 0)  # "not looked up yet" in a pit memo (never a real pit: low < high)
+_PIT_MEMOS: dict[tuple[tuple[int, int], ...], dict[int, tuple[int, int] | None]] = {}
+
+
+def pit_memo(rules: ThousandRules) -> dict[int, tuple[int, int] | None]:
+    """A score → ``rules.pit_of(score)`` memo shared by rule sets with the same pits (filled as scores come up)."""
+    memo = _PIT_MEMOS.get(rules.pits)
+    if memo is None:
+        memo = _PIT_MEMOS[rules.pits] = {}
+    return memo
+
+
 # -- events: the frequent ones are stored as (builder, arguments) and put into words only when read -------------
 _Event = str | tuple[Any, ...]
 
@@ -187,6 +199,7 @@ class ThousandState(State[Action]):
         "_off_dice",
         "_overtakes",
         "_phase",
+        "_pits",
         "_player",
         "_table",
         "anyone_banked",
@@ -261,6 +274,7 @@ class ThousandState(State[Action]):
         self.last_combos: tuple[Combo, ...] = ()
         self._table = roll_table(rules.kinds)
         self._infos = roll_lists(rules.kinds)
+        self._pits = pit_memo(rules)
         self.pending_roll: RollInfo | None = None
         self._bolt_total = 0
         self._fall_total = 0
@@ -443,7 +457,7 @@ class ThousandState(State[Action]):
                     self._forced = True
                     self._confirm = self.rules.hot_dice == "confirm"
                     self.hot_dice = False
-                elif self._out_of_rolls():
+                elif self.rules.max_rolls and self._free_rolls >= self.rules.max_rolls:  # _out_of_rolls()
                     raise IllegalActionError(
                         f"at most {self.rules.max_rolls} rolls per turn: bank now", rule="max-rolls"
                     )
@@ -507,6 +521,7 @@ class ThousandState(State[Action]):
         new.last_combos = self.last_combos
         new._table = self._table
         new._infos = self._infos
+        new._pits = self._pits
         new.pending_roll = self.pending_roll
         new._bolt_total = self._bolt_total
         new._fall_total = self._fall_total
@@ -812,7 +827,14 @@ class ThousandState(State[Action]):
         m = self.rules.max_rolls
         return m > 0 and self._free_rolls >= m
 
-    def _start_turn(self, seat: int) -> None:
+    def _start_turn(self, seat: int = -1) -> None:
+        """Start ``seat``'s turn; by default the next seat's (after the player, passing those who skip)."""
+        if seat < 0:
+            seat = (self._player + 1) % self.n
+            while self.skip_next[seat]:
+                self.skip_next[seat] = False
+                self._ev.append(f"{self.names[seat]} skips a turn")
+                seat = (seat + 1) % self.n
         self._player = seat
         self._phase = _CHANCE
         self.turn_total = 0
@@ -832,11 +854,11 @@ class ThousandState(State[Action]):
             need, rule = 0, ""
         else:
             need, rule = r.open_min, "opening"
-        for low, high in r.pits:
-            if low <= score < high:
-                if high - score > need:
-                    need, rule = high - score, "pit"
-                break
+        pit = self._pits.get(score, _MISS)
+        if pit is _MISS:
+            pit = self._pits[score] = r.pit_of(score)
+        if pit is not None and pit[1] - score > need:
+            need, rule = pit[1] - score, "pit"
         limit: int | None = None
         barrel = r.barrel
         if barrel == "score":
@@ -847,6 +869,13 @@ class ThousandState(State[Action]):
         elif barrel == "open":
             limit = r.target - score
         self._need, self._need_rule, self._limit = need, rule, limit
+
+    def _pit(self, score: int) -> tuple[int, int] | None:
+        """``rules.pit_of(score)``, remembered per score."""
+        pit = self._pits.get(score, _MISS)
+        if pit is _MISS:
+            pit = self._pits[score] = self.rules.pit_of(score)
+        return pit
 
     def _apply_roll(self, dice: Dice) -> None:
         try:
@@ -965,7 +994,7 @@ class ThousandState(State[Action]):
             and r.bolts
             and (
                 r.bolts_everywhere
-                or (self.opened[p] and r.pit_of(self.score[p]) is None and not self.on_barrel[p])
+                or (self.opened[p] and self._pit(self.score[p]) is None and not self.on_barrel[p])
             )
         )
         if overshoot:
@@ -1003,7 +1032,7 @@ class ThousandState(State[Action]):
         if zero and r.skip_on_zero_first and self.rolls == 1 and self.anyone_banked:
             self.skip_next[p] = True
             self._ev.append(f"{name} rolled zero on the first roll: skips the next turn")
-        self._end_turn()
+        self._start_turn()
 
     def _bank(self) -> None:
         r = self.rules
@@ -1068,7 +1097,7 @@ class ThousandState(State[Action]):
         if won:
             self._win()
         else:
-            self._end_turn()
+            self._start_turn()
 
     def _fall(self, q: int, why: str) -> None:
         r = self.rules
@@ -1106,14 +1135,6 @@ class ThousandState(State[Action]):
             self._dumps += 1
             self.score[q] = 0
             self._ev.append(f"dump truck: {self.names[q]} {r.dump_truck_score} → 0")
-
-    def _end_turn(self) -> None:
-        nxt = (self._player + 1) % self.n
-        while self.skip_next[nxt]:
-            self.skip_next[nxt] = False
-            self._ev.append(f"{self.names[nxt]} skips a turn")
-            nxt = (nxt + 1) % self.n
-        self._start_turn(nxt)
 
     def _win(self) -> None:
         self.winner = self._player
