@@ -17,6 +17,8 @@ from dicehall.thousand import dp
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 
+_STEP = dp.STEP
+
 # -- reading the engine (through its public accessors) ---------------------------------------------------------
 
 
@@ -137,6 +139,7 @@ class ThresholdBot(ThousandBot):
         self._turn = -1
         self._target = 0
         self._need = 0
+        self._max_rolls = 0
 
     def bank_target(self, state: ThousandState) -> int:
         """The turn total this bot banks at in the current turn."""
@@ -154,10 +157,11 @@ class ThresholdBot(ThousandBot):
             self._state, self._turn = state, state.turns
             self._target = self.bank_target(state)
             self._need = state.min_bank()
+            self._max_rolls = state.rules.max_rolls
         t = state.turn_total
         if t < self._need:
             return ROLL
-        m = state.rules.max_rolls
+        m = self._max_rolls
         if m and state.free_rolls >= m:
             return BANK
         return BANK if t >= self._target or state.in_hand <= self.few_dice else ROLL
@@ -219,7 +223,7 @@ class ExpertBot(ThousandBot):
             self._state, self._turn = state, state.turns
             tab = self._tab = self.table_for(state)
         # Table.decide inlined: below the minimum the table always rolls, out of rolls it always banks.
-        ti = state.turn_total // dp.STEP
+        ti = state.turn_total // _STEP
         if ti > tab.ti_max:
             ti = tab.ti_max
         rr = tab.rr
