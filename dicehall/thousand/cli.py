@@ -11,19 +11,27 @@ from rich.table import Table
 
 from dicehall.core.agents import Agent, make_bot, seat_names
 from dicehall.core.cli_support import (
+    GamesOpt,
+    JobsOpt,
+    JsonOpt,
+    PlotOpt,
     QuitGame,
+    ResumeOpt,
     RulesFileOpt,
+    SaveRecordsOpt,
+    SeedOpt,
     SetOpt,
     ask,
     console,
     load_players,
+    load_resume,
     load_rules,
     play_in_terminal,
     run_simulate_command,
 )
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
-from dicehall.core.simulate import GameOutcome, default_jobs
+from dicehall.core.simulate import GameOutcome
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 from dicehall.thousand.terminal import board, roll_picture, turn_line
@@ -197,10 +205,15 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         rules_file: Path = RulesFileOpt,
         save: Path = typer.Option(None, "--save", help="Write the game record here (also on quit/Ctrl-C)."),
         seed: int = typer.Option(None, "--seed", help="Seed for reproducible dice (default: a fresh one)."),
+        resume: Path = ResumeOpt,
     ) -> None:
         """Play Dice 1000 («Тысяча») in the terminal against bots or friends (hot-seat)."""
-        rules = load_rules("thousand", preset, sets, rules_file)
-        specs = load_players("thousand", players, rules)
+        record = None
+        if resume is not None:
+            record, rules, specs = load_resume("thousand", resume)
+        else:
+            rules = load_rules("thousand", preset, sets, rules_file)
+            specs = load_players("thousand", players, rules)
         names = seat_names(specs)
         agents: list[Agent | None] = []
         for spec in specs:
@@ -224,6 +237,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             save,
             seed=seed,
             agents=agents,
+            resume=record,
         )
 
     @simulate_app.command("thousand")
@@ -231,14 +245,12 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         players: str = typer.Option(
             "bot:expert,bot:bold", "--players", help="Bots, e.g. bot:expert,bot:bold."
         ),
-        games: int = typer.Option(1000, "--games", "-n", help="Number of games."),
-        seed: int = typer.Option(1, "--seed", help="Root seed (game i always gets the same dice)."),
-        jobs: int = typer.Option(
-            1, "--jobs", "-j", help=f"Worker processes (this machine: {default_jobs()})."
-        ),
-        as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-        save_records: Path = typer.Option(None, "--save-records", help="Directory for one record per game."),
-        plot: Path = typer.Option(None, "--plot", help="Write a score histogram PNG here."),
+        games: int = GamesOpt,
+        seed: int = SeedOpt,
+        jobs: int = JobsOpt,
+        as_json: bool = JsonOpt,
+        save_records: Path = SaveRecordsOpt,
+        plot: Path = PlotOpt,
         preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,

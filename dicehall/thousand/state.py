@@ -735,6 +735,11 @@ class ThousandState(State[Action]):
             "events": self.events,
         }
 
+    def set_names(self, names: Sequence[str]) -> None:
+        if len(names) != self.n:
+            raise ValueError("one name per seat")
+        self.names = list(names)
+
     def render(self) -> str:
         r = self.rules
         lines = [f"Dice 1000 ({r.preset or 'custom'}) — turn {self.turns}"]

@@ -178,10 +178,8 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _name_players(state: State[Any], seats: list[dict[str, Any]]) -> None:
-    """Games that narrate in words keep seat names in ``state.names`` (a convention, not part of the protocol)."""
-    names = getattr(state, "names", None)
-    if isinstance(names, list) and len(names) == len(seats):
-        names[:] = [str(s["name"]) for s in seats]
+    """Seat names for the game's own narration and rendering."""
+    state.set_names([str(s["name"]) for s in seats])
 
 
 def _status_for(seats: list[dict[str, Any]], state: State[Any]) -> str:
