@@ -6,6 +6,10 @@ At a chance node the legal actions are the possible dice outcomes; :meth:`~State
 exact probabilities where they can be enumerated, and :meth:`~State.sample_chance` draws one from a supplied
 generator. Every action and outcome has a text form (:meth:`~State.action_to_string` /
 :meth:`~State.string_to_action`), which is what records store.
+
+Simulation may use two optional fast paths, both defined to be exactly equivalent to the plain steps:
+:meth:`~State.sample_and_apply_chance` (sample, then apply) and, for games that set :attr:`~State.uniform_chance`,
+:meth:`~State.apply_chance_uniform` (apply the outcome one ``rng.random()`` draw selects).
 """
 
 from __future__ import annotations
