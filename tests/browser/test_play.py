@@ -54,8 +54,9 @@ def test_full_game_against_a_bot(new_page: Any, server: Server, artifacts: Path)
     assert "Alice" in page.inner_text("[data-testid=seat-badge]")
     me = Player(page, keyboard=True)
 
-    # A few moves in, picture the table on a desktop and on a phone.
-    play([me], stop_after=4, timeout=30)
+    # One move in (the short target lets the bot win within a few turns), picture the table mid-game on a
+    # desktop and on a phone.
+    play([me], stop_after=1, timeout=30)
     page.wait_for_timeout(500)
     page.screenshot(path=str(artifacts / "table.png"), full_page=True)
     page.set_viewport_size({"width": 375, "height": 667})
