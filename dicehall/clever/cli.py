@@ -13,23 +13,17 @@ from dicehall.clever.state import CleverState
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
 from dicehall.core.cli_support import (
-    GamesOpt,
-    JobsOpt,
-    JsonOpt,
-    PlotOpt,
     ResumeOpt,
     RulesFileOpt,
     SaveOpt,
-    SaveRecordsOpt,
-    SeedOpt,
     SetOpt,
+    add_simulate_command,
     ask,
     console,
     load_players,
     load_resume,
     load_rules,
     play_in_terminal,
-    run_simulate_command,
 )
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import GameOutcome
@@ -134,36 +128,14 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             "clever", rules, specs, make_human(names), show, make_narrator(names), save, resume=record
         )
 
-    @simulate_app.command("clever")
-    def simulate_clever(
-        players: str = typer.Option(
-            "bot:greedy", "--players", help="Bots, e.g. bot:greedy or bot:greedy,bot:expert."
-        ),
-        games: int = GamesOpt,
-        seed: int = SeedOpt,
-        jobs: int = JobsOpt,
-        as_json: bool = JsonOpt,
-        save_records: Path = SaveRecordsOpt,
-        plot: Path = PlotOpt,
-        preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
-        sets: list[str] = SetOpt,
-        rules_file: Path = RulesFileOpt,
-    ) -> None:
-        """Bot-versus-bot (or solo bot) games of Clever: scores, per-area means, foxes, win rates."""
-        run_simulate_command(
-            "clever",
-            players,
-            games,
-            seed,
-            jobs,
-            as_json,
-            save_records,
-            preset,
-            sets,
-            rules_file,
-            plot=plot,
-            extra_report=_solo_ratings,
-        )
+    add_simulate_command(
+        simulate_app,
+        "clever",
+        default_players="bot:greedy",
+        players_help="Bots, e.g. bot:greedy or bot:greedy,bot:expert.",
+        doc="Bot-versus-bot (or solo bot) games of Clever: scores, per-area means, foxes, win rates.",
+        extra_report=_solo_ratings,
+    )
 
 
 def _solo_ratings(report: dict[str, Any], outcomes: list[GameOutcome]) -> None:

@@ -65,6 +65,10 @@ def load_players(game: str, text: str, rules: RuleSet) -> list[PlayerSpec]:
     return specs
 
 
+ExtraReport = Callable[[dict[str, Any], list[GameOutcome]], None]
+"""Prints game-specific lines after the common simulation report."""
+
+
 def run_simulate_command(
     game: str,
     players: str,
@@ -77,7 +81,7 @@ def run_simulate_command(
     sets: list[str] | None,
     rules_file: Path | None,
     plot: Path | None = None,
-    extra_report: Callable[[dict[str, Any], list[GameOutcome]], None] | None = None,
+    extra_report: ExtraReport | None = None,
 ) -> dict[str, Any]:
     """The body of ``dicehall simulate GAME``: progress bar, then a table (or JSON) of the results."""
     if games < 1:
@@ -113,6 +117,48 @@ def run_simulate_command(
         if plot is not None:
             console.print(f"score histogram written to [bold]{plot}[/]")
     return report
+
+
+def add_simulate_command(
+    simulate_app: typer.Typer,
+    game: str,
+    *,
+    default_players: str,
+    players_help: str,
+    doc: str,
+    extra_report: ExtraReport | None = None,
+) -> None:
+    """Register ``dicehall simulate GAME`` with the options every game shares."""
+
+    def command(
+        players: str = typer.Option(default_players, "--players", help=players_help),
+        games: int = GamesOpt,
+        seed: int = SeedOpt,
+        jobs: int = JobsOpt,
+        as_json: bool = JsonOpt,
+        save_records: Path = SaveRecordsOpt,
+        plot: Path = PlotOpt,
+        preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
+        sets: list[str] = SetOpt,
+        rules_file: Path = RulesFileOpt,
+    ) -> None:
+        run_simulate_command(
+            game,
+            players,
+            games,
+            seed,
+            jobs,
+            as_json,
+            save_records,
+            preset,
+            sets,
+            rules_file,
+            plot,
+            extra_report,
+        )
+
+    command.__doc__ = doc
+    simulate_app.command(game)(command)
 
 
 def print_report(report: dict[str, Any]) -> None:

@@ -11,23 +11,17 @@ from rich.table import Table
 
 from dicehall.core.agents import Agent, make_bot, seat_names
 from dicehall.core.cli_support import (
-    GamesOpt,
-    JobsOpt,
-    JsonOpt,
-    PlotOpt,
     QuitGame,
     ResumeOpt,
     RulesFileOpt,
-    SaveRecordsOpt,
-    SeedOpt,
     SetOpt,
+    add_simulate_command,
     ask,
     console,
     load_players,
     load_resume,
     load_rules,
     play_in_terminal,
-    run_simulate_command,
 )
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
@@ -240,33 +234,11 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             resume=record,
         )
 
-    @simulate_app.command("thousand")
-    def simulate_thousand(
-        players: str = typer.Option(
-            "bot:expert,bot:bold", "--players", help="Bots, e.g. bot:expert,bot:bold."
-        ),
-        games: int = GamesOpt,
-        seed: int = SeedOpt,
-        jobs: int = JobsOpt,
-        as_json: bool = JsonOpt,
-        save_records: Path = SaveRecordsOpt,
-        plot: Path = PlotOpt,
-        preset: str = typer.Option(None, "--preset", "-p", help="Rule preset."),
-        sets: list[str] = SetOpt,
-        rules_file: Path = RulesFileOpt,
-    ) -> None:
-        """Bot-versus-bot Dice 1000: win rates with 95% intervals, game length, score distribution."""
-        run_simulate_command(
-            "thousand",
-            players,
-            games,
-            seed,
-            jobs,
-            as_json,
-            save_records,
-            preset,
-            sets,
-            rules_file,
-            plot=plot,
-            extra_report=print_extra,
-        )
+    add_simulate_command(
+        simulate_app,
+        "thousand",
+        default_players="bot:expert,bot:bold",
+        players_help="Bots, e.g. bot:expert,bot:bold.",
+        doc="Bot-versus-bot Dice 1000: win rates with 95% intervals, game length, score distribution.",
+        extra_report=print_extra,
+    )
