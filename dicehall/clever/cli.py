@@ -20,10 +20,8 @@ from dicehall.core.cli_support import (
     add_simulate_command,
     ask,
     console,
-    load_players,
-    load_resume,
-    load_rules,
     play_in_terminal,
+    setup_play,
 )
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import GameOutcome
@@ -111,12 +109,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         resume: Path = ResumeOpt,
     ) -> None:
         """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
-        record = None
-        if resume is not None:
-            record, rules, specs = load_resume("clever", resume)
-        else:
-            rules = load_rules("clever", preset, sets, rules_file)
-            specs = load_players("clever", players, rules)
+        record, rules, specs = setup_play("clever", resume, players, preset, sets, rules_file)
         names = seat_names(specs)
         console.print(HELP)
 

@@ -304,6 +304,21 @@ def load_resume(game: str, path: Path) -> tuple[GameRecord, RuleSet, list[Player
     return record, rules, specs
 
 
+def setup_play(
+    game: str,
+    resume: Path | None,
+    players: str,
+    preset: str | None,
+    sets: list[str] | None,
+    rules_file: Path | None,
+) -> tuple[GameRecord | None, RuleSet, list[PlayerSpec]]:
+    """Rules and seats for ``dicehall play GAME``: from a saved record with ``--resume``, else from the options."""
+    if resume is not None:
+        return load_resume(game, resume)
+    rules = load_rules(game, preset, sets, rules_file)
+    return None, rules, load_players(game, players, rules)
+
+
 def _offer_save(record: GameRecord, save_to: Path | None) -> None:
     path = save_to
     try:

@@ -18,10 +18,8 @@ from dicehall.core.cli_support import (
     add_simulate_command,
     ask,
     console,
-    load_players,
-    load_resume,
-    load_rules,
     play_in_terminal,
+    setup_play,
 )
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
@@ -202,12 +200,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         resume: Path = ResumeOpt,
     ) -> None:
         """Play Dice 1000 («Тысяча») in the terminal against bots or friends (hot-seat)."""
-        record = None
-        if resume is not None:
-            record, rules, specs = load_resume("thousand", resume)
-        else:
-            rules = load_rules("thousand", preset, sets, rules_file)
-            specs = load_players("thousand", players, rules)
+        record, rules, specs = setup_play("thousand", resume, players, preset, sets, rules_file)
         names = seat_names(specs)
         agents: list[Agent | None] = []
         for spec in specs:

@@ -23,11 +23,9 @@ from dicehall.core.cli_support import (
     ask,
     console,
     fail,
-    load_players,
-    load_resume,
-    load_rules,
     play_in_terminal,
     run_simulate_command,
+    setup_play,
 )
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
@@ -154,14 +152,14 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         resume: Path = ResumeOpt,
     ) -> None:
         """Play Der große Wurf in the terminal against bots or friends (2–5 players)."""
-        record = None
-        if resume is not None:
-            record, rules, specs = load_resume("wurf", resume)
-        else:
-            rules = load_rules(
-                "wurf", preset, [*(sets or []), *([f"arena={arena}"] if arena else [])], rules_file
-            )
-            specs = load_players("wurf", players, rules)
+        record, rules, specs = setup_play(
+            "wurf",
+            resume,
+            players,
+            preset,
+            [*(sets or []), *([f"arena={arena}"] if arena else [])],
+            rules_file,
+        )
         names = seat_names(specs)
         console.print(HELP)
 
