@@ -91,12 +91,15 @@ def serve_cmd(
     sqlite_sync: str = typer.Option(
         "NORMAL", "--sqlite-sync", help="SQLite synchronous level: NORMAL or FULL."
     ),
+    settings: str = typer.Option(
+        None, "--settings", help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md)."
+    ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     from dicehall.web.server import serve
 
     try:
-        serve(host, port, db, bot_delay, sqlite_sync)
+        serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings)
     except ValueError as exc:
         raise fail(str(exc)) from None
 

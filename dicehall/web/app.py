@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from dicehall.web import api
 from dicehall.web.db import Store, default_db_url
+from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableManager, bot_delay_from_env
 from dicehall.web.ws import websocket_endpoint
 
@@ -33,11 +34,16 @@ def create_app(
     bot_delay: float | None = None,
     sqlite_sync: str = "NORMAL",
     static_dir: Path | None = None,
+    settings: ServerSettings | None = None,
 ) -> FastAPI:
-    """The server. ``db_url`` defaults to a SQLite file in the user's data directory; ``bot_delay`` to
-    ``$DICEHALL_BOT_DELAY`` or 0.8 s."""
+    """The server. ``db_url`` defaults to a SQLite file in the user's data directory; ``bot_delay`` (which
+    overrides ``settings.bot_delay``) to ``$DICEHALL_BOT_DELAY`` or the settings' value."""
     url = db_url or default_db_url()
-    delay = bot_delay_from_env() if bot_delay is None else bot_delay
+    base = settings or ServerSettings()
+    if bot_delay is None and settings is None:
+        bot_delay = bot_delay_from_env()
+    settings = base.with_values({"bot_delay": bot_delay})
+    delay = settings.bot_delay
     static = STATIC_DIR if static_dir is None else static_dir
 
     @asynccontextmanager
@@ -48,6 +54,7 @@ def create_app(
         manager.resume_bots()
         log.info("dicehall server: database %s, %d tables resumed", url, resumed)
         app.state.manager = manager
+        app.state.settings = settings
         try:
             yield
         finally:

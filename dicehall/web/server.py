@@ -19,11 +19,13 @@ def serve(
     sqlite_sync: str = "NORMAL",
     access_log: bool = False,
     log_level: str = "info",
+    settings_file: str | None = None,
 ) -> None:
     import uvicorn
 
     from dicehall.web.app import create_app
     from dicehall.web.db import check_database, default_db_url
+    from dicehall.web.settings import ServerSettings
 
     if sqlite_sync.upper() not in SQLITE_SYNC_MODES:
         raise ValueError(f"--sqlite-sync must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}")
@@ -35,7 +37,8 @@ def serve(
     logging.getLogger("alembic").setLevel(logging.WARNING)  # a line per migration plugin is noise at start-up
     db = db or default_db_url()
     check_database(db)
-    app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync)
+    settings = ServerSettings.from_toml(settings_file) if settings_file else None
+    app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync, settings=settings)
     if log_level.lower() in ("info", "debug"):
         print(f"dicehall: open http://{host}:{port}/ (database {db}); Ctrl-C stops the server", flush=True)
     uvicorn.run(
@@ -59,8 +62,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--sqlite-sync", default="NORMAL", choices=SQLITE_SYNC_MODES)
     p.add_argument("--access-log", action="store_true")
     p.add_argument("--log-level", default="info")
+    p.add_argument("--settings", default=None, help="TOML file of server limits (see docs/web.md)")
     a = p.parse_args(argv)
     try:
-        serve(a.host, a.port, a.db, a.bot_delay, a.sqlite_sync, a.access_log, a.log_level)
+        serve(a.host, a.port, a.db, a.bot_delay, a.sqlite_sync, a.access_log, a.log_level, a.settings)
     except ValueError as exc:
         p.exit(2, f"error: {exc}\n")

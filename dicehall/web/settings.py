@@ -1,0 +1,100 @@
+"""Server settings: every limit a public site needs, with defaults for a small site, from a TOML file and flags.
+
+``dicehall serve --settings FILE`` reads the keys below (top level or under ``[server]``); command-line options
+override the file. Unknown keys and values out of range are refused with a message naming the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+class SettingsError(ValueError):
+    """A settings file or option the server cannot use; the message names the key and what is allowed."""
+
+
+def _field(default: float | int, doc: str, lo: float, hi: float) -> Any:
+    return dataclasses.field(default=default, metadata={"doc": doc, "min": lo, "max": hi})
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerSettings:
+    bot_delay: float = _field(
+        0.8, "seconds a bot 'thinks' before its move (times a random factor 0.7-1.3)", 0, 60
+    )
+    bot_workers: int = _field(0, "bot worker processes; 0 = one per CPU core", 0, 64)
+    bot_budget: float = _field(
+        2.0, "seconds a bot may spend on one move before a simpler fallback plays it", 0.05, 120
+    )
+    bot_cache_size: int = _field(
+        32, "bot instances (with their tables) kept per worker, least recently used out", 1, 10_000
+    )
+    tables_per_hour: int = _field(30, "tables one client address may create per hour", 1, 1_000_000)
+    unfinished_per_client: int = _field(
+        10, "unfinished tables one client address may have at once", 1, 1_000_000
+    )
+    ws_messages_per_second: float = _field(
+        20, "websocket messages per second per connection before rate_limited", 1, 10_000
+    )
+    ws_burst: int = _field(
+        40, "websocket messages a connection may send at once before the rate applies", 1, 100_000
+    )
+    live_tables: int = _field(
+        500, "unfinished tables held in memory; idle ones beyond this are unloaded", 1, 1_000_000
+    )
+    idle_unload_seconds: float = _field(
+        900, "an unfinished table untouched this long is unloaded from memory", 1, 10**8
+    )
+    abandon_after_days: float = _field(
+        7, "an unfinished table nobody moved in for this long is closed as abandoned", 0.0001, 3650
+    )
+    shutdown_grace: float = _field(
+        2.0, "seconds SIGTERM waits for in-flight work before connections are closed", 0, 60
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            kind = int if f.type in ("int", int) else float
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise SettingsError(f"setting {f.name} must be a number, got {value!r}")
+            if kind is int and not isinstance(value, int):
+                raise SettingsError(f"setting {f.name} must be a whole number, got {value!r}")
+            lo, hi = f.metadata["min"], f.metadata["max"]
+            if not lo <= value <= hi:
+                raise SettingsError(f"setting {f.name} must be between {lo} and {hi}, got {value!r}")
+
+    @property
+    def worker_count(self) -> int:
+        return self.bot_workers or max(1, os.cpu_count() or 1)
+
+    def with_values(self, values: Mapping[str, Any]) -> ServerSettings:
+        """These settings with some replaced; ``None`` values are ignored (an option not given)."""
+        known = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise SettingsError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        changes = {k: v for k, v in values.items() if v is not None}
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> ServerSettings:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise SettingsError(f"cannot read settings file {path}: {exc}") from exc
+        table = data.pop("server", {})
+        if not isinstance(table, dict):
+            raise SettingsError("[server] in the settings file must be a table")
+        table.update(data)
+        return cls().with_values(table)
+
+    @classmethod
+    def describe(cls) -> list[tuple[str, Any, str]]:
+        """(name, default, doc) of every setting, for docs and ``--help``."""
+        return [(f.name, f.default, f.metadata["doc"]) for f in dataclasses.fields(cls)]
