@@ -184,6 +184,9 @@ class WurfState(State[Action]):
     def apply_action(self, action: Action) -> None:
         if self.phase == OVER:
             raise IllegalActionError("the game is over", rule="game-over")
+        problem = act.malformed(action)
+        if problem is not None:
+            raise IllegalActionError(problem, rule="malformed")
         if isinstance(action, Setup):
             self._apply_setup(action)
         elif isinstance(action, Outcome):
