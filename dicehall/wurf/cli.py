@@ -13,6 +13,7 @@ from dicehall.core.cli_support import (
     GamesOpt,
     JobsOpt,
     JsonOpt,
+    PlaySeedOpt,
     PlotOpt,
     ResumeOpt,
     RulesFileOpt,
@@ -21,6 +22,8 @@ from dicehall.core.cli_support import (
     SeedOpt,
     SetOpt,
     ask,
+    check_input_file,
+    check_output_file,
     console,
     fail,
     play_in_terminal,
@@ -33,6 +36,8 @@ from dicehall.core.record import GameRecord
 from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Throw, cell_centre, face_name
 from dicehall.wurf.state import WurfState
 from dicehall.wurf.terminal import cell_help, render_state
+
+MIN_SIZE, MAX_SIZE = 64, 4096  # a picture smaller shows no pips; larger exceeds common offscreen GL buffers
 
 HELP = (
     "Commands: 't c3 0.6' throw at cell c3 with power 0.6 (0 gentle .. 1 hard; optional spin after it),\n"
@@ -149,6 +154,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,
         save: Path = SaveOpt,
+        seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
     ) -> None:
         """Play Der große Wurf in the terminal against bots or friends (2–5 players)."""
@@ -168,7 +174,15 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             console.print(render_state(state, names))
 
         play_in_terminal(
-            "wurf", rules, specs, make_human(names), show, make_narrator(names), save, resume=record
+            "wurf",
+            rules,
+            specs,
+            make_human(names),
+            show,
+            make_narrator(names),
+            save,
+            seed=seed,
+            resume=record,
         )
 
     @simulate_app.command("wurf")
@@ -199,7 +213,9 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         match: bool = typer.Option(
             False, "--match", help="Match mode: one game per player, lowest points win."
         ),
-        save: Path = typer.Option(None, "--save", help="Write the record here when the session ends."),
+        save: Path = typer.Option(
+            None, "--save", help="Write the record here when the session ends.", callback=check_output_file
+        ),
     ) -> None:
         """Referee a game with real dice: type what lies in the arena after each throw."""
         from dicehall.wurf.referee import RefereeSession
@@ -224,18 +240,29 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
 
     @render_app.command("wurf")
     def render_wurf(
-        record: Path = typer.Argument(..., help="A wurf game record (JSON)."),
+        record: Path = typer.Argument(..., help="A wurf game record (JSON).", callback=check_input_file),
         throw: int = typer.Option(1, "--throw", help="Which throw (1-based) to show the arena after."),
-        out: Path = typer.Option(Path("wurf-throw.png"), "--out", help="PNG file to write."),
-        size: int = typer.Option(800, "--size", help="Image width and height in pixels."),
+        out: Path = typer.Option(
+            Path("wurf-throw.png"), "--out", help="PNG file to write.", callback=check_output_file
+        ),
+        size: int = typer.Option(
+            800, "--size", help=f"Image width and height in pixels ({MIN_SIZE}–{MAX_SIZE})."
+        ),
     ) -> None:
         """Render the arena after a recorded throw (MuJoCo offscreen; MUJOCO_GL=osmesa or egl)."""
         from dicehall.wurf.render import outcome_of_throw, render_outcome
 
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise fail(f"--size must be from {MIN_SIZE} to {MAX_SIZE} pixels (got {size})")
+        if throw < 1:
+            raise fail(f"--throw counts throws from 1 (got {throw})")
         try:
             rec = GameRecord.load(record)
             outcome = outcome_of_throw(rec, throw)
         except DicehallError as exc:
             raise fail(f"{record}: {exc}") from None
-        path = render_outcome(list(outcome.dice), out, size, size)
+        try:
+            path = render_outcome(list(outcome.dice), out, size, size)
+        except OSError as exc:
+            raise fail(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
         console.print(f"wrote {path}")
