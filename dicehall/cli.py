@@ -124,10 +124,15 @@ def serve_cmd(
         raise fail(str(exc)) from None
 
 
+_registered: list[str] = []
+
+
 def _register_games() -> None:
-    """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game."""
+    """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game (once per process)."""
     for module in ("dicehall.thousand.cli", "dicehall.clever.cli", "dicehall.wurf.cli"):
-        importlib.import_module(module).register(app, play_app, simulate_app)
+        if module not in _registered:
+            importlib.import_module(module).register(app, play_app, simulate_app)
+            _registered.append(module)
 
 
 def main() -> None:

@@ -276,15 +276,16 @@ def apply_event(state: State[Any], event: Event, number: int) -> None:
         raise RecordError(
             f"it is {_who(wanted)}'s turn, but the event is by {_who(event.actor)}", event=number
         )
+    what = "impossible dice outcome" if wanted == "chance" else "illegal move"
+    thing = "dice outcome" if wanted == "chance" else "move"
     try:
         action = state.string_to_action(event.move)
     except DicehallError as exc:
-        raise RecordError(f"cannot read move {event.move!r}: {exc}", event=number) from None
+        raise RecordError(f"cannot read {thing} {event.move!r}: {exc}", event=number) from None
     except Exception as exc:  # an engine bug must still name the event, not crash the reader
         raise RecordError(
-            f"cannot read move {event.move!r}: {type(exc).__name__}: {exc}", event=number
+            f"cannot read {thing} {event.move!r}: {type(exc).__name__}: {exc}", event=number
         ) from None
-    what = "impossible dice outcome" if wanted == "chance" else "illegal move"
     try:
         state.apply_action(action)
     except IllegalActionError as exc:
