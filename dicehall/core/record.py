@@ -103,6 +103,8 @@ class GameRecord:
         A path that cannot be written (a directory, a parent that is a file, no permission) raises
         :class:`RecordError` and leaves nothing behind.
         """
+        if not isinstance(path, str | Path):
+            raise RecordError(f"a record path is a file name, not {type(path).__name__}")
         path = Path(path)
         problem = output_file_problem(path)
         if problem:
@@ -170,6 +172,8 @@ class GameRecord:
 
     @classmethod
     def loads(cls, text: str | bytes) -> GameRecord:
+        if not isinstance(text, str | bytes):
+            raise RecordError(f"a record is JSON text, not {type(text).__name__}")
         if len(text) > MAX_RECORD_BYTES:
             raise RecordError(f"a record is at most {MAX_RECORD_BYTES // 2**20} MiB; this one is larger")
         if isinstance(text, bytes):
@@ -191,6 +195,8 @@ class GameRecord:
     def load(cls, path: str | Path) -> GameRecord:
         """Read a record file; every problem (missing, a directory, too big, not UTF-8, malformed) is a
         :class:`RecordError`."""
+        if not isinstance(path, str | Path):
+            raise RecordError(f"a record path is a file name, not {type(path).__name__}")
         path = Path(path)
         try:
             if path.is_dir():

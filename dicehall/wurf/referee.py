@@ -54,21 +54,20 @@ def parse_arena_entry(text: str, expected: int | None = None) -> list[Landed]:
     for tok in re.split(r"[\s,;]+", text.strip()):
         if not tok:
             continue
-        m = re.fullmatch(r"(out|rim|x|[2-6])(?:\*(\d{1,3}))?", tok.lower())
+        m = re.fullmatch(r"(out|rim|x|[2-6])(?:\*(\d+))?", tok.lower())
         if not m:
             if re.fullmatch(r"1(\*\d+)?", tok):
                 raise NotationError(f"cannot read {tok!r}: {ONE_IS_X}")
             raise NotationError(
                 f"cannot read {tok!r}: type faces X or 2..6, 'out' or 'rim' (e.g. '3 3 5 X out*2')"
             )
-        count = int(m.group(2) or 1)
+        digits = (m.group(2) or "1").lstrip("0") or "0"
+        count = int(digits) if len(digits) <= 4 else limit + 1  # never build a huge list
         if count < 1:
             raise NotationError(f"cannot read {tok!r}: a count after '*' is at least 1")
         if len(dice) + count > limit:
-            raise NotationError(
-                f"too many dice: {limit} {'lie in or were thrown into the arena' if expected else 'exist'}, "
-                f"the entry lists more"
-            )
+            where = "lie in or were thrown into the arena" if expected is not None else "exist"
+            raise NotationError(f"too many dice: {limit} {where}, the entry lists more")
         word = m.group(1)
         die = Landed(word) if word in ("out", "rim") else Landed("arena", parse_face(word))
         dice.extend([die] * count)

@@ -418,3 +418,25 @@ def test_honest_records_replay_and_upto_stops_early(
     assert json.loads(res.output)["winners"] == records[game]["result"]["winners"]
     res = runner.invoke(app, ["replay", str(path), "--upto", "0"])
     assert res.exit_code == 0 and "0 events replayed" in res.output
+
+
+# -- the public record functions, called directly -------------------------------------------------------------
+@pytest.mark.parametrize("bad", [None, 3, ["x"], {"game": "wurf"}])
+def test_record_functions_refuse_wrong_types(bad: Any, records: dict[str, Any], tmp_path: Path) -> None:
+    from dicehall.core.errors import RecordError
+    from dicehall.core.record import GameRecord, replay
+
+    with pytest.raises(RecordError):
+        GameRecord.loads(bad)
+    if not isinstance(bad, dict):
+        with pytest.raises(RecordError):
+            GameRecord.load(bad)
+        with pytest.raises(RecordError):
+            GameRecord.from_json(bad)
+    record = GameRecord.from_json(records["clever"])
+    with pytest.raises(RecordError):
+        record.save(bad)
+    for upto in (-1, len(record.events) + 1, 2.5, True, "3"):
+        with pytest.raises(RecordError, match=r"upto|cannot stop after"):
+            replay(record, upto)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
