@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -190,28 +192,31 @@ def run_simulate_command(
     rules = load_rules(game, preset, sets, rules_file)
     specs = load_players(game, players, rules)
     job = SimulationJob(game, rules, tuple(specs), seed, str(save_records) if save_records else None)
-    summary = RunSummary(job)
-    interrupted = False
+    stop = _StopOnInterrupt()
     try:
-        with Progress(
-            TextColumn("[bold]simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err_console,
-            disable=as_json,
-            transient=True,
-        ) as progress:
+        with (
+            stop,
+            Progress(
+                TextColumn("[bold]simulating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=err_console,
+                disable=as_json,
+                transient=True,
+            ) as progress,
+        ):
             task = progress.add_task("games", total=games)
-            report, _ = simulate(job, games, jobs, lambda k: progress.advance(task, k), summary)
+            report, summary = simulate(
+                job, games, jobs, lambda k: progress.advance(task, k), should_stop=stop.requested
+            )
     except DicehallError as exc:
         raise fail(str(exc)) from None
-    except KeyboardInterrupt:
+    interrupted = stop.requested()
+    if interrupted:
         if summary.games == 0:
             err_console.print("[yellow]interrupted before any game finished[/]")
-            raise typer.Exit(130) from None
-        interrupted = True
-        report = summary.report()
+            raise typer.Exit(130)
         err_console.print(f"[yellow]interrupted: the report covers the {summary.games:,} games finished[/]")
     if plot is not None:
         save_score_histogram(report, summary, plot)
@@ -227,6 +232,30 @@ def run_simulate_command(
     if interrupted:
         raise typer.Exit(130)
     return report
+
+
+class _StopOnInterrupt:
+    """While active, the first Ctrl-C asks the run to stop after the current chunk; a second one aborts."""
+
+    def __init__(self) -> None:
+        self._hit = False
+        self._previous: Any = None
+
+    def requested(self) -> bool:
+        return self._hit
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self._hit = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __enter__(self) -> _StopOnInterrupt:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
 
 
 def add_simulate_command(

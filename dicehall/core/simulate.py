@@ -259,10 +259,12 @@ def simulate(
     jobs: int = 1,
     progress: ProgressHook | None = None,
     summary: RunSummary | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> tuple[dict[str, Any], RunSummary]:
     """Play ``games`` games and return the report and the running totals it was made from.
 
-    Pass your own ``summary`` to keep what was played so far if the run is interrupted.
+    ``should_stop`` is asked after each chunk of games; when it says so the run ends early and the report covers
+    the games finished (whole chunks, so the totals are never half-updated).
     """
     summary = summary or RunSummary(job)
     for part in iter_outcomes(job, games, jobs):
@@ -270,4 +272,6 @@ def simulate(
             summary.add(outcome)
         if progress is not None:
             progress(len(part))
+        if should_stop is not None and should_stop():
+            break
     return summary.report(), summary

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -10,6 +15,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from dicehall.clever.rules import CleverRules
 from dicehall.cli import _register_games, app
 from dicehall.core.agents import parse_players
 from dicehall.core.record import GameRecord
@@ -100,3 +106,31 @@ def test_simulate_json_report_unchanged_in_shape(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     report = json.loads(res.output)
     assert report["games"] == 5 and set(report["seats"][0]["score"]) >= {"mean", "sd", "p5", "median", "p95"}
+
+
+def test_a_stop_request_ends_the_run_after_whole_chunks() -> None:
+    job = SimulationJob("clever", CleverRules.from_preset("standard"), tuple(parse_players("bot:random")), 1)
+    asked: list[int] = []
+    report, summary = simulate(job, 1000, should_stop=lambda: bool(asked.append(1)) or len(asked) >= 2)
+    assert summary.games == 200 and report["games"] == 200
+    assert report["seats"][0]["score"]["n"] == 200
+
+
+def test_ctrl_c_reports_the_games_finished(tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "dicehall.cli", "simulate", "clever", "--players", "bot:random"]
+    proc = subprocess.Popen(
+        [*cmd, "--games", "10000000", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    if "interrupted: the report covers" in err:
+        assert json.loads(out)["games"] % 100 == 0
+    else:
+        assert "interrupted before any game finished" in err
