@@ -112,7 +112,7 @@ def serve_cmd(
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     if not 1 <= port <= 65535:
         raise fail(f"--port must be from 1 to 65535 (got {port})")
-    if bot_delay is not None and not (math.isfinite(bot_delay) and 0 <= bot_delay <= MAX_BOT_DELAY):
+    if bot_delay is not None and (math.isnan(bot_delay) or bot_delay > MAX_BOT_DELAY):  # negative: serve() says
         raise fail(f"--bot-delay must be from 0 to {MAX_BOT_DELAY:g} seconds (got {bot_delay})")
     if settings is not None and not Path(settings).is_file():
         raise fail(f"--settings {settings}: no such file (a TOML file of server limits; see docs/web.md)")

@@ -109,7 +109,7 @@ def test_replay_refuses_negative_upto(game: str, upto: str, records: dict[str, A
         (["render", "wurf", "REC", "--throw", "-2"], "--throw counts throws from 1"),
         (["serve", "--port", "-1"], "--port must be from 1 to 65535"),
         (["serve", "--port", "0"], "--port must be from 1 to 65535"),
-        (["serve", "--bot-delay", "-1"], "--bot-delay must be from 0"),
+        (["serve", "--bot-delay", "-1"], "--bot-delay must not be negative"),
         (["serve", "--bot-delay", "nan"], "--bot-delay must be from 0"),
     ],
 )
