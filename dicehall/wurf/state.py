@@ -374,7 +374,9 @@ class WurfState(State[Action]):
             if self.game_index >= self.games_total:
                 self.phase = OVER
             else:
+                ending = self.last
                 self._new_game()
+                self.last = ending  # the throw that ended a match game stays reportable until the next throw
 
     def _end_turn(self) -> None:
         self.stats_counts["turns"] += 1

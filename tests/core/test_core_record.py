@@ -97,7 +97,7 @@ def test_not_json_and_not_object(tmp_path: Path) -> None:
         ),
         (
             lambda d: d["events"][2].update(move="1,2,3"),
-            r"event 3: illegal move '1,2,3': 5 dice are to be rolled, got 3 values \[rule: dice-count\]",
+            r"event 3: impossible dice outcome '1,2,3': 5 dice are to be rolled, got 3 values \[rule: dice-count\]",
         ),
     ],
 )
