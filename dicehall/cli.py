@@ -92,14 +92,21 @@ def serve_cmd(
         "NORMAL", "--sqlite-sync", help="SQLite synchronous level: NORMAL or FULL."
     ),
     settings: str = typer.Option(
-        None, "--settings", help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md)."
+        None,
+        "--settings",
+        help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md).",
+    ),
+    trusted_proxy: str = typer.Option(
+        None,
+        "--trusted-proxy",
+        help="Reverse proxy address(es) whose X-Forwarded-For names the client (default: the socket peer).",
     ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     from dicehall.web.server import serve
 
     try:
-        serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings)
+        serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings, trusted_proxy=trusted_proxy)
     except ValueError as exc:
         raise fail(str(exc)) from None
 

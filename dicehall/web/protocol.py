@@ -25,6 +25,7 @@ ERROR_CODES = (
     "illegal_move",
     "game_over",
     "server_error",
+    "rate_limited",
 )
 
 
