@@ -114,17 +114,18 @@ async def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any
 def _creation_limits(request: Request) -> CreationLimits:
     """The app's creation limits, made on first use from its settings and its database's salt."""
     state = request.app.state
-    limits: CreationLimits | None = getattr(state, "creation_limits", None)
-    if limits is None:
+    store = _manager(request).store
+    made: tuple[object, CreationLimits] | None = getattr(state, "creation_limits", None)
+    if made is None or made[0] is not store:  # one per store (an app started again gets a new one)
         settings: ServerSettings = getattr(state, "settings", None) or ServerSettings()
-        store = _manager(request).store
-        limits = state.creation_limits = CreationLimits(
+        limits = CreationLimits(
             settings.tables_per_hour,
             settings.unfinished_per_client,
             store.secret("creator_salt"),
             store.count_unfinished,
         )
-    return limits
+        made = state.creation_limits = (store, limits)
+    return made[1]
 
 
 def _too_many(exc: LimitExceeded) -> JSONResponse:
