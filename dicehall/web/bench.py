@@ -172,6 +172,14 @@ def run(quick: bool = False) -> dict[str, Any]:
     if not quick:
         result.update(_figures("hot_", measure(clients, duration / 2, warmup, hot_seat=True)))
         result.update(_figures("full_", measure(clients, duration / 2, warmup, "FULL")))
+    from dicehall.web import abuse  # the abuse mix with the default limits (see abuse.py)
+
+    mix = abuse.run(quick)
+    for key in ("normal_p50_ms", "normal_p99_ms", "health_p50_ms", "health_p99_ms", "server_rss_max_mb"):
+        result[f"abuse_{key}"] = round(mix[key], 2)
+    result["abuse_flood_rate_limited"] = mix["flood_codes"].get("rate_limited", 0)
+    result["abuse_flood_closed_1008"] = mix["flood_closes"].get("1008", 0)
+    result["abuse_creator_429"] = mix["creator_refused_429"]
     return result
 
 

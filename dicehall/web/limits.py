@@ -83,6 +83,11 @@ class KeyedBuckets:
             return 0.0
         return max(bucket.wait(), 1e-3)
 
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may take a token (0.0: now); takes nothing."""
+        bucket = self._buckets.get(key)
+        return 0.0 if bucket is None else bucket.wait()
+
     def refund(self, key: str) -> None:
         """Give back the token of a request that failed for another reason (it should not count)."""
         bucket = self._buckets.get(key)
@@ -219,7 +224,11 @@ class CreationLimits:
         return client_key(address, self.salt)
 
     def check(self, key: str) -> None:
-        """Allow one creation for ``key`` or raise :class:`LimitExceeded` (then nothing is counted)."""
+        """Allow one creation for ``key`` or raise :class:`LimitExceeded` (then nothing is counted). The hourly
+        quota is looked at first: a client hammering past it costs no database query."""
+        wait = self.hourly.wait(key)
+        if wait:
+            raise self._hourly(wait)
         open_now = self.count_unfinished(key)
         if open_now >= self.unfinished:
             raise LimitExceeded(
@@ -230,12 +239,15 @@ class CreationLimits:
             )
         wait = self.hourly.take(key)
         if wait:
-            raise LimitExceeded(
-                "too_many_tables",
-                f"you created {self.per_hour} tables within the hour, the most one address may; "
-                f"try again {in_words(wait)}",
-                wait,
-            )
+            raise self._hourly(wait)
+
+    def _hourly(self, wait: float) -> LimitExceeded:
+        return LimitExceeded(
+            "too_many_tables",
+            f"you created {self.per_hour} tables within the hour, the most one address may; "
+            f"try again {in_words(wait)}",
+            wait,
+        )
 
     def refund(self, key: str) -> None:
         """The creation failed (bad request): it does not count against the hourly quota."""
