@@ -11,7 +11,8 @@ At the same time, for ``duration`` seconds:
 - ``/api/health`` is asked every 100 ms, and the server's RSS is sampled.
 
 Each simulated client has its own address: the server trusts ``X-Forwarded-For`` from 127.0.0.1 here
-(``--trusted-proxy``), as behind a reverse proxy. Bots have no delay (their worst case for the server).
+(``--trusted-proxy``), as behind a reverse proxy. Bots wait the server's default delay (0.8 s) as on a real site;
+``--bot-delay 0`` makes them move at once (then every bot-only table the creator may keep is a continuous load).
 
 Run: ``python -m dicehall.web.abuse [--quick]`` (a fresh server and database), or ``run_abuse(url, ...)`` against a
 running server started with ``--trusted-proxy 127.0.0.1``.
@@ -22,9 +23,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,7 @@ from dicehall.web.bench import free_port, start_server, stop_server
 from dicehall.web.loadgen import Window, _open
 
 PATHOLOGICAL = {"game": "thousand", "overrides": {"target": 10000}}
+PARTS = ("pathological", "flood", "create")
 
 
 @dataclass
@@ -56,6 +60,7 @@ class AbuseResult:
     pathological_tables: int = 0
     pathological_seconds: float = 0.0
     rss_mb: list[float] = field(default_factory=list)
+    cpu: list[tuple[float, float]] = field(default_factory=list)  # (wall clock, server CPU seconds) samples
 
     def summary(self) -> dict[str, Any]:
         def pct(values: list[float], q: float) -> float:
@@ -83,6 +88,8 @@ class AbuseResult:
             "creator_first_refusal": self.first_refusal,
             "pathological_tables": self.pathological_tables,
             "server_rss_max_mb": max(self.rss_mb) if self.rss_mb else float("nan"),
+            # CPU the server spent per second of the window: independent of what else runs on the machine
+            "server_cpu_per_s": _cpu_rate(self.cpu),
         }
 
 
@@ -91,7 +98,14 @@ def _xff(address: str) -> dict[str, str]:
 
 
 async def _normal(
-    i: int, http: httpx.AsyncClient, host: str, port: int, win: Window, res: AbuseResult, think: float
+    i: int,
+    http: httpx.AsyncClient,
+    host: str,
+    port: int,
+    win: Window,
+    res: AbuseResult,
+    think: float,
+    bot: str,
 ) -> None:
     address = f"10.0.{i // 250}.{i % 250 + 1}"
     rng = np.random.default_rng([15, i])
@@ -99,7 +113,7 @@ async def _normal(
     while not win.over():
         r = await http.post(
             "/api/tables",
-            json={"game": "thousand", "seats": [{"kind": "human", "name": f"n{i}"}, {"kind": "bot", "bot": "expert"}]},
+            json={"game": "thousand", "seats": [{"kind": "human", "name": f"n{i}"}, {"kind": "bot", "bot": bot}]},
             headers=_xff(address),
         )
         if r.status_code != 201:
@@ -217,9 +231,26 @@ async def _health(http: httpx.AsyncClient, win: Window, res: AbuseResult, pid: i
         if win.inside(t0):
             res.health.append(time.perf_counter() - t0)
             res.health_failures += not ok
-        if pid is not None:
-            res.rss_mb.append(_rss_mb(pid))
+            if pid is not None:
+                res.rss_mb.append(_rss_mb(pid))
+                res.cpu.append((time.perf_counter(), _cpu_seconds(pid)))
         await asyncio.sleep(0.1)
+
+
+def _cpu_rate(samples: list[tuple[float, float]]) -> float:
+    if len(samples) < 2:
+        return float("nan")
+    (t0, c0), (t1, c1) = samples[0], samples[-1]
+    return (c1 - c0) / (t1 - t0)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (Linux ``/proc``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def _rss_mb(pid: int) -> float:
@@ -239,7 +270,11 @@ async def run_abuse(
     warmup: float = 2.0,
     think: float = 0.1,
     server_pid: int | None = None,
+    bot: str = "expert",
+    parts: Collection[str] = PARTS,
 ) -> AbuseResult:
+    """Run the mix against ``url``; ``bot`` is the normal players' opponent; ``parts`` picks the hostile clients
+    (leaving some out shows what each one costs the normal players)."""
     parsed = urllib.parse.urlsplit(url)
     host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
     res = AbuseResult()
@@ -250,11 +285,11 @@ async def run_abuse(
         httpx.AsyncClient(base_url=url, timeout=60) as probe,  # health never waits for a pool slot
     ):
         await asyncio.gather(
-            _pathological(http, win, res),
-            _flooder(http, host, port, win, res),
-            _creator(http, win, res),
+            *([_pathological(http, win, res)] if "pathological" in parts else []),
+            *([_flooder(http, host, port, win, res)] if "flood" in parts else []),
+            *([_creator(http, win, res)] if "create" in parts else []),
             _health(probe, win, res, server_pid),
-            *(_normal(i, http, host, port, win, res, think) for i in range(normal)),
+            *(_normal(i, http, host, port, win, res, think, bot) for i in range(normal)),
         )
     return res
 
@@ -265,6 +300,9 @@ def run(
     duration: float | None = None,
     warmup: float | None = None,
     settings: dict[str, float] | None = None,
+    bot: str = "expert",
+    parts: Collection[str] = PARTS,
+    bot_delay: float = 0.8,
 ) -> dict[str, Any]:
     """The abuse mix against a fresh server (``settings`` or the default limits, trusted proxy 127.0.0.1,
     SQLite)."""
@@ -273,15 +311,29 @@ def run(
     with tempfile.TemporaryDirectory(prefix="dicehall-abuse-") as tmp:
         db_url = f"sqlite:///{Path(tmp) / 'abuse.sqlite'}"
         port = free_port()
-        server = start_server(db_url, port, settings=settings or {}, extra_args=["--trusted-proxy", "127.0.0.1"])
+        server = start_server(
+            db_url,
+            port,
+            settings=settings or {},
+            extra_args=["--trusted-proxy", "127.0.0.1"],
+            bot_delay=bot_delay,
+        )
         try:
             res = asyncio.run(
-                run_abuse(f"http://127.0.0.1:{port}", normal, duration, warmup, server_pid=server.pid)
+                run_abuse(
+                    f"http://127.0.0.1:{port}",
+                    normal,
+                    duration,
+                    warmup,
+                    server_pid=server.pid,
+                    bot=bot,
+                    parts=parts,
+                )
             )
         finally:
             stop_server(server)
     out = res.summary()
-    out["duration_s"] = duration
+    out.update(duration_s=duration, bot=bot, parts=",".join(parts), bot_delay=bot_delay)
     return out
 
 
@@ -289,8 +341,21 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m dicehall.web.abuse", description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="4 s instead of 15 s")
     p.add_argument("--normal", type=int, default=32, help="normal clients (default 32)")
+    p.add_argument("--bot", default="expert", help="the normal players' opponent (default expert)")
+    p.add_argument(
+        "--parts", default=",".join(PARTS), help=f"hostile clients to run, comma-separated (default {','.join(PARTS)})"
+    )
+    p.add_argument(
+        "--bot-delay", type=float, default=0.8, help="the server's bot delay (default 0.8 s, as a real site; 0: bots "
+        "move at once, which makes every bot-only table a continuous load)"
+    )
     a = p.parse_args(argv)
-    print(json.dumps(run(a.quick, a.normal), indent=1))
+    parts = [x for x in a.parts.split(",") if x]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        p.error(f"unknown part(s) {', '.join(sorted(unknown))}; known: {', '.join(PARTS)}")
+    out = run(a.quick, a.normal, bot=a.bot, parts=parts, bot_delay=a.bot_delay)
+    print(json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":

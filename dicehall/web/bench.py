@@ -45,12 +45,13 @@ def start_server(
     extra_env: dict[str, str] | None = None,
     settings: Mapping[str, float] | None = None,
     extra_args: Sequence[str] = (),
+    bot_delay: float = 0.0,
 ) -> subprocess.Popen[bytes]:
     """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers.
     ``settings`` (default ``LOAD_SETTINGS``) go to ``--settings``."""
     env = {**os.environ, **(extra_env or {})}
     cmd = [sys.executable, "-m", "dicehall.web", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
-    cmd += ["--bot-delay", "0", "--sqlite-sync", sqlite_sync, "--log-level", "warning", *extra_args]
+    cmd += ["--bot-delay", str(bot_delay), "--sqlite-sync", sqlite_sync, "--log-level", "warning", *extra_args]
     values = LOAD_SETTINGS if settings is None else settings
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False, encoding="utf-8") as f:
         f.write("".join(f"{k} = {v!r}\n" for k, v in values.items()))

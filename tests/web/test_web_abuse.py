@@ -9,7 +9,8 @@ from dicehall.web.abuse import run
 
 
 def test_abuse_mix_flooder_creator_and_normal_players() -> None:
-    out = run(normal=4, duration=3.0, warmup=0.5, settings={"tables_per_hour": 3})
+    out = run(normal=4, duration=3.0, warmup=0.5, settings={"tables_per_hour": 3}, bot="random", bot_delay=0.05)
+    assert out["pathological_tables"] >= 1
     assert out["flood_codes"].get("rate_limited", 0) > 0, out
     assert out["flood_closes"].get("1008", 0) >= 1, out
     assert out["creator_refused_429"] > 0 and out["creator_retry_after_ok"], out
@@ -18,3 +19,4 @@ def test_abuse_mix_flooder_creator_and_normal_players() -> None:
     assert out["normal_moves"] > 0 and not out["normal_errors"] and out["normal_refused"] == 0, out
     assert out["health_requests"] > 0 and out["health_failures"] == 0, out
     assert math.isfinite(out["server_rss_max_mb"]) and out["server_rss_max_mb"] > 10
+    assert out["server_cpu_per_s"] > 0
