@@ -27,7 +27,7 @@ import os
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -221,6 +221,15 @@ async def _pathological(http: httpx.AsyncClient, win: Window, res: AbuseResult) 
                 break
 
 
+async def _extend(
+    win: Window, res: AbuseResult, until: Callable[[AbuseResult], bool] | None, latest: float
+) -> None:
+    while until is not None and not win.over():
+        await asyncio.sleep(0.1)
+        if win.end - time.perf_counter() < 0.3 and win.end < latest and not until(res):
+            win.end += 0.5
+
+
 async def _health(http: httpx.AsyncClient, win: Window, res: AbuseResult, pid: int | None) -> None:
     while not win.over():
         t0 = time.perf_counter()
@@ -272,9 +281,12 @@ async def run_abuse(
     server_pid: int | None = None,
     bot: str = "expert",
     parts: Collection[str] = PARTS,
+    until: Callable[[AbuseResult], bool] | None = None,
+    max_duration: float = 120.0,
 ) -> AbuseResult:
     """Run the mix against ``url``; ``bot`` is the normal players' opponent; ``parts`` picks the hostile clients
-    (leaving some out shows what each one costs the normal players)."""
+    (leaving some out shows what each one costs the normal players). With ``until``, the window is extended
+    (up to ``max_duration``) until ``until(result)`` holds: tests wait for behaviour, not for a clock."""
     parsed = urllib.parse.urlsplit(url)
     host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
     res = AbuseResult()
@@ -285,6 +297,7 @@ async def run_abuse(
         httpx.AsyncClient(base_url=url, timeout=60) as probe,  # health never waits for a pool slot
     ):
         await asyncio.gather(
+            _extend(win, res, until, time.perf_counter() + warmup + max_duration),
             *([_pathological(http, win, res)] if "pathological" in parts else []),
             *([_flooder(http, host, port, win, res)] if "flood" in parts else []),
             *([_creator(http, win, res)] if "create" in parts else []),
@@ -303,6 +316,7 @@ def run(
     bot: str = "expert",
     parts: Collection[str] = PARTS,
     bot_delay: float = 0.8,
+    until: Callable[[AbuseResult], bool] | None = None,
 ) -> dict[str, Any]:
     """The abuse mix against a fresh server (``settings`` or the default limits, trusted proxy 127.0.0.1,
     SQLite)."""
@@ -328,6 +342,7 @@ def run(
                     server_pid=server.pid,
                     bot=bot,
                     parts=parts,
+                    until=until,
                 )
             )
         finally:

@@ -5,11 +5,29 @@ from __future__ import annotations
 
 import math
 
-from dicehall.web.abuse import run
+from dicehall.web.abuse import AbuseResult, run
 
 
 def test_abuse_mix_flooder_creator_and_normal_players() -> None:
-    out = run(normal=4, duration=3.0, warmup=0.5, settings={"tables_per_hour": 3}, bot="random", bot_delay=0.05)
+    def seen_all(r: AbuseResult) -> bool:  # the window stretches (up to 2 minutes) on a slow machine
+        return bool(
+            r.flood_codes.get("rate_limited")
+            and r.flood_closes.get(1008)
+            and r.refused
+            and r.latencies
+            and r.health
+            and r.pathological_tables
+        )
+
+    out = run(
+        normal=4,
+        duration=3.0,
+        warmup=0.5,
+        settings={"tables_per_hour": 3},
+        bot="random",
+        bot_delay=0.05,
+        until=seen_all,
+    )
     assert out["pathological_tables"] >= 1
     assert out["flood_codes"].get("rate_limited", 0) > 0, out
     assert out["flood_closes"].get("1008", 0) >= 1, out
