@@ -110,18 +110,24 @@ def serve_cmd(
         "--settings",
         help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md).",
     ),
+    trusted_proxy: str = typer.Option(
+        None,
+        "--trusted-proxy",
+        help="Reverse proxy address(es) whose X-Forwarded-For names the client (default: the socket peer).",
+    ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     if not 1 <= port <= 65535:
         raise fail(f"--port must be from 1 to 65535 (got {port})")
-    if bot_delay is not None and (math.isnan(bot_delay) or bot_delay > MAX_BOT_DELAY):  # negative: serve() says
+    # a negative delay is left to serve(), which says so in its own words
+    if bot_delay is not None and (math.isnan(bot_delay) or bot_delay > MAX_BOT_DELAY):
         raise fail(f"--bot-delay must be from 0 to {MAX_BOT_DELAY:g} seconds (got {bot_delay})")
     if settings is not None and not Path(settings).is_file():
         raise fail(f"--settings {settings}: no such file (a TOML file of server limits; see docs/web.md)")
     from dicehall.web.server import serve
 
     try:
-        serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings)
+        serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings, trusted_proxy=trusted_proxy)
     except ValueError as exc:
         raise fail(str(exc)) from None
 
