@@ -49,7 +49,7 @@ def option(
 
 
 def range_text(meta: Mapping[str, Any]) -> str:
-    """The allowed values of an option in words, e.g. ``"100–10000, multiple of 5"`` (empty when unbounded)."""
+    """The allowed values of an option in words, e.g. ``"100–5000, multiple of 5"`` (empty when unbounded)."""
     lo, hi, step = meta.get("min"), meta.get("max"), meta.get("step")
     parts = []
     if lo is not None and hi is not None:
@@ -233,7 +233,7 @@ class RuleSet:
         hint = cls._hint(key)
         try:
             coerced = _coerce_to(hint, value)
-            ok = coerced == value and type(coerced) is type(value)
+            ok = (coerced is value or coerced == value) and type(coerced) is type(value)
         except (TypeError, ValueError):
             ok = False
         if not ok:

@@ -115,3 +115,67 @@ def test_overrides_to_dict_describe() -> None:
 def test_option_refuses_mutable_defaults() -> None:
     with pytest.raises(TypeError, match="immutable"):
         option([1], "a list")
+
+
+@dataclasses.dataclass(frozen=True)
+class Ranged(RuleSet):
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {"plain": {}}
+    DEFAULT_PRESET: ClassVar[str] = "plain"
+
+    points: int = option(100, "points", min=0, max=500, step=5)
+    ratio: float = option(0.5, "a ratio", min=0.0, max=1.0)
+    floor: int = option(1, "at least one", min=1)
+    spans: tuple[tuple[int, int], ...] = option(((0, 10),), "spans", min=0, max=100, max_items=2)
+
+
+def test_ranges_steps_items_and_finite_numbers() -> None:
+    for overrides, message in [
+        ({"points": 505}, "points must be between 0 and 500, got 505"),
+        ({"points": -1}, "points must be between 0 and 500, got -1"),
+        ({"points": 7}, "points must be a multiple of 5, got 7"),
+        ({"ratio": float("nan")}, "ratio must be a finite number, got nan"),
+        ({"ratio": float("inf")}, "ratio must be a finite number, got inf"),
+        ({"ratio": 1.5}, "ratio must be between 0.0 and 1.0, got 1.5"),
+        ({"floor": 0}, "floor must be at least 1, got 0"),
+        ({"spans": [[0, 1], [2, 3], [4, 5]]}, "spans may hold at most 2 entries, got 3"),
+        ({"spans": [[0, 101]]}, "every number in spans must be between 0 and 100, got 101"),
+    ]:
+        with pytest.raises(RuleConfigError) as info:
+            Ranged.from_preset(None, overrides)
+        assert str(info.value) == message and info.value.option == next(iter(overrides))
+    assert Ranged.from_preset(None, {"points": 500, "ratio": 1, "floor": 10**6}).ratio == 1.0
+
+
+def test_every_construction_is_checked() -> None:
+    with pytest.raises(RuleConfigError, match="points must be between"):
+        Ranged(points=10**9)
+    with pytest.raises(RuleConfigError, match=r"points must be int, got 2\.5"):
+        Ranged(points=2.5)  # type: ignore[arg-type]
+    with pytest.raises(RuleConfigError, match="spans must be"):
+        Ranged(spans=[[0, 1]])  # type: ignore[arg-type]
+    with pytest.raises(RuleConfigError, match="ratio must be"):
+        dataclasses.replace(Ranged.from_preset(), ratio=2.0)
+
+
+def test_range_metadata_and_text() -> None:
+    assert Ranged.range_of("points") == {"min": 0, "max": 500, "step": 5}
+    assert Ranged.allowed("points") == "0–500, multiple of 5"
+    assert Ranged.allowed("floor") == "at least 1"
+    assert Ranged.allowed("spans") == "each 0–100; at most 2 entries"
+    assert Toy.allowed("mode") == "x | y" and Toy.allowed("flag") == ""
+
+
+def test_check_collects_every_problem_then_cross_checks() -> None:
+    rules, errors = Ranged.check(None, {"points": 7, "ratio": "x", "nope": 1, "floor": 3})
+    assert rules is None
+    assert [(e.option, str(e)) for e in errors] == [
+        ("points", "points must be a multiple of 5, got 7"),
+        ("ratio", "ratio must be float, got 'x'"),
+        ("nope", "unknown rule option 'nope'; known options: points, ratio, floor, spans"),
+    ]
+    rules, errors = Toy.check("plain", {"n": -1})
+    assert rules is None and [str(e) for e in errors] == ["n must not be negative, got -1"]
+    assert errors[0].option is None  # Toy's own check does not name it
+    rules, errors = Ranged.check(None, {"points": 10})
+    assert errors == [] and rules is not None and rules.points == 10
+    assert Ranged.check("huge", {})[1][0].option is None

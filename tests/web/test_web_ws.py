@@ -161,7 +161,7 @@ def test_oversized_frame_beyond_transport_limit_closes_only_that_connection(serv
 
 def test_reconnect_gets_missing_events_or_a_snapshot(server):
     with server() as c, ExitStack() as stack:
-        t = create(c, overrides={"target": 3000})
+        t = create(c, overrides={"target": 3000, "barrel": "none"})
         tid = t["table_id"]
         ws = stack.enter_context(connect(c))
         history: dict[int, dict[str, Any]] = {}
