@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from dicehall.core.cli_support import RulesFileOpt, SetOpt, check_input_file, console, fail, load_rules
+from dicehall.core.cli_options import RulesFileOpt, SetOpt, check_input_file, console, fail
+from dicehall.core.cli_support import load_rules
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import game_names, get_game
 from dicehall.core.record import GameRecord, replay
@@ -112,7 +113,9 @@ def serve_cmd(
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     if not 1 <= port <= 65535:
         raise fail(f"--port must be from 1 to 65535 (got {port})")
-    if bot_delay is not None and (math.isnan(bot_delay) or bot_delay > MAX_BOT_DELAY):  # negative: serve() says
+    if bot_delay is not None and (
+        math.isnan(bot_delay) or bot_delay > MAX_BOT_DELAY
+    ):  # negative: serve() says
         raise fail(f"--bot-delay must be from 0 to {MAX_BOT_DELAY:g} seconds (got {bot_delay})")
     if settings is not None and not Path(settings).is_file():
         raise fail(f"--settings {settings}: no such file (a TOML file of server limits; see docs/web.md)")
