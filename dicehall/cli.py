@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from dicehall.core.cli_support import RulesFileOpt, SetOpt, check_input_file, console, fail, load_rules
+from dicehall.core.cli_options import RulesFileOpt, SetOpt, check_input_file, console, fail
+from dicehall.core.cli_support import load_rules
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import game_names, get_game
 from dicehall.core.record import GameRecord, replay

@@ -11,18 +11,8 @@ from dicehall.clever import sheet as S
 from dicehall.clever.state import CleverState
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
-from dicehall.core.cli_support import (
-    PlaySeedOpt,
-    ResumeOpt,
-    RulesFileOpt,
-    SaveOpt,
-    SetOpt,
-    add_simulate_command,
-    ask,
-    console,
-    play_in_terminal,
-    setup_play,
-)
+from dicehall.core.cli_options import PlaySeedOpt, ResumeOpt, RulesFileOpt, SaveOpt, SetOpt, console
+from dicehall.core.cli_support import add_simulate_command, ask, play_in_terminal, setup_play
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import RunSummary
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import threading
 from collections.abc import Callable, Sequence
@@ -12,135 +11,33 @@ from typing import Any
 
 import numpy as np
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, seat_names
+from dicehall.core.cli_options import (
+    GamesOpt,
+    JobsOpt,
+    JsonOpt,
+    PlotOpt,
+    RulesFileOpt,
+    SaveRecordsOpt,
+    SeedOpt,
+    SetOpt,
+    check_games,
+    check_jobs,
+    check_seed,
+    console,
+    err_console,
+    fail,
+)
 from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
-from dicehall.core.record import MAX_SEED, GameRecord, output_file_problem, replay
+from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
 from dicehall.core.simulate import RunSummary, SimulationJob, simulate
-
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
-
-MAX_GAMES = 10**12
-MAX_JOBS = 4 * (os.cpu_count() or 1)
-
-
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print a one-line error and return the Exit to raise (2: bad usage or input, as click uses)."""
-    # soft_wrap: the message stays one line however narrow the terminal; escape: messages hold '[rule: ...]'
-    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
-
-
-# Option callbacks: they run while the command line is read, so a bad value stops before anything happens.
-def check_seed(value: int | None) -> int | None:
-    if value is not None and not 0 <= value <= MAX_SEED:
-        raise fail(f"--seed must be a whole number from 0 to 2**128-1, e.g. --seed 7 (got {value})")
-    return value
-
-
-def check_games(value: int) -> int:
-    if not 1 <= value <= MAX_GAMES:
-        raise fail(f"--games must be from 1 to {MAX_GAMES:,} (got {value:,})")
-    return value
-
-
-def check_jobs(value: int) -> int:
-    if not 1 <= value <= MAX_JOBS:
-        raise fail(f"--jobs must be from 1 to {MAX_JOBS} (4 per core of this machine), got {value}")
-    return value
-
-
-def check_output_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
-    """An option naming a file to write: refuse a directory or an unwritable place before any work is done."""
-    if value is not None and (problem := output_file_problem(value)):
-        raise fail(f"{param.opts[0]} {value}: cannot write there: {problem}")
-    return value
-
-
-def check_output_dir(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
-    """An option naming a directory to fill (created if missing): refuse a file or an unwritable place."""
-    if value is None:
-        return value
-    if value.exists() and not value.is_dir():
-        raise fail(f"{param.opts[0]} {value}: that is a file; give a directory (it is created if missing)")
-    parent = value
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir():
-        raise fail(f"{param.opts[0]} {value}: {parent} is a file, so the directory cannot be created")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise fail(f"{param.opts[0]} {value}: {parent} is not writable")
-    return value
-
-
-def check_input_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
-    """An option or argument naming a file to read: it must exist and be a file."""
-    if value is None:
-        return value
-    name = f"{param.opts[0]} " if param.opts and param.opts[0].startswith("-") else ""
-    if not value.exists():
-        raise fail(f"{name}{value}: no such file")
-    if value.is_dir():
-        raise fail(f"{name}{value}: that is a directory; give a file")
-    return value
-
-
-PresetOpt = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules GAME`).")
-SetOpt = typer.Option(None, "--set", "-s", help="Override a rule: key=value (repeatable).")
-RulesFileOpt = typer.Option(
-    None, "--rules", help="TOML file with `preset = ...` and rule options.", callback=check_input_file
-)
-# The options every game's `play` and `simulate` commands share.
-SaveOpt = typer.Option(
-    None,
-    "--save",
-    help="Write the game record here at the end (also on quit/Ctrl-C).",
-    callback=check_output_file,
-)
-ResumeOpt = typer.Option(
-    None, "--resume", help="Continue a saved, unfinished game record.", callback=check_input_file
-)
-PlaySeedOpt = typer.Option(
-    None,
-    "--seed",
-    help="Seed for reproducible dice, 0 to 2**128-1: the same seed and moves give the same dice "
-    "(default: a fresh secure seed, stored in the record).",
-    callback=check_seed,
-)
-GamesOpt = typer.Option(
-    1000,
-    "--games",
-    "-n",
-    help="Number of games (1 to 10**12). Results are streamed: memory stays flat however many games; "
-    "percentiles are exact while a figure takes at most 50,000 distinct values, else estimated from a sample.",
-    callback=check_games,
-)
-SeedOpt = typer.Option(
-    1, "--seed", help="Root seed, 0 to 2**128-1 (game i always gets the same dice).", callback=check_seed
-)
-JobsOpt = typer.Option(
-    1,
-    "--jobs",
-    "-j",
-    help=f"Worker processes, 1 to {MAX_JOBS} (this machine has {os.cpu_count()} cores).",
-    callback=check_jobs,
-)
-JsonOpt = typer.Option(False, "--json", help="Print the report as JSON.")
-SaveRecordsOpt = typer.Option(
-    None,
-    "--save-records",
-    help="Directory for one record per game (created if missing).",
-    callback=check_output_dir,
-)
-PlotOpt = typer.Option(None, "--plot", help="Write a score histogram PNG here.", callback=check_output_file)
 
 
 def load_rules(game: str, preset: str | None, sets: list[str] | None, rules_file: Path | None) -> RuleSet:

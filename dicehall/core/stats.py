@@ -88,9 +88,9 @@ class RunningStats:
         self._sample: list[float] = []
         self._rng = np.random.default_rng(seed)
         self._mean = 0.0
-        self._m2 = 0.0  # Welford's running sum of squared deviations
-        self.min = math.inf
-        self.max = -math.inf
+        self._m2 = 0.0  # Welford's running sum of squared deviations (kept once sampling)
+        self._min = math.inf  # kept once sampling; while counting they come from the counts
+        self._max = -math.inf
 
     @property
     def exact(self) -> bool:
@@ -99,16 +99,17 @@ class RunningStats:
     def add(self, value: float) -> None:
         x = float(value)
         self.n += 1
+        counts = self.counts
+        if counts is not None:  # the common case: one dict update (moments come from the counts at the end)
+            counts[x] = counts.get(x, 0) + 1
+            if len(counts) > self.limit:
+                self._to_sample()
+            return
         delta = x - self._mean
         self._mean += delta / self.n
         self._m2 += delta * (x - self._mean)
-        self.min = min(self.min, x)
-        self.max = max(self.max, x)
-        if self.counts is not None:
-            self.counts[x] = self.counts.get(x, 0) + 1
-            if len(self.counts) > self.limit:
-                self._to_sample()
-            return
+        self._min = min(self._min, x)
+        self._max = max(self._max, x)
         j = int(self._rng.integers(0, self.n))
         if j < self.limit:
             self._sample[j] = x
@@ -122,6 +123,9 @@ class RunningStats:
         assert self.counts is not None
         values = np.fromiter(self.counts.keys(), dtype=float)
         counts = np.fromiter(self.counts.values(), dtype=np.int64)
+        self._mean = float(np.dot(values, counts) / self.n)  # the running moments start from the exact counts
+        self._m2 = float(np.dot(counts, (values - self._mean) ** 2))
+        self._min, self._max = float(values.min()), float(values.max())
         picked = self._rng.multivariate_hypergeometric(counts, self.limit)
         self._sample = np.repeat(values, picked).tolist()
         self.counts = None
@@ -155,20 +159,22 @@ class RunningStats:
             values, weights = self.weighted()
             mean = float(np.dot(values, weights) / self.n)
             var = float(np.dot(weights, (values - mean) ** 2) / (self.n - 1)) if self.n > 1 else 0.0
+            low, high = float(values[0]), float(values[-1])
         else:
             mean = self._mean
             var = self._m2 / (self.n - 1) if self.n > 1 else 0.0
+            low, high = self._min, self._max
         out: dict[str, Any] = {
             "n": self.n,
             "mean": mean,
             "sd": math.sqrt(var),
-            "min": self.min,
+            "min": low,
             "p5": self.percentile(5),
             "p25": self.percentile(25),
             "median": self.percentile(50),
             "p75": self.percentile(75),
             "p95": self.percentile(95),
-            "max": self.max,
+            "max": high,
         }
         if self.counts is None:
             out["exact"] = False

@@ -10,19 +10,8 @@ import typer
 from rich.table import Table
 
 from dicehall.core.agents import Agent, make_bot, seat_names
-from dicehall.core.cli_support import (
-    PlaySeedOpt,
-    QuitGame,
-    ResumeOpt,
-    RulesFileOpt,
-    SaveOpt,
-    SetOpt,
-    add_simulate_command,
-    ask,
-    console,
-    play_in_terminal,
-    setup_play,
-)
+from dicehall.core.cli_options import PlaySeedOpt, ResumeOpt, RulesFileOpt, SaveOpt, SetOpt, console
+from dicehall.core.cli_support import QuitGame, add_simulate_command, ask, play_in_terminal, setup_play
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import RunSummary

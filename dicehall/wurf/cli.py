@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 
 from dicehall.core.agents import seat_names
-from dicehall.core.cli_support import (
+from dicehall.core.cli_options import (
     GamesOpt,
     JobsOpt,
     JsonOpt,
@@ -22,15 +22,12 @@ from dicehall.core.cli_support import (
     SaveRecordsOpt,
     SeedOpt,
     SetOpt,
-    ask,
     check_input_file,
     check_output_file,
     console,
     fail,
-    play_in_terminal,
-    run_simulate_command,
-    setup_play,
 )
+from dicehall.core.cli_support import ask, play_in_terminal, run_simulate_command, setup_play
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord

@@ -191,7 +191,8 @@ class RefereeSession:
         before = s.clone()
         try:
             words = low.split()
-            if words[0] == "start":
+            if words[0].startswith("start"):
+                words = ["start", *low[5:].split()]  # 'start4' reads like 'start 4'
                 if s.phase != SETUP:
                     return ["The first die is placed only at the start of a game."]
                 if len(words) != 2:

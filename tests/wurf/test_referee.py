@@ -212,5 +212,6 @@ def test_start_needs_one_face_and_never_1() -> None:
     assert "these dice have no 1" in r.handle("start 1")[0]
     assert "'start 4'" in r.handle("start 4 5")[0]
     assert r.state.phase == "setup" and not r.record.events
-    assert "end" in r.handle("start 4")[-1] or r.state.phase == "throw"
+    assert "end" in r.handle("START4")[-1] or r.state.phase == "throw"
+    assert [d.face for d in r.state.arena] == [4]
     assert r.handle("end now")[0].startswith("Not accepted: 'end' takes nothing")
