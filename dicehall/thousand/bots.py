@@ -286,3 +286,6 @@ class ThousandRandom(RandomAgent):
 
     explain = False
     last_reason = "a random legal move"
+
+
+# bot:optimal (the solved table) registers itself on import; it builds on ThousandBot above
