@@ -289,3 +289,4 @@ class ThousandRandom(RandomAgent):
 
 
 # bot:optimal (the solved table) registers itself on import; it builds on ThousandBot above
+from dicehall.thousand.solver import bot as _optimal  # noqa: E402, F401

@@ -17,7 +17,16 @@ from dicehall.core.rules import RuleSet
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.policy import TurnValues, player_index
-from dicehall.thousand.solver.solve import SolveError, Table, load_table, save_table, solve
+from dicehall.thousand.solver.solve import (
+    DEFAULT_MAX_SWEEPS,
+    DEFAULT_TOL,
+    SolveError,
+    Table,
+    checkpoint_path,
+    load_table,
+    save_table,
+)
+from dicehall.thousand.solver.space import DEFAULT_FLOOR
 from dicehall.thousand.solver.space import build_space
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 
@@ -36,7 +45,9 @@ def table_for(rules: ThousandRules) -> Table:
             f"bot:optimal needs the solved table of these rules ({space.positions:,} positions); "
             "run `dicehall solve thousand` with the same --preset/--set options first"
         )
-    save_table(solve(rules))
+    from dicehall.thousand.solver.cli import run_with_progress
+
+    save_table(run_with_progress(rules, DEFAULT_FLOOR, DEFAULT_TOL, DEFAULT_MAX_SWEEPS, checkpoint_path(rules)))
     found = load_table(rules)
     assert found is not None
     return found

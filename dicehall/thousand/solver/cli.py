@@ -13,7 +13,6 @@ from dicehall.core.cli_support import RulesFileOpt, SetOpt, console, fail, load_
 from dicehall.core.errors import DicehallError
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.solve import (
-    DEFAULT_FLOOR,
     DEFAULT_MAX_SWEEPS,
     DEFAULT_TOL,
     Solution,
@@ -21,6 +20,7 @@ from dicehall.thousand.solver.solve import (
     save_table,
     solve,
 )
+from dicehall.thousand.solver.space import DEFAULT_FLOOR
 
 
 def _solve_group(app: typer.Typer) -> typer.Typer:
@@ -67,7 +67,7 @@ def register_solve(app: typer.Typer) -> None:
         if fresh:
             ckpt.unlink(missing_ok=True)
         try:
-            solution = _run(rules, floor, tol, max_sweeps, ckpt, quiet=as_json)
+            solution = run_with_progress(rules, floor, tol, max_sweeps, ckpt, quiet=as_json)
         except DicehallError as exc:
             raise fail(str(exc)) from None
         except KeyboardInterrupt:
@@ -87,7 +87,10 @@ def register_solve(app: typer.Typer) -> None:
         _print_summary(summary)
 
 
-def _run(rules: ThousandRules, floor: int, tol: float, max_sweeps: int, ckpt: Path, quiet: bool) -> Solution:
+def run_with_progress(
+    rules: ThousandRules, floor: int, tol: float, max_sweeps: int, ckpt: Path, quiet: bool = False
+) -> Solution:
+    """Solve with a rich progress bar (sweep, largest change, gap), checkpointing to ``ckpt``."""
     if quiet:
         return solve(rules, floor=floor, tol=tol, max_sweeps=max_sweeps, checkpoint=ckpt)
     columns = (

@@ -1,3 +1,5 @@
+# mypy: allow-untyped-defs
+# (Numba compiles these for the array types it is called with; annotations would not be checked there)
 """The compiled (Numba) heart of the solver: one player's turn solved for many opponents at once.
 
 ``W[b, a]`` holds the value of position (mover ``a``, opponent ``b``) — the chance that the player to move wins.
@@ -18,7 +20,7 @@ import numpy as np
 NEG = -1.0
 
 
-@numba.njit(cache=True, fastmath=False, nogil=True)
+@numba.njit(cache=True, fastmath=True, nogil=True)
 def turn(
     m,
     lo,
@@ -39,7 +41,7 @@ def turn(
     step,
     left,
     zero,
-):  # type: ignore[no-untyped-def]
+):
     """Solve mover ``m``'s turn against opponents ``lo..hi`` reading values from ``W``; fills ``C`` and ``B``.
 
     ``B[t, lane]`` is the value of banking at ``t`` (``NEG`` where banking is refused).
@@ -95,7 +97,7 @@ def turn(
 
 
 @numba.njit(cache=True, nogil=True)
-def _fixed_point(T, lanes, C, B, Z, acc, first, prob, step, left, zero):  # type: ignore[no-untyped-def]
+def _fixed_point(T, lanes, C, B, Z, acc, first, prob, step, left, zero):
     """The row ``t = T``: every outcome stays in it, so iterate (hot dice, the only loop, is rare)."""
     for n in range(6):
         for j in range(lanes):
@@ -129,184 +131,46 @@ def _fixed_point(T, lanes, C, B, Z, acc, first, prob, step, left, zero):  # type
 
 
 @numba.njit(cache=True, nogil=True)
-def _block(
-    a,
-    b,
-    lo,
-    hi,
-    L,
-    U,
-    tmax,
-    score_of,
-    top,
-    bank_next,
-    bank_score,
-    bank_climb,
-    burn_next,
-    ovt_next,
-    knock_next,
-    first,
-    prob,
-    step,
-    left,
-    zero,
-):  # type: ignore[no-untyped-def]
-    """Mover states of score index ``a`` against opponents of score index ``b``; returns the largest changes."""
-    m0 = lo[a]
-    olo = lo[b]
-    ohi = hi[b]
+def _row(m, olo, ohi, L, U, tmax, tabs):
+    """Mover ``m`` against opponents ``olo..ohi``: ``L`` from ``U``, then ``U`` from ``L``; the largest changes."""
     lanes = ohi - olo
     C = np.empty((tmax + 1, 6, lanes))
     B = np.empty((tmax + 1, lanes))
     change_l = 0.0
     change_u = 0.0
-    for m in range(m0, hi[a]):
-        turn(
-            m,
-            olo,
-            ohi,
-            U,
-            C,
-            B,
-            score_of,
-            top,
-            bank_next,
-            bank_score,
-            bank_climb,
-            burn_next,
-            ovt_next,
-            knock_next,
-            first,
-            prob,
-            step,
-            left,
-            zero,
-        )
-        for j in range(lanes):
-            v = C[0, 0, j]
-            d = abs(v - L[olo + j, m])
-            if d > change_l:
-                change_l = d
-            L[olo + j, m] = v
-        turn(
-            m,
-            olo,
-            ohi,
-            L,
-            C,
-            B,
-            score_of,
-            top,
-            bank_next,
-            bank_score,
-            bank_climb,
-            burn_next,
-            ovt_next,
-            knock_next,
-            first,
-            prob,
-            step,
-            left,
-            zero,
-        )
-        for j in range(lanes):
-            v = C[0, 0, j]
-            d = abs(v - U[olo + j, m])
-            if d > change_u:
-                change_u = d
-            U[olo + j, m] = v
+    turn(m, olo, ohi, U, C, B, *tabs)
+    for j in range(lanes):
+        v = C[0, 0, j]
+        d = abs(v - L[olo + j, m])
+        if d > change_l:
+            change_l = d
+        L[olo + j, m] = v
+    turn(m, olo, ohi, L, C, B, *tabs)
+    for j in range(lanes):
+        v = C[0, 0, j]
+        d = abs(v - U[olo + j, m])
+        if d > change_u:
+            change_u = d
+        U[olo + j, m] = v
     return change_l, change_u
 
 
 @numba.njit(cache=True, nogil=True)
-def sweep(
-    pairs,
-    lo,
-    hi,
-    L,
-    U,
-    tmax,
-    score_of,
-    top,
-    bank_next,
-    bank_score,
-    bank_climb,
-    burn_next,
-    ovt_next,
-    knock_next,
-    first,
-    prob,
-    step,
-    left,
-    zero,
-    pair_from,
-    pair_to,
-    inner,
-    inner_tol,
-):  # type: ignore[no-untyped-def]
-    """One Gauss–Seidel sweep over the score pairs ``pairs[pair_from:pair_to]`` (a >= b) for both bounds.
+def sweep(rows, L, U, tmax, tabs, row_from, row_to):
+    """One Gauss–Seidel sweep over ``rows[row_from:row_to]`` for both bounds; returns their largest changes.
 
-    ``L`` (from below) is updated from ``U`` and ``U`` from ``L``: the value operator reverses order (the next
-    value is one minus the opponent's), so a lower bound comes from an upper one and vice versa. Each pair block
-    (both orientations) is repeated up to ``inner`` times while it changes by more than ``inner_tol``. Returns the
-    largest change of each bound on the first pass of each block.
+    A row ``(m0, m1, o0, o1)`` solves the turns of movers ``m0..m1`` against the opponents ``o0..o1`` (the
+    lanes). ``L`` (from below) is updated from ``U`` and ``U`` from ``L``: the value operator reverses order (the
+    next value is one minus the opponent's), so a lower bound comes from an upper one and vice versa. ``tabs``
+    is the tuple of tables :func:`turn` reads after ``B``. (A parallel version over the movers of a row was
+    measured 3x slower in CPU time on the shared 2-core machine under load: threads spin while others run.)
     """
     change_l = 0.0
     change_u = 0.0
-    for q in range(pair_from, pair_to):
-        a = pairs[q, 0]
-        b = pairs[q, 1]
-        for rep in range(inner):
-            cl, cu = _block(
-                a,
-                b,
-                lo,
-                hi,
-                L,
-                U,
-                tmax,
-                score_of,
-                top,
-                bank_next,
-                bank_score,
-                bank_climb,
-                burn_next,
-                ovt_next,
-                knock_next,
-                first,
-                prob,
-                step,
-                left,
-                zero,
-            )
-            if a != b:
-                cl2, cu2 = _block(
-                    b,
-                    a,
-                    lo,
-                    hi,
-                    L,
-                    U,
-                    tmax,
-                    score_of,
-                    top,
-                    bank_next,
-                    bank_score,
-                    bank_climb,
-                    burn_next,
-                    ovt_next,
-                    knock_next,
-                    first,
-                    prob,
-                    step,
-                    left,
-                    zero,
-                )
-                cl = max(cl, cl2)
-                cu = max(cu, cu2)
-            if rep == 0:
-                change_l = max(change_l, cl)
-                change_u = max(change_u, cu)
-            if max(cl, cu) < inner_tol:
-                break
+    for q in range(row_from, row_to):
+        m0, m1, olo, ohi = rows[q, 0], rows[q, 1], rows[q, 2], rows[q, 3]
+        for m in range(m0, m1):
+            cl, cu = _row(m, olo, ohi, L, U, tmax, tabs)
+            change_l = max(change_l, cl)
+            change_u = max(change_u, cu)
     return change_l, change_u

@@ -7,9 +7,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from dicehall.thousand.dp import STEP
 from dicehall.thousand.solver.policy import TurnValues
 from dicehall.thousand.solver.solve import Solution
-from dicehall.thousand.solver.space import STEP, PlayerState
+from dicehall.thousand.solver.space import PlayerState
 
 
 def thresholds(solution: Solution, dice: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
@@ -54,6 +55,7 @@ def plot_thresholds(solution: Solution, path: Path) -> None:
         ax.set_xlabel("opponent's score")
         if dice == 1:
             ax.set_ylabel("own score")
+    assert image is not None
     fig.colorbar(image, ax=axes, label="bank from this turn total on (white: never)")
     rules = solution.space.rules
     fig.suptitle(f"Dice 1000 ({rules.preset or 'custom'}), 2 players: optimal banking threshold")

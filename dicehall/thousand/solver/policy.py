@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from dicehall.thousand.dp import STEP
 from dicehall.thousand.solver import kernel
-from dicehall.thousand.solver.space import STEP, Space, dice_table
+from dicehall.thousand.solver.space import Space, dice_table
 from dicehall.thousand.state import ThousandState
 
 

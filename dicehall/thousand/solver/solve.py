@@ -4,8 +4,8 @@
 a turn played optimally, is order-reversing: the next value is one minus the opponent's). Every ``L`` is then a
 lower and every ``U`` an upper bound of the win probability under optimal play by both. When both stop moving
 (largest change below ``tol / 100``) and still differ by more than ``tol``, optimal play can go on for ever from
-those positions: they are named, and no single number is given for them. Otherwise the run stops as soon as the
-bounds meet within ``tol`` everywhere, which also bounds every change.
+those positions: they are named, and no single number is given for them. Otherwise the run stops once no value
+changed by ``tol`` or more in the last sweep and the bounds meet within ``tol`` everywhere.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def solve(
     except DicehallError as exc:
         raise SolveError(str(exc)) from None
     dice = dice_table(rules)
-    pairs = schedule(space)
+    rows = schedule(space)
     size = space.size
     tmax = int(space.top.max())
     start = time.perf_counter()
@@ -165,7 +165,7 @@ def solve(
                 upper[:] = data["upper"]
                 sweeps = int(data["sweeps"])
                 spent = float(data["seconds"])
-    args = (
+    tabs = (
         space.score_of,
         space.top,
         space.bank_next,
@@ -181,29 +181,17 @@ def solve(
         dice.zero,
     )
     # a sweep is cut into chunks so that the progress bar moves and Ctrl-C is answered
-    chunk = max(1, len(pairs) // 50)
+    chunk = max(1, len(rows) // 50)
     change = float("inf")
     last_save = time.perf_counter()
     converged = False
     while sweeps < max_sweeps:
         change = 0.0
-        for first in range(0, len(pairs), chunk):
-            cl, cu = kernel.sweep(
-                pairs,
-                space.lo,
-                space.hi,
-                lower,
-                upper,
-                tmax,
-                *args,
-                first,
-                min(first + chunk, len(pairs)),
-                1,
-                0.0,
-            )
+        for first in range(0, len(rows), chunk):
+            cl, cu = kernel.sweep(rows, lower, upper, tmax, tabs, first, min(first + chunk, len(rows)))
             change = max(change, cl, cu)
             if progress is not None:
-                progress(sweeps, change, float("nan"), min(first + chunk, len(pairs)) / len(pairs))
+                progress(sweeps, change, float("nan"), min(first + chunk, len(rows)) / len(rows))
         sweeps += 1
         gap = float((upper - lower).max())
         if progress is not None:
@@ -213,7 +201,7 @@ def solve(
             last_save = time.perf_counter()
         # done when the bounds meet (a certified value), or when they stopped moving apart from each other
         # (endless optimal play somewhere): the iteration is never stopped at an arbitrary sweep
-        if gap <= tol or change < tol / 100:
+        if (gap <= tol and change < tol) or change < tol / 100:
             converged = True
             break
     seconds = spent + time.perf_counter() - start

@@ -235,10 +235,7 @@ class Rules1000:
         climbs = r.barrel == "score" and not was_on and new >= r.barrel_score
         if climbs:
             new = r.barrel_score
-        if r.barrel == "none":
-            won = new >= r.target
-        else:
-            won = was_on and new >= r.target
+        won = new >= r.target if r.barrel == "none" else was_on and new >= r.target
         if won:
             return None, new, climbs
         after = p._replace(opened=True, attempts=0)
@@ -352,17 +349,30 @@ def dice_table(rules: ThousandRules) -> Dice:
     )
 
 
-def schedule(space: Space) -> npt.NDArray[np.int64]:
-    """Pairs of score indices ``(a, b)``, ``a >= b``, in the order a sweep visits them (both orientations each).
+def schedule(space: Space, group: int = 16) -> npt.NDArray[np.int64]:
+    """The rows ``(m0, m1, o0, o1)`` of a sweep: movers ``m0..m1`` (one score) against opponents ``o0..o1``.
 
-    Score pairs go by higher score, then lower score, both descending: a bank raises the mover's score (and an
-    overtaken opponent's loss comes with a higher maximum), so almost every successor was visited earlier in the
-    same sweep. Only penalties (bolts, falls, the dump truck, knock-offs) point the other way.
+    Scores are cut into groups of ``group`` consecutive scores; the opponents of a row are a whole group (wide
+    lanes for the vector units). Group pairs go by higher group, then lower group, both descending: a bank raises
+    the mover's score (and an overtaken opponent's loss comes with a higher maximum), so almost every successor
+    was visited earlier in the same sweep. Only penalties (bolts, falls, the dump truck, knock-offs) point the
+    other way. Within a pair of groups, each group's movers meet the other group, higher scores first.
     """
     k = len(space.scores)
-    pairs = [(a, b) for a in range(k) for b in range(a + 1)]
-    pairs.sort(key=lambda ab: (-ab[0], -ab[1]))
-    return np.array(pairs, dtype=np.int64)
+    groups = [list(range(g, min(g + group, k))) for g in range(0, k, group)]
+    order = sorted(
+        ((x, y) for x in range(len(groups)) for y in range(x + 1)), key=lambda xy: (-xy[0], -xy[1])
+    )
+    rows = []
+    lo, hi = space.lo, space.hi
+    for x, y in order:
+        for movers, opponents in ((groups[x], groups[y]), (groups[y], groups[x])):
+            o0, o1 = int(lo[opponents[0]]), int(hi[opponents[-1]])
+            for a in reversed(movers):
+                rows.append((int(lo[a]), int(hi[a]), o0, o1))
+            if x == y:
+                break
+    return np.array(rows, dtype=np.int64)
 
 
 def opponent_after_bank(space: Space, mover: int, ti: int, opponent: int) -> int:
