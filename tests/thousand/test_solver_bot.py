@@ -45,7 +45,10 @@ def test_optimal_bot_solves_small_rules_on_first_use_and_plays_the_table() -> No
             action = bot.choose(state, rng)
             assert action in state.legal_actions()
             if state.can_bank():
-                me, other = player_index(space, state, state.player), player_index(space, state, 1 - state.player)
+                me, other = (
+                    player_index(space, state, state.player),
+                    player_index(space, state, 1 - state.player),
+                )
                 tv = TurnValues(space, table.values, me, other)
                 roll, bank = tv.roll(state.turn_total, state.in_hand), tv.bank(state.turn_total)
                 assert bank is not None

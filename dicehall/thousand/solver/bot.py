@@ -26,8 +26,7 @@ from dicehall.thousand.solver.solve import (
     load_table,
     save_table,
 )
-from dicehall.thousand.solver.space import DEFAULT_FLOOR
-from dicehall.thousand.solver.space import build_space
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, build_space
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 
 AUTO_SOLVE_POSITIONS = 400_000
@@ -47,7 +46,9 @@ def table_for(rules: ThousandRules) -> Table:
         )
     from dicehall.thousand.solver.cli import run_with_progress
 
-    save_table(run_with_progress(rules, DEFAULT_FLOOR, DEFAULT_TOL, DEFAULT_MAX_SWEEPS, checkpoint_path(rules)))
+    save_table(
+        run_with_progress(rules, DEFAULT_FLOOR, DEFAULT_TOL, DEFAULT_MAX_SWEEPS, checkpoint_path(rules))
+    )
     found = load_table(rules)
     assert found is not None
     return found
