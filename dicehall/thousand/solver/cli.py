@@ -17,8 +17,10 @@ from dicehall.thousand.solver.solve import (
     DEFAULT_TOL,
     Solution,
     checkpoint_path,
+    load_table,
     save_table,
     solve,
+    table_paths,
 )
 from dicehall.thousand.solver.space import DEFAULT_FLOOR
 
@@ -54,18 +56,42 @@ def register_solve(app: typer.Typer) -> None:
             DEFAULT_MAX_SWEEPS, "--max-sweeps", help="Give up after this many sweeps."
         ),
         plot: Path = typer.Option(None, "--plot", help="Also draw the banking thresholds into this PNG."),
-        fresh: bool = typer.Option(False, "--fresh", help="Ignore a checkpoint of an interrupted run."),
+        fresh: bool = typer.Option(
+            False,
+            "--fresh",
+            help="Solve again: ignore the cached table and any checkpoint of an interrupted run.",
+        ),
     ) -> None:
         """Win probabilities of two-player Dice 1000 under optimal play by both (value iteration from both ends).
 
-        The table is cached in the user data directory (bot:optimal plays from it); an interrupted run resumes
-        from its checkpoint. Scores below --floor are kept at the floor: the model's one approximation.
+        The table is cached in the user data directory (bot:optimal plays from it; a second run prints the
+        cached result); an interrupted run resumes from its checkpoint. Scores below --floor are kept at the
+        floor: the model's one approximation.
         """
         rules = load_rules("thousand", preset, sets, rules_file)
         assert isinstance(rules, ThousandRules)
         ckpt = checkpoint_path(rules, floor)
         if fresh:
             ckpt.unlink(missing_ok=True)
+        else:
+            try:
+                cached = load_table(rules, floor)
+            except DicehallError as exc:
+                raise fail(str(exc)) from None
+            if cached is not None and cached.info.get("tolerance", 1.0) <= tol:
+                summary = dict(cached.info, cached=True, table=str(table_paths(rules, floor)[0]))
+                summary.pop("rules", None)
+                if plot is not None:
+                    from dicehall.thousand.solver.plot import plot_thresholds
+
+                    plot_thresholds(cached.space, cached.values, plot)
+                    summary["plot"] = str(plot)
+                if as_json:
+                    typer.echo(json.dumps(summary))
+                else:
+                    console.print("[dim]cached result (--fresh solves again)[/]")
+                    _print_summary(summary)
+                return
         try:
             solution = run_with_progress(rules, floor, tol, max_sweeps, ckpt, quiet=as_json)
         except DicehallError as exc:
@@ -79,7 +105,7 @@ def register_solve(app: typer.Typer) -> None:
         if plot is not None:
             from dicehall.thousand.solver.plot import plot_thresholds
 
-            plot_thresholds(solution, plot)
+            plot_thresholds(solution.space, (solution.lower + solution.upper) / 2, plot)
             summary["plot"] = str(plot)
         if as_json:
             typer.echo(json.dumps(summary))

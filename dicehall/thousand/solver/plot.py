@@ -9,15 +9,14 @@ import numpy.typing as npt
 
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.solver.policy import TurnValues
-from dicehall.thousand.solver.solve import Solution
-from dicehall.thousand.solver.space import PlayerState
+from dicehall.thousand.solver.space import PlayerState, Space
 
 
-def thresholds(solution: Solution, dice: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+def thresholds(
+    space: Space, values: npt.NDArray[np.floating], dice: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """For opened players without bolts or falls: the smallest turn total at which the mover banks with
     ``dice`` in hand, by (own score, opponent's score); NaN where it never banks before the top."""
-    space = solution.space
-    values = (solution.lower + solution.upper) / 2
     scores = np.array([s for s in space.scores if s >= 0], dtype=np.int64)
     index = space.index
     grid = np.full((len(scores), len(scores)), np.nan)
@@ -37,7 +36,7 @@ def thresholds(solution: Solution, dice: int) -> tuple[npt.NDArray[np.int64], np
     return scores, grid
 
 
-def plot_thresholds(solution: Solution, path: Path) -> None:
+def plot_thresholds(space: Space, values: npt.NDArray[np.floating], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -46,7 +45,7 @@ def plot_thresholds(solution: Solution, path: Path) -> None:
     fig, axes = plt.subplots(1, 5, figsize=(22, 4.8), constrained_layout=True)
     image = None
     for dice, ax in zip(range(1, 6), axes, strict=True):
-        scores, grid = thresholds(solution, dice)
+        scores, grid = thresholds(space, values, dice)
         extent = (scores[0], scores[-1], scores[0], scores[-1])
         image = ax.imshow(
             grid, origin="lower", extent=extent, cmap="viridis", vmin=0, vmax=500, aspect="auto"
@@ -57,7 +56,7 @@ def plot_thresholds(solution: Solution, path: Path) -> None:
             ax.set_ylabel("own score")
     assert image is not None
     fig.colorbar(image, ax=axes, label="bank from this turn total on (white: never)")
-    rules = solution.space.rules
+    rules = space.rules
     fig.suptitle(f"Dice 1000 ({rules.preset or 'custom'}), 2 players: optimal banking threshold")
     fig.savefig(path, dpi=90)
     plt.close(fig)

@@ -206,7 +206,10 @@ def solve(
             break
     seconds = spent + time.perf_counter() - start
     if checkpoint is not None:
-        checkpoint.unlink(missing_ok=True)
+        if converged:
+            checkpoint.unlink(missing_ok=True)
+        else:  # stopped at --max-sweeps: keep the state so that a longer run goes on from here
+            _save_checkpoint(checkpoint, lower, upper, sweeps, seconds)
     return Solution(space, lower, upper, sweeps, change, seconds, peak_memory_mb(), tol, converged)
 
 
