@@ -90,3 +90,20 @@ def test_self_play_first_player_wins_at_the_solved_probability() -> None:
         wins += state.returns()[0]
     half_width = 2.576 * math.sqrt(p * (1 - p) / games)  # 99% interval around the solver's value
     assert abs(wins / games - p) <= half_width, (wins / games, p, half_width)
+
+
+def test_optimal_bot_plays_three_player_games_against_the_leader() -> None:
+    bot = make_bot("thousand", "optimal", SMALL)
+    assert isinstance(bot, OptimalBot)
+    rng = np.random.default_rng(9)
+    for i in range(30):
+        state = ThousandState(SMALL, 3)
+        while not state.is_terminal():
+            if state.current_player() < 0:
+                state.apply_action(state.sample_chance(rng))
+                continue
+            leader = bot.opponent(state)
+            assert leader != state.player
+            assert all(state.score[leader] >= state.score[s] for s in range(3) if s != state.player)
+            state.apply_action(bot.choose(state, rng))
+        assert state.winner is not None, i

@@ -17,6 +17,7 @@ The rule effects here (banking, overtaking, dump truck, climbing and knocking of
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -324,6 +325,7 @@ class Dice(NamedTuple):
     zero: npt.NDArray[np.float64]
 
 
+@functools.cache
 def dice_table(rules: ThousandRules) -> Dice:
     first = [0, 0]
     prob: list[float] = []
