@@ -294,3 +294,7 @@ class ThousandRandom(RandomAgent):
 
     explain = False
     last_reason = "a random legal move"
+
+
+# bot:optimal (the solved table) registers itself on import; it builds on ThousandBot above
+from dicehall.thousand.solver import bot as _optimal  # noqa: E402, F401

@@ -176,6 +176,10 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
+    from dicehall.thousand.solver.cli import register_solve
+
+    register_solve(app)
+
     @play_app.command("thousand")
     def play_thousand(
         players: str = typer.Option(

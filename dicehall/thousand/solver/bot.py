@@ -1,0 +1,102 @@
+"""``bot:optimal``: plays from the solved two-player table (exactly, for two players).
+
+For three or more players it uses an approximation built on the two-player values: it plays as if the only
+opponent were the one with the highest score (ties: the one who moves next), ignoring what its banks do to
+the others. Its strength there is measured separately (docs/thousand-solved.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dicehall.core.agents import register_bot
+from dicehall.core.game import State
+from dicehall.core.rules import RuleSet
+from dicehall.thousand.bots import ThousandBot
+from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver.policy import TurnValues, player_index
+from dicehall.thousand.solver.solve import (
+    DEFAULT_MAX_SWEEPS,
+    DEFAULT_TOL,
+    SolveError,
+    Table,
+    checkpoint_path,
+    load_table,
+    save_table,
+)
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, build_space
+from dicehall.thousand.state import BANK, ROLL, ThousandState
+
+AUTO_SOLVE_POSITIONS = 400_000
+"""Rule sets up to this many positions are solved on first use when no cached table exists."""
+
+
+def table_for(rules: ThousandRules) -> Table:
+    """The cached table of ``rules``; small rule sets are solved (and cached) on first use."""
+    tab = load_table(rules)
+    if tab is not None:
+        return tab
+    space = build_space(rules)
+    if space.positions > AUTO_SOLVE_POSITIONS:
+        raise SolveError(
+            f"bot:optimal needs the solved table of these rules ({space.positions:,} positions); "
+            "run `dicehall solve thousand` with the same --preset/--set options first"
+        )
+    from dicehall.thousand.solver.cli import run_with_progress
+
+    save_table(
+        run_with_progress(rules, DEFAULT_FLOOR, DEFAULT_TOL, DEFAULT_MAX_SWEEPS, checkpoint_path(rules))
+    )
+    found = load_table(rules)
+    assert found is not None
+    return found
+
+
+@register_bot(
+    "thousand",
+    "optimal",
+    "maximises the chance to win from the solved 2-player table (dicehall solve thousand); "
+    "3+ players: plays against the leading opponent only (an approximation)",
+)
+class OptimalBot(ThousandBot):
+    name = "optimal"
+
+    def __init__(self, rules: RuleSet) -> None:
+        super().__init__(rules)
+        assert isinstance(rules, ThousandRules)
+        self.table = table_for(rules)
+        self._key: tuple[Any, ...] | None = None
+        self._turn: TurnValues | None = None
+
+    def opponent(self, state: ThousandState) -> int:
+        me = state.player
+        seats = [(me + k) % state.n for k in range(1, state.n)]
+        return max(seats, key=lambda s: (state.score[s], -seats.index(s)))
+
+    def turn_values(self, state: ThousandState) -> TurnValues:
+        space = self.table.space
+        key = (player_index(space, state, state.player), player_index(space, state, self.opponent(state)))
+        if key != self._key or self._turn is None:
+            self._turn = TurnValues(space, self.table.values, *key)
+            self._key = key
+        return self._turn
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        assert isinstance(state, ThousandState)
+        if state.hot_dice or state.turn_total < state.min_bank():
+            return super().choose(state, rng)
+        return ROLL if self.wants_roll(state) else BANK
+
+    def wants_roll(self, state: ThousandState) -> bool:
+        tv = self.turn_values(state)
+        roll = tv.should_roll(state.turn_total, state.in_hand)
+        if self.explain:
+            bank = tv.bank(state.turn_total)
+            rolled = tv.roll(state.turn_total, state.in_hand)
+            shown = "-" if bank is None else f"{bank:.1%}"
+            self.last_reason = (
+                f"{'rolls' if roll else 'banks'}: win chance rolling {rolled:.1%}, banking {shown}"
+            )
+        return roll

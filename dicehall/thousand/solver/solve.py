@@ -1,0 +1,271 @@
+"""Value iteration for two-player Dice 1000, from both ends, with checkpoints and a cached result table.
+
+``L`` starts at 0 and ``U`` at 1; each Gauss–Seidel sweep sets ``L = T(U)`` and ``U = T(L)`` (``T``, the value of
+a turn played optimally, is order-reversing: the next value is one minus the opponent's). Every ``L`` is then a
+lower and every ``U`` an upper bound of the win probability under optimal play by both. When both stop moving
+(largest change below ``tol / 100``) and still differ by more than ``tol``, optimal play can go on for ever from
+those positions: they are named, and no single number is given for them. Otherwise the run stops once no value
+changed by ``tol`` or more in the last sweep and the bounds meet within ``tol`` everywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import resource
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from dicehall.core.errors import DicehallError
+from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver import kernel
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space, build_space, dice_table, schedule
+
+SOLVER_VERSION = 1
+DEFAULT_TOL = 1e-9
+DEFAULT_MAX_SWEEPS = 500
+
+Progress = Callable[[int, float, float, float], None]
+"""Called after each sweep with (sweep, largest change, largest gap, fraction of the sweep done)."""
+
+
+class SolveError(DicehallError):
+    """A rule set the solver refuses, or a cached table that does not fit."""
+
+
+def cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("dicehall")) / "thousand-solver"
+
+
+def rules_key(rules: ThousandRules, floor: int) -> str:
+    """A short hash of everything the values depend on (the roll-off and the preset name do not count)."""
+    data = rules.to_dict()
+    for name in ("preset", "roll_off"):
+        data.pop(name, None)
+    data["floor"] = floor
+    data["solver"] = SOLVER_VERSION
+    text = json.dumps(data, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclasses.dataclass
+class Solution:
+    """The result of a solve: both bounds of every position and the figures of the run."""
+
+    space: Space
+    lower: npt.NDArray[np.float64]  # W layout: lower[b, a] is position (mover a, opponent b)
+    upper: npt.NDArray[np.float64]
+    sweeps: int
+    max_change: float
+    seconds: float
+    peak_memory_mb: float
+    tol: float
+    converged: bool
+
+    @property
+    def gap(self) -> float:
+        return float((self.upper - self.lower).max())
+
+    @property
+    def exact(self) -> bool:
+        """Both bounds meet (within ``tol``) everywhere: one win probability per position."""
+        return self.converged and self.gap <= self.tol
+
+    def bounds(self, mover: int, opponent: int) -> tuple[float, float]:
+        return float(self.lower[opponent, mover]), float(self.upper[opponent, mover])
+
+    def value(self, mover: int, opponent: int) -> float | None:
+        lo, hi = self.bounds(mover, opponent)
+        return (lo + hi) / 2 if self.converged and hi - lo <= self.tol else None
+
+    def undecided(self, limit: int = 20) -> list[dict[str, Any]]:
+        """Positions whose bounds do not meet (endless optimal play), widest first."""
+        gap = self.upper - self.lower
+        flat = np.argsort(gap, axis=None)[::-1][:limit]
+        out = []
+        for f in flat:
+            b, a = divmod(int(f), self.space.size)
+            if gap[b, a] <= self.tol:
+                break
+            out.append(
+                {
+                    "mover": self.space.states[a]._asdict(),
+                    "opponent": self.space.states[b]._asdict(),
+                    "lower": float(self.lower[b, a]),
+                    "upper": float(self.upper[b, a]),
+                }
+            )
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        s = self.space
+        lo, hi = self.bounds(s.start, s.start)
+        return {
+            "win_probability_first": self.value(s.start, s.start),
+            "win_probability_first_bounds": [lo, hi],
+            "gap": self.gap,
+            "exact": self.exact,
+            "converged": self.converged,
+            "states": s.positions,
+            "player_states": s.size,
+            "turn_states": int(((s.top + 1) * 6).sum()) * s.size,
+            "sweeps": self.sweeps,
+            "max_change": self.max_change,
+            "tolerance": self.tol,
+            "seconds": round(self.seconds, 2),
+            "peak_memory_mb": round(self.peak_memory_mb, 1),
+            "score_floor": s.floor,
+            "approximation": (
+                f"scores below {s.floor} are kept at {s.floor} (the only approximation; see docs/thousand-solved.md)"
+            ),
+            "undecided_positions": self.undecided(),
+        }
+
+
+def peak_memory_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def solve(
+    rules: ThousandRules,
+    *,
+    floor: int = DEFAULT_FLOOR,
+    tol: float = DEFAULT_TOL,
+    max_sweeps: int = DEFAULT_MAX_SWEEPS,
+    progress: Progress | None = None,
+    checkpoint: Path | None = None,
+    checkpoint_seconds: float = 60.0,
+) -> Solution:
+    """Solve ``rules`` for two players (resuming from ``checkpoint`` when it holds an unfinished run)."""
+    try:
+        space = build_space(rules, floor)
+    except DicehallError as exc:
+        raise SolveError(str(exc)) from None
+    dice = dice_table(rules)
+    rows = schedule(space)
+    size = space.size
+    tmax = int(space.top.max())
+    start = time.perf_counter()
+    lower = np.zeros((size, size))
+    upper = np.ones((size, size))
+    sweeps = 0
+    spent = 0.0
+    if checkpoint is not None and checkpoint.exists():
+        with np.load(checkpoint) as data:
+            if data["lower"].shape == lower.shape:
+                lower[:] = data["lower"]
+                upper[:] = data["upper"]
+                sweeps = int(data["sweeps"])
+                spent = float(data["seconds"])
+    tabs = (
+        space.score_of,
+        space.top,
+        space.bank_next,
+        space.bank_score,
+        space.bank_climb,
+        space.burn_next,
+        space.ovt_next,
+        space.knock_next,
+        dice.first,
+        dice.prob,
+        dice.step,
+        dice.left,
+        dice.zero,
+    )
+    # a sweep is cut into chunks so that the progress bar moves and Ctrl-C is answered
+    chunk = max(1, len(rows) // 50)
+    change = float("inf")
+    last_save = time.perf_counter()
+    converged = False
+    while sweeps < max_sweeps:
+        change = 0.0
+        for first in range(0, len(rows), chunk):
+            cl, cu = kernel.sweep(rows, lower, upper, tmax, tabs, first, min(first + chunk, len(rows)))
+            change = max(change, cl, cu)
+            if progress is not None:
+                progress(sweeps, change, float("nan"), min(first + chunk, len(rows)) / len(rows))
+        sweeps += 1
+        gap = float((upper - lower).max())
+        if progress is not None:
+            progress(sweeps, change, gap, 1.0)
+        if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
+            _save_checkpoint(checkpoint, lower, upper, sweeps, spent + time.perf_counter() - start)
+            last_save = time.perf_counter()
+        # done when the bounds meet (a certified value), or when they stopped moving apart from each other
+        # (endless optimal play somewhere): the iteration is never stopped at an arbitrary sweep
+        if (gap <= tol and change < tol) or change < tol / 100:
+            converged = True
+            break
+    seconds = spent + time.perf_counter() - start
+    if checkpoint is not None:
+        if converged:
+            checkpoint.unlink(missing_ok=True)
+        else:  # stopped at --max-sweeps: keep the state so that a longer run goes on from here
+            _save_checkpoint(checkpoint, lower, upper, sweeps, seconds)
+    return Solution(space, lower, upper, sweeps, change, seconds, peak_memory_mb(), tol, converged)
+
+
+def _save_checkpoint(
+    path: Path, lower: npt.NDArray[np.float64], upper: npt.NDArray[np.float64], sweeps: int, seconds: float
+) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, lower=lower, upper=upper, sweeps=sweeps, seconds=seconds)
+    tmp.replace(path)
+
+
+# -- the cached table ---------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Table:
+    """Solved values of a rule set as stored in the cache: float32 values (the bounds' midpoint) and the space."""
+
+    space: Space
+    values: npt.NDArray[np.float32]  # W layout
+    info: dict[str, Any]
+
+    def value(self, mover: int, opponent: int) -> float:
+        return float(self.values[opponent, mover])
+
+
+def table_paths(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> tuple[Path, Path]:
+    key = rules_key(rules, floor)
+    d = cache_dir()
+    return d / f"{key}.npy", d / f"{key}.json"
+
+
+def save_table(solution: Solution) -> Path:
+    """Store a solved table (only an exact one: both bounds meet everywhere) in the user data directory."""
+    if not solution.exact:
+        raise SolveError("only a solve whose bounds meet everywhere is stored as a table")
+    values_path, info_path = table_paths(solution.space.rules, solution.space.floor)
+    values_path.parent.mkdir(parents=True, exist_ok=True)
+    mid = ((solution.lower + solution.upper) / 2).astype(np.float32)
+    np.save(values_path, mid)
+    info = solution.summary()
+    info["rules"] = solution.space.rules.to_dict()
+    info_path.write_text(json.dumps(info, indent=1))
+    return values_path
+
+
+def load_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Table | None:
+    """The cached table of ``rules``, or None when it has not been solved on this machine."""
+    values_path, info_path = table_paths(rules, floor)
+    if not values_path.exists() or not info_path.exists():
+        return None
+    space = build_space(rules, floor)
+    values = np.load(values_path)
+    if values.shape != (space.size, space.size):
+        return None
+    return Table(space, values, json.loads(info_path.read_text()))
+
+
+def checkpoint_path(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Path:
+    return cache_dir() / f"{rules_key(rules, floor)}.checkpoint.npz"

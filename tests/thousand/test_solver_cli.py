@@ -1,0 +1,63 @@
+"""``dicehall solve thousand`` through typer's CliRunner, the cached table and resuming from a checkpoint."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from dicehall.cli import _register_games, app
+from dicehall.thousand.solver.solve import solve
+from tests.thousand.test_solver import FLOOR, SMALL
+
+_register_games()
+runner = CliRunner()
+SMALL_ARGS = [
+    "--set", "target=30", "--set", "barrel=none", "--set", "pits=[[15,20]]", "--set", "open_min=10",
+    "--set", "bolts_count=2", "--set", "bolt_penalty=10", "--set", "overtake_penalty=5",
+    "--set", "dump_truck_score=10", "--floor", str(FLOOR),
+]  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path: Path) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_DATA_HOME", str(tmp_path))
+        yield
+
+
+def test_solve_json_then_the_cached_table(tmp_path: Path) -> None:
+    first = runner.invoke(app, ["solve", "thousand", *SMALL_ARGS, "--json"])
+    assert first.exit_code == 0, first.output
+    out = json.loads(first.output)
+    for key in ("win_probability_first", "states", "sweeps", "max_change", "seconds", "peak_memory_mb"):
+        assert key in out
+    assert out["states"] == 529 and out["exact"] and out["max_change"] < 1e-9 and out["gap"] <= 1e-9
+    assert Path(out["table"]).exists()
+    png = tmp_path / "t.png"
+    again = runner.invoke(app, ["solve", "thousand", *SMALL_ARGS, "--json", "--plot", str(png)])
+    assert again.exit_code == 0, again.output
+    cached = json.loads(again.output)
+    assert cached["cached"] and cached["win_probability_first"] == out["win_probability_first"]
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_solve_refuses_rules_it_does_not_model() -> None:
+    result = runner.invoke(app, ["solve", "thousand", "--preset", "yard"])
+    assert result.exit_code == 2
+    assert "does not cover" in result.output and "max_rolls" in result.output
+
+
+def test_an_interrupted_run_resumes_to_the_same_values(tmp_path: Path) -> None:
+    ckpt = tmp_path / "run.checkpoint.npz"
+    part = solve(SMALL, floor=FLOOR, max_sweeps=3, checkpoint=ckpt, checkpoint_seconds=0)
+    assert not part.converged and part.sweeps == 3 and ckpt.exists()
+    assert part.summary()["win_probability_first"] is None  # never a value from a cut iteration
+    resumed = solve(SMALL, floor=FLOOR, checkpoint=ckpt)
+    fresh = solve(SMALL, floor=FLOOR)
+    assert resumed.converged and resumed.sweeps == fresh.sweeps and not ckpt.exists()
+    assert np.array_equal(resumed.lower, fresh.lower) and np.array_equal(resumed.upper, fresh.upper)
