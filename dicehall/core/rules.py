@@ -49,7 +49,7 @@ def option(
 
 
 def range_text(meta: Mapping[str, Any]) -> str:
-    """The allowed values of an option in words, e.g. ``"100–5000, multiple of 5"`` (empty when unbounded)."""
+    """The allowed values of an option in words, e.g. ``"20–5000, multiple of 5"`` (empty when unbounded)."""
     lo, hi, step = meta.get("min"), meta.get("max"), meta.get("step")
     parts = []
     if lo is not None and hi is not None:

@@ -141,7 +141,7 @@ class ThousandRules(RuleSet):
         False, "bolts count also while not opened, in a pit or on the barrel (classic: they do not)"
     )
     # -- barrel and win --------------------------------------------------------------------------------------
-    target: int = option(1000, "the winning score", min=100, max=5000, step=5)
+    target: int = option(1000, "the winning score", min=20, max=5000, step=5)
     barrel: str = option(
         "score",
         "barrel kind: none (first to reach target wins), score (climb, then win in one turn), open (exactly target)",

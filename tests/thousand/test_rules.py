@@ -97,7 +97,7 @@ def test_toml_file(tmp_path: Path) -> None:
         ({"barrel": "wooden"}, "barrel must be one of none, score, open"),
         ({"open_min": "fifty"}, "open_min must be int"),
         ({"bogus": 1}, "unknown rule option 'bogus'"),
-        ({"target": 0}, "target must be between 100 and 5000, got 0"),
+        ({"target": 0}, "target must be between 20 and 5000, got 0"),
     ],
 )
 def test_impossible_values_are_refused(overrides: dict[str, object], message: str) -> None:

@@ -16,7 +16,7 @@ from dicehall.thousand.solver.bot import OptimalBot
 from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import load_table
 from dicehall.thousand.state import BANK, ROLL, ThousandState
-from tests.thousand.test_solver import SMALL
+from .test_solver import SMALL
 
 
 @pytest.fixture(autouse=True, scope="module")

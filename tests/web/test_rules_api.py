@@ -23,8 +23,8 @@ def test_rules_metadata_carries_ranges(server):
                     assert "min" in opt and "max" in opt, (name, opt["key"])
                     assert opt["min"] == rules_type.range_of(opt["key"]).get("min")
         target = {o["key"]: o for o in c.get("/api/games/thousand/rules").json()}["target"]
-        assert (target["min"], target["max"], target["step"]) == (100, 5000, 5)
-        assert target["allowed"] == "100–5000, multiple of 5"
+        assert (target["min"], target["max"], target["step"]) == (20, 5000, 5)
+        assert target["allowed"] == "20–5000, multiple of 5"
         pits = {o["key"]: o for o in games["thousand"]["options"]}["pits"]
         assert pits["max_items"] == 5 and pits["min"] == 0
         rounds = {o["key"]: o for o in games["clever"]["options"]}["rounds"]
@@ -48,7 +48,7 @@ def test_check_accepts_and_returns_the_full_rule_set(server):
     [
         (
             {"game": "thousand", "overrides": {"target": 200000}},
-            [("target", "target must be between 100 and 5000, got 200000")],
+            [("target", "target must be between 20 and 5000, got 200000")],
         ),
         (
             {"game": "thousand", "overrides": {"target": 1003, "max_rolls": 10**9, "nope": 1, "bolts": "x"}},
@@ -126,7 +126,7 @@ def test_out_of_range_table_is_refused_with_the_message(server):
                 "seats": [{"kind": "bot", "bot": "expert"}] * 2,
             },
         )
-        assert r.status_code == 400 and r.json()["detail"] == "target must be between 100 and 5000, got 1000000"
+        assert r.status_code == 400 and r.json()["detail"] == "target must be between 20 and 5000, got 1000000"
         for overrides, text in [
             ({"max_rolls": 10**9}, "max_rolls must be between 0 and 10"),
             ({"bolts_count": 10**12}, "bolts_count must be between 1 and 10"),

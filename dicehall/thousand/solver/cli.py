@@ -9,7 +9,8 @@ from typing import Any
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dicehall.core.cli_support import RulesFileOpt, SetOpt, console, fail, load_rules
+from dicehall.core.cli_options import RulesFileOpt, SetOpt, console, fail
+from dicehall.core.cli_support import load_rules
 from dicehall.core.errors import DicehallError
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.solve import (
