@@ -1,0 +1,102 @@
+// Messages in four languages: one JSON catalogue per language (src/locales/), CLDR plural forms through
+// Intl.PluralRules, numbers through Intl.NumberFormat. The language comes from the switcher's saved choice
+// (localStorage), else the browser's preferred languages, else English.
+import en from "./locales/en.json";
+import pl from "./locales/pl.json";
+import ru from "./locales/ru.json";
+import uk from "./locales/uk.json";
+
+export const LANGS = ["en", "ru", "uk", "pl"] as const;
+export type Lang = (typeof LANGS)[number];
+export type MessageId = keyof typeof en;
+/** A plain message, or plural forms by CLDR category (`other` is required). */
+export type Message = string | { zero?: string; one?: string; two?: string; few?: string; many?: string; other: string };
+export type Params = Record<string, string | number>;
+
+const STORE_KEY = "dicehall.lang";
+// Every catalogue must have exactly the English ids (tests/browser/test_catalogues.py checks it too).
+const CATALOGUES: Record<Lang, Record<MessageId, Message>> = { en, ru, uk, pl };
+
+function isLang(x: unknown): x is Lang {
+  return typeof x === "string" && (LANGS as readonly string[]).includes(x);
+}
+
+/** The saved choice, else the first of the browser's languages we have (ru-RU → ru), else English. */
+export function pickLanguage(saved: string | null, preferred: readonly string[]): Lang {
+  if (isLang(saved)) return saved;
+  for (const tag of preferred) {
+    const base = tag.toLowerCase().split("-")[0];
+    if (isLang(base)) return base;
+  }
+  return "en";
+}
+
+function savedLanguage(): string | null {
+  try {
+    return localStorage.getItem(STORE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+let lang: Lang = pickLanguage(savedLanguage(), navigator.languages ?? [navigator.language]);
+let plurals = new Intl.PluralRules(lang);
+let numbers = new Intl.NumberFormat(lang);
+
+export function currentLanguage(): Lang {
+  return lang;
+}
+
+/** Switch and remember the language; the caller re-renders the page. */
+export function setLanguage(next: Lang): void {
+  lang = next;
+  plurals = new Intl.PluralRules(lang);
+  numbers = new Intl.NumberFormat(lang);
+  document.documentElement.lang = lang;
+  try {
+    localStorage.setItem(STORE_KEY, lang);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
+
+export function formatNumber(n: number): string {
+  return numbers.format(n);
+}
+
+function render(msg: Message, params: Params): string {
+  let text: string;
+  if (typeof msg === "string") text = msg;
+  else {
+    const n = Number(params.n ?? 0);
+    text = msg[plurals.select(n)] ?? msg.other;
+  }
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    const v = params[key];
+    if (v === undefined) return whole;
+    return typeof v === "number" ? numbers.format(v) : v;
+  });
+}
+
+/** The message `id` in the current language (English if a catalogue lacks it), with `{name}` parameters;
+ * numbers are formatted for the language and `n` picks the plural form. */
+export function t(id: MessageId, params: Params = {}): string {
+  return render(CATALOGUES[lang][id] ?? en[id], params);
+}
+
+/** For ids built from server data (rule options, presets, error codes, bots): `fallback` when unknown. */
+export function tKey(id: string, fallback: string, params: Params = {}): string {
+  const msg = (CATALOGUES[lang] as Record<string, Message>)[id] ?? (en as Record<string, Message>)[id];
+  return msg === undefined ? fallback : render(msg, params);
+}
+
+export function hasKey(id: string): boolean {
+  return id in en;
+}
+
+/** The language names for the switcher, each in its own language. */
+export function languageName(l: Lang): string {
+  return render(CATALOGUES[l]["language.name"], {});
+}
+
+document.documentElement.lang = lang;
