@@ -150,15 +150,15 @@ def browser(server: Server) -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(browser: Any, server: Server) -> Iterator[Any]:
-    """``new_page(width, height)`` → a page in a fresh browser context (its own localStorage = its own player).
+    """``new_page(width, height, locale)`` → a page in a fresh browser context (its own localStorage = its own player).
 
     Page errors fail the test: a broken script must not pass unnoticed.
     """
     contexts = []
     errors: list[str] = []
 
-    def make(width: int = 1100, height: int = 820) -> Any:
-        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server.base)
+    def make(width: int = 1100, height: int = 820, locale: str = "en-US") -> Any:
+        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server.base, locale=locale)
         ctx.set_default_timeout(15000)
         contexts.append(ctx)
         page = ctx.new_page()

@@ -12,7 +12,7 @@ import pytest
 from dicehall.core.record import GameRecord, replay
 
 from .conftest import Server
-from .helpers import Player, lobby_create, play, read
+from .helpers import Player, lobby_create, play, read, set_rule
 
 pytestmark = pytest.mark.browser
 
@@ -181,10 +181,9 @@ def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: 
     host = new_page()
     # An impossible house rule: the server's reason is shown and no table is made.
     before = len(server.get("/api/tables?status=all"))
-    host.goto("/")
+    host.goto("/new?game=thousand")
     host.wait_for_selector(".seat-row")
-    host.click(".house-rules summary")
-    host.fill("#opt-open_min", "-5")
+    set_rule(host, "open_min", "-5")
     assert "changed" in (host.get_attribute("#opt-open_min >> xpath=..", "class") or "")
     host.click("#create")
     host.locator("#toast").wait_for(state="visible")
@@ -210,7 +209,7 @@ def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: 
     guest, late = new_page(375, 667), new_page()
     late.clock.install()  # its list does not refresh: it still offers the seat after the guest took it
     for page in (guest, late):
-        page.goto("/")
+        page.goto("/new?game=thousand")
         page.fill("#my-name", "Guest" if page is guest else "Late")
         page.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").wait_for()
     guest.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").click()
@@ -220,7 +219,7 @@ def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: 
     late.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").click()
     toast = late.locator("#toast")
     toast.wait_for(state="visible")
-    assert "409" in toast.inner_text() and "/table/" not in late.url
+    assert "just taken that seat" in toast.inner_text() and "/table/" not in late.url
 
     # The host's page hears that the seat was taken and the game starts: one of the two may now act.
     host.wait_for_function(

@@ -29,7 +29,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
   const myName = h("input", { id: "my-name", type: "text", maxlength: 32, autocomplete: "nickname", value: localStorage.getItem("dicehall.name") ?? "" });
   myName.addEventListener("change", () => localStorage.setItem("dicehall.name", myName.value.trim()));
   const presetBox = h("div", { class: "presets", role: "radiogroup", "data-testid": "presets" });
-  const rulesBox = h("div", { class: "house-rules", "data-testid": "rules-box" });
+  const rulesBox = h("div", { class: "rules-box", "data-testid": "rules-box" });
   const seatList = h("div", { class: "seats", "data-testid": "seats" });
   const addSeatBtn = h("button", { type: "button", class: "btn", id: "add-seat", onclick: () => addSeat({ kind: "bot" }) }, t("lobby.add_seat"));
   const createBtn = h("button", { type: "submit", class: "btn primary big", id: "create" }, t("lobby.create"));
@@ -132,14 +132,13 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     try {
       const res = await api.checkRules({ game: game.name, preset: selectedPreset(), overrides });
       if (serial !== checkSerial) return;
+      // Shown as you type; Create stays available (the server refuses a bad table with the same message).
       form.showErrors(res.ok ? [] : res.errors);
-      createBtn.disabled = !res.ok;
     } catch (err) {
       if (err instanceof ApiError && (err.status === 404 || err.status === 405)) checkAvailable = false; // an older server
     }
   }
   const scheduleCheck = (): void => {
-    createBtn.disabled = false;
     window.clearTimeout(checkTimer);
     checkTimer = window.setTimeout(() => void check(), CHECK_DELAY_MS);
   };
@@ -158,7 +157,6 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     clear(rulesBox);
     rulesBox.dataset.preset = preset;
     rulesBox.append(form.el);
-    createBtn.disabled = false;
   }
 
   function showGame(g: GameInfo): void {

@@ -10,8 +10,8 @@ function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: SvgAttrs = {}, 
   return node;
 }
 
-function text(x: number, y: number, label: string, cls = "pic-label"): SVGTextElement {
-  const node = el("text", { x, y, class: cls, "text-anchor": "middle" });
+function text(x: number, y: number, label: string, cls = "pic-label", anchor: "start" | "middle" = "middle"): SVGTextElement {
+  const node = el("text", { x, y, class: cls, "text-anchor": anchor });
   node.textContent = label;
   return node;
 }
@@ -80,10 +80,10 @@ export function cleverPicture(label: string, areas?: Record<"yellow" | "blue" | 
     kids.push(
       text(72, 138, areas.yellow, "pic-label dark"),
       text(244, 120, areas.blue, "pic-label dark"),
-      text(86, 20 + 24, areas.track, "pic-label small"),
-      text(290, 154, areas.green, "pic-label dark"),
-      text(290, 180, areas.orange, "pic-label dark"),
-      text(290, 206, areas.purple, "pic-label dark"),
+      text(152, 24, areas.track, "pic-label dark", "start"),
+      text(160, 153, areas.green, "pic-label dark"),
+      text(160, 179, areas.orange, "pic-label dark"),
+      text(160, 205, areas.purple, "pic-label dark"),
     );
   }
   return svg("0 0 320 220", label, ...kids);
@@ -92,7 +92,7 @@ export function cleverPicture(label: string, areas?: Record<"yellow" | "blue" | 
 /** Der große Wurf: the arena box with its foam mat, dice lying in it (one on its X face), a throw coming in. */
 export function wurfPicture(label: string, parts?: { arena: string; mat: string; x: string; out: string }): SVGSVGElement {
   const kids: SVGElement[] = [
-    el("rect", { x: 0, y: 0, width: 320, height: 200, rx: 14, class: "pic-table" }),
+    el("rect", { x: 0, y: 0, width: 320, height: parts ? 256 : 200, rx: 14, class: "pic-table" }),
     el("rect", { x: 40, y: 30, width: 220, height: 150, rx: 10, class: "pic-arena" }),
     el("rect", { x: 54, y: 44, width: 192, height: 122, rx: 6, class: "pic-mat" }),
     svgDie(80, 70, 3, -10, 40),
@@ -103,8 +103,15 @@ export function wurfPicture(label: string, parts?: { arena: string; mat: string;
     el("path", { d: "M300 16 Q 250 20 215 48", class: "pic-throw" }),
     svgDie(284, 4, 6, 20, 30),
   ];
-  if (parts) {
-    kids.push(text(150, 24, parts.arena, "pic-label"), text(150, 196, parts.mat, "pic-label"), text(210, 112, parts.x, "pic-label dark"), text(290, 144, parts.out, "pic-label small"));
-  }
-  return svg("0 0 320 200", label, ...kids);
+  if (!parts) return svg("0 0 320 200", label, ...kids);
+  // labels as a legend under the box, so that no language's words cover the dice
+  kids.push(
+    text(150, 22, parts.arena, "pic-label"),
+    text(150, 196, parts.mat, "pic-label dark"),
+    svgDie(16, 206, 0, 0, 20),
+    text(44, 221, parts.x, "pic-label dark", "start"),
+    svgDie(16, 230, 2, 12, 20),
+    text(44, 245, parts.out, "pic-label dark", "start"),
+  );
+  return svg("0 0 320 256", label, ...kids);
 }
