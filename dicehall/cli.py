@@ -47,11 +47,13 @@ def rules_cmd(
     table = Table(title=f"{get_game(game).title} — preset {rules.preset}", title_justify="left")
     table.add_column("option", style="bold")
     table.add_column("value")
+    table.add_column("allowed")
     table.add_column("meaning")
     changed = rules.overrides()
     for key, value, doc in rules.describe():
         shown = json.dumps(value) if not isinstance(value, str) else value
-        table.add_row(key, f"[yellow]{shown}[/]" if key in changed else shown, doc)
+        allowed = type(rules).allowed(key) or ("true | false" if isinstance(value, bool) else "")
+        table.add_row(key, f"[yellow]{shown}[/]" if key in changed else shown, allowed, doc)
     console.print(table)
     console.print(f"presets: {presets}. Change an option with --set key=value.")
 
@@ -92,7 +94,9 @@ def serve_cmd(
         "NORMAL", "--sqlite-sync", help="SQLite synchronous level: NORMAL or FULL."
     ),
     settings: str = typer.Option(
-        None, "--settings", help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md)."
+        None,
+        "--settings",
+        help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md).",
     ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""

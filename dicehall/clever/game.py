@@ -18,5 +18,6 @@ class CleverGame(Game[CleverRules]):
     max_players: ClassVar[int] = 4
 
     def new_initial_state(self, rules: CleverRules, num_players: int) -> CleverState:
-        self.check_player_count(num_players)
-        return CleverState(rules, num_players)
+        n = self.check_player_count(num_players)
+        self.check_rules(rules)
+        return CleverState(rules, n)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
-from dicehall.core.errors import RuleConfigError
 from dicehall.core.rules import RuleSet, option
 
 
@@ -17,14 +16,12 @@ class CleverRules(RuleSet):
     }
     DEFAULT_PRESET: ClassVar[str] = "standard"
 
-    rounds: int = option(0, "number of rounds; 0 = by player count (4 players 4, 3 players 5, 1–2 players 6)")
+    rounds: int = option(
+        0, "number of rounds; 0 = by player count (4 players 4, 3 players 5, 1–2 players 6)", min=0, max=6
+    )
     passive_fallback: bool = option(
         True, "a passive player may take one of the active player's field dice when no platter die fits"
     )
     auto_single_choice: bool = option(
         True, "a bonus cross with only one possible cell is made at once instead of being asked for"
     )
-
-    def validate(self) -> None:
-        if not 0 <= self.rounds <= 6:
-            raise RuleConfigError(f"rounds must be 0 (by player count) or 1–6, got {self.rounds}")

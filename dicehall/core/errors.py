@@ -27,7 +27,15 @@ class NotationError(DicehallError):
 
 
 class RuleConfigError(DicehallError):
-    """An unknown rule option, an impossible value, or an unknown preset."""
+    """An unknown rule option, an impossible value, or an unknown preset.
+
+    ``option`` names the rule option the error is about (so that a form can show it next to that field), or is
+    ``None`` for a problem with the rule set as a whole (an unknown preset, a TOML file that cannot be read).
+    """
+
+    def __init__(self, message: str, *, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class RecordError(DicehallError):

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 
-from dicehall.core.errors import IllegalActionError, UnknownGameError
+from dicehall.core.errors import IllegalActionError, RuleConfigError, UnknownGameError
 from dicehall.core.rules import RuleSet
 
 CHANCE = -1
@@ -162,12 +162,26 @@ class Game(ABC, Generic[R]):
     @abstractmethod
     def new_initial_state(self, rules: R, num_players: int) -> State[Any]: ...
 
-    def check_player_count(self, n: int) -> None:
+    def check_player_count(self, n: object) -> int:
+        """``n`` as an ``int``; refuses what is not a whole number in ``min_players``–``max_players``."""
         from dicehall.core.errors import PlayerSpecError
 
+        if not isinstance(n, int | np.integer) or isinstance(n, bool):
+            raise PlayerSpecError(
+                f"the number of players must be a whole number ({self.min_players}–{self.max_players} for "
+                f"{self.title}), got {n!r}"
+            )
         if not self.min_players <= n <= self.max_players:
             raise PlayerSpecError(
                 f"{self.title} takes {self.min_players}–{self.max_players} players, not {n}"
+            )
+        return int(n)
+
+    def check_rules(self, rules: object) -> None:
+        """Refuse rules of another game (a programming error a caller should hear about clearly)."""
+        if not isinstance(rules, self.rules_type):
+            raise RuleConfigError(
+                f"{self.title} needs {self.rules_type.__name__}, got {type(rules).__name__}"
             )
 
 

@@ -1,30 +1,112 @@
 """Rule sets as data: a frozen dataclass per game, named presets, TOML files and ``key=value`` overrides.
 
-Each field carries its help text in ``metadata["doc"]`` and, for string options, its allowed values in
-``metadata["choices"]``. Unknown keys and impossible values raise :class:`RuleConfigError`.
+Each field carries its help text in ``metadata["doc"]``, for string options its allowed values in
+``metadata["choices"]``, and for numeric options its range (``min``, ``max``, ``step``; for tuples of numbers
+the range of every number in them and ``max_items``). Every construction checks types, choices and ranges, then
+the game's own :meth:`RuleSet.validate`; unknown keys and impossible values raise :class:`RuleConfigError`
+naming the option.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import tomllib
+import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from dicehall.core.errors import RuleConfigError
 
 
-def option(default: Any, doc: str, *, choices: Iterable[str] | None = None) -> Any:
-    """Declare a rule field with its help text (and allowed values for strings)."""
+def option(
+    default: Any,
+    doc: str,
+    *,
+    choices: Iterable[str] | None = None,
+    min: float | None = None,  # shadows the builtin on purpose: the name users read in docs and the API
+    max: float | None = None,
+    step: int | None = None,
+    max_items: int | None = None,
+) -> Any:
+    """Declare a rule field with its help text and what values it allows.
+
+    ``choices`` lists a string option's values; ``min``/``max`` (inclusive) and ``step`` (the value must be a
+    multiple of it) bound a number, or every number inside a tuple option, whose length ``max_items`` bounds.
+    """
     meta: dict[str, Any] = {"doc": doc}
     if choices is not None:
         meta["choices"] = tuple(choices)
+    for key, value in (("min", min), ("max", max), ("step", step), ("max_items", max_items)):
+        if value is not None:
+            meta[key] = value
     if isinstance(default, list | dict):
         raise TypeError("rule defaults must be immutable (use tuples)")
     return dataclasses.field(default=default, metadata=meta)
+
+
+def range_text(meta: Mapping[str, Any]) -> str:
+    """The allowed values of an option in words, e.g. ``"100–10000, multiple of 5"`` (empty when unbounded)."""
+    lo, hi, step = meta.get("min"), meta.get("max"), meta.get("step")
+    parts = []
+    if lo is not None and hi is not None:
+        parts.append(f"{lo}–{hi}")
+    elif lo is not None:
+        parts.append(f"at least {lo}")
+    elif hi is not None:
+        parts.append(f"at most {hi}")
+    if step:
+        parts.append(f"multiple of {step}")
+    text = ", ".join(parts)
+    if "max_items" in meta:
+        text = f"{'each ' + text + '; ' if text else ''}at most {meta['max_items']} entries"
+    if "choices" in meta:
+        text = " | ".join(meta["choices"])
+    return text
+
+
+def _numbers(value: Any) -> Iterator[int | float]:
+    if isinstance(value, tuple):
+        for v in value:
+            yield from _numbers(v)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield value
+
+
+def _range_problem(name: str, meta: Mapping[str, Any], value: Any) -> RuleConfigError | None:
+    """The error for a value outside its option's range, or ``None``."""
+    lo, hi, step = meta.get("min"), meta.get("max"), meta.get("step")
+    subject = name
+    if isinstance(value, tuple):
+        if "max_items" in meta and len(value) > meta["max_items"]:
+            return RuleConfigError(
+                f"{name} may hold at most {meta['max_items']} entries, got {len(value)}", option=name
+            )
+        subject = f"every number in {name}"
+    for number in _numbers(value):
+        if isinstance(number, float) and not math.isfinite(number):
+            return RuleConfigError(f"{subject} must be a finite number, got {number}", option=name)
+        if (lo is not None and number < lo) or (hi is not None and number > hi):
+            if lo is not None and hi is not None:
+                bounds = f"between {lo} and {hi}"
+            else:
+                bounds = f"at least {lo}" if lo is not None else f"at most {hi}"
+            return RuleConfigError(f"{subject} must be {bounds}, got {number}", option=name)
+        if step and number % step:
+            return RuleConfigError(f"{subject} must be a multiple of {step}, got {number}", option=name)
+    return None
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:  # get_type_hints is slow and every construction needs the hints
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,24 +118,61 @@ class RuleSet:
 
     preset: str = dataclasses.field(default="", metadata={"doc": "the preset these rules start from"})
 
+    def __post_init__(self) -> None:
+        # Every construction (presets, overrides, ``dataclasses.replace``, a direct call) is checked, so an engine
+        # never sees an option of the wrong type or outside its range.
+        for f in dataclasses.fields(self):
+            if f.name != "preset":
+                problem = self._value_problem(f.name, getattr(self, f.name))
+                if problem is not None:
+                    raise problem
+        self.validate()
+
     # -- construction -----------------------------------------------------------------------------------------
     @classmethod
     def from_preset(cls, name: str | None = None, overrides: Mapping[str, Any] | None = None) -> Self:
         name = name or cls.DEFAULT_PRESET
         if name not in cls.PRESETS:
             raise RuleConfigError(f"unknown preset {name!r}; choose one of: {', '.join(cls.PRESETS)}")
-        values = dict(cls.PRESETS[name])
+        values = cls._coerce_all(cls.PRESETS[name])
         values.update(cls._coerce_all(overrides or {}))
         values["preset"] = name
-        rules = cls(**values)
-        rules.validate()
-        return rules
+        return cls(**values)
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> Self:
-        changes = self._coerce_all(overrides)
-        rules = dataclasses.replace(self, **changes)
-        rules.validate()
-        return rules
+        return dataclasses.replace(self, **self._coerce_all(overrides))
+
+    @classmethod
+    def check(
+        cls, preset: str | None, overrides: Mapping[str, Any]
+    ) -> tuple[Self | None, list[RuleConfigError]]:
+        """The rules for ``preset`` + ``overrides``, or every problem found (for a form that shows them all).
+
+        Each option is checked on its own first (name, type, choices, range) and all such errors are returned;
+        only when there are none do the game's cross-option checks run (they report the first problem).
+        """
+        name = preset or cls.DEFAULT_PRESET
+        if name not in cls.PRESETS:
+            return None, [
+                RuleConfigError(f"unknown preset {name!r}; choose one of: {', '.join(cls.PRESETS)}")
+            ]
+        errors: list[RuleConfigError] = []
+        values = cls._coerce_all(cls.PRESETS[name])
+        for key, raw in overrides.items():
+            try:
+                values[key] = cls._coerce(key, raw)
+            except RuleConfigError as exc:
+                errors.append(exc)
+                continue
+            problem = cls._value_problem(key, values[key])
+            if problem is not None:
+                errors.append(problem)
+        if errors:
+            return None, errors
+        try:
+            return cls(**values, preset=name), []
+        except RuleConfigError as exc:
+            return None, [exc]
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Self:
@@ -91,7 +210,7 @@ class RuleSet:
             key, sep, raw = item.partition("=")
             key = key.strip().replace("-", "_")
             if not sep:
-                raise RuleConfigError(f"--set needs key=value, got {item!r}")
+                raise RuleConfigError(f"--set needs key=value, got {item!r}", option=key or None)
             out[key] = cls._parse_text(key, raw.strip())
         return out
 
@@ -101,11 +220,34 @@ class RuleSet:
             if f.name == key and key != "preset":
                 return f
         names = ", ".join(cls.option_names())
-        raise RuleConfigError(f"unknown rule option {key!r}; known options: {names}")
+        raise RuleConfigError(f"unknown rule option {key!r}; known options: {names}", option=key)
 
     @classmethod
     def _hint(cls, key: str) -> Any:
-        return typing.get_type_hints(cls)[key]
+        return _hints(cls)[key]
+
+    @classmethod
+    def _value_problem(cls, key: str, value: Any) -> RuleConfigError | None:
+        """The error for a value of the wrong type, not among the choices or outside the range, or ``None``."""
+        f = cls._field(key)
+        hint = cls._hint(key)
+        try:
+            coerced = _coerce_to(hint, value)
+            ok = coerced == value and type(coerced) is type(value)
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            return RuleConfigError(f"{key} must be {cls._type_name(hint)}, got {value!r}", option=key)
+        choices = f.metadata.get("choices")
+        if choices and value not in choices:
+            return RuleConfigError(f"{key} must be one of {', '.join(choices)}; got {value!r}", option=key)
+        return _range_problem(key, f.metadata, value)
+
+    @classmethod
+    def range_of(cls, key: str) -> dict[str, Any]:
+        """``min``, ``max``, ``step`` and ``max_items`` of an option (those it has)."""
+        meta = cls._field(key).metadata
+        return {k: meta[k] for k in ("min", "max", "step", "max_items") if k in meta}
 
     @classmethod
     def _parse_text(cls, key: str, raw: str) -> Any:
@@ -116,13 +258,15 @@ class RuleSet:
                 return True
             if low in ("false", "no", "off", "0"):
                 return False
-            raise RuleConfigError(f"{key} must be true or false, got {raw!r}")
+            raise RuleConfigError(f"{key} must be true or false, got {raw!r}", option=key)
         if hint is str:
             return raw
         try:
             return json.loads(raw)
         except json.JSONDecodeError:
-            raise RuleConfigError(f"{key}: cannot read {raw!r} as {cls._type_name(hint)}") from None
+            raise RuleConfigError(
+                f"{key}: cannot read {raw!r} as {cls._type_name(hint)}", option=key
+            ) from None
 
     @staticmethod
     def _type_name(hint: Any) -> str:
@@ -139,10 +283,12 @@ class RuleSet:
         try:
             result = _coerce_to(hint, value)
         except (TypeError, ValueError):
-            raise RuleConfigError(f"{key} must be {cls._type_name(hint)}, got {value!r}") from None
+            raise RuleConfigError(
+                f"{key} must be {cls._type_name(hint)}, got {value!r}", option=key
+            ) from None
         choices = f.metadata.get("choices")
         if choices and result not in choices:
-            raise RuleConfigError(f"{key} must be one of {', '.join(choices)}; got {result!r}")
+            raise RuleConfigError(f"{key} must be one of {', '.join(choices)}; got {result!r}", option=key)
         return result
 
     # -- checks and description -------------------------------------------------------------------------------
@@ -169,6 +315,11 @@ class RuleSet:
             for f in dataclasses.fields(self)
             if f.name != "preset"
         ]
+
+    @classmethod
+    def allowed(cls, key: str) -> str:
+        """What values ``key`` allows, in words (``dicehall rules`` shows it)."""
+        return range_text(cls._field(key).metadata)
 
 
 def _coerce_to(hint: Any, value: Any) -> Any:
@@ -198,7 +349,7 @@ def _coerce_to(hint: Any, value: Any) -> Any:
         if len(args) != len(value):
             raise ValueError
         return tuple(_coerce_to(a, v) for a, v in zip(args, value, strict=True))
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if origin in (typing.Union, types.UnionType):
         for arg in typing.get_args(hint):
             if arg is type(None) and value is None:
                 return None

@@ -18,7 +18,6 @@ class ThousandGame(Game[ThousandRules]):
     max_players: ClassVar[int] = 8
 
     def new_initial_state(self, rules: ThousandRules, num_players: int) -> ThousandState:
-        self.check_player_count(num_players)
-        if not isinstance(rules, ThousandRules):
-            raise TypeError(f"Dice 1000 needs ThousandRules, got {type(rules).__name__}")
-        return ThousandState(rules, num_players)
+        n = self.check_player_count(num_players)
+        self.check_rules(rules)
+        return ThousandState(rules, n)

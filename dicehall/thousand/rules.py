@@ -7,7 +7,7 @@ The dataclass defaults are the ``classic`` preset (score barrel); the other pres
 >>> ThousandRules.from_preset("classic", {"barrel_score": 1000})
 Traceback (most recent call last):
 ...
-dicehall.core.errors.RuleConfigError: barrel_score must be above 0 and below the target 1000, got 1000
+dicehall.core.errors.RuleConfigError: barrel_score must be above the opening minimum 50 and below the target 1000, got 1000
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from typing import Any, ClassVar
 from dicehall.core.errors import RuleConfigError
 from dicehall.core.rules import RuleSet, option
 from dicehall.thousand.scoring import CLASSIC_KINDS, YARD_KINDS
+
+MAX_BARREL_CLIMB = 500
+"""Largest ``target - barrel_score``: the points a player on the score barrel must make in one turn."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,9 +75,15 @@ class ThousandRules(RuleSet):
         False, "after a scoring roll the player chooses which scoring combinations to keep (Farkle-style)"
     )
     # -- opening ---------------------------------------------------------------------------------------------
-    open_min: int = option(50, "opening minimum: the first bank must be at least this in one turn")
-    open_fail_every: int = option(3, "every this many failed opening turns cost open_fail_penalty")
-    open_fail_penalty: int = option(0, "penalty for every open_fail_every failed opening turns (0 = none)")
+    open_min: int = option(
+        50, "opening minimum: the first bank must be at least this in one turn", min=0, max=500, step=5
+    )
+    open_fail_every: int = option(
+        3, "every this many failed opening turns cost open_fail_penalty", min=1, max=10
+    )
+    open_fail_penalty: int = option(
+        0, "penalty for every open_fail_every failed opening turns (0 = none)", min=0, max=200, step=5
+    )
     # -- turn ------------------------------------------------------------------------------------------------
     hot_dice: str = option(
         "mandatory",
@@ -84,7 +93,9 @@ class ThousandRules(RuleSet):
     reconfirm_hot: bool = option(
         False, "a confirmation roll that is itself hot dice must be confirmed again (yard)"
     )
-    max_rolls: int = option(0, "at most this many rolls per turn, forced re-rolls not counted (0 = no limit)")
+    max_rolls: int = option(
+        0, "at most this many rolls per turn, forced re-rolls not counted (0 = no limit)", min=0, max=20
+    )
     pair_reroll: bool = option(
         False, "3 dice set aside and the other 2 roll a non-scoring pair: keep the points, roll all 5 (yard)"
     )
@@ -93,39 +104,48 @@ class ThousandRules(RuleSet):
     )
     # -- after a bank ----------------------------------------------------------------------------------------
     pits: tuple[tuple[int, int], ...] = option(
-        ((200, 300), (600, 700)), "pits [low, high): a player in one may only bank enough to reach high"
+        ((200, 300), (600, 700)),
+        "pits [low, high): a player in one may only bank enough to reach high",
+        min=0,
+        max=5000,
+        step=5,
+        max_items=5,
     )
     overtake_penalty: int = option(
-        50, "each opponent overtaken by a bank loses this (0 = no overtaking rule)"
+        50, "each opponent overtaken by a bank loses this (0 = no overtaking rule)", min=0, max=200, step=5
     )
     dump_truck: bool = option(
         True, "dump truck: a player whose score becomes exactly dump_truck_score drops to 0"
     )
-    dump_truck_score: int = option(555, "the dump truck score")
+    dump_truck_score: int = option(555, "the dump truck score", min=5, max=5000, step=5)
     exact_reset: bool = option(
         False, "a bank landing exactly on an opponent's score sends that opponent to 0"
     )
     # -- bolts -----------------------------------------------------------------------------------------------
     bolts: bool = option(True, "a zero-roll turn gives a bolt")
-    bolts_count: int = option(3, "every this many bolts cost bolt_penalty and the count restarts")
-    bolt_penalty: int = option(100, "points lost for a full set of bolts")
+    bolts_count: int = option(
+        3, "every this many bolts cost bolt_penalty and the count restarts", min=1, max=10
+    )
+    bolt_penalty: int = option(100, "points lost for a full set of bolts", min=0, max=200, step=5)
     bolts_everywhere: bool = option(
         False, "bolts count also while not opened, in a pit or on the barrel (classic: they do not)"
     )
     # -- barrel and win --------------------------------------------------------------------------------------
-    target: int = option(1000, "the winning score")
+    target: int = option(1000, "the winning score", min=100, max=5000, step=5)
     barrel: str = option(
         "score",
         "barrel kind: none (first to reach target wins), score (climb, then win in one turn), open (exactly target)",
         choices=("none", "score", "open"),
     )
-    barrel_score: int = option(880, "score barrel: a bank reaching this puts the player on the barrel")
+    barrel_score: int = option(
+        880, "score barrel: a bank reaching this puts the player on the barrel", min=5, max=5000, step=5
+    )
     barrel_cap: bool = option(True, "a bank reaching the barrel is recorded as exactly barrel_score")
     barrel_exact: bool = option(False, "score barrel: the win must land exactly on target (yard)")
-    barrel_attempts: int = option(3, "turns on the barrel before falling off (0 = no limit)")
-    barrel_fall_penalty: int = option(100, "points lost when falling off the barrel")
+    barrel_attempts: int = option(3, "turns on the barrel before falling off (0 = no limit)", min=0, max=10)
+    barrel_fall_penalty: int = option(100, "points lost when falling off the barrel", min=0, max=200, step=5)
     barrel_falls_to_zero: int = option(
-        3, "from this fall of the game on, a fall sets the score to 0 (0 = never)"
+        3, "from this fall of the game on, a fall sets the score to 0 (0 = never)", min=0, max=10
     )
     barrel_knock: str = option(
         "fall",
@@ -133,9 +153,11 @@ class ThousandRules(RuleSet):
         "opening bank's score (variant 2), or stays",
         choices=("fall", "opening", "none"),
     )
-    open_points_limit: int = option(6, "open barrel: this many points (passing the target) make a fall")
-    open_point_penalty: int = option(100, "open barrel: points lost for a fall")
-    open_fall_limit: int = option(1, "open barrel: from this fall on the score drops to 0")
+    open_points_limit: int = option(
+        6, "open barrel: this many points (passing the target) make a fall", min=1, max=20
+    )
+    open_point_penalty: int = option(100, "open barrel: points lost for a fall", min=0, max=200, step=5)
+    open_fall_limit: int = option(1, "open barrel: from this fall on the score drops to 0", min=1, max=10)
 
     # -- derived ---------------------------------------------------------------------------------------------
     @property
@@ -151,52 +173,50 @@ class ThousandRules(RuleSet):
         return None
 
     def validate(self) -> None:
-        def bad(msg: str) -> RuleConfigError:
-            return RuleConfigError(msg)
+        """Cross-option checks (each option's own range is checked by :class:`RuleSet`)."""
 
-        if self.target < 5:
-            raise bad(f"target must be at least 5, got {self.target}")
-        for name in (
-            "open_min",
-            "open_fail_penalty",
-            "overtake_penalty",
-            "bolt_penalty",
-            "barrel_fall_penalty",
-            "open_point_penalty",
-            "barrel_attempts",
-            "barrel_falls_to_zero",
-            "max_rolls",
-        ):
-            value = getattr(self, name)
-            if value < 0:
-                raise bad(f"{name} must not be negative, got {value}")
-        for name in ("open_fail_every", "bolts_count", "open_points_limit", "open_fall_limit"):
-            value = getattr(self, name)
-            if value < 1:
-                raise bad(f"{name} must be at least 1, got {value}")
-        if self.open_min >= self.target:
-            raise bad(f"open_min must be below the target {self.target}, got {self.open_min}")
+        def bad(option: str, msg: str) -> RuleConfigError:
+            return RuleConfigError(msg, option=option)
+
+        target = self.target
+        if self.open_min >= target:
+            raise bad("open_min", f"open_min must be below the target {target}, got {self.open_min}")
+        score_barrel = self.barrel == "score"
+        if score_barrel:
+            if not self.open_min < self.barrel_score < target:
+                raise bad(
+                    "barrel_score",
+                    f"barrel_score must be above the opening minimum {self.open_min} and below the target "
+                    f"{target}, got {self.barrel_score}",
+                )
+            if target - self.barrel_score > MAX_BARREL_CLIMB:
+                raise bad(
+                    "barrel_score",
+                    f"barrel_score {self.barrel_score} leaves {target - self.barrel_score} to make in one turn "
+                    f"from the barrel; at most {MAX_BARREL_CLIMB} is allowed (raise barrel_score)",
+                )
+        # pits: [low, high) below the target, below the barrel (or the win condition there would fight the pit)
+        ceiling, ceiling_name = (self.barrel_score, "the barrel") if score_barrel else (target, "the target")
         previous_high = 0
         for pit in sorted(self.pits):
             low, high = pit
-            if low < 0 or low >= high:
-                raise bad(f"pit {list(pit)}: need 0 <= low < high")
-            if high > self.target:
-                raise bad(f"pit {list(pit)} reaches past the target {self.target}")
+            if low >= high:
+                raise bad("pits", f"pit {list(pit)}: need low < high")
+            if high > ceiling:
+                raise bad("pits", f"pit {list(pit)} reaches past {ceiling_name} at {ceiling}")
             if low < previous_high:
-                raise bad(f"pits overlap at {list(pit)}")
+                raise bad("pits", f"pits overlap at {list(pit)}")
             previous_high = high
-        if self.dump_truck and not 0 < self.dump_truck_score < self.target:
+        if self.dump_truck and not self.dump_truck_score < ceiling:
             raise bad(
-                f"dump_truck_score must be above 0 and below the target {self.target}, got {self.dump_truck_score}"
+                "dump_truck_score",
+                f"dump_truck_score must be below {ceiling_name} at {ceiling}, got {self.dump_truck_score}",
             )
-        if self.barrel == "score" and not 0 < self.barrel_score < self.target:
-            raise bad(
-                f"barrel_score must be above 0 and below the target {self.target}, got {self.barrel_score}"
-            )
-        if self.barrel_exact and self.barrel != "score":
-            raise bad("barrel_exact applies to the score barrel only (barrel = 'score')")
+        if self.barrel_exact and not score_barrel:
+            raise bad("barrel_exact", "barrel_exact applies to the score barrel only (barrel = 'score')")
         if self.barrel_exact and self.barrel_cap:
-            raise bad("barrel_exact needs barrel_cap = false (a capped score cannot land exactly)")
+            raise bad(
+                "barrel_exact", "barrel_exact needs barrel_cap = false (a capped score cannot land exactly)"
+            )
         if self.reconfirm_hot and self.hot_dice != "confirm":
-            raise bad("reconfirm_hot needs hot_dice = 'confirm'")
+            raise bad("reconfirm_hot", "reconfirm_hot needs hot_dice = 'confirm'")

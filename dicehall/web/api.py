@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError
@@ -64,10 +65,18 @@ def _options(rules: RuleSet) -> list[dict[str, Any]]:
     fields = {f.name: f for f in dataclasses.fields(rules)}
     out = []
     for key, value, doc in rules.describe():
-        item: dict[str, Any] = {"key": key, "value": value, "doc": doc, "type": _type_name(type(rules), key)}
+        rt = type(rules)
+        item: dict[str, Any] = {"key": key, "value": value, "doc": doc, "type": _type_name(rt, key)}
         choices = fields[key].metadata.get("choices")
         if choices:
             item["choices"] = list(choices)
+        bounds = rt.range_of(key)
+        if item["type"] in ("int", "float", "list"):
+            # min/max bound the number (for a list: every number in it); null = unbounded
+            item["min"] = bounds.get("min")
+            item["max"] = bounds.get("max")
+            item.update({k: bounds[k] for k in ("step", "max_items") if k in bounds})
+            item["allowed"] = rt.allowed(key)
         out.append(item)
     return out
 
@@ -106,6 +115,35 @@ async def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any
         raise HTTPException(404, f"game {game!r} is not installed") from None
     except DicehallError as exc:
         raise _http_error(exc) from None
+
+
+class RulesCheck(BaseModel):
+    """Body of ``POST /api/rules/check``: a rule set as the lobby form would create it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=32)
+    preset: str | None = Field(default=None, max_length=64)
+    overrides: dict[str, Any] = Field(default_factory=dict, max_length=64)
+
+
+@router.post("/rules/check")
+async def check_rules(body: RulesCheck) -> dict[str, Any]:
+    """Validate a rule set without creating anything: ``{"ok": true, "rules": {...}}`` or every problem found.
+
+    Problems with the body's shape are 422; an unknown or uninstalled game is 400/404 like the other routes; any
+    problem with the rules themselves is a 200 answer with ``ok: false`` so a form can show it as you type.
+    """
+    try:
+        rules_type = get_game(body.game).rules_type
+    except ImportError:
+        raise HTTPException(404, f"game {body.game!r} is not installed") from None
+    except DicehallError as exc:
+        raise _http_error(exc) from None
+    rules, errors = rules_type.check(body.preset, body.overrides)
+    if rules is None:
+        return {"ok": False, "errors": [{"option": e.option, "message": str(e)} for e in errors]}
+    return {"ok": True, "rules": rules.to_dict()}
 
 
 @router.post("/tables", status_code=201)

@@ -18,5 +18,6 @@ class WurfGame(Game[WurfRules]):
     max_players: ClassVar[int] = 5
 
     def new_initial_state(self, rules: WurfRules, num_players: int) -> WurfState:
-        self.check_player_count(num_players)
-        return WurfState(rules, num_players)
+        n = self.check_player_count(num_players)
+        self.check_rules(rules)
+        return WurfState(rules, n)

@@ -31,18 +31,19 @@ class WurfRules(RuleSet):
         False, "match mode: one game per player, each started by the next seat; lowest point total wins"
     )
     dice_per_player: int = option(
-        0, "dice each player starts with; 0 = the rulebook table (2p 9, 3p 8, 4p 7, 5p 6)"
+        0,
+        "dice each player starts with; 0 = the rulebook table (2p 9, 3p 8, 4p 7, 5p 6); "
+        "players × dice must leave one of the 31 dice for the arena",
+        min=0,
+        max=15,
     )
-
-    def validate(self) -> None:
-        if self.dice_per_player < 0 or self.dice_per_player > 15:
-            raise RuleConfigError("dice_per_player must be 0 (rulebook table) or 1–15")
 
     def dice_for(self, players: int) -> int:
         """Dice per player for a game of ``players``; the box holds 31 dice, one goes into the arena."""
         n = self.dice_per_player or DICE_PER_PLAYER[players]
         if n * players > TOTAL_DICE - 1:
             raise RuleConfigError(
-                f"{players} players × {n} dice do not fit in a box of {TOTAL_DICE} (one goes into the arena)"
+                f"{players} players × {n} dice do not fit in a box of {TOTAL_DICE} (one goes into the arena)",
+                option="dice_per_player",
             )
         return n

@@ -187,7 +187,7 @@ def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: 
     assert "changed" in (host.get_attribute("#opt-open_min >> xpath=..", "class") or "")
     host.click("#create")
     host.locator("#toast").wait_for(state="visible")
-    assert "open_min must not be negative" in host.inner_text("#toast")
+    assert "open_min must be between 0 and 500, got -5" in host.inner_text("#toast")
     assert len(server.get("/api/tables?status=all")) == before
 
     created = lobby_create(
