@@ -158,7 +158,9 @@ def new_page(browser: Any, server: Server) -> Iterator[Any]:
     errors: list[str] = []
 
     def make(width: int = 1100, height: int = 820, locale: str = "en-US") -> Any:
-        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server.base, locale=locale)
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=server.base, locale=locale
+        )
         ctx.set_default_timeout(15000)
         contexts.append(ctx)
         page = ctx.new_page()

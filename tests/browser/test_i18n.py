@@ -61,11 +61,15 @@ def test_english_detector_finds_english(new_page: Any) -> None:
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
-def test_every_page_in_the_browsers_language(new_page: Any, server: Server, artifacts: Path, lang: str) -> None:
+def test_every_page_in_the_browsers_language(
+    new_page: Any, server: Server, artifacts: Path, lang: str
+) -> None:
     page = new_page(locale=LOCALES[lang])
     page.goto("/")
     page.locator("[data-game=thousand] h2").wait_for()
-    page.wait_for_function("() => !document.querySelector('[data-testid=open-tables] p.muted')?.textContent.includes('…')")
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=open-tables] p.muted')?.textContent.includes('…')"
+    )
     assert page.evaluate("document.documentElement.lang") == lang
     assert page.input_value("#lang") == lang
     page.screenshot(path=str(artifacts / f"home-{lang}.png"), full_page=True)
@@ -73,7 +77,9 @@ def test_every_page_in_the_browsers_language(new_page: Any, server: Server, arti
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.wait_for_timeout(150)
     page.screenshot(path=str(artifacts / f"home-{lang}-phone.png"), full_page=True)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0], "home scrolls sideways on a phone"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0], (
+        "home scrolls sideways on a phone"
+    )
     page.set_viewport_size({"width": 1100, "height": 820})
 
     for game in ("thousand", "clever", "wurf"):
@@ -108,7 +114,9 @@ def test_every_page_in_the_browsers_language(new_page: Any, server: Server, arti
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.wait_for_timeout(150)
     page.screenshot(path=str(artifacts / f"table-{lang}-phone.png"), full_page=True)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0], "the table scrolls sideways on a phone"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0], (
+        "the table scrolls sideways on a phone"
+    )
 
 
 def test_switcher_changes_the_language_and_is_remembered(new_page: Any, artifacts: Path) -> None:
@@ -124,7 +132,9 @@ def test_switcher_changes_the_language_and_is_remembered(new_page: Any, artifact
     assert page.evaluate("document.documentElement.lang") == "uk"
     page.reload()
     page.locator("[data-game=thousand] h2").wait_for()
-    assert page.inner_text("[data-game=thousand] h2") == "Тисяча", "the choice is remembered over the browser's"
+    assert page.inner_text("[data-game=thousand] h2") == "Тисяча", (
+        "the choice is remembered over the browser's"
+    )
 
 
 def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, server: Server) -> None:
@@ -137,7 +147,9 @@ def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, 
     assert "your turn" in read(page)["status"], "the newcomer moves first against the bot"
     table_id = page.url.rsplit("/", 1)[-1]
     seats = server.get(f"/api/tables/{table_id}")["seats"]
-    assert [s["kind"] for s in seats] == ["human", "bot"] and len(server.get("/api/tables?status=all")) == before + 1
+    assert [s["kind"] for s in seats] == ["human", "bot"] and len(
+        server.get("/api/tables?status=all")
+    ) == before + 1
     play([Player(page)], stop_after=2, timeout=30)
 
     # How to play, from the table, opens the rules of this game with its scoring table.
@@ -148,7 +160,9 @@ def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, 
     for game in ("thousand", "clever", "wurf"):
         page.goto("/")
         page.click(f"[data-howto={game}]")
-        page.wait_for_selector(f"[data-testid=howto][data-game={game}] svg, [data-testid=howto][data-game={game}] table")
+        page.wait_for_selector(
+            f"[data-testid=howto][data-game={game}] svg, [data-testid=howto][data-game={game}] table"
+        )
         assert "/rules?game=" in page.url
     # Games without a board say so honestly instead of offering a start.
     page.goto("/")

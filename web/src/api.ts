@@ -9,6 +9,9 @@ export interface RuleOption {
   /** Bounds, when the server gives them (numbers; for lists of ranges, the bounds of each end). */
   min?: number | null;
   max?: number | null;
+  /** Values move in steps of this (from min, or 0); a list holds at most max_items entries. */
+  step?: number | null;
+  max_items?: number | null;
 }
 
 /** `POST /api/rules/check`: the merged rules, or what is wrong (option null = the combination). */

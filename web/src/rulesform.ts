@@ -49,6 +49,8 @@ function checkNumber(opt: RuleOption, raw: string, integer: boolean): number {
   if (integer && !Number.isInteger(v)) throw new RuleInputError(opt.key, t("rules.err.integer"));
   if (typeof opt.min === "number" && v < opt.min) throw new RuleInputError(opt.key, t("rules.err.min", { min: opt.min }));
   if (typeof opt.max === "number" && v > opt.max) throw new RuleInputError(opt.key, t("rules.err.max", { max: opt.max }));
+  if (typeof opt.step === "number" && opt.step > 0 && Math.abs(((v - (opt.min ?? 0)) / opt.step) % 1) > 1e-9)
+    throw new RuleInputError(opt.key, t("rules.err.step", { step: opt.step }));
   return v;
 }
 
@@ -58,8 +60,9 @@ const isRangeList = (v: unknown): boolean => Array.isArray(v) && v.every((x) => 
 function rangeList(game: string, opt: RuleOption, id: string): { input: HTMLElement; read(): unknown } {
   const list = h("div", { class: "ranges", id, "data-key": opt.key, role: "group", "aria-label": optionName(game, opt.key) });
   const addRow = (low: number | string, high: number | string): void => {
-    const lo = h("input", { type: "number", class: "range-low", step: "5", inputmode: "numeric", value: String(low), "aria-label": t("rules.range_from") });
-    const hi = h("input", { type: "number", class: "range-high", step: "5", inputmode: "numeric", value: String(high), "aria-label": t("rules.range_to") });
+    const step = String(opt.step ?? 1);
+    const lo = h("input", { type: "number", class: "range-low", step, min: opt.min ?? null, max: opt.max ?? null, inputmode: "numeric", value: String(low), "aria-label": t("rules.range_from") });
+    const hi = h("input", { type: "number", class: "range-high", step, min: opt.min ?? null, max: opt.max ?? null, inputmode: "numeric", value: String(high), "aria-label": t("rules.range_to") });
     const row = h("div", { class: "range-row" }, lo, h("span", null, "–"), hi);
     const del = h("button", { type: "button", class: "btn icon", "aria-label": t("rules.range_remove"), title: t("rules.range_remove") }, "✕");
     del.addEventListener("click", () => {
@@ -80,13 +83,16 @@ function rangeList(game: string, opt: RuleOption, id: string): { input: HTMLElem
   for (const [lo, hi] of opt.value as number[][]) addRow(lo, hi);
   return {
     input: list,
-    read: () =>
-      [...list.querySelectorAll(".range-row")].map((row) => {
+    read: () => {
+      const rows = [...list.querySelectorAll(".range-row")];
+      if (typeof opt.max_items === "number" && rows.length > opt.max_items) throw new RuleInputError(opt.key, t("rules.err.max_items", { n: opt.max_items }));
+      return rows.map((row) => {
         const lo = checkNumber(opt, (row.querySelector(".range-low") as HTMLInputElement).value, true);
         const hi = checkNumber(opt, (row.querySelector(".range-high") as HTMLInputElement).value, true);
         if (hi <= lo) throw new RuleInputError(opt.key, t("rules.err.range", { low: lo, high: hi }));
         return [lo, hi];
-      }),
+      });
+    },
   };
 }
 
@@ -108,7 +114,7 @@ function field(game: string, opt: RuleOption): Field {
     read = () => sel.value;
   } else if (typeof opt.value === "number" || typ === "int" || typ === "float") {
     const integer = typ === "int" || (typ !== "float" && Number.isInteger(opt.value));
-    const num = h("input", { id, type: "number", name: opt.key, "data-key": opt.key, value: String(opt.value ?? ""), step: integer ? "1" : "any", inputmode: integer ? "numeric" : "decimal", min: opt.min ?? null, max: opt.max ?? null });
+    const num = h("input", { id, type: "number", name: opt.key, "data-key": opt.key, value: String(opt.value ?? ""), step: opt.step ?? (integer ? "1" : "any"), inputmode: integer ? "numeric" : "decimal", min: opt.min ?? null, max: opt.max ?? null });
     input = num;
     read = () => checkNumber(opt, num.value, integer);
   } else if (isRangeList(opt.value)) {
