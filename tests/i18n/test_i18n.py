@@ -132,3 +132,19 @@ def test_unknown_lang_option_is_an_error_that_names_the_choices() -> None:
     with pytest.raises(UnknownLanguageError):
         load_catalog("de")
     assert DEFAULT_LANGUAGE == "en"
+
+
+def test_messages_shared_with_the_browser_say_the_same() -> None:
+    """Engine messages (refusals today) have the same id, wording and parameters in the .po catalogues and the
+    browser's JSON catalogues, so an engine message id renders alike in the terminal and the page."""
+    import json
+    from pathlib import Path
+
+    web = Path(__file__).resolve().parents[2] / "web" / "src" / "locales"
+    for lang in LANGUAGES:
+        browser = json.loads((web / f"{lang}.json").read_text(encoding="utf-8"))
+        catalog = load_catalog(lang)
+        shared = [m for m in catalog if isinstance(m.id, str) and m.id.startswith("thousand.") and m.id]
+        assert shared, "the .po catalogues carry the Dice 1000 refusals"
+        for msg in shared:
+            assert browser.get(msg.id) == msg.string, f"{lang}: {msg.id} differs between .po and JSON"
