@@ -74,9 +74,12 @@ function rangeList(game: string, opt: RuleOption, id: string): { input: HTMLElem
   };
   const add = h("button", { type: "button", class: "btn small-btn range-add" }, t("rules.range_add"));
   add.addEventListener("click", () => {
-    const rows = list.querySelectorAll(".range-row");
-    const last = rows.length ? Number((rows[rows.length - 1].querySelector(".range-high") as HTMLInputElement).value) || 0 : 0;
-    addRow(last + 100, last + 200);
+    // A new range where none is yet (the first free hundred from 100 up, clear of the others), so that adding
+    // one does not start with an error.
+    const taken = [...list.querySelectorAll(".range-row")].map((row) => [Number((row.querySelector(".range-low") as HTMLInputElement).value), Number((row.querySelector(".range-high") as HTMLInputElement).value)]);
+    let low = 100;
+    while (taken.some(([lo, hi]) => low <= hi && low + 100 >= lo)) low += 100;
+    addRow(low, low + 100);
     list.dispatchEvent(new Event("input", { bubbles: true }));
   });
   list.append(add);
