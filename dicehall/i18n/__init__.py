@@ -15,6 +15,7 @@ language. Plurals follow CLDR through Babel (ru/uk/pl have three forms), numbers
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import io
 import os
@@ -24,6 +25,7 @@ from importlib import resources
 from typing import Any
 
 from babel.core import Locale
+from babel.dates import format_datetime
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -98,6 +100,10 @@ class Translator:
 
     def number(self, value: float) -> str:
         return format_decimal(value, locale=self.lang)
+
+    def datetime(self, value: dt.datetime, length: str = "medium") -> str:
+        """A date and time in the locale's words and order (``length``: short, medium, long)."""
+        return format_datetime(value, length, locale=self.lang)
 
     @property
     def locale(self) -> Locale:

@@ -101,6 +101,16 @@ def test_numbers_in_the_locale_format() -> None:
     assert translator("ru")("thousand.refusal.pit", low=200, high=300, need=1075).endswith("1\xa0075")
 
 
+def test_dates_in_the_locale_format() -> None:
+    import datetime as dt
+
+    when = dt.datetime(2026, 3, 5, 14, 7)
+    assert translator("en").datetime(when, "long").startswith("March 5, 2026")
+    assert translator("ru").datetime(when, "long").startswith("5 марта 2026")
+    assert translator("uk").datetime(when, "long").startswith("5 березня 2026")
+    assert translator("pl").datetime(when, "long").startswith("5 marca 2026")
+
+
 def test_parameters_and_english_fallback() -> None:
     assert translator("en")("thousand.refusal.opening", min=50) == "not opened: bank at least 50"
     assert translator("ru")("thousand.refusal.opening", min=50) == "игра не открыта: запишите не меньше 50"

@@ -2,7 +2,7 @@
 import { api, saveToken, type TableInfo } from "./api";
 import { clear, h, navigate, toast } from "./dom";
 import { apiErrorText } from "./errors";
-import { t } from "./i18n";
+import { formatAgo, t } from "./i18n";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 
 const REFRESH_MS = 4000;
@@ -19,7 +19,7 @@ export function openTables(box: HTMLElement, games: () => string[], emptyHint: s
       "li",
       { class: "table-item", "data-table": tb.table_id },
       h("div", null, h("b", null, gameTitle(tb.game)), " ", h("span", { class: "muted" }, `${tb.preset ? presetName(tb.game, tb.preset) : ""} · ${t(tb.status === "waiting" ? "tables.waiting" : "tables.playing")}`)),
-      h("div", { class: "muted small" }, tb.seats.map(seatLabel).join(", ")),
+      h("div", { class: "muted small" }, tb.seats.map(seatLabel).join(", "), typeof tb.created === "number" ? ` · ${t("tables.started", { when: formatAgo(tb.created) })}` : ""),
       h(
         "div",
         { class: "table-actions" },
