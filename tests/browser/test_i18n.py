@@ -168,3 +168,27 @@ def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, 
     page.goto("/")
     assert page.locator("[data-game=clever] [data-start]").count() == 0
     assert page.locator("[data-game=clever] .badge.coming").is_visible()
+
+
+def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any) -> None:
+    host = new_page(locale="ru-RU")
+    host.goto("/")
+    host.click("[data-start=thousand-hotseat]")
+    host.wait_for_url("**/table/*")
+    host.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    badge = host.inner_text("[data-testid=seat-badge]")
+    assert "Игрок 1" in badge and "Игрок 2" in badge, "this screen holds both seats"
+
+    host.goto("/")
+    host.click("[data-start=thousand-invite]")
+    host.locator("[data-testid=created] .created-seats li[data-seat='1'] input.invite").wait_for()
+    invite = host.input_value("[data-testid=created] li[data-seat='1'] input.invite")
+    assert "#seat=1&token=" in invite
+    friend = new_page(*PHONE, locale="pl-PL")
+    friend.goto(invite)
+    friend.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    # the seat keeps the name the host gave it (in the host's language); the page around it is Polish
+    assert friend.inner_text("[data-testid=seat-badge]") == "Grasz: Игрок 2"
+    host.click("#go-table")
+    host.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    assert "ваш ход" in read(host)["status"] and "Gra Игрок 1" in read(friend)["status"]
