@@ -1,10 +1,8 @@
 // Messages in four languages: one JSON catalogue per language (src/locales/), CLDR plural forms through
 // Intl.PluralRules, numbers through Intl.NumberFormat. The language comes from the switcher's saved choice
-// (localStorage), else the browser's preferred languages, else English.
+// (localStorage), else the browser's preferred languages, else English. English is in the bundle (it is also
+// the fallback); the others are separate chunks fetched when chosen (locales/check.ts type-checks them all).
 import en from "./locales/en.json";
-import pl from "./locales/pl.json";
-import ru from "./locales/ru.json";
-import uk from "./locales/uk.json";
 
 export const LANGS = ["en", "ru", "uk", "pl"] as const;
 export type Lang = (typeof LANGS)[number];
@@ -14,8 +12,14 @@ export type Message = string | { zero?: string; one?: string; two?: string; few?
 export type Params = Record<string, string | number>;
 
 const STORE_KEY = "dicehall.lang";
-// Every catalogue must have exactly the English ids (tests/browser/test_catalogues.py checks it too).
-const CATALOGUES: Record<Lang, Record<MessageId, Message>> = { en, ru, uk, pl };
+type Catalogue = Record<MessageId, Message>;
+const LOADERS: Record<Lang, () => Promise<{ default: unknown }>> = {
+  en: async () => ({ default: en }),
+  ru: () => import("./locales/ru.json"),
+  uk: () => import("./locales/uk.json"),
+  pl: () => import("./locales/pl.json"),
+};
+const CATALOGUES: Partial<Record<Lang, Catalogue>> = { en };
 
 function isLang(x: unknown): x is Lang {
   return typeof x === "string" && (LANGS as readonly string[]).includes(x);
@@ -47,8 +51,28 @@ export function currentLanguage(): Lang {
   return lang;
 }
 
+/** Fetch a language's catalogue (once); English if it cannot be had (offline). */
+async function load(l: Lang): Promise<Lang> {
+  if (CATALOGUES[l]) return l;
+  try {
+    CATALOGUES[l] = (await LOADERS[l]()).default as Catalogue;
+    return l;
+  } catch {
+    return "en";
+  }
+}
+
+/** Load the chosen language before the first render. */
+export async function initLanguage(): Promise<void> {
+  lang = await load(lang);
+  plurals = new Intl.PluralRules(lang);
+  numbers = new Intl.NumberFormat(lang);
+  document.documentElement.lang = lang;
+}
+
 /** Switch and remember the language; the caller re-renders the page. */
-export function setLanguage(next: Lang): void {
+export async function setLanguage(wanted: Lang): Promise<void> {
+  const next = await load(wanted);
   lang = next;
   plurals = new Intl.PluralRules(lang);
   numbers = new Intl.NumberFormat(lang);
@@ -91,12 +115,12 @@ function render(msg: Message, params: Params): string {
 /** The message `id` in the current language (English if a catalogue lacks it), with `{name}` parameters;
  * numbers are formatted for the language and `n` picks the plural form. */
 export function t(id: MessageId, params: Params = {}): string {
-  return render(CATALOGUES[lang][id] ?? en[id], params);
+  return render(CATALOGUES[lang]?.[id] ?? en[id], params);
 }
 
 /** For ids built from server data (rule options, presets, error codes, bots): `fallback` when unknown. */
 export function tKey(id: string, fallback: string, params: Params = {}): string {
-  const msg = (CATALOGUES[lang] as Record<string, Message>)[id] ?? (en as Record<string, Message>)[id];
+  const msg = (CATALOGUES[lang] as Record<string, Message> | undefined)?.[id] ?? (en as Record<string, Message>)[id];
   return msg === undefined ? fallback : render(msg, params);
 }
 
@@ -104,9 +128,10 @@ export function hasKey(id: string): boolean {
   return id in en;
 }
 
-/** The language names for the switcher, each in its own language. */
+/** The language names for the switcher, each in its own language (known without loading the catalogues). */
+const NAMES: Record<Lang, string> = { en: "English", ru: "Русский", uk: "Українська", pl: "Polski" };
 export function languageName(l: Lang): string {
-  return render(CATALOGUES[l]["language.name"], {});
+  return NAMES[l];
 }
 
 document.documentElement.lang = lang;

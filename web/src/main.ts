@@ -3,7 +3,7 @@
 import "./style.css";
 import { renderHome } from "./home";
 import { renderHowTo } from "./howto";
-import { LANGS, currentLanguage, languageName, setLanguage, t, type Lang } from "./i18n";
+import { LANGS, currentLanguage, initLanguage, languageName, setLanguage, t, type Lang } from "./i18n";
 import { renderLobby } from "./lobby";
 import { renderTable } from "./table";
 import { clear, h, navigate } from "./dom";
@@ -49,8 +49,7 @@ function drawNav(): void {
 }
 
 langSel.addEventListener("change", () => {
-  setLanguage(langSel.value as Lang);
-  route();
+  void setLanguage(langSel.value as Lang).then(route);
 });
 const topbar = document.querySelector(".topbar");
 topbar?.insertBefore(nav, document.getElementById("status"));
@@ -63,4 +62,4 @@ document.addEventListener("click", (e) => {
   navigate(a.getAttribute("href") ?? "/");
 });
 window.addEventListener("popstate", route);
-route();
+void initLanguage().then(route);
