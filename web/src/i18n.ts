@@ -88,11 +88,11 @@ export function formatNumber(n: number): string {
   return numbers.format(n);
 }
 
-/** How long ago a unix time was, in the language's words ("5 minutes ago", "5 минут назад"). */
-export function formatAgo(unixSeconds: number, now = Date.now() / 1000): string {
-  const rtf = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+/** How long ago a unix time was, in the language's words ("5 minutes ago", "5 минут назад"); null under a minute. */
+export function formatAgo(unixSeconds: number, now = Date.now() / 1000): string | null {
+  const rtf = new Intl.RelativeTimeFormat(lang, { numeric: "always" });
   const s = Math.round(unixSeconds - now);
-  if (Math.abs(s) < 60) return rtf.format(0, "minute");
+  if (Math.abs(s) < 60) return null;
   if (Math.abs(s) < 3600) return rtf.format(Math.round(s / 60), "minute");
   if (Math.abs(s) < 86400) return rtf.format(Math.round(s / 3600), "hour");
   return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(unixSeconds * 1000));

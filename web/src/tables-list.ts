@@ -7,6 +7,11 @@ import { gameTitle, myName, presetName, seatLabel } from "./names";
 
 const REFRESH_MS = 4000;
 
+function started(created: number): string {
+  const ago = formatAgo(created);
+  return ago === null ? t("tables.started_now") : t("tables.started", { when: ago });
+}
+
 /** Fills `box` with the open tables and keeps it fresh; returns the cleanup. `games`: the games with a view. */
 export function openTables(box: HTMLElement, games: () => string[], emptyHint: string): () => void {
   let alive = true;
@@ -19,7 +24,7 @@ export function openTables(box: HTMLElement, games: () => string[], emptyHint: s
       "li",
       { class: "table-item", "data-table": tb.table_id },
       h("div", null, h("b", null, gameTitle(tb.game)), " ", h("span", { class: "muted" }, `${tb.preset ? presetName(tb.game, tb.preset) : ""} · ${t(tb.status === "waiting" ? "tables.waiting" : "tables.playing")}`)),
-      h("div", { class: "muted small" }, tb.seats.map(seatLabel).join(", "), typeof tb.created === "number" ? ` · ${t("tables.started", { when: formatAgo(tb.created) })}` : ""),
+      h("div", { class: "muted small" }, tb.seats.map(seatLabel).join(", "), typeof tb.created === "number" ? ` · ${started(tb.created)}` : ""),
       h(
         "div",
         { class: "table-actions" },
