@@ -124,3 +124,19 @@ def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
     if lang != DEFAULT_LANGUAGE:
         translations.add_fallback(_compiled(DEFAULT_LANGUAGE))
     return Translator(lang, translations)
+
+
+_current: list[str] = []
+
+
+def set_language(lang: str) -> Translator:
+    """Make ``lang`` the language of this process's messages (the CLI calls it once, from ``--lang`` or the
+    locale variables); returns its translator."""
+    tr = translator(lang)
+    _current[:] = [lang]
+    return tr
+
+
+def current() -> Translator:
+    """The translator of this process: the one :func:`set_language` chose, else from the locale variables."""
+    return translator(_current[0] if _current else detect_language())

@@ -158,3 +158,31 @@ def test_messages_shared_with_the_browser_say_the_same() -> None:
         assert shared, "the .po catalogues carry the Dice 1000 refusals"
         for msg in shared:
             assert browser.get(msg.id) == msg.string, f"{lang}: {msg.id} differs between .po and JSON"
+
+
+def test_lang_option_for_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--lang`` (dicehall.i18n.cli) as a command uses it: the option wins, the environment is the default, an
+    unknown value is a usage error naming the choices and changes nothing."""
+    import typer
+    from typer.testing import CliRunner
+
+    from dicehall.i18n import current
+    from dicehall.i18n.cli import LangOpt, apply_lang
+
+    app = typer.Typer()
+
+    @app.command()
+    def hello(lang: str = LangOpt) -> None:
+        t = apply_lang(lang)
+        typer.echo(t.plural("unit.points", 22))
+
+    runner = CliRunner()
+    monkeypatch.setenv("LANG", "uk_UA.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert runner.invoke(app, []).output.strip() == "22 бали"
+    assert runner.invoke(app, ["--lang", "pl"]).output.strip() == "22 punkty"
+    assert current().lang == "pl"
+    bad = runner.invoke(app, ["--lang", "xx"])
+    assert bad.exit_code == 2 and "use one of en, ru, uk, pl" in bad.output
+    assert current().lang == "pl"
