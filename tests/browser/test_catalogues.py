@@ -57,6 +57,8 @@ def source_text() -> str:
 def dynamic_ids() -> set[str]:
     """Ids the code builds from server data: each must exist (the test fails on a missing translation)."""
     ids = {f"game.{g}.title" for g in game_names()}
+    # every installed game's presets are named (a table of a game without a board still shows its preset)
+    ids |= {f"preset.{g}.{p}" for g in game_names() for p in get_game(g).rules_type.PRESETS}
     ids |= {f"error.{code}" for code in ERROR_CODES}
     topics = re.findall(r'\[\s*"(\w+)",\s*(?:\[|rest\])', (WEB / "rulesform.ts").read_text(encoding="utf-8"))
     ids |= {f"rules.group.{t}" for t in topics}

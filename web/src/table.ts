@@ -88,7 +88,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   const logEntry = (e: LogEntry, state: View | null): HTMLElement => {
     const lines = view?.describe?.(e, state) ?? [];
-    const text = lines[0] || e.text || `${actorName(e.actor, seatName)}: ${e.move}`;
+    // (never the server's English `text`: without a view's words the move is shown in its notation)
+    const text = lines[0] || t("log.move", { name: actorName(e.actor, seatName), move: e.move });
     return h(
       "li",
       { "data-seq": e.seq, class: e.actor === "chance" ? "chance" : "" },
