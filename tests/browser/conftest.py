@@ -163,7 +163,7 @@ def new_page(browser: Any, server: Server) -> Iterator[Any]:
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, base_url=server.base, locale=locale
         )
-        ctx.set_default_timeout(15000)
+        ctx.set_default_timeout(30000)  # generous: the suite often runs on a loaded 2-core machine
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
