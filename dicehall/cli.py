@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from dicehall.core.cli_support import RulesFileOpt, SetOpt, console, fail, load_rules
+from dicehall.core.cli_support import RulesFileOpt, SetOpt, check_input_file, console, fail, load_rules
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import game_names, get_game
 from dicehall.core.record import GameRecord, replay
+
+MAX_BOT_DELAY = 60.0
 
 app = typer.Typer(
     help="dicehall — play and study Der große Wurf, Ganz schön clever and Dice 1000.",
@@ -60,13 +63,24 @@ def rules_cmd(
 
 @app.command("replay")
 def replay_cmd(
-    file: Path = typer.Argument(..., help="A JSON game record."),
-    upto: int = typer.Option(None, "--upto", help="Stop after this many events."),
+    file: Path = typer.Argument(..., help="A JSON game record.", callback=check_input_file),
+    upto: int = typer.Option(None, "--upto", help="Stop after this many events (0 to the record's length)."),
     as_json: bool = typer.Option(False, "--json", help="Print scores as JSON instead of the board."),
 ) -> None:
-    """Re-apply a game record and print the final position (refuses bad records, naming the event)."""
+    """Re-apply a game record and print the final position.
+
+    Refuses a bad record, naming the event and the rule: unreadable, malformed, an illegal move, an impossible
+    dice outcome, or a stored result (winner, scores) that differs from what the moves give.
+    """
     try:
         record = GameRecord.load(file)
+    except DicehallError as exc:
+        raise fail(f"{file}: {exc}") from None
+    if upto is not None and not 0 <= upto <= len(record.events):
+        raise fail(
+            f"--upto must be from 0 to {len(record.events)} (the number of events in {file}), got {upto}"
+        )
+    try:
         state = replay(record, upto)
     except DicehallError as exc:
         raise fail(f"{file}: {exc}") from None
@@ -77,15 +91,13 @@ def replay_cmd(
         typer.echo(json.dumps(out))
         return
     console.print(state.render())
-    console.print(
-        f"[dim]{len(record.events) if upto is None else min(upto, len(record.events))} events replayed.[/]"
-    )
+    console.print(f"[dim]{len(record.events) if upto is None else upto} events replayed.[/]")
 
 
 @app.command("serve")
 def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)."),
-    port: int = typer.Option(8000, "--port", help="TCP port."),
+    port: int = typer.Option(8000, "--port", help="TCP port (1–65535)."),
     db: str = typer.Option(None, "--db", help="SQLAlchemy URL; default: SQLite in the user data directory."),
     bot_delay: float = typer.Option(
         None, "--bot-delay", help="Seconds a bot waits before its move (default $DICEHALL_BOT_DELAY or 0.8)."
@@ -98,20 +110,37 @@ def serve_cmd(
         "--settings",
         help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md).",
     ),
+    trusted_proxy: str = typer.Option(
+        None,
+        "--trusted-proxy",
+        help="Reverse proxy address(es) whose X-Forwarded-For names the client (default: the socket peer).",
+    ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
+    if not 1 <= port <= 65535:
+        raise fail(f"--port must be from 1 to 65535 (got {port})")
+    # a negative delay is left to serve(), which says so in its own words
+    if bot_delay is not None and (math.isnan(bot_delay) or bot_delay > MAX_BOT_DELAY):
+        raise fail(f"--bot-delay must be from 0 to {MAX_BOT_DELAY:g} seconds (got {bot_delay})")
+    if settings is not None and not Path(settings).is_file():
+        raise fail(f"--settings {settings}: no such file (a TOML file of server limits; see docs/web.md)")
     from dicehall.web.server import serve
 
     try:
-        serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings)
+        serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings, trusted_proxy=trusted_proxy)
     except ValueError as exc:
         raise fail(str(exc)) from None
 
 
+_registered: list[str] = []
+
+
 def _register_games() -> None:
-    """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game."""
+    """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game (once per process)."""
     for module in ("dicehall.thousand.cli", "dicehall.clever.cli", "dicehall.wurf.cli"):
-        importlib.import_module(module).register(app, play_app, simulate_app)
+        if module not in _registered:
+            importlib.import_module(module).register(app, play_app, simulate_app)
+            _registered.append(module)
 
 
 def main() -> None:

@@ -74,7 +74,15 @@ def chance_platter(code: int) -> int:
 
 
 def is_valid_code(code: object) -> bool:
-    return isinstance(code, int) and code >= 0 and (bool(code & CHANCE_FLAG) or kind_of(code) < 8)
+    """A code this module can write: a dice outcome, or a decision naming an existing die, area and cell."""
+    if not isinstance(code, int) or isinstance(code, bool) or code < 0 or code >= CHANCE_FLAG << 1:
+        return False
+    if code & CHANCE_FLAG:
+        return True
+    if code >> 16 or kind_of(code) >= 8 or die_of(code) > 5 or area_of(code) > 4:
+        return False
+    cell = cell_of(code)
+    return cell < 16 if area_of(code) == S.AREA_YELLOW else cell < 12
 
 
 def target_label(area: int, cell: int) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from dicehall.clever.state import CleverState
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
 from dicehall.core.cli_support import (
+    PlaySeedOpt,
     ResumeOpt,
     RulesFileOpt,
     SaveOpt,
@@ -24,7 +24,7 @@ from dicehall.core.cli_support import (
     setup_play,
 )
 from dicehall.core.game import CHANCE, State
-from dicehall.core.simulate import GameOutcome
+from dicehall.core.simulate import RunSummary
 
 HELP = (
     "Type the number of a choice, or its notation (e.g. W:Y.r1c1, B:B.r2c3, G:G, +1 O:O, reroll, stop, pass,\n"
@@ -106,6 +106,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,
         save: Path = SaveOpt,
+        seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
     ) -> None:
         """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
@@ -118,7 +119,15 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             console.print(board_renderable(state, names, console.width))
 
         play_in_terminal(
-            "clever", rules, specs, make_human(names), show, make_narrator(names), save, resume=record
+            "clever",
+            rules,
+            specs,
+            make_human(names),
+            show,
+            make_narrator(names),
+            save,
+            seed=seed,
+            resume=record,
         )
 
     add_simulate_command(
@@ -131,12 +140,15 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
     )
 
 
-def _solo_ratings(report: dict[str, Any], outcomes: list[GameOutcome]) -> None:
+def _solo_ratings(report: dict[str, Any], summary: RunSummary) -> None:
     """For solo runs, how often each rating of the table was reached."""
     if len(report["players"]) != 1:
         return
-    counts = Counter(S.solo_rating(int(o.scores[0])) for o in outcomes)
+    counts: dict[str, float] = {}
+    for score, weight in zip(*summary.scores[0].weighted(), strict=True):
+        rating = S.solo_rating(int(score))
+        counts[rating] = counts.get(rating, 0.0) + float(weight)
     console.print("[bold]solo ratings[/]")
     for _, text in S.SOLO_RATINGS:
-        if counts[text]:
-            console.print(f"  {text:<32} {100 * counts[text] / len(outcomes):5.1f}%")
+        if counts.get(text):
+            console.print(f"  {text:<32} {100 * counts[text] / summary.games:5.1f}%")

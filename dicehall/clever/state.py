@@ -358,6 +358,8 @@ class CleverState(State[int]):
         return A.to_string(action)
 
     def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise NotationError(f"a Clever move is text ({A.NOTATION_HELP}), not {type(text).__name__}")
         code = A.from_string(text)
         if code is None:
             raise NotationError(f"cannot read {text!r} as a Clever move ({A.NOTATION_HELP})")
@@ -467,6 +469,10 @@ class CleverState(State[int]):
         who = self.current_player()
         if who == TERMINAL:
             return "the game is over"
+        if action & A.CHANCE_FLAG:
+            return f"{text!r} is a dice outcome: dice are rolled by the game, not chosen by a player"
+        if not A.is_valid_code(action) or action >= A.CHANCE_FLAG:
+            return f"{text!r} is not a Clever move"
         kind = A.kind_of(action)
         if self.choice_pending:
             _, bonus = self.queue[0]
@@ -501,8 +507,13 @@ class CleverState(State[int]):
     def _entry_problem(self, p: int, action: int) -> str:
         """Why a die cannot be entered where the action says (for error messages)."""
         d, area, cell = A.die_of(action), A.area_of(action), A.cell_of(action)
-        if d > 5 or area > 4:
-            return "no such die or area"
+        if (
+            d > 5
+            or area > 4
+            or (area == S.AREA_YELLOW and cell >= len(Y_VALUES))
+            or (area == S.AREA_BLUE and cell >= len(B_VALUES))
+        ):
+            return "no such die, area or cell"
         sh = self.sheets[p]
         v = self.values[d]
         die_name = f"the {S.DIE_NAMES[d]} die ({v})"
@@ -528,6 +539,8 @@ class CleverState(State[int]):
         return f"purple needs more than {sh.plast} (anything may follow only a 6), {die_name} is not"
 
     def _rule_of(self, action: int) -> str:
+        if action & A.CHANCE_FLAG:
+            return "chance"
         kind = A.kind_of(action)
         if self.choice_pending:
             return "bonus-choice"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,37 +20,134 @@ from rich.table import Table
 from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, seat_names
 from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
-from dicehall.core.record import GameRecord, replay
+from dicehall.core.record import MAX_SEED, GameRecord, output_file_problem, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
-from dicehall.core.simulate import GameOutcome, SimulationJob, simulate
+from dicehall.core.simulate import RunSummary, SimulationJob, simulate
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
-PresetOpt = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules GAME`).")
-SetOpt = typer.Option(None, "--set", "-s", help="Override a rule: key=value (repeatable).")
-RulesFileOpt = typer.Option(None, "--rules", help="TOML file with `preset = ...` and rule options.")
-# The options every game's `play` and `simulate` commands share.
-SaveOpt = typer.Option(None, "--save", help="Write the game record here at the end.")
-ResumeOpt = typer.Option(None, "--resume", help="Continue a saved, unfinished game record.")
-GamesOpt = typer.Option(1000, "--games", "-n", help="Number of games.")
-SeedOpt = typer.Option(1, "--seed", help="Root seed (game i always gets the same dice).")
-JobsOpt = typer.Option(1, "--jobs", "-j", help=f"Worker processes (this machine has {os.cpu_count()} cores).")
-JsonOpt = typer.Option(False, "--json", help="Print the report as JSON.")
-SaveRecordsOpt = typer.Option(None, "--save-records", help="Directory for one record per game.")
-PlotOpt = typer.Option(None, "--plot", help="Write a score histogram PNG here.")
+MAX_GAMES = 10**12
+MAX_JOBS = 4 * (os.cpu_count() or 1)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print a one-line error and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {escape(message)}")  # messages hold '[rule: ...]', not markup
+    """Print a one-line error and return the Exit to raise (2: bad usage or input, as click uses)."""
+    # soft_wrap: the message stays one line however narrow the terminal; escape: messages hold '[rule: ...]'
+    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
+
+
+# Option callbacks: they run while the command line is read, so a bad value stops before anything happens.
+def check_seed(value: int | None) -> int | None:
+    if value is not None and not 0 <= value <= MAX_SEED:
+        raise fail(f"--seed must be a whole number from 0 to 2**128-1, e.g. --seed 7 (got {value})")
+    return value
+
+
+def check_games(value: int) -> int:
+    if not 1 <= value <= MAX_GAMES:
+        raise fail(f"--games must be from 1 to {MAX_GAMES:,} (got {value:,})")
+    return value
+
+
+def check_jobs(value: int) -> int:
+    if not 1 <= value <= MAX_JOBS:
+        raise fail(f"--jobs must be from 1 to {MAX_JOBS} (4 per core of this machine), got {value}")
+    return value
+
+
+def check_output_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """An option naming a file to write: refuse a directory or an unwritable place before any work is done."""
+    if value is not None and (problem := output_file_problem(value)):
+        raise fail(f"{param.opts[0]} {value}: cannot write there: {problem}")
+    return value
+
+
+def check_output_dir(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """An option naming a directory to fill (created if missing): refuse a file or an unwritable place."""
+    if value is None:
+        return value
+    if value.exists() and not value.is_dir():
+        raise fail(f"{param.opts[0]} {value}: that is a file; give a directory (it is created if missing)")
+    parent = value
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise fail(f"{param.opts[0]} {value}: {parent} is a file, so the directory cannot be created")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise fail(f"{param.opts[0]} {value}: {parent} is not writable")
+    return value
+
+
+def check_input_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """An option or argument naming a file to read: it must exist and be a file."""
+    if value is None:
+        return value
+    name = f"{param.opts[0]} " if param.opts and param.opts[0].startswith("-") else ""
+    if not value.exists():
+        raise fail(f"{name}{value}: no such file")
+    if value.is_dir():
+        raise fail(f"{name}{value}: that is a directory; give a file")
+    return value
+
+
+PresetOpt = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules GAME`).")
+SetOpt = typer.Option(None, "--set", "-s", help="Override a rule: key=value (repeatable).")
+RulesFileOpt = typer.Option(
+    None, "--rules", help="TOML file with `preset = ...` and rule options.", callback=check_input_file
+)
+# The options every game's `play` and `simulate` commands share.
+SaveOpt = typer.Option(
+    None,
+    "--save",
+    help="Write the game record here at the end (also on quit/Ctrl-C).",
+    callback=check_output_file,
+)
+ResumeOpt = typer.Option(
+    None, "--resume", help="Continue a saved, unfinished game record.", callback=check_input_file
+)
+PlaySeedOpt = typer.Option(
+    None,
+    "--seed",
+    help="Seed for reproducible dice, 0 to 2**128-1: the same seed and moves give the same dice "
+    "(default: a fresh secure seed, stored in the record).",
+    callback=check_seed,
+)
+GamesOpt = typer.Option(
+    1000,
+    "--games",
+    "-n",
+    help="Number of games (1 to 10**12). Results are streamed: memory stays flat however many games; "
+    "percentiles are exact while a figure takes at most 50,000 distinct values, else estimated from a sample.",
+    callback=check_games,
+)
+SeedOpt = typer.Option(
+    1, "--seed", help="Root seed, 0 to 2**128-1 (game i always gets the same dice).", callback=check_seed
+)
+JobsOpt = typer.Option(
+    1,
+    "--jobs",
+    "-j",
+    help=f"Worker processes, 1 to {MAX_JOBS} (this machine has {os.cpu_count()} cores).",
+    callback=check_jobs,
+)
+JsonOpt = typer.Option(False, "--json", help="Print the report as JSON.")
+SaveRecordsOpt = typer.Option(
+    None,
+    "--save-records",
+    help="Directory for one record per game (created if missing).",
+    callback=check_output_dir,
+)
+PlotOpt = typer.Option(None, "--plot", help="Write a score histogram PNG here.", callback=check_output_file)
 
 
 def load_rules(game: str, preset: str | None, sets: list[str] | None, rules_file: Path | None) -> RuleSet:
     try:
         return get_game(game).rules_type.from_cli(preset, sets or [], rules_file)
+    except UnicodeDecodeError:
+        raise fail(f"--rules {rules_file}: not UTF-8 text; a rules file is UTF-8 TOML") from None
     except DicehallError as exc:
         raise fail(str(exc)) from None
 
@@ -65,7 +164,7 @@ def load_players(game: str, text: str, rules: RuleSet) -> list[PlayerSpec]:
     return specs
 
 
-ExtraReport = Callable[[dict[str, Any], list[GameOutcome]], None]
+ExtraReport = Callable[[dict[str, Any], RunSummary], None]
 """Prints game-specific lines after the common simulation report."""
 
 
@@ -83,40 +182,80 @@ def run_simulate_command(
     plot: Path | None = None,
     extra_report: ExtraReport | None = None,
 ) -> dict[str, Any]:
-    """The body of ``dicehall simulate GAME``: progress bar, then a table (or JSON) of the results."""
-    if games < 1:
-        raise fail("--games must be at least 1")
-    if jobs < 1:
-        raise fail("--jobs must be at least 1")
+    """The body of ``dicehall simulate GAME``: progress bar, then a table (or JSON) of the results.
+
+    Ctrl-C stops the run and reports the games finished so far (exit code 130).
+    """
+    check_games(games)
+    check_jobs(jobs)
+    check_seed(seed)
     rules = load_rules(game, preset, sets, rules_file)
     specs = load_players(game, players, rules)
     job = SimulationJob(game, rules, tuple(specs), seed, str(save_records) if save_records else None)
+    stop = _StopOnInterrupt()
     try:
-        with Progress(
-            TextColumn("[bold]simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err_console,
-            disable=as_json,
-            transient=True,
-        ) as progress:
+        with (
+            stop,
+            Progress(
+                TextColumn("[bold]simulating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=err_console,
+                disable=as_json,
+                transient=True,
+            ) as progress,
+        ):
             task = progress.add_task("games", total=games)
-            report, outcomes = simulate(job, games, jobs, lambda k: progress.advance(task, k))
+            report, summary = simulate(
+                job, games, jobs, lambda k: progress.advance(task, k), should_stop=stop.requested
+            )
     except DicehallError as exc:
         raise fail(str(exc)) from None
+    interrupted = stop.requested()
+    if interrupted:
+        if summary.games == 0:
+            err_console.print("[yellow]interrupted before any game finished[/]")
+            raise typer.Exit(130)
+        err_console.print(f"[yellow]interrupted: the report covers the {summary.games:,} games finished[/]")
     if plot is not None:
-        save_score_histogram(report, outcomes, plot)
+        save_score_histogram(report, summary, plot)
         report["plot"] = str(plot)
     if as_json:
         typer.echo(json.dumps(report, indent=1))
     else:
         print_report(report)
         if extra_report is not None:
-            extra_report(report, outcomes)
+            extra_report(report, summary)
         if plot is not None:
             console.print(f"score histogram written to [bold]{plot}[/]")
+    if interrupted:
+        raise typer.Exit(130)
     return report
+
+
+class _StopOnInterrupt:
+    """While active, the first Ctrl-C asks the run to stop after the current chunk; a second one aborts."""
+
+    def __init__(self) -> None:
+        self._hit = False
+        self._previous: Any = None
+
+    def requested(self) -> bool:
+        return self._hit
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self._hit = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __enter__(self) -> _StopOnInterrupt:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
 
 
 def add_simulate_command(
@@ -166,6 +305,13 @@ def print_report(report: dict[str, Any]) -> None:
         f"[bold]{report['games']}[/] games of [bold]{report['game']}[/] "
         f"(preset {report['rules']['preset']}), seed {report['seed']}"
     )
+    estimated = [s["player"] for s in report["seats"] if s["score"].get("exact") is False]
+    estimated += [k for k, d in report["stats"].items() if d.get("exact") is False]
+    if estimated:
+        console.print(
+            f"[dim]percentiles of {', '.join(estimated)} are estimated from a uniform sample "
+            f"(more than 50,000 distinct values); means, sd, min and max are exact[/]"
+        )
     table = Table(title="per seat")
     for col in ("seat", "player", "win rate", "95% CI", "mean score", "sd", "median"):
         table.add_column(col, justify="right" if col not in ("player",) else "left")
@@ -198,7 +344,7 @@ def print_report(report: dict[str, Any]) -> None:
         console.print(st)
 
 
-def save_score_histogram(report: dict[str, Any], outcomes: Sequence[GameOutcome], path: Path) -> None:
+def save_score_histogram(report: dict[str, Any], summary: RunSummary, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -206,15 +352,20 @@ def save_score_histogram(report: dict[str, Any], outcomes: Sequence[GameOutcome]
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for seat, name in enumerate(report["players"]):
-        ax.hist([o.scores[seat] for o in outcomes], bins=30, alpha=0.6, label=name)
+        values, weights = summary.scores[seat].weighted()
+        ax.hist(values, bins=30, weights=weights, alpha=0.6, label=name)
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
     ax.set_title(f"{report['game']}: {report['games']} games, seed {report['seed']}")
     ax.legend()
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=110, format="png")
+    except OSError as exc:
+        raise fail(f"--plot {path}: cannot write there: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
 
 
 HumanTurn = Callable[[State[Any], int], Any]
@@ -279,7 +430,12 @@ def play_in_terminal(
         _offer_save(record, save_to)
         raise typer.Exit(0 if quit_on_purpose else 130) from None
     if save_to is not None:
-        record.save(save_to)
+        try:
+            record.save(save_to)
+        except DicehallError as exc:
+            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+            _offer_save(record, None)  # the game is over: offer another place rather than lose it
+            raise typer.Exit(1) from None
         console.print(f"record saved to [bold]{save_to}[/]")
     return record
 
@@ -326,11 +482,18 @@ def _offer_save(record: GameRecord, save_to: Path | None) -> None:
             answer = input("Save the record to replay or continue later? [y/N] ").strip().lower()
             if answer not in ("y", "yes"):
                 return
-            default = f"{record.game}-{record.game_id[:8]}.json"
-            path = Path(input(f"File name [{default}]: ").strip() or default)
+        while True:
+            if path is None:
+                default = f"{record.game}-{record.game_id[:8]}.json"
+                path = Path(input(f"File name [{default}]: ").strip() or default)
+            try:
+                record.save(path)
+                break
+            except DicehallError as exc:
+                console.print(f"[red]{escape(str(exc))}[/] — type another file name (Ctrl-C gives up)")
+                path = None
     except (KeyboardInterrupt, EOFError):
         return
-    record.save(path)
     console.print(
         f"record saved to [bold]{path}[/] — replay it with: dicehall replay {path}; "
         f"continue it with: dicehall play {record.game} --resume {path}"

@@ -1,8 +1,16 @@
 """Game records: one JSON document per game, with every decision and every dice outcome in order.
 
-A record names the game, its rules (preset plus overrides), the players, the seed (when there is one) and the
-events. :func:`replay` re-applies the events and refuses a record that is malformed or holds an illegal move,
-naming the event number and the rule broken.
+A record names the game, its rules (preset plus overrides), the players, the seed (when there is one), the
+events and, once the game is over, its result. :func:`replay` re-applies the events and refuses a record that is
+malformed, holds an illegal move or an impossible dice outcome (naming the event number and the rule broken), or
+whose stored result differs from what the events give.
+
+Every problem with a record, from an unreadable file to a forged winner, is a :class:`RecordError`:
+
+>>> GameRecord.loads('{"game": "thousand"')
+Traceback (most recent call last):
+...
+dicehall.core.errors.RecordError: not valid JSON (truncated or damaged?): Expecting ',' delimiter: line 1 column 20 (char 19)
 """
 
 from __future__ import annotations
@@ -10,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import os
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +29,11 @@ from dicehall.core.game import CHANCE, Game, State, get_game
 from dicehall.core.rules import RuleSet
 
 FORMAT = "dicehall-record/1"
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""Larger files are refused unread: a real record is a few kilobytes, the longest simulated games a few megabytes."""
+MAX_SEED = 2**128 - 1
+"""Seeds are 0 .. 2**128 - 1 (live play draws 128-bit seeds; :func:`~dicehall.core.rng.game_seed` gives 128 bits)."""
+RESULT_KEYS = ("scores", "returns", "winners")
 
 
 @dataclasses.dataclass
@@ -84,11 +98,25 @@ class GameRecord:
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
 
     def save(self, path: str | Path) -> Path:
+        """Write the record to ``path`` atomically (a temporary file, then a rename).
+
+        A path that cannot be written (a directory, a parent that is a file, no permission) raises
+        :class:`RecordError` and leaves nothing behind.
+        """
+        if not isinstance(path, str | Path):
+            raise RecordError(f"a record path is a file name, not {type(path).__name__}")
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
-        tmp.replace(path)
+        problem = output_file_problem(path)
+        if problem:
+            raise RecordError(f"cannot save to {path}: {problem}")
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(self.dumps() + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise RecordError(f"cannot save to {path}: {exc.strerror or exc}") from None
         return path
 
     @classmethod
@@ -122,9 +150,14 @@ class GameRecord:
             events.append(Event(actor, ev["move"]))
         seed = data.get("seed")
         try:
-            seed_value = None if seed is None else int(seed)
+            seed_value = None if seed is None or isinstance(seed, bool | float) else int(seed)
         except (TypeError, ValueError):
-            raise RecordError(f"seed must be an integer, got {seed!r}") from None
+            seed_value = -1
+        if seed is not None and (seed_value is None or not 0 <= seed_value <= MAX_SEED):
+            raise RecordError(f"seed must be an integer from 0 to 2**128-1, got {_short(seed)}")
+        result = data.get("result")
+        if result is not None:
+            _check_result_shape(result, len(players))
         return cls(
             game=game,
             preset=preset,
@@ -134,24 +167,46 @@ class GameRecord:
             seed=seed_value,
             game_id=str(data.get("game_id") or uuid.uuid4().hex),
             created=str(data.get("created", "")),
-            result=data.get("result"),
+            result=result,
         )
 
     @classmethod
-    def loads(cls, text: str) -> GameRecord:
+    def loads(cls, text: str | bytes) -> GameRecord:
+        if not isinstance(text, str | bytes):
+            raise RecordError(f"a record is JSON text, not {type(text).__name__}")
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError(f"a record is at most {MAX_RECORD_BYTES // 2**20} MiB; this one is larger")
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise RecordError(
+                    f"not UTF-8 text (byte {exc.start} is {text[exc.start]:#04x}); records are UTF-8 JSON"
+                ) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc}") from None
+            raise RecordError(f"not valid JSON (truncated or damaged?): {exc}") from None
+        except RecursionError:
+            raise RecordError("not a record: JSON nested too deeply") from None
         return cls.from_json(data)
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
+        """Read a record file; every problem (missing, a directory, too big, not UTF-8, malformed) is a
+        :class:`RecordError`."""
+        if not isinstance(path, str | Path):
+            raise RecordError(f"a record path is a file name, not {type(path).__name__}")
+        path = Path(path)
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            if path.is_dir():
+                raise RecordError(f"{path} is a directory; give the path of a record file (.json)")
+            if path.stat().st_size > MAX_RECORD_BYTES:
+                raise RecordError(f"a record is at most {MAX_RECORD_BYTES // 2**20} MiB; {path} is larger")
+            raw = path.read_bytes()
         except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-        return cls.loads(text)
+            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return cls.loads(raw)
 
     def rules(self) -> RuleSet:
         game = get_game(self.game)
@@ -159,6 +214,44 @@ class GameRecord:
             return game.rules_type.from_preset(self.preset, self.overrides)
         except DicehallError as exc:
             raise RecordError(f"bad rules in record: {exc}") from None
+
+
+def output_file_problem(path: Path) -> str:
+    """Why a file cannot be written at ``path`` (``""`` when it looks writable); creates and changes nothing."""
+    if path.is_dir():
+        return "it is a directory; give a file name"
+    if path.name in ("", ".", ".."):
+        return "give a file name"
+    parent = path.parent
+    while not parent.exists():
+        if parent == parent.parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{parent} is not a directory"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is not writable"
+    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        return f"the directory {parent} is not writable"
+    return ""
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_result_shape(result: Any, seats: int) -> None:
+    if not isinstance(result, dict):
+        raise RecordError("'result' must be an object with scores, returns and winners (or null)")
+    for key in RESULT_KEYS:
+        value = result.get(key)
+        if not isinstance(value, list) or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in value
+        ):
+            raise RecordError(f"result.{key} must be a list of numbers")
+    if len(result["scores"]) != seats or len(result["returns"]) != seats:
+        raise RecordError(f"result.scores and result.returns must have one entry per player ({seats})")
 
 
 def _req(obj: dict[str, Any], key: str, kind: type) -> Any:
@@ -189,27 +282,65 @@ def apply_event(state: State[Any], event: Event, number: int) -> None:
         raise RecordError(
             f"it is {_who(wanted)}'s turn, but the event is by {_who(event.actor)}", event=number
         )
+    what = "impossible dice outcome" if wanted == "chance" else "illegal move"
+    thing = "dice outcome" if wanted == "chance" else "move"
     try:
         action = state.string_to_action(event.move)
     except DicehallError as exc:
-        raise RecordError(f"cannot read move {event.move!r}: {exc}", event=number) from None
+        raise RecordError(f"cannot read {thing} {event.move!r}: {exc}", event=number) from None
+    except Exception as exc:  # an engine bug must still name the event, not crash the reader
+        raise RecordError(
+            f"cannot read {thing} {event.move!r}: {type(exc).__name__}: {exc}", event=number
+        ) from None
     try:
         state.apply_action(action)
     except IllegalActionError as exc:
         rule = f" [rule: {exc.rule}]" if exc.rule else ""
-        raise RecordError(f"illegal move {event.move!r}: {exc}{rule}", event=number) from None
+        raise RecordError(f"{what} {event.move!r}: {exc}{rule}", event=number) from None
     except DicehallError as exc:
-        raise RecordError(f"illegal move {event.move!r}: {exc}", event=number) from None
+        raise RecordError(f"{what} {event.move!r}: {exc}", event=number) from None
+    except Exception as exc:
+        raise RecordError(f"{what} {event.move!r}: {type(exc).__name__}: {exc}", event=number) from None
 
 
 def replay(record: GameRecord, upto: int | None = None) -> State[Any]:
-    """The state after the first ``upto`` events (all by default)."""
+    """The state after the first ``upto`` events (all by default).
+
+    A full replay of a record that stores a result also checks that result (see :func:`check_result`).
+    """
+    if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int) or upto < 0):
+        raise RecordError(
+            f"upto must be a number of events from 0 to {len(record.events)}, got {_short(upto)}"
+        )
+    if upto is not None and upto > len(record.events):
+        raise RecordError(f"the record has {len(record.events)} events; cannot stop after {upto}")
     _, state = new_state(record)
     state.set_names([p["name"] for p in record.players])
     events = record.events if upto is None else record.events[:upto]
     for number, event in enumerate(events, start=1):
         apply_event(state, event, number)
+    if upto is None or upto == len(record.events):
+        check_result(record, state)
     return state
+
+
+def check_result(record: GameRecord, state: State[Any]) -> None:
+    """Refuse a record whose stored ``result`` is not what its events give (a forged winner or score).
+
+    ``state`` is the position after all the record's events. A record without a result (an unfinished or older
+    game) passes.
+    """
+    if record.result is None:
+        return
+    if not state.is_terminal():
+        raise RecordError("the record stores a result, but its events do not finish the game")
+    actual = json.loads(
+        json.dumps({"scores": state.scores(), "returns": state.returns(), "winners": state.winners()})
+    )
+    for key in RESULT_KEYS:
+        stored = record.result.get(key)
+        if stored != actual[key]:
+            raise RecordError(f"stored result.{key} {_short(stored)} differs from the replayed {actual[key]}")
 
 
 def _who(actor: int | str) -> str:

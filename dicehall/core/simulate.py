@@ -2,14 +2,18 @@
 
 Game ``i`` of a run rooted at ``seed`` always uses the same dice stream (:func:`~dicehall.core.rng.game_seed`),
 so a run's results are identical whatever the number of worker processes.
+
+Results are streamed into a :class:`RunSummary` as the games finish, so memory stays flat however many games a
+run plays (see :class:`~dicehall.core.stats.RunningStats` for when percentiles become estimates).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +25,7 @@ from dicehall.core.game import CHANCE, TERMINAL, State, get_game
 from dicehall.core.record import GameRecord
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.rules import RuleSet
-from dicehall.core.stats import describe, histogram, wilson_interval
+from dicehall.core.stats import RunningStats, wilson_interval
 
 MAX_STEPS = 1_000_000
 
@@ -140,14 +144,17 @@ def run_games(job: SimulationJob, indices: range) -> list[GameOutcome]:
     return out
 
 
-def _chunks(games: int, size: int) -> list[range]:
-    return [range(start, min(games, start + size)) for start in range(0, games, size)]
+def _chunks(games: int, size: int) -> Iterator[range]:
+    return (range(start, min(games, start + size)) for start in range(0, games, size))
 
 
 def iter_outcomes(
     job: SimulationJob, games: int, jobs: int = 1, chunk: int = 100
 ) -> Iterator[list[GameOutcome]]:
-    """Yield finished games chunk by chunk (for a progress bar); processes when ``jobs > 1``."""
+    """Yield finished games chunk by chunk, in game order (for a progress bar); processes when ``jobs > 1``.
+
+    At most a few chunks per worker are in flight, so a run of any length holds little in memory.
+    """
     for spec in job.players:
         if spec.bot is None:
             raise PlayerSpecError(
@@ -161,69 +168,110 @@ def iter_outcomes(
         for part in parts:
             yield run_games(job, part)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_games, job, part) for part in parts]
-        for fut in futures:
-            yield fut.result()
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        pending: list[Future[list[GameOutcome]]] = [
+            pool.submit(run_games, job, part) for part in itertools.islice(parts, 4 * jobs)
+        ]
+        while pending:
+            done = pending.pop(0).result()
+            pending.extend(pool.submit(run_games, job, part) for part in itertools.islice(parts, 1))
+            yield done
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def default_jobs() -> int:
     return max(1, (os.cpu_count() or 1))
 
 
-def summarize(job: SimulationJob, outcomes: list[GameOutcome]) -> dict[str, Any]:
-    """Win rates with 95% intervals, score distribution and per-seat/per-bot aggregates."""
-    outcomes = sorted(outcomes, key=lambda o: o.index)
-    n = len(outcomes)
-    names = seat_names(list(job.players))
-    seats = []
-    for seat, name in enumerate(names):
-        wins = sum(o.returns[seat] for o in outcomes)
-        lo, hi = wilson_interval(wins, n)
-        scores = [o.scores[seat] for o in outcomes]
-        seats.append(
-            {
-                "seat": seat,
-                "player": name,
-                "wins": wins,
-                "win_rate": wins / n if n else 0.0,
-                "win_rate_ci95": [lo, hi],
-                "score": describe(scores),
-                "score_histogram": histogram(scores),
-            }
-        )
-    by_bot: dict[str, dict[str, float]] = {}
-    for seat, spec in enumerate(job.players):
-        entry = by_bot.setdefault(spec.label, {"seats": 0, "wins": 0.0})
-        entry["seats"] += 1
-        entry["wins"] += sum(o.returns[seat] for o in outcomes)
-    for entry in by_bot.values():
-        games_played = int(entry["seats"]) * n
-        entry["win_rate"] = entry["wins"] / games_played if games_played else 0.0
-        lo, hi = wilson_interval(entry["wins"], games_played)
-        entry["win_rate_ci95"] = [lo, hi]  # type: ignore[assignment]
-    stat_keys = sorted({k for o in outcomes for k in o.stats})
-    return {
-        "game": job.game,
-        "rules": job.rules.to_dict(),
-        "players": names,
-        "games": n,
-        "seed": job.seed,
-        "seats": seats,
-        "by_player": by_bot,
-        "stats": {k: describe([o.stats[k] for o in outcomes if k in o.stats]) for k in stat_keys},
-    }
+class RunSummary:
+    """The running totals of a simulation: win counts and score/statistic distributions, in bounded memory."""
+
+    def __init__(self, job: SimulationJob) -> None:
+        self.job = job
+        self.names = seat_names(list(job.players))
+        self.games = 0
+        self.wins = [0.0] * len(job.players)
+        self.scores = [RunningStats() for _ in job.players]
+        self.stats: dict[str, RunningStats] = {}
+
+    def add(self, outcome: GameOutcome) -> None:
+        self.games += 1
+        for seat in range(len(self.wins)):
+            self.wins[seat] += outcome.returns[seat]
+            self.scores[seat].add(outcome.scores[seat])
+        for key, value in outcome.stats.items():
+            self.stats.setdefault(key, RunningStats()).add(value)
+
+    def report(self) -> dict[str, Any]:
+        """Win rates with 95% intervals, score distribution and per-seat/per-bot aggregates."""
+        n = self.games
+        seats = []
+        for seat, name in enumerate(self.names):
+            lo, hi = wilson_interval(self.wins[seat], n)
+            seats.append(
+                {
+                    "seat": seat,
+                    "player": name,
+                    "wins": self.wins[seat],
+                    "win_rate": self.wins[seat] / n if n else 0.0,
+                    "win_rate_ci95": [lo, hi],
+                    "score": self.scores[seat].describe(),
+                    "score_histogram": self.scores[seat].histogram(),
+                }
+            )
+        by_bot: dict[str, dict[str, Any]] = {}
+        for seat, spec in enumerate(self.job.players):
+            entry = by_bot.setdefault(spec.label, {"seats": 0, "wins": 0.0})
+            entry["seats"] += 1
+            entry["wins"] += self.wins[seat]
+        for entry in by_bot.values():
+            games_played = int(entry["seats"]) * n
+            entry["win_rate"] = entry["wins"] / games_played if games_played else 0.0
+            entry["win_rate_ci95"] = list(wilson_interval(entry["wins"], games_played))
+        return {
+            "game": self.job.game,
+            "rules": self.job.rules.to_dict(),
+            "players": self.names,
+            "games": n,
+            "seed": self.job.seed,
+            "seats": seats,
+            "by_player": by_bot,
+            "stats": {k: self.stats[k].describe() for k in sorted(self.stats)},
+        }
+
+
+def summarize(job: SimulationJob, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
+    """The report of a finished list of games (as :meth:`RunSummary.report`)."""
+    summary = RunSummary(job)
+    for outcome in sorted(outcomes, key=lambda o: o.index):
+        summary.add(outcome)
+    return summary.report()
 
 
 ProgressHook = Callable[[int], None]
 
 
 def simulate(
-    job: SimulationJob, games: int, jobs: int = 1, progress: ProgressHook | None = None
-) -> tuple[dict[str, Any], list[GameOutcome]]:
-    outcomes: list[GameOutcome] = []
+    job: SimulationJob,
+    games: int,
+    jobs: int = 1,
+    progress: ProgressHook | None = None,
+    summary: RunSummary | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> tuple[dict[str, Any], RunSummary]:
+    """Play ``games`` games and return the report and the running totals it was made from.
+
+    ``should_stop`` is asked after each chunk of games; when it says so the run ends early and the report covers
+    the games finished (whole chunks, so the totals are never half-updated).
+    """
+    summary = summary or RunSummary(job)
     for part in iter_outcomes(job, games, jobs):
-        outcomes.extend(part)
+        for outcome in part:
+            summary.add(outcome)
         if progress is not None:
             progress(len(part))
-    return summarize(job, outcomes), outcomes
+        if should_stop is not None and should_stop():
+            break
+    return summary.report(), summary

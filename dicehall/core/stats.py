@@ -3,12 +3,22 @@
 >>> lo, hi = wilson_interval(50, 100)
 >>> round(lo, 3), round(hi, 3)
 (0.404, 0.596)
+
+:class:`RunningStats` summarises a stream of numbers in bounded memory, so a simulation of any length keeps a flat
+memory profile:
+
+>>> rs = RunningStats()
+>>> for x in [3, 1, 2, 2, 10]:
+...     rs.add(x)
+>>> d = rs.describe()
+>>> d["n"], d["mean"], d["median"], d["max"], rs.exact
+(5, 3.6, 2.0, 10.0, True)
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,3 +65,121 @@ def histogram(values: Sequence[float], bins: int = 10) -> list[dict[str, float]]
         {"from": float(edges[i]), "to": float(edges[i + 1]), "count": int(counts[i])}
         for i in range(len(counts))
     ]
+
+
+DISTINCT_LIMIT = 50_000
+"""How many distinct values :class:`RunningStats` counts exactly before it switches to a sample of that size."""
+
+
+class RunningStats:
+    """Mean, sd, extremes, percentiles and a histogram of a stream of numbers, in bounded memory.
+
+    Values are counted per distinct value, so everything is exact (the same figures as :func:`describe` on the
+    whole list) while the stream takes at most ``limit`` distinct values; every score and statistic the three
+    games report does, whatever the number of games. Past that, percentiles and the histogram come from a uniform
+    sample of ``limit`` values (reservoir sampling with a fixed seed, so a run stays reproducible) and
+    :attr:`exact` turns false; ``n``, mean, sd, min and max stay exact.
+    """
+
+    def __init__(self, limit: int = DISTINCT_LIMIT, seed: int = 0) -> None:
+        self.limit = limit
+        self.n = 0
+        self.counts: dict[float, int] | None = {}
+        self._sample: list[float] = []
+        self._rng = np.random.default_rng(seed)
+        self._mean = 0.0
+        self._m2 = 0.0  # Welford's running sum of squared deviations
+        self.min = math.inf
+        self.max = -math.inf
+
+    @property
+    def exact(self) -> bool:
+        return self.counts is not None
+
+    def add(self, value: float) -> None:
+        x = float(value)
+        self.n += 1
+        delta = x - self._mean
+        self._mean += delta / self.n
+        self._m2 += delta * (x - self._mean)
+        self.min = min(self.min, x)
+        self.max = max(self.max, x)
+        if self.counts is not None:
+            self.counts[x] = self.counts.get(x, 0) + 1
+            if len(self.counts) > self.limit:
+                self._to_sample()
+            return
+        j = int(self._rng.integers(0, self.n))
+        if j < self.limit:
+            self._sample[j] = x
+
+    def add_all(self, values: Iterable[float]) -> None:
+        for v in values:
+            self.add(v)
+
+    def _to_sample(self) -> None:
+        """Replace the counts by a uniform sample (without replacement) of ``limit`` of the values seen."""
+        assert self.counts is not None
+        values = np.fromiter(self.counts.keys(), dtype=float)
+        counts = np.fromiter(self.counts.values(), dtype=np.int64)
+        picked = self._rng.multivariate_hypergeometric(counts, self.limit)
+        self._sample = np.repeat(values, picked).tolist()
+        self.counts = None
+
+    def weighted(self) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted distinct values and how many of the ``n`` values each stands for (estimated once not exact)."""
+        if self.counts is not None:
+            values = np.fromiter(sorted(self.counts), dtype=float, count=len(self.counts))
+            weights = np.fromiter((self.counts[v] for v in values.tolist()), dtype=float, count=values.size)
+            return values, weights
+        uniq, cnt = np.unique(np.asarray(self._sample, dtype=float), return_counts=True)
+        return uniq, cnt * (self.n / len(self._sample))
+
+    def percentile(self, q: float) -> float:
+        """The ``q``-th percentile with numpy's default (linear) interpolation."""
+        if self.counts is not None:
+            values, weights = self.weighted()
+            cum = np.cumsum(weights.astype(np.int64))
+            h = (self.n - 1) * q / 100
+            lo = math.floor(h)
+            a = values[int(np.searchsorted(cum, lo, side="right"))]
+            b = values[int(np.searchsorted(cum, min(lo + 1, self.n - 1), side="right"))]
+            return float(a + (h - lo) * (b - a))
+        return float(np.percentile(np.asarray(self._sample, dtype=float), q))
+
+    def describe(self) -> dict[str, Any]:
+        """The same fields as :func:`describe`, plus ``exact`` when percentiles are estimates."""
+        if self.n == 0:
+            return {"n": 0}
+        if self.counts is not None:
+            values, weights = self.weighted()
+            mean = float(np.dot(values, weights) / self.n)
+            var = float(np.dot(weights, (values - mean) ** 2) / (self.n - 1)) if self.n > 1 else 0.0
+        else:
+            mean = self._mean
+            var = self._m2 / (self.n - 1) if self.n > 1 else 0.0
+        out: dict[str, Any] = {
+            "n": self.n,
+            "mean": mean,
+            "sd": math.sqrt(var),
+            "min": self.min,
+            "p5": self.percentile(5),
+            "p25": self.percentile(25),
+            "median": self.percentile(50),
+            "p75": self.percentile(75),
+            "p95": self.percentile(95),
+            "max": self.max,
+        }
+        if self.counts is None:
+            out["exact"] = False
+        return out
+
+    def histogram(self, bins: int = 10) -> list[dict[str, float]]:
+        if self.n == 0:
+            return []
+        values, weights = self.weighted()
+        counts, edges = np.histogram(values, bins=bins, weights=weights)
+        return [
+            {"from": float(edges[i]), "to": float(edges[i + 1]), "count": round(float(counts[i]))}
+            for i in range(len(counts))
+        ]

@@ -32,6 +32,12 @@ def confirming_keep(state: ThousandState) -> bool:
     return state.keep_is_confirmation
 
 
+HORIZON = 2000
+"""Turn totals the expert's table looks at: above it every bank is worth the same. One turn reaches 2,000 far
+less often than once in 10,000 turns, and without the bound a large target or a score deep below zero (failed
+opening penalties) made the table ten times larger and rebuilt at every turn."""
+
+
 def turn_model(state: ThousandState) -> dp.TurnModel:
     """The expert's view of the turn of the player to move: what may be banked and what points are worth."""
     r = state.rules
@@ -47,7 +53,9 @@ def turn_model(state: ThousandState) -> dp.TurnModel:
         sat = r.target - score
     if cap is not None:
         sat = min(sat, cap)
-    sat = max(sat, need, dp.STEP)
+        if cap > HORIZON:  # far below the target (a large target or a deeply negative score): never reached
+            cap = None
+    sat = max(min(sat, HORIZON), need, dp.STEP)
     special: tuple[tuple[int, int], ...] = ()
     if r.dump_truck:
         onto = r.dump_truck_score - score

@@ -11,9 +11,11 @@ from rich.table import Table
 
 from dicehall.core.agents import Agent, make_bot, seat_names
 from dicehall.core.cli_support import (
+    PlaySeedOpt,
     QuitGame,
     ResumeOpt,
     RulesFileOpt,
+    SaveOpt,
     SetOpt,
     add_simulate_command,
     ask,
@@ -23,7 +25,7 @@ from dicehall.core.cli_support import (
 )
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
-from dicehall.core.simulate import GameOutcome
+from dicehall.core.simulate import RunSummary
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 from dicehall.thousand.terminal import board, roll_picture, turn_line
@@ -166,7 +168,7 @@ def _rename(event: str, names: list[str]) -> str:
     )
 
 
-def print_extra(report: dict[str, Any], outcomes: list[GameOutcome]) -> None:
+def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
     """Mean game length and each seat's score distribution."""
     stats = report.get("stats", {})
     if "turns" in stats:
@@ -195,8 +197,8 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         ),
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,
-        save: Path = typer.Option(None, "--save", help="Write the game record here (also on quit/Ctrl-C)."),
-        seed: int = typer.Option(None, "--seed", help="Seed for reproducible dice (default: a fresh one)."),
+        save: Path = SaveOpt,
+        seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
     ) -> None:
         """Play Dice 1000 («Тысяча») in the terminal against bots or friends (hot-seat)."""

@@ -19,8 +19,14 @@ from dicehall.core.errors import RuleConfigError
 from dicehall.core.rules import RuleSet, option
 from dicehall.thousand.scoring import CLASSIC_KINDS, YARD_KINDS
 
-MAX_BARREL_CLIMB = 500
-"""Largest ``target - barrel_score``: the points a player on the score barrel must make in one turn."""
+MAX_ONE_TURN = 300
+"""The most points a rule set may demand in one turn: the opening minimum, a pit's width and the climb from the
+score barrel to the target. Beyond it games stall for thousands of turns (a 500 climb: ≈5,000 turns on average
+between two expert bots, against ≈100 in classic)."""
+
+MAX_BOLT_COST = 50
+"""The most a bolt may cost on average (``bolt_penalty / bolts_count``): above it a zero roll costs more than a
+bold player's turns gain, and games between such players stop ending."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,7 +82,11 @@ class ThousandRules(RuleSet):
     )
     # -- opening ---------------------------------------------------------------------------------------------
     open_min: int = option(
-        50, "opening minimum: the first bank must be at least this in one turn", min=0, max=500, step=5
+        50,
+        "opening minimum: the first bank must be at least this in one turn",
+        min=0,
+        max=MAX_ONE_TURN,
+        step=5,
     )
     open_fail_every: int = option(
         3, "every this many failed opening turns cost open_fail_penalty", min=1, max=10
@@ -94,7 +104,7 @@ class ThousandRules(RuleSet):
         False, "a confirmation roll that is itself hot dice must be confirmed again (yard)"
     )
     max_rolls: int = option(
-        0, "at most this many rolls per turn, forced re-rolls not counted (0 = no limit)", min=0, max=20
+        0, "at most this many rolls per turn, forced re-rolls not counted (0 = no limit)", min=0, max=10
     )
     pair_reroll: bool = option(
         False, "3 dice set aside and the other 2 roll a non-scoring pair: keep the points, roll all 5 (yard)"
@@ -117,7 +127,7 @@ class ThousandRules(RuleSet):
     dump_truck: bool = option(
         True, "dump truck: a player whose score becomes exactly dump_truck_score drops to 0"
     )
-    dump_truck_score: int = option(555, "the dump truck score", min=5, max=5000, step=5)
+    dump_truck_score: int = option(555, "the dump truck score", min=5, max=4995, step=5)
     exact_reset: bool = option(
         False, "a bank landing exactly on an opponent's score sends that opponent to 0"
     )
@@ -138,7 +148,7 @@ class ThousandRules(RuleSet):
         choices=("none", "score", "open"),
     )
     barrel_score: int = option(
-        880, "score barrel: a bank reaching this puts the player on the barrel", min=5, max=5000, step=5
+        880, "score barrel: a bank reaching this puts the player on the barrel", min=5, max=4995, step=5
     )
     barrel_cap: bool = option(True, "a bank reaching the barrel is recorded as exactly barrel_score")
     barrel_exact: bool = option(False, "score barrel: the win must land exactly on target (yard)")
@@ -189,11 +199,11 @@ class ThousandRules(RuleSet):
                     f"barrel_score must be above the opening minimum {self.open_min} and below the target "
                     f"{target}, got {self.barrel_score}",
                 )
-            if target - self.barrel_score > MAX_BARREL_CLIMB:
+            if target - self.barrel_score > MAX_ONE_TURN:
                 raise bad(
                     "barrel_score",
                     f"barrel_score {self.barrel_score} leaves {target - self.barrel_score} to make in one turn "
-                    f"from the barrel; at most {MAX_BARREL_CLIMB} is allowed (raise barrel_score)",
+                    f"from the barrel; at most {MAX_ONE_TURN} is allowed (raise barrel_score)",
                 )
         # pits: [low, high) below the target, below the barrel (or the win condition there would fight the pit)
         ceiling, ceiling_name = (self.barrel_score, "the barrel") if score_barrel else (target, "the target")
@@ -202,6 +212,8 @@ class ThousandRules(RuleSet):
             low, high = pit
             if low >= high:
                 raise bad("pits", f"pit {list(pit)}: need low < high")
+            if high - low > MAX_ONE_TURN:
+                raise bad("pits", f"pit {list(pit)} is {high - low} wide; at most {MAX_ONE_TURN} is allowed")
             if high > ceiling:
                 raise bad("pits", f"pit {list(pit)} reaches past {ceiling_name} at {ceiling}")
             if low < previous_high:
@@ -211,6 +223,12 @@ class ThousandRules(RuleSet):
             raise bad(
                 "dump_truck_score",
                 f"dump_truck_score must be below {ceiling_name} at {ceiling}, got {self.dump_truck_score}",
+            )
+        if self.bolts and self.bolt_penalty > MAX_BOLT_COST * self.bolts_count:
+            raise bad(
+                "bolt_penalty",
+                f"bolt_penalty {self.bolt_penalty} every {self.bolts_count} bolts is more than {MAX_BOLT_COST} a "
+                f"bolt; allow at most {MAX_BOLT_COST * self.bolts_count} or raise bolts_count",
             )
         if self.barrel_exact and not score_barrel:
             raise bad("barrel_exact", "barrel_exact applies to the score barrel only (barrel = 'score')")

@@ -426,6 +426,12 @@ class ThousandState(State[Action]):
         The outcome comes from the engine's own outcome list, so it needs no validation and its scoring is
         found by index instead of by hashing the tuple.
         """
+        try:
+            in_range = 0.0 <= u < 1.0  # False for NaN
+        except TypeError:
+            in_range = False
+        if not in_range or isinstance(u, bool):
+            raise IllegalActionError(f"a uniform draw lies in [0, 1), got {u!r}", rule="chance-uniform")
         if self._phase != _CHANCE:
             if self._phase != _ROLLOFF:
                 raise IllegalActionError("no dice are to be rolled now", rule="turn-order")
@@ -797,8 +803,8 @@ class ThousandState(State[Action]):
             raise IllegalActionError(
                 f"in the roll-off each player rolls 1 die, got {len(action)} values", rule="dice-count"
             )
-        die = action[0]
-        if not (isinstance(die, int) and 1 <= die <= 6):
+        (die,) = _whole_dice(action)
+        if not 1 <= die <= 6:
             raise IllegalActionError(f"a die shows 1..6, not {die!r}", rule="dice-values")
         self._ev = [f"{self.names[self._player]} rolls {die} for the start"]
         self._off_dice[self._player] = die
@@ -890,6 +896,10 @@ class ThousandState(State[Action]):
         if info is None or len(dice) != self.in_hand:
             self._bad_roll(dice)
         assert info is not None
+        for d in dice:
+            if type(d) is not int:  # 1.0 and True hash like 1: refuse them, or records would not replay
+                dice = _whole_dice(dice)
+                break
         self._roll(dice, info)
 
     def _roll(self, dice: Dice, info: RollInfo) -> None:
@@ -1173,10 +1183,22 @@ def parse_action(text: str) -> Action:
     return _parse_dice(t, "dice")
 
 
+def _whole_dice(values: tuple[Any, ...]) -> Dice:
+    """``values`` as plain ints (NumPy integers are converted); anything else (1.0, True) is refused."""
+    out = []
+    for v in values:
+        if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
+            raise IllegalActionError(
+                f"dice show whole numbers 1..6, not {v!r} ({type(v).__name__})", rule="dice-values"
+            )
+        out.append(int(v))
+    return tuple(out)
+
+
 def _parse_dice(text: str, what: str) -> Dice:
     t = text.strip()
     parts = [p for p in t.replace(",", " ").split() if p]
-    if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) > 1:
+    if len(parts) == 1 and _ascii_digits(parts[0]) and len(parts[0]) > 1:
         parts = list(parts[0])
     if not parts:
         hint = (
@@ -1185,7 +1207,7 @@ def _parse_dice(text: str, what: str) -> Dice:
         raise NotationError(f"cannot read {text.strip()!r}: {hint}")
     values = []
     for p in parts:
-        if not p.isdigit():
+        if not _ascii_digits(p):
             raise NotationError(
                 f"cannot read {p!r} in {text.strip()!r}: expected roll, bank, keep D,D or dice like 3,1,5,5,2"
             )
@@ -1196,3 +1218,8 @@ def _parse_dice(text: str, what: str) -> Dice:
     if len(values) > 5:
         raise NotationError(f"at most 5 dice, got {len(values)}")
     return tuple(values)
+
+
+def _ascii_digits(text: str) -> bool:
+    """Digits 0-9 only (``str.isdigit`` also accepts '²' and other scripts' digits)."""
+    return text.isascii() and text.isdigit()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -15,7 +16,9 @@ from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import Game, game_names, get_game
 from dicehall.core.rules import RuleSet
+from dicehall.web.limits import CreationLimits, LimitExceeded
 from dicehall.web.protocol import CreateTable, JoinSeat
+from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableError, TableManager, public_seats
 
 router = APIRouter(prefix="/api")
@@ -146,13 +149,47 @@ async def check_rules(body: RulesCheck) -> dict[str, Any]:
     return {"ok": True, "rules": rules.to_dict()}
 
 
-@router.post("/tables", status_code=201)
-async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+def _creation_limits(request: Request) -> CreationLimits:
+    """The app's creation limits, made on first use from its settings and its database's salt."""
+    state = request.app.state
+    store = _manager(request).store
+    made: tuple[object, CreationLimits] | None = getattr(state, "creation_limits", None)
+    if made is None or made[0] is not store:  # one per store (an app started again gets a new one)
+        settings: ServerSettings = getattr(state, "settings", None) or ServerSettings()
+        limits = CreationLimits(
+            settings.tables_per_hour,
+            settings.unfinished_per_client,
+            store.secret("creator_salt"),
+            store.count_unfinished,
+        )
+        made = state.creation_limits = (store, limits)
+    return made[1]
+
+
+def _too_many(exc: LimitExceeded) -> JSONResponse:
+    seconds = max(1, math.ceil(exc.retry_after))
+    return JSONResponse(
+        {"detail": str(exc), "code": exc.code, "retry_after": seconds},
+        status_code=429,
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+@router.post("/tables", status_code=201, response_model=None)
+async def create_table(body: CreateTable, request: Request) -> dict[str, Any] | JSONResponse:
+    limits = _creation_limits(request)
+    creator = limits.key(request.client.host if request.client else None)
     try:
-        table, tokens = _manager(request).create(body)
+        limits.check(creator)
+    except LimitExceeded as exc:
+        return _too_many(exc)
+    try:
+        table, tokens = _manager(request).create(body, creator=creator)
     except ImportError:
+        limits.refund(creator)
         raise HTTPException(400, f"game {body.game!r} is not installed") from None
     except DicehallError as exc:
+        limits.refund(creator)
         raise _http_error(exc) from None
     seats = public_seats(table.seats)
     for s in seats:

@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from dicehall.web import api
 from dicehall.web.db import Store, default_db_url
+from dicehall.web.security import SecurityHeaders, install_log_redaction
 from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableManager, bot_delay_from_env
 from dicehall.web.ws import websocket_endpoint
@@ -22,7 +23,7 @@ log = logging.getLogger("dicehall.web")
 STATIC_DIR = Path(__file__).parent / "static"
 
 NOT_BUILT = """<!doctype html><html><head><meta charset="utf-8"><title>dicehall</title></head>
-<body style="font-family:sans-serif;max-width:40em;margin:3em auto">
+<body>
 <h1>dicehall</h1><p>The front end is not built; run <code>make</code> (or <code>make run</code>) in the project
 directory. The server itself works: see <a href="/api/health">/api/health</a> and <a href="/docs">/docs</a>.</p>
 </body></html>"""
@@ -63,6 +64,8 @@ def create_app(
 
     app = FastAPI(title="dicehall", lifespan=lifespan)
     app.include_router(api.router)
+    app.add_middleware(SecurityHeaders)  # security.py: CSP, no framing, no sniffing, no referrer
+    install_log_redaction()
 
     @app.websocket("/ws")
     async def ws_route(websocket: WebSocket) -> None:

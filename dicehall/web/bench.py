@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +28,41 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+LOAD_SETTINGS: dict[str, float] = {
+    "tables_per_hour": 1_000_000,
+    "unfinished_per_client": 1_000_000,
+    "ws_messages_per_second": 10_000,
+    "ws_burst": 100_000,
+}
+"""Throughput runs: every client comes from 127.0.0.1 and plays as fast as it can, so the per-client limits are
+lifted (the abuse mix in ``abuse.py`` runs with real limits and one address per client instead)."""
+
+
 def start_server(
-    db_url: str, port: int, sqlite_sync: str = "NORMAL", extra_env: dict[str, str] | None = None
+    db_url: str,
+    port: int,
+    sqlite_sync: str = "NORMAL",
+    extra_env: dict[str, str] | None = None,
+    settings: Mapping[str, float] | None = None,
+    extra_args: Sequence[str] = (),
+    bot_delay: float = 0.0,
 ) -> subprocess.Popen[bytes]:
-    """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers."""
+    """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers.
+    ``settings`` (default ``LOAD_SETTINGS``) go to ``--settings``."""
     env = {**os.environ, **(extra_env or {})}
     cmd = [sys.executable, "-m", "dicehall.web", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
-    cmd += ["--bot-delay", "0", "--sqlite-sync", sqlite_sync, "--log-level", "warning"]
+    cmd += ["--bot-delay", str(bot_delay), "--sqlite-sync", sqlite_sync, "--log-level", "warning", *extra_args]
+    values = LOAD_SETTINGS if settings is None else settings
+    with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False, encoding="utf-8") as f:
+        f.write("".join(f"{k} = {v!r}\n" for k, v in values.items()))
+    cmd += ["--settings", f.name]
+    try:
+        return _start(cmd, env, port)
+    finally:
+        os.unlink(f.name)  # read once at start
+
+
+def _start(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     # stderr goes to an unlinked file, not a pipe: a chatty server must never block on a full pipe.
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
@@ -144,6 +173,14 @@ def run(quick: bool = False) -> dict[str, Any]:
     if not quick:
         result.update(_figures("hot_", measure(clients, duration / 2, warmup, hot_seat=True)))
         result.update(_figures("full_", measure(clients, duration / 2, warmup, "FULL")))
+    from dicehall.web import abuse  # the abuse mix with the default limits (see abuse.py)
+
+    mix = abuse.run(quick)
+    for key in ("normal_p50_ms", "normal_p99_ms", "health_p50_ms", "health_p99_ms", "server_rss_max_mb"):
+        result[f"abuse_{key}"] = round(mix[key], 2)
+    result["abuse_flood_rate_limited"] = mix["flood_codes"].get("rate_limited", 0)
+    result["abuse_flood_closed_1008"] = mix["flood_closes"].get("1008", 0)
+    result["abuse_creator_429"] = mix["creator_refused_429"]
     return result
 
 

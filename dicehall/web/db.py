@@ -7,6 +7,7 @@ long-lived connection so that a move costs one small transaction (INSERT + COMMI
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -49,6 +51,18 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float)
+    # Salted hash of the creating client's address (limits.client_key), for the unfinished-tables quota;
+    # cleared when the game ends. Tables from before migration 0002 have none.
+    creator: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+
+
+class MetaRow(Base):
+    """Server-wide values kept with the data, e.g. the salt of the creator keys (so keys survive a restart)."""
+
+    __tablename__ = "dh_meta"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 class EventRow(Base):
@@ -73,6 +87,7 @@ class TableMeta:
     status: str
     created: float
     updated: float
+    creator: str | None = None
 
 
 @dataclass(frozen=True)
@@ -185,6 +200,7 @@ class Store:
                 status=meta.status,
                 created=meta.created,
                 updated=meta.updated,
+                creator=meta.creator,
             )
         )
 
@@ -196,6 +212,8 @@ class Store:
             values["seats"] = json.dumps(seats)
         if status is not None:
             values["status"] = status
+            if status == "finished":
+                values["creator"] = None
         self._write(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     def append_events(self, table_id: str, events: Sequence[StoredEvent], status: str | None = None) -> None:
@@ -208,9 +226,10 @@ class Store:
         def stmts(conn: Connection) -> None:
             conn.execute(self._ins_event, rows)
             if status is not None:
-                conn.execute(
-                    update(TableRow).where(TableRow.id == table_id).values(status=status, updated=time.time())
-                )
+                values: dict[str, Any] = {"status": status, "updated": time.time()}
+                if status == "finished":
+                    values["creator"] = None  # only the unfinished-tables quota needs it
+                conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
         self._transaction(stmts)
 
@@ -264,6 +283,7 @@ class Store:
             status=row.status,
             created=row.created,
             updated=row.updated,
+            creator=row.creator,
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:
@@ -279,6 +299,22 @@ class Store:
     def unfinished_table_ids(self) -> list[str]:
         rows = self._read(select(TableRow.id).where(TableRow.status != "finished").order_by(TableRow.created))
         return [r[0] for r in rows]
+
+    def count_unfinished(self, creator: str) -> int:
+        """Tables created by ``creator`` (a client key) that are waiting or in play."""
+        stmt = select(func.count()).where(
+            TableRow.creator == creator, TableRow.status.in_(["waiting", "playing"])
+        )
+        return int(self._read(stmt)[0][0])
+
+    def secret(self, key: str) -> bytes:
+        """A random server secret stored under ``key``, made on first use (e.g. the creator-key salt)."""
+        rows = self._read(select(MetaRow.value).where(MetaRow.key == key))
+        if rows:
+            return bytes.fromhex(rows[0][0])
+        value = secrets.token_bytes(32)
+        self._write(insert(MetaRow).values(key=key, value=value.hex()))
+        return value
 
     def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         rows = self._read(

@@ -80,6 +80,7 @@ class _WS(asyncio.Protocol):
         self.opened: asyncio.Future[None] = loop.create_future()
         self.closed: asyncio.Future[None] = loop.create_future()
         self.transport: asyncio.Transport | None = None
+        self.close_code: int | None = None  # from the server's close frame
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's TCP transport is not a subclass
@@ -126,6 +127,7 @@ class _WS(asyncio.Protocol):
             elif op == 9:
                 self.send(0xA, payload)
             elif op == 8 and self.transport is not None:
+                self.close_code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
                 self.transport.close()
 
     def send(self, opcode: int, payload: bytes) -> None:
@@ -151,7 +153,10 @@ class _WS(asyncio.Protocol):
             self.transport.close()
 
 
-async def _open(host: str, port: int, path: str, on_text: Callable[[bytes], None]) -> _WS:
+async def _open(
+    host: str, port: int, path: str, on_text: Callable[[bytes], None], headers: str = ""
+) -> _WS:
+    """Open a websocket; ``headers`` are extra request header lines, each ending in CRLF."""
     loop = asyncio.get_running_loop()
     transport, proto = await loop.create_connection(lambda: _WS(on_text), host, port)
     proto.transport = transport  # uvloop may call connection_made only after this returns
@@ -159,7 +164,7 @@ async def _open(host: str, port: int, path: str, on_text: Callable[[bytes], None
     transport.write(
         (
             f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{headers}\r\n"
         ).encode()
     )
     await asyncio.wait_for(proto.opened, timeout=10)

@@ -25,6 +25,7 @@ ERROR_CODES = (
     "illegal_move",
     "game_over",
     "server_error",
+    "rate_limited",
 )
 
 
@@ -71,8 +72,8 @@ class SeatSpec(BaseModel):
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(max_length=32)
-    preset: str | None = Field(default=None, max_length=64)
+    game: str = Field(min_length=1, max_length=32)
+    preset: str | None = Field(default=None, min_length=1, max_length=64)  # null = the game's default, "" is refused
     overrides: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
 

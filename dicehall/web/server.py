@@ -10,6 +10,11 @@ from dicehall.web.db import SQLITE_SYNC_MODES
 WS_MAX_FRAME = 64 * 1024
 """The transport drops frames above this; frames between 4 KiB and this get a ``too_large`` error."""
 
+TRUSTED_PROXY_HELP = (
+    "address(es) of a reverse proxy whose X-Forwarded-For names the client (comma-separated, '*' for any); "
+    "without it the client address used by the limits is the socket peer"
+)
+
 
 def serve(
     host: str = "127.0.0.1",
@@ -20,12 +25,14 @@ def serve(
     access_log: bool = False,
     log_level: str = "info",
     settings_file: str | None = None,
+    trusted_proxy: str | None = None,
 ) -> None:
     import uvicorn
 
     from dicehall.web.app import create_app
     from dicehall.web.db import check_database, default_db_url
     from dicehall.web.settings import ServerSettings
+    from dicehall.web.transport import DicehallWebSocketProtocol
 
     if sqlite_sync.upper() not in SQLITE_SYNC_MODES:
         raise ValueError(f"--sqlite-sync must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}")
@@ -50,6 +57,10 @@ def serve(
         access_log=access_log,
         log_level=log_level,
         timeout_graceful_shutdown=3,
+        ws=DicehallWebSocketProtocol,  # clean 1009/1007 closes, no log flood (transport.py)
+        # The client address (limits) is the socket peer, unless it is a trusted proxy (docs/web.md).
+        proxy_headers=trusted_proxy is not None,
+        forwarded_allow_ips=trusted_proxy,
     )
 
 
@@ -63,8 +74,19 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--access-log", action="store_true")
     p.add_argument("--log-level", default="info")
     p.add_argument("--settings", default=None, help="TOML file of server limits (see docs/web.md)")
+    p.add_argument("--trusted-proxy", default=None, help=TRUSTED_PROXY_HELP)
     a = p.parse_args(argv)
     try:
-        serve(a.host, a.port, a.db, a.bot_delay, a.sqlite_sync, a.access_log, a.log_level, a.settings)
+        serve(
+            a.host,
+            a.port,
+            a.db,
+            a.bot_delay,
+            a.sqlite_sync,
+            a.access_log,
+            a.log_level,
+            a.settings,
+            trusted_proxy=a.trusted_proxy,
+        )
     except ValueError as exc:
         p.exit(2, f"error: {exc}\n")

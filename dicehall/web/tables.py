@@ -229,8 +229,9 @@ class TableManager:
                 await task
 
     # -- creating, loading, claiming ----------------------------------------------------------------------
-    def create(self, spec: CreateTable) -> tuple[LiveTable, dict[int, str]]:
-        """Create a table; returns it with the tokens of the claimed human seats (shown once, stored hashed)."""
+    def create(self, spec: CreateTable, creator: str | None = None) -> tuple[LiveTable, dict[int, str]]:
+        """Create a table; returns it with the tokens of the claimed human seats (shown once, stored hashed).
+        ``creator`` is the creating client's key (see ``limits.py``), stored for the unfinished-tables quota."""
         game = get_game(spec.game)
         rules = game.rules_type.from_preset(spec.preset, spec.overrides)
         game.check_player_count(len(spec.seats))
@@ -272,6 +273,7 @@ class TableManager:
             status=_status_for(seats, state),
             created=now,
             updated=now,
+            creator=creator,
         )
         self.store.create_table(meta)
         table = self._live(meta, game, rules, state, 0)

@@ -16,7 +16,9 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from dicehall.web.limits import MessageLimiter
 from dicehall.web.protocol import CLIENT_MESSAGES, MAX_MESSAGE_BYTES, ActMsg, JoinMsg, error
+from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import LiveTable, Subscriber, TableError, TableManager
 
 log = logging.getLogger("dicehall.web")
@@ -26,22 +28,23 @@ OUTBOX_LIMIT = 2000
 
 
 class Connection(Subscriber):
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, settings: ServerSettings | None = None) -> None:
         self.ws = ws
         self.outbox: deque[str] = deque()
         self.wakeup = asyncio.Event()
         self.closing = False
-        self.overflow = False
+        self.close_with: tuple[int, str] | None = None
         self.table: LiveTable | None = None
         self.seats: list[int] = []
+        s = settings or ServerSettings()
+        self.limiter = MessageLimiter(s.ws_messages_per_second, s.ws_burst)
 
     def push(self, text: str) -> None:
         if self.closing:
             return
         if len(self.outbox) >= OUTBOX_LIMIT:
             # Too far behind: drop the client; it reconnects with its last_seq and catches up.
-            self.overflow = True
-            self.close()
+            self.close(1013, "too far behind; reconnect with last_seq")
             return
         self.outbox.append(text)
         self.wakeup.set()
@@ -49,9 +52,16 @@ class Connection(Subscriber):
     def send(self, msg: dict[str, Any]) -> None:
         self.push(json.dumps(msg))
 
-    def close(self) -> None:
+    def close(self, code: int | None = None, reason: str = "") -> None:
+        """Stop sending; with a ``code`` the writer sends that websocket close (after the messages queued so
+        far when ``code`` is 1008, so the client reads why it was cut off)."""
+        if self.closing:
+            return
         self.closing = True
-        self.outbox.clear()
+        if code is not None:
+            self.close_with = (code, reason)
+        if code != 1008:
+            self.outbox.clear()
         self.wakeup.set()
 
     async def writer(self) -> None:
@@ -62,8 +72,11 @@ class Connection(Subscriber):
             self.wakeup.clear()
             while outbox:
                 await ws.send_text(outbox.popleft())
-        if self.overflow:
-            await ws.close(code=1013, reason="too far behind; reconnect with last_seq")
+        while outbox:  # what was queued before a 1008 close
+            await ws.send_text(outbox.popleft())
+        if self.close_with is not None:
+            code, reason = self.close_with
+            await ws.close(code=code, reason=reason)
 
 
 def _validation_message(exc: ValidationError) -> str:
@@ -76,7 +89,7 @@ def _validation_message(exc: ValidationError) -> str:
 
 async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
     await ws.accept()
-    conn = Connection(ws)
+    conn = Connection(ws, getattr(ws.app.state, "settings", None))
     writer = asyncio.create_task(conn.writer())
     try:
         while not writer.done():
@@ -103,6 +116,23 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
 
 def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> None:
     """One client frame. Errors go back to this client only; nothing changes."""
+    if conn.closing:
+        return
+    verdict = conn.limiter.check()
+    if verdict != "ok":
+        limiter = conn.limiter
+        rate, burst = limiter.bucket.rate, int(limiter.bucket.capacity)
+        wait = limiter.wait()
+        refusal = error(
+            "rate_limited",
+            f"too many messages: at most {rate:g} per second (bursts of {burst}); this one was ignored, "
+            f"send again in {wait:.2f} s",
+        )
+        refusal["retry_after"] = round(wait, 3)
+        conn.send(refusal)
+        if verdict == "close":
+            conn.close(1008, f"message rate over {rate:g}/s for too long; reconnect and slow down")
+        return
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
         conn.send(error("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes; got {size}"))

@@ -19,6 +19,7 @@ Chance outcomes (the dice after a throw: the arena dice in order, then the throw
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 from dicehall.core.errors import NotationError
@@ -80,6 +81,72 @@ class Setup:
 
 
 Action = Throw | RealThrow | Rearrange | EndTurn | Outcome | Setup
+
+STATUSES = ("arena", "out", "rim", "cocked")
+
+
+def _real(v: object) -> bool:
+    """A finite real number (``bool`` is not one)."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _whole(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _place_problem(what: str, x: object, y: object, yaw: object) -> str | None:
+    if (x is None) != (y is None):
+        return f"{what}: give both x and y, or neither"
+    if x is not None and not (_real(x) and _real(y)):
+        return f"{what}: x and y must be finite numbers (mm), got {x!r}, {y!r}"
+    if not _real(yaw):
+        return f"{what}: yaw must be a finite number (degrees), got {yaw!r}"
+    return None
+
+
+def malformed(action: object) -> str | None:
+    """Why ``action`` is not a well-formed Wurf action (a wrong type, NaN, an infinity), or ``None``.
+
+    Only the form is checked here; whether the action is allowed now (aim inside the arena, power 0–1, a die that
+    exists, ...) is the state's business.
+    """
+    if isinstance(action, RealThrow | EndTurn):
+        return None
+    if isinstance(action, Throw):
+        for name in ("x", "y", "power", "spin"):
+            v = getattr(action, name)
+            if not _real(v):
+                return f"throw {name} must be a finite number, got {v!r}"
+        return None
+    if isinstance(action, Rearrange):
+        if not isinstance(action.moves, tuple) or not action.moves:
+            return "a rearrangement moves at least one die: a tuple of (index, x, y)"
+        for move in action.moves:
+            if not (isinstance(move, tuple) and len(move) == 3 and _whole(move[0])):
+                return f"a rearrangement move is (die index, x, y), got {move!r}"
+            problem = _place_problem(f"die #{move[0]}", move[1], move[2], 0.0)
+            if problem or move[1] is None:
+                return problem or f"die #{move[0]}: a move needs a position"
+        return None
+    if isinstance(action, Setup):
+        if not _whole(action.face) or not 1 <= action.face <= 6:
+            return f"the start die shows a face 1..6 (1 = X), got {action.face!r}"
+        return _place_problem("the start die", action.x, action.y, action.yaw)
+    if isinstance(action, Outcome):
+        if not isinstance(action.dice, tuple):
+            return "an outcome is a tuple of landed dice"
+        for k, d in enumerate(action.dice):
+            if not isinstance(d, Landed):
+                return f"die {k + 1} of the outcome is not a landed die: {d!r}"
+            if d.status not in STATUSES:
+                return f"die {k + 1}: unknown status {d.status!r}"
+            if not _whole(d.face) or not 0 <= d.face <= 6:
+                return f"die {k + 1}: a face is X or 2..6, got {d.face!r}"
+            problem = _place_problem(f"die {k + 1}", d.x, d.y, d.yaw)
+            if problem:
+                return problem
+        return None
+    return f"{action!r} is not a Wurf action"
 
 
 def cell_centre(cell: str) -> tuple[float, float]:
@@ -166,6 +233,8 @@ def _parse_die(tok: str) -> Landed:
 
 
 def from_string(text: str) -> Action:
+    if not isinstance(text, str):
+        raise NotationError(f"a move is text like 'throw c3 p0.6' or 'end', not {type(text).__name__}")
     words = text.strip().split()
     if not words:
         raise NotationError("empty move")

@@ -7,12 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 
 from dicehall.core.agents import seat_names
 from dicehall.core.cli_support import (
     GamesOpt,
     JobsOpt,
     JsonOpt,
+    PlaySeedOpt,
     PlotOpt,
     ResumeOpt,
     RulesFileOpt,
@@ -21,6 +23,8 @@ from dicehall.core.cli_support import (
     SeedOpt,
     SetOpt,
     ask,
+    check_input_file,
+    check_output_file,
     console,
     fail,
     play_in_terminal,
@@ -32,14 +36,32 @@ from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord
 from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Throw, cell_centre, face_name
 from dicehall.wurf.state import WurfState
-from dicehall.wurf.terminal import cell_help, render_state
+from dicehall.wurf.terminal import cell_help, describe_action, render_state
+
+MIN_SIZE, MAX_SIZE = 64, 4096  # a picture smaller shows no pips; larger exceeds common offscreen GL buffers
 
 HELP = (
-    "Commands: 't c3 0.6' throw at cell c3 with power 0.6 (0 gentle .. 1 hard; optional spin after it),\n"
+    "Commands: 't c3 0.6' throw at cell c3 with power 0.6 (optional spin after it),\n"
     "'g' gather all dice into a block (or 'g c3' around cell c3), 'm 2 c3' move die #2 to cell c3,\n"
     "'end' end your turn, 'board' redraw, 'help'. Full notation works too: 'throw 100,80 p0.6 s0.5',\n"
-    "'move 0>100,90 1>117,90'. " + cell_help() + "."
+    "'move 0>100,90 1>117,90'.\n" + cell_help() + "."
 )
+
+
+def allowed_commands(state: WurfState) -> str:
+    """The commands the player to move can use now (only those)."""
+    legal = state.legal_actions()
+    words = ["'t CELL POWER' throw" + (f" all {state.throw_count()} dice" if state.big_next else "")]
+    if any(isinstance(a, Rearrange) for a in legal):
+        words.append("'g [CELL]' gather / 'm N CELL' move a die")
+    if any(isinstance(a, EndTurn) for a in legal):
+        words.append("'end' end the turn")
+    return ", ".join([*words, "'board'", "'help'"])
+
+
+def _no_more(args: list[str], allowed: int, usage: str) -> None:
+    if len(args) > allowed:
+        raise NotationError(f"unexpected {' '.join(args[allowed:])!r} after the command; type {usage}")
 
 
 def parse_human(state: WurfState, text: str) -> Action:
@@ -49,6 +71,7 @@ def parse_human(state: WurfState, text: str) -> Action:
         raise NotationError("type a command (help lists them)")
     head, args = words[0], words[1:]
     if head in ("e", "end", "stop"):
+        _no_more(args, 0, "'end' alone")
         return EndTurn()
     if head in ("t", "throw") or re.fullmatch(r"[a-e][1-5]", head):
         if re.fullmatch(r"[a-e][1-5]", head):
@@ -59,6 +82,7 @@ def parse_human(state: WurfState, text: str) -> Action:
             action = state.string_to_action("throw " + " ".join(args))
             assert isinstance(action, Throw)
             return action
+        _no_more(args, 3, "'t CELL POWER SPIN', e.g. 't c3 0.6 0.5'")
         x, y = cell_centre(args[0])
         try:
             power = float(args[1]) if len(args) > 1 else 0.5
@@ -67,12 +91,15 @@ def parse_human(state: WurfState, text: str) -> Action:
             raise NotationError("power and spin are numbers from 0 to 1, e.g. 't c3 0.6 0.4'") from None
         return Throw(x, y, power, spin)
     if head in ("g", "gather"):
+        _no_more(args, 1, "'g' or 'g CELL', e.g. 'g c3'")
         cx, cy = cell_centre(args[0]) if args else (None, None)
         gather = state.gather_action(cx, cy)
         if gather is None:
             raise NotationError("the dice are already gathered there")
         return gather
-    if head == "m" and len(args) == 2 and args[0].isdigit():
+    if head == "m":
+        if len(args) != 2 or not args[0].isdigit():
+            raise NotationError("move a die with 'm N CELL', e.g. 'm 2 c3' (N is the die's # on the board)")
         x, y = cell_centre(args[1])
         return Rearrange(((int(args[0]), x, y),))
     return state.string_to_action(text)
@@ -86,7 +113,7 @@ def make_human(names: list[str]) -> Any:
             if state.big_next
             else ("your mandatory throw" if state.phase == "throw" else "throw again or 'end'")
         )
-        console.print(f"[bold]{names[seat]}[/] — {what}.")
+        console.print(f"[bold]{names[seat]}[/] — {what}. Now: {escape(allowed_commands(state))}.")
         while True:
             raw = ask("> ").strip()
             if raw.lower() in ("help", "h", "?"):
@@ -111,7 +138,7 @@ def make_narrator(names: list[str]) -> Any:
     def narrate(state: State[Any], action: Any, player: int) -> None:
         assert isinstance(state, WurfState)
         if player != CHANCE:
-            console.print(f"[bold]{names[player]}[/]: {state.action_to_string(action)}")
+            console.print(f"[bold]{names[player]}[/] {describe_action(action)}")
             return
         if not isinstance(action, Outcome) or state.last is None:
             console.print(f"[dim]{state.action_to_string(action)}[/]")
@@ -124,11 +151,22 @@ def make_narrator(names: list[str]) -> Any:
             for d in action.dice
         )
         msg = f"   dice: {faces}"
+        removed = []
+        if rep.left:
+            removed.append(f"{rep.left} out of the arena")
+        if rep.x_removed + rep.cocked_lost:
+            removed.append(f"{rep.x_removed + rep.cocked_lost} X removed")
+        if removed:
+            msg += f" ({'; '.join(removed)})"
         if rep.taken:
             msg += f" → {names[rep.thrower]} takes {rep.taken} ({', '.join(face_name(f) for f in rep.taken_faces)})"
         console.print(msg)
         if rep.eliminated:
             console.print(f"   [bold red]{names[rep.thrower]} has no dice left and is out.[/]")
+            if state.phase in ("setup", "over") and state.elimination_log[state.game_index - 1]:
+                winner = state.elimination_log[state.game_index - 1][-1]
+                game = f" game {state.game_index} of {state.games_total}" if state.rules.match else ""
+                console.print(f"   [bold green]{names[winner]} wins the{game or ' game'}![/]")
 
     return narrate
 
@@ -149,6 +187,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         sets: list[str] = SetOpt,
         rules_file: Path = RulesFileOpt,
         save: Path = SaveOpt,
+        seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
     ) -> None:
         """Play Der große Wurf in the terminal against bots or friends (2–5 players)."""
@@ -168,7 +207,15 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             console.print(render_state(state, names))
 
         play_in_terminal(
-            "wurf", rules, specs, make_human(names), show, make_narrator(names), save, resume=record
+            "wurf",
+            rules,
+            specs,
+            make_human(names),
+            show,
+            make_narrator(names),
+            save,
+            seed=seed,
+            resume=record,
         )
 
     @simulate_app.command("wurf")
@@ -199,7 +246,9 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         match: bool = typer.Option(
             False, "--match", help="Match mode: one game per player, lowest points win."
         ),
-        save: Path = typer.Option(None, "--save", help="Write the record here when the session ends."),
+        save: Path = typer.Option(
+            None, "--save", help="Write the record here when the session ends.", callback=check_output_file
+        ),
     ) -> None:
         """Referee a game with real dice: type what lies in the arena after each throw."""
         from dicehall.wurf.referee import RefereeSession
@@ -211,31 +260,45 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             raise fail("player names must differ")
         session = RefereeSession(names, match)
         console.print("Referee mode. Type 'help' for the input format, 'undo' to take back an entry.")
-        console.print(session.prompt())
+        console.print(session.prompt(), markup=False)
         try:
-            while not session.state.is_terminal():
+            while not session.closed:  # after the last throw the session stays open for 'undo' until 'done'
                 for msg in session.handle(ask("> ")):
                     console.print(msg, markup=False)
         except (KeyboardInterrupt, EOFError):
             console.print("\nSession ended.")
         if save is not None:
-            session.record.save(save)
+            try:
+                session.record.save(save)
+            except DicehallError as exc:
+                raise fail(str(exc), code=1) from None
             console.print(f"record saved to {save}")
 
     @render_app.command("wurf")
     def render_wurf(
-        record: Path = typer.Argument(..., help="A wurf game record (JSON)."),
+        record: Path = typer.Argument(..., help="A wurf game record (JSON).", callback=check_input_file),
         throw: int = typer.Option(1, "--throw", help="Which throw (1-based) to show the arena after."),
-        out: Path = typer.Option(Path("wurf-throw.png"), "--out", help="PNG file to write."),
-        size: int = typer.Option(800, "--size", help="Image width and height in pixels."),
+        out: Path = typer.Option(
+            Path("wurf-throw.png"), "--out", help="PNG file to write.", callback=check_output_file
+        ),
+        size: int = typer.Option(
+            800, "--size", help=f"Image width and height in pixels ({MIN_SIZE}–{MAX_SIZE})."
+        ),
     ) -> None:
         """Render the arena after a recorded throw (MuJoCo offscreen; MUJOCO_GL=osmesa or egl)."""
         from dicehall.wurf.render import outcome_of_throw, render_outcome
 
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise fail(f"--size must be from {MIN_SIZE} to {MAX_SIZE} pixels (got {size})")
+        if throw < 1:
+            raise fail(f"--throw counts throws from 1 (got {throw})")
         try:
             rec = GameRecord.load(record)
             outcome = outcome_of_throw(rec, throw)
         except DicehallError as exc:
             raise fail(f"{record}: {exc}") from None
-        path = render_outcome(list(outcome.dice), out, size, size)
+        try:
+            path = render_outcome(list(outcome.dice), out, size, size)
+        except OSError as exc:
+            raise fail(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
         console.print(f"wrote {path}")

@@ -14,7 +14,7 @@ from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import TERMINAL
 from dicehall.core.record import GameRecord
 from dicehall.wurf.actions import EndTurn, Landed, Outcome, RealThrow, Setup, face_name, parse_face
-from dicehall.wurf.rules import WurfRules
+from dicehall.wurf.rules import TOTAL_DICE, WurfRules
 from dicehall.wurf.state import CHOICE, OVER, SETUP, THROW, WurfState
 
 # Printed as is: every line fits an 80-column terminal, so nothing re-wraps it at 80-120 columns.
@@ -24,13 +24,15 @@ Type one line after each event at the table (upper or lower case):
   start 4          at the start of each game: the face of the first die
                    put into the arena from the box (any face but X)
   3 3 5 6 X out    after a throw: every die that was in the arena or was
-                   thrown into it. Faces are X or 2-6; 'out' = left the
+                   thrown into it. Faces are X or 2-6 (these dice have no
+                   1: the X is where a 1 would be); 'out' = left the
                    arena, 'rim' = rests on the rim; 'out*2' counts two.
                    A cocked die is re-thrown outside the arena first:
                    type its new face (X if it shows X).
   end              end the turn (only after a throw in which all numbers
                    differed)
-  undo             take back the last entry
+  undo             take back the last entry (also after the last throw)
+  done             close the session once the game is over
   show             supplies, the arena and match points
   help             this text
 
@@ -38,21 +40,37 @@ The record stores each real throw as 'throw real' followed by the dice
 as typed; nothing about aim, power or positions is made up."""
 
 
-def parse_arena_entry(text: str) -> list[Landed]:
-    """The dice typed after a real throw, as outcome entries (no positions)."""
+ONE_IS_X = "these dice have no 1: the face where a 1 would be shows X, so type X"
+
+
+def parse_arena_entry(text: str, expected: int | None = None) -> list[Landed]:
+    """The dice typed after a real throw, as outcome entries (no positions).
+
+    ``expected`` is how many dice the entry must list (those in the arena plus those thrown); a longer entry,
+    or a repeat count like ``out*1000``, is refused before anything is built.
+    """
+    limit = TOTAL_DICE if expected is None else expected
     dice: list[Landed] = []
     for tok in re.split(r"[\s,;]+", text.strip()):
         if not tok:
             continue
-        m = re.fullmatch(r"(out|rim|x|[1-6])(?:\*(\d+))?", tok.lower())
+        m = re.fullmatch(r"(out|rim|x|[2-6])(?:\*(\d+))?", tok.lower())
         if not m:
+            if re.fullmatch(r"1(\*\d+)?", tok):
+                raise NotationError(f"cannot read {tok!r}: {ONE_IS_X}")
             raise NotationError(
                 f"cannot read {tok!r}: type faces X or 2..6, 'out' or 'rim' (e.g. '3 3 5 X out*2')"
             )
-        count = int(m.group(2) or 1)
+        digits = (m.group(2) or "1").lstrip("0") or "0"
+        count = int(digits) if len(digits) <= 4 else limit + 1  # never build a huge list
+        if count < 1:
+            raise NotationError(f"cannot read {tok!r}: a count after '*' is at least 1")
+        if len(dice) + count > limit:
+            where = "lie in or were thrown into the arena" if expected is not None else "exist"
+            raise NotationError(f"too many dice: {limit} {where}, the entry lists more")
         word = m.group(1)
-        for _ in range(count):
-            dice.append(Landed(word) if word in ("out", "rim") else Landed("arena", parse_face(word)))
+        die = Landed(word) if word in ("out", "rim") else Landed("arena", parse_face(word))
+        dice.extend([die] * count)
     if not dice:
         raise NotationError("type what lies in the arena, e.g. '3 3 5 X out'")
     return dice
@@ -68,6 +86,7 @@ class RefereeSession:
         self.state.set_names(names)
         self.record = GameRecord.start("wurf", self.rules, names)
         self.history: list[tuple[WurfState, int]] = []
+        self.closed = False  # set by 'done' once the game is over; until then the last entry can be undone
 
     # -- helpers ------------------------------------------------------------------------------------------
     def _apply(self, actions: list[Setup | RealThrow | Outcome | EndTurn]) -> None:
@@ -84,7 +103,8 @@ class RefereeSession:
     def prompt(self) -> str:
         s = self.state
         if s.phase == OVER:
-            return "The match is over." if s.rules.match else "The game is over."
+            over = "The match is over." if s.rules.match else "The game is over."
+            return f"{over} Type 'undo' to take back the last entry, or 'done' to close the session."
         if s.phase == SETUP:
             game = f"game {s.game_index + 1} of {s.games_total}: " if s.rules.match else ""
             return f"{game}put one die from the box into the arena (not X) and type: start <face>"
@@ -152,6 +172,8 @@ class RefereeSession:
             return [HELP]
         if low in ("show", "status"):
             return [self.summary(), self.prompt()]
+        if self.closed:
+            return ["The session is closed."]
         if low == "undo":
             if not self.history:
                 return ["Nothing to undo."]
@@ -160,22 +182,40 @@ class RefereeSession:
             self.record.result = None
             return ["Undone.", self.summary(), self.prompt()]
         if s.current_player() == TERMINAL:
-            return ["The game is over (type 'undo' to take back the last entry)."]
+            if low in ("done", "close", "quit", "q"):
+                self.closed = True
+                return ["Session closed."]
+            return [self.prompt()]
+        if low in ("done", "close"):
+            return ["The game is not over yet; Ctrl-D ends the session early.", self.prompt()]
         before = s.clone()
         try:
-            if low.startswith("start"):
+            words = low.split()
+            if words[0] == "start":
                 if s.phase != SETUP:
                     return ["The first die is placed only at the start of a game."]
-                face = parse_face(text[5:].strip() or "?")
+                if len(words) != 2:
+                    return [
+                        "Type 'start' and the face of the die you put into the arena, e.g. 'start 4'.",
+                        self.prompt(),
+                    ]
+                if words[1] == "1":
+                    return [
+                        f"Not accepted: {ONE_IS_X} (and X may not start a game: put in another die).",
+                        self.prompt(),
+                    ]
+                face = parse_face(words[1])
                 self._apply([Setup(face, None, None)])  # placed by hand: its place is unknown
-            elif low == "end":
+            elif words[0] == "end":
+                if len(words) > 1:
+                    return [f"Not accepted: 'end' takes nothing after it, got {text!r}.", self.prompt()]
                 self._apply([EndTurn()])
             else:
                 if s.phase == SETUP:
                     return ["First place a die: start <face>."]
                 if s.phase not in (THROW, CHOICE):
                     return [self.prompt()]
-                dice = parse_arena_entry(text)
+                dice = parse_arena_entry(text, len(s.arena) + s.throw_count())
                 self._apply([RealThrow(), Outcome(tuple(dice))])
         except DicehallError as exc:
             rule = getattr(exc, "rule", "")

@@ -184,6 +184,9 @@ class WurfState(State[Action]):
     def apply_action(self, action: Action) -> None:
         if self.phase == OVER:
             raise IllegalActionError("the game is over", rule="game-over")
+        problem = act.malformed(action)
+        if problem is not None:
+            raise IllegalActionError(problem, rule="malformed")
         if isinstance(action, Setup):
             self._apply_setup(action)
         elif isinstance(action, Outcome):
@@ -371,7 +374,9 @@ class WurfState(State[Action]):
             if self.game_index >= self.games_total:
                 self.phase = OVER
             else:
+                ending = self.last
                 self._new_game()
+                self.last = ending  # the throw that ended a match game stays reportable until the next throw
 
     def _end_turn(self) -> None:
         self.stats_counts["turns"] += 1

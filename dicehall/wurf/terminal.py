@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dicehall.wurf.actions import CELL_MM, CELLS, COLS, face_name
+from dicehall.wurf.actions import (
+    CELL_MM,
+    CELLS,
+    COLS,
+    EndTurn,
+    RealThrow,
+    Rearrange,
+    Throw,
+    cell_of,
+    face_name,
+)
 from dicehall.wurf.arena.base import ARENA_MM
 
 if TYPE_CHECKING:
@@ -76,4 +86,24 @@ def render_state(state: WurfState, names: list[str] | None = None) -> str:
 
 
 def cell_help() -> str:
-    return f"aim cells a1..e5 are {CELL_MM:.0f} mm squares; a = west, 1 = south (your side)"
+    return (
+        f"Aim: the cell is where the die should first touch down, on a 5x5 grid over the arena seen from above "
+        f"({CELL_MM:.0f} mm squares): columns a (left) to e (right), rows 1 (your edge) to 5 (the far edge).\n"
+        "Power: 0 is a gentle lob that stops near the cell, 1 a hard throw whose dice bounce and roll on and may "
+        "knock others or leave the arena (default 0.5). Spin (0-1, default 0.5) only varies the tumble"
+    )
+
+
+def describe_action(action: object) -> str:
+    """A player's move in words a player uses (aim cell and power, not millimetres)."""
+    if isinstance(action, Throw):
+        return f"throws at {cell_of(action.x, action.y)} with power {action.power:.2f}"
+    if isinstance(action, RealThrow):
+        return "throws (real dice)"
+    if isinstance(action, EndTurn):
+        return "ends the turn"
+    if isinstance(action, Rearrange):
+        cells = sorted({cell_of(x, y) for _, x, y in action.moves})
+        n = len(action.moves)
+        return f"pushes {n} {'die' if n == 1 else 'dice'} together at {', '.join(cells)}"
+    return str(action)

@@ -30,8 +30,6 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    # A page fulfilled by Playwright (test_csp adds a header) counts as non-local: let it reach the local server.
-    "--disable-features=LocalNetworkAccessChecks",
 ]
 BOT_DELAY = "0.02"  # seconds; bots still move asynchronously, just quickly
 
@@ -150,6 +148,10 @@ def browser(server: Server) -> Iterator[Any]:
         b.close()
 
 
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) =>
+  console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));"""
+
+
 @pytest.fixture
 def new_page(browser: Any, server: Server) -> Iterator[Any]:
     """``new_page(width, height, locale)`` → a page in a fresh browser context (its own localStorage = its own player).
@@ -167,6 +169,9 @@ def new_page(browser: Any, server: Server) -> Iterator[Any]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # The server sends a strict content security policy: anything it blocks fails the test.
+        page.add_init_script(CSP_WATCH)
+        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
         return page
 
     yield make

@@ -79,7 +79,7 @@ def test_not_json_and_not_object(tmp_path: Path) -> None:
         (lambda d: d["rules"].update(preset="house"), "bad rules in record: unknown preset 'house'"),
         (
             lambda d: d["rules"].update(overrides={"open_min": -1}),
-            "bad rules in record: open_min must be between 0 and 500, got -1",
+            "bad rules in record: open_min must be between 0 and 300, got -1",
         ),
         (lambda d: d.update(players=[{"name": f"p{i}"} for i in range(9)]), "takes 1–8 players, not 9"),
         (
@@ -97,7 +97,7 @@ def test_not_json_and_not_object(tmp_path: Path) -> None:
         ),
         (
             lambda d: d["events"][2].update(move="1,2,3"),
-            r"event 3: illegal move '1,2,3': 5 dice are to be rolled, got 3 values \[rule: dice-count\]",
+            r"event 3: impossible dice outcome '1,2,3': 5 dice are to be rolled, got 3 values \[rule: dice-count\]",
         ),
     ],
 )

@@ -156,8 +156,8 @@ def test_bolts_every_third_costs_100() -> None:
     assert s.bolts[0] == 0 and s.score[0] == 300
     s = play(at([400, 0], bolts=[2, 0], bolt_penalty=50), ZERO5)
     assert s.score[0] == 350
-    s = play(at([400, 0], bolts=[0, 0], bolts_count=1), ZERO5)
-    assert s.score[0] == 300
+    s = play(at([400, 0], bolts=[0, 0], bolts_count=1, bolt_penalty=50), ZERO5)
+    assert s.score[0] == 350
 
 
 def test_no_bolts_when_not_opened_in_pit_or_on_barrel() -> None:

@@ -71,7 +71,7 @@ def test_toml_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"open_min": -5}, "open_min must be between 0 and 500, got -5"),
+        ({"open_min": -5}, "open_min must be between 0 and 300, got -5"),
         ({"pits": ((300, 200),)}, r"pit \[300, 200\]: need low < high"),
         ({"pits": ((200, 200),)}, "low < high"),
         ({"pits": ((200, 300), (250, 400))}, "pits overlap"),
@@ -80,14 +80,14 @@ def test_toml_file(tmp_path: Path) -> None:
             {"barrel_score": 1000},
             "barrel_score must be above the opening minimum 50 and below the target 1000",
         ),
-        ({"barrel_score": 0}, "barrel_score must be between 5 and 5000, got 0"),
+        ({"barrel_score": 0}, "barrel_score must be between 5 and 4995, got 0"),
         ({"dump_truck_score": 0}, "dump_truck_score"),
         ({"bolts_count": 0}, "bolts_count must be between 1 and 10, got 0"),
         ({"bolt_penalty": -100}, "bolt_penalty must be between 0 and 200, got -100"),
         ({"barrel_attempts": -1}, "barrel_attempts must be between 0 and 10, got -1"),
         ({"open_points_limit": 0}, "open_points_limit must be between 1 and 20, got 0"),
-        ({"max_rolls": -1}, "max_rolls must be between 0 and 20, got -1"),
-        ({"open_min": 1000}, "open_min must be between 0 and 500, got 1000"),
+        ({"max_rolls": -1}, "max_rolls must be between 0 and 10, got -1"),
+        ({"open_min": 1000}, "open_min must be between 0 and 300, got 1000"),
         (
             {"barrel": "open", "barrel_exact": True, "barrel_cap": False},
             "barrel_exact applies to the score barrel",

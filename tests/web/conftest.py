@@ -11,6 +11,12 @@ import tinygame
 from fastapi.testclient import TestClient
 
 from dicehall.web.app import create_app
+from dicehall.web.settings import ServerSettings
+
+UNLIMITED = ServerSettings(
+    tables_per_hour=1_000_000, unfinished_per_client=1_000_000, ws_messages_per_second=10_000, ws_burst=100_000
+)
+"""Most tests play faster than any person: the limits get tests of their own (test_web_limits.py)."""
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +38,7 @@ def server(db_url: str) -> Callable[..., contextmanager[TestClient]]:
 
     @contextmanager
     def start(bot_delay: float = 0.0) -> Iterator[TestClient]:
-        with TestClient(create_app(db_url, bot_delay=bot_delay)) as client:
+        with TestClient(create_app(db_url, bot_delay=bot_delay, settings=UNLIMITED)) as client:
             yield client
 
     return start  # type: ignore[return-value]

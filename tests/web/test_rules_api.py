@@ -54,7 +54,7 @@ def test_check_accepts_and_returns_the_full_rule_set(server):
             {"game": "thousand", "overrides": {"target": 1003, "max_rolls": 10**9, "nope": 1, "bolts": "x"}},
             [
                 ("target", "target must be a multiple of 5, got 1003"),
-                ("max_rolls", "max_rolls must be between 0 and 20, got 1000000000"),
+                ("max_rolls", "max_rolls must be between 0 and 10, got 1000000000"),
                 ("nope", "unknown rule option 'nope'"),
                 ("bolts", "bolts must be bool, got 'x'"),
             ],
@@ -128,7 +128,7 @@ def test_out_of_range_table_is_refused_with_the_message(server):
         )
         assert r.status_code == 400 and r.json()["detail"] == "target must be between 100 and 5000, got 1000000"
         for overrides, text in [
-            ({"max_rolls": 10**9}, "max_rolls must be between 0 and 20"),
+            ({"max_rolls": 10**9}, "max_rolls must be between 0 and 10"),
             ({"bolts_count": 10**12}, "bolts_count must be between 1 and 10"),
             ({"barrel_attempts": 10**9}, "barrel_attempts must be between 0 and 10"),
         ]:

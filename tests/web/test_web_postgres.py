@@ -41,7 +41,7 @@ from test_web_ws import (  # noqa: F401
 from webtools import connect, create, latest, pick, run_async, tokens
 
 from dicehall.core.record import GameRecord, replay
-from dicehall.web.bench import free_port
+from dicehall.web.bench import LOAD_SETTINGS, free_port
 from dicehall.web.db import Store, StoredEvent, TableMeta
 
 
@@ -65,12 +65,12 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
             assert c.get("/api/health").json()["status"] == "ok"
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0001"]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0002"]
         cols = {c["name"]: str(c["type"]) for c in inspect(conn).get_columns("dh_events")}
         assert (
             cols["at"] == "DOUBLE PRECISION" and cols["seq"] == "INTEGER"
         )  # times keep sub-second precision
-        assert {i["name"] for i in inspect(conn).get_indexes("dh_tables")} == {"ix_dh_tables_status"}
+        assert {i["name"] for i in inspect(conn).get_indexes("dh_tables")} == {"ix_dh_tables_status", "ix_dh_tables_creator"}
         assert inspect(conn).get_pk_constraint("dh_events")["constrained_columns"] == ["table_id", "seq"]
     engine.dispose()
 
@@ -130,7 +130,9 @@ def test_a_postgres_restart_costs_no_move(server, pg_cluster: Cluster):
 # -- the command line: `dicehall serve --db postgresql+psycopg://...`, stopped and started again --------------------
 def serve(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     exe = Path(sys.executable).parent / "dicehall"
-    cmd = [str(exe), "serve", "--db", db_url, "--port", str(port), "--bot-delay", "0"]
+    settings = log.with_name("settings.toml")  # this client plays faster than a person: no rate limits
+    settings.write_text("".join(f"{k} = {v}\n" for k, v in LOAD_SETTINGS.items()), encoding="utf-8")
+    cmd = [str(exe), "serve", "--db", db_url, "--port", str(port), "--bot-delay", "0", "--settings", str(settings)]
     with log.open("ab") as out:  # a file, never a pipe that could fill
         proc = subprocess.Popen(cmd, stdout=out, stderr=out)
     for _ in range(300):

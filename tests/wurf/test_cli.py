@@ -188,3 +188,46 @@ def test_referee_record_replays_from_the_command_line(tmp_path: Path) -> None:
     res = _dicehall(["replay", str(rec)])
     err = " ".join(res.stderr.split())  # the terminal width may have wrapped it
     assert res.returncode != 0 and "event 6" in err and "[rule: real-throw-typed]" in err, err
+
+
+@pytest.mark.parametrize(
+    "text", ["end now", "t c3 0.5 0.5 extra", "g c3 c4", "m 1", "m x c3", "m 1 c3 c4", "e please"]
+)
+def test_extra_or_missing_words_are_refused(text: str) -> None:
+    s = play(make(2), "start 2@100,100,0", "throw c2 p0.5", "lands 2@100,100,0 4@40,40,0")
+    with pytest.raises(ValueError, match=r"e\.g\.|alone|after the command"):
+        parse_human(s, text)
+
+
+def test_only_playable_commands_are_offered() -> None:
+    from dicehall.wurf.cli import allowed_commands
+
+    s = play(make(2), "start 2@100,100,0")  # the mandatory throw, one die in the arena
+    text = allowed_commands(s)
+    assert "throw" in text and "'end'" not in text and "gather" not in text
+    s = play(s, "throw c2 p0.5", "lands 2@100,100,0 4@40,40,0")  # two different numbers: throw again or end
+    text = allowed_commands(s)
+    assert "'end' end the turn" in text and "gather" in text
+
+
+def test_bot_moves_are_told_as_cell_and_power() -> None:
+    from dicehall.wurf.terminal import cell_help, describe_action
+
+    assert describe_action(Throw(100.0, 100.0, 0.7, 0.5)) == "throws at c3 with power 0.70"
+    assert describe_action(Throw(10.0, 190.0, 0.25, 0.5)) == "throws at a5 with power 0.25"
+    assert describe_action(EndTurn()) == "ends the turn"
+    assert "mm" not in describe_action(Rearrange(((0, 100.0, 100.0), (1, 117.0, 100.0))))
+    help_text = cell_help()
+    assert "first touch down" in help_text and "Power: 0" in help_text and "leave the arena" in help_text
+
+
+def test_play_narrates_bot_moves_without_millimetres(app: typer.Typer) -> None:
+    res = CliRunner().invoke(app, ["play", "wurf", "--players", "bot:cautious,bot:expert", "--seed", "4"])
+    assert res.exit_code == 0, res.output
+    bot_lines = [
+        line for line in res.output.splitlines() if line.startswith(("bot:cautious ", "bot:expert "))
+    ]
+    assert bot_lines and all(
+        "throws at" in line or "ends the turn" in line or "pushes" in line for line in bot_lines
+    )
+    assert not any("throw " in line and "," in line for line in bot_lines)  # no 'throw 100,80 p0.6'

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dicehall.core.errors import NotationError
@@ -139,3 +141,76 @@ def test_help_reads_cleanly_at_80_columns() -> None:
     text = RefereeSession(["Ann", "Bob"]).handle("help")[0]
     assert "throw real" in text and "start 4" in text and "undo" in text
     assert max(len(line) for line in text.splitlines()) <= 79  # never re-wrapped at 80-120 columns
+
+
+def test_match_game_end_report_lists_the_final_throw() -> None:
+    r = RefereeSession(["Ann", "Bob"], match=True)
+    msgs = feed(r, "start 4", "4 4", "2 3 4 5 6 x out out rim")
+    assert msgs[0] == "3 out of the arena; 1 X removed; all numbers differ."
+    assert msgs[1] == "Bob has no dice left and is out of the game."
+    assert msgs[2] == "Ann wins the game!"
+
+
+def test_after_the_final_entry_undo_is_still_possible() -> None:
+    r = RefereeSession(["Ann", "Bob"])
+    msgs = feed(r, "start 4", "4 4", "2 3 4 5 6 x out out rim")
+    assert r.state.is_terminal() and not r.closed
+    assert "'undo'" in msgs[-1] and "'done'" in msgs[-1]
+    assert r.handle("undo")[0] == "Undone."
+    assert not r.state.is_terminal() and r.record.result is None
+    feed(r, "2 2 4 5 6 x out out rim")  # typed again, corrected: Bob takes the 2s
+    assert not r.state.is_terminal() and r.state.supply[1] == 2
+    assert r.handle("done")[0].startswith("The game is not over")
+
+
+def test_done_closes_the_session_only_when_the_game_is_over(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from dicehall.cli import _register_games, app
+
+    _register_games()
+    out = tmp_path / "ref.json"
+    script = "start 4\n4 4\n2 3 4 5 6 x out out rim\nundo\n2 3 4 5 6 x out out rim\ndone\n"
+    res = CliRunner().invoke(
+        app, ["referee", "wurf", "--players", "Ann,Bob", "--save", str(out)], input=script
+    )
+    assert res.exit_code == 0, res.output
+    assert (
+        res.output.count("Ann wins the game!") == 2
+        and "Undone." in res.output
+        and "Session closed." in res.output
+    )
+    assert replay(GameRecord.load(out)).winners() == [0]
+
+
+@pytest.mark.parametrize(
+    ("entry", "needle"),
+    [
+        ("out*1000000000", "too many dice"),
+        ("out*999", "too many dice"),
+        ("4 out*2", "too many dice"),
+        ("out*0", "at least 1"),
+        ("4 1", "these dice have no 1"),
+        ("1*2", "these dice have no 1"),
+    ],
+)
+def test_entries_bounded_by_the_dice_that_exist(entry: str, needle: str) -> None:
+    r = RefereeSession(["Ann", "Bob"])
+    feed(r, "start 4")  # one die in the arena, Ann throws 1: the entry lists exactly 2 dice
+    before = (list(r.state.supply), list(r.state.arena), len(r.record.events))
+    msgs = r.handle(entry)
+    assert msgs[0].startswith("Not accepted") and needle in msgs[0], msgs
+    assert (r.state.supply, r.state.arena, len(r.record.events)) == before
+    with pytest.raises(NotationError):
+        parse_arena_entry(entry, 2)
+
+
+def test_start_needs_one_face_and_never_1() -> None:
+    r = RefereeSession(["Ann", "Bob"])
+    msg = r.handle("start")[0]
+    assert "'start 4'" in msg and "?" not in msg
+    assert "these dice have no 1" in r.handle("start 1")[0]
+    assert "'start 4'" in r.handle("start 4 5")[0]
+    assert r.state.phase == "setup" and not r.record.events
+    assert "end" in r.handle("start 4")[-1] or r.state.phase == "throw"
+    assert r.handle("end now")[0].startswith("Not accepted: 'end' takes nothing")

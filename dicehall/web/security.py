@@ -1,0 +1,93 @@
+"""Security headers on every HTTP response, and seat tokens kept out of the logs.
+
+The front end is built without inline script or style (Vite emits one module script and one stylesheet), so the
+policy allows only this origin. The API explorer pages (``/docs``, ``/redoc``) are FastAPI's: they load Swagger UI
+or ReDoc from a CDN and start them with an inline script, so those two paths get a wider policy of their own.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
+    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; font-src https://fonts.gstatic.com; "
+    "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+DOCS_PATHS = ("/docs", "/redoc")
+
+_COMMON = [
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+_HEADERS = [(b"content-security-policy", CSP.encode()), *_COMMON]
+_DOCS_HEADERS = [(b"content-security-policy", DOCS_CSP.encode()), *_COMMON]
+
+
+class SecurityHeaders:
+    """Pure ASGI middleware (no per-request task or body buffering): adds the headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        extra = _DOCS_HEADERS if path.startswith(DOCS_PATHS) else _HEADERS
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+# -- tokens out of the logs --------------------------------------------------------------------------------------
+_TOKEN_IN_TEXT = re.compile(r"(?i)(tokens?[\"']?\s*[=:]\s*\[?\s*[\"']?)([A-Za-z0-9_\-%.~]{8,})")
+REDACTED = "[redacted]"
+
+
+def redact(text: str) -> str:
+    """``token=SECRET`` / ``"token": "SECRET"`` / ``tokens=[...]`` → the secret replaced by ``[redacted]``."""
+    return _TOKEN_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+
+
+class RedactTokens(logging.Filter):
+    """A seat token in a URL (someone pasted an invite link with ``?token=`` instead of ``#token=``, which
+    browsers never send) or in a message must not reach the log: the formatted line is checked and rewritten."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # a malformed record is logging's business, not ours
+            return True
+        if "oken" in text:
+            cleaned = redact(text)
+            if cleaned != text:
+                record.msg, record.args = cleaned, None
+        return True
+
+
+_FILTER = RedactTokens()
+REDACTED_LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "dicehall.web", "dicehall")
+
+
+def install_log_redaction() -> None:
+    """Attach the filter to the server's loggers (idempotent). Logger filters survive uvicorn's dictConfig."""
+    for name in REDACTED_LOGGERS:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)

@@ -1,0 +1,220 @@
+"""Limits a public site needs: tables per hour and unfinished tables per client address (429 + Retry-After),
+websocket messages per second per connection (rate_limited, then close 1008), bounded memory, creator keys."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from starlette.websockets import WebSocketDisconnect
+from webtools import WS, create
+
+from dicehall.web.app import create_app
+from dicehall.web.db import Store
+from dicehall.web.limits import (
+    KeyedBuckets,
+    LogThrottle,
+    MessageLimiter,
+    TokenBucket,
+    client_key,
+    in_words,
+)
+from dicehall.web.settings import ServerSettings
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+# -- the building blocks ---------------------------------------------------------------------------------------------
+def test_token_bucket_allows_a_burst_then_the_rate() -> None:
+    clock = Clock()
+    b = TokenBucket(rate=2, capacity=3, clock=clock)
+    assert [b.take() for _ in range(4)] == [True, True, True, False]
+    assert b.wait() == pytest.approx(0.5)
+    clock.t += 0.5
+    assert b.take() and not b.take()
+    clock.t += 100
+    assert [b.take() for _ in range(4)] == [True, True, True, False]  # never more than the capacity
+
+
+def test_keyed_buckets_forget_full_buckets_and_stay_bounded() -> None:
+    clock = Clock()
+    kb = KeyedBuckets(rate=1 / 3600, capacity=2, max_keys=1000, clock=clock)
+    for i in range(5000):  # a million addresses would do the same: never more than max_keys entries
+        assert kb.take(f"addr{i}") == 0.0
+    assert len(kb) == 1000
+    assert kb.take("a") == 0.0 and kb.take("a") == 0.0
+    assert kb.take("a") == pytest.approx(3600, rel=0.01)  # the third within the hour waits for a token
+    kb.refund("a")
+    assert kb.take("a") == 0.0  # a refunded token is there again
+    clock.t += 2 * 3600 + 1  # every bucket is full again: entries expire as new requests come in
+    for i in range(200):
+        kb.take(f"new{i}")
+    assert len(kb) == 200  # the old ones were swept (a few per request), the new ones are kept
+
+
+def test_message_limiter_refuses_then_closes_a_client_that_keeps_on() -> None:
+    clock = Clock()
+    m = MessageLimiter(rate=10, burst=5, clock=clock)
+    assert [m.check() for _ in range(5)] == ["ok"] * 5
+    assert [m.check() for _ in range(5)] == ["limited"] * 5
+    assert m.check() == "close"  # more than a burst's worth refused within ~10 s
+    calm = MessageLimiter(rate=10, burst=5, clock=clock)
+    for _ in range(200):  # a client slightly over the rate now and then is refused, never closed
+        verdicts = [calm.check() for _ in range(2)]
+        assert "close" not in verdicts
+        clock.t += 0.2
+
+
+def test_client_keys_and_words() -> None:
+    salt = b"s" * 32
+    key = client_key("203.0.113.9", salt)
+    assert key == client_key("203.0.113.9", salt) != client_key("203.0.113.9", b"t" * 32)
+    assert len(key) == 32 and "203" not in key
+    assert in_words(0.2) == "in 1 second"
+    assert in_words(42) == "in 42 seconds"
+    assert in_words(600) == "in 10 minutes"
+    assert in_words(3 * 3600) == "in 3 hours"
+
+
+def test_log_throttle_writes_one_line_per_period(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    clock = Clock()
+    throttle = LogThrottle(logging.getLogger("dicehall.web"), every=60, clock=clock)
+    with caplog.at_level(logging.WARNING, "dicehall.web"):
+        assert throttle.warn("utf8", "bad frame")
+        assert not any(throttle.warn("utf8", "bad frame") for _ in range(999))
+        clock.t += 61
+        assert throttle.warn("utf8", "bad frame")
+    assert [r.getMessage() for r in caplog.records] == ["bad frame", "bad frame (999 more like it not logged)"]
+
+
+# -- through the server ---------------------------------------------------------------------------------------------
+@contextmanager
+def limited(db_url: str, address: str = "198.51.100.7", **values: float) -> Iterator[TestClient]:
+    settings = ServerSettings().with_values(values)
+    with TestClient(create_app(db_url, bot_delay=0, settings=settings), client=(address, 4000)) as client:
+        yield client
+
+
+BOTS = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
+HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def test_tables_per_hour_per_address_gets_429_with_retry_after(db_url: str) -> None:
+    with limited(db_url, tables_per_hour=3) as c:
+        create(c, game="tinytest", seats=BOTS)  # bot-only tables count too
+        create(c, game="tinytest", seats=HUMANS)
+        bad = c.post("/api/tables", json={"game": "no-such-game", "seats": HUMANS})
+        assert bad.status_code == 400  # a refused request does not use up the quota
+        create(c, game="tinytest", seats=HUMANS)
+        before = c.get("/api/tables", params={"status": "all"}).json()
+        r = c.post("/api/tables", json={"game": "tinytest", "seats": HUMANS})
+        assert r.status_code == 429
+        body = r.json()
+        assert body["code"] == "too_many_tables" and "try again in 20 minutes" in body["detail"]
+        assert 1100 < int(r.headers["Retry-After"]) == body["retry_after"] <= 1200  # a token per 20 min
+        assert c.get("/api/tables", params={"status": "all"}).json() == before  # nothing was created
+        # another address, same running server: its own quota
+        other = TestClient(c.app, client=("198.51.100.8", 4000))
+        assert other.post("/api/tables", json={"game": "tinytest", "seats": HUMANS}).status_code == 201
+        assert c.post("/api/tables", json={"game": "tinytest", "seats": HUMANS}).status_code == 429
+
+
+def test_unfinished_tables_per_address_and_the_creator_key(db_url: str) -> None:
+    with limited(db_url, unfinished_per_client=2) as c:
+        a = create(c, game="tinytest", seats=HUMANS)
+        create(c, game="tinytest", seats=HUMANS)
+        r = c.post("/api/tables", json={"game": "tinytest", "seats": BOTS})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_unfinished"
+        assert "2 unfinished tables" in r.json()["detail"] and r.headers["Retry-After"] == "60"
+        # finish table a (the bots of a finished game leave no trace on the quota)
+        with c.websocket_connect("/ws") as session:
+            ws = WS(session)
+            tokens = [s["token"] for s in a["seats"]]
+            msgs = ws.join(a["table_id"], tokens)
+            for _ in range(2000):
+                state = next(m for m in reversed(msgs) if m["type"] in ("event", "snapshot"))
+                if state["state"]["terminal"]:
+                    break
+                legal = state["state"]["legal_actions"]
+                move = "stop" if "stop" in legal and state["state"]["turn_total"] >= 6 else legal[0]
+                msgs = ws.act(state["state"]["current_player"], state["seq"], move)
+        assert c.get(f"/api/tables/{a['table_id']}").json()["status"] == "finished"
+        assert c.post("/api/tables", json={"game": "tinytest", "seats": BOTS}).status_code == 201
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        rows = dict(conn.execute(text("SELECT id, creator FROM dh_tables")).all())
+    engine.dispose()
+    assert rows[a["table_id"]] is None  # cleared when the game ended
+    keys = {k for k in rows.values() if k is not None}
+    assert len(keys) == 1 and all(len(k) == 32 and "198" not in k for k in keys)  # a hash, never the address
+
+
+def test_old_tables_without_creator_count_for_nobody(tmp_path: Path) -> None:
+    """Migration 0002 on a database made by 0001: old rows get no creator; the quota starts from zero."""
+    from alembic import command
+    from alembic.config import Config
+
+    import dicehall.web.db as dbmod
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    engine = dbmod.make_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(dbmod.__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(
+            text(
+                "INSERT INTO dh_tables (id, game, preset, overrides, seats, status, created, updated) "
+                "VALUES ('old1', 'tinytest', 'short', '{}', '[]', 'playing', 0, 0)"
+            )
+        )
+    engine.dispose()
+    store = Store(url)  # migrates to head
+    try:
+        assert store.get_table("old1") is not None and store.get_table("old1").creator is None  # type: ignore[union-attr]
+        assert store.count_unfinished(client_key("testclient", store.secret("creator_salt"))) == 0
+        assert store.secret("creator_salt") == store.secret("creator_salt")  # made once, then kept
+    finally:
+        store.close()
+
+
+def test_websocket_messages_over_the_rate_get_rate_limited_then_a_1008_close(db_url: str) -> None:
+    with limited(db_url, ws_messages_per_second=2, ws_burst=4) as c:
+        t = create(c, game="tinytest", seats=HUMANS)
+        with c.websocket_connect("/ws") as session:
+            for _ in range(4):
+                session.send_json({"type": "ping"})
+            assert [session.receive_json()["type"] for _ in range(4)] == ["pong"] * 4
+            session.send_json({"type": "join", "table": t["table_id"], "tokens": []})
+            refused = session.receive_json()
+            assert refused["type"] == "error" and refused["code"] == "rate_limited"
+            assert "at most 2 per second" in refused["message"] and 0 < refused["retry_after"] <= 0.5
+            time.sleep(0.6)  # a client that waits as told is served again
+            session.send_json({"type": "ping"})
+            assert session.receive_json()["type"] == "pong"
+            for _ in range(8):  # keeps on regardless: refused, then closed
+                session.send_json({"type": "ping"})
+            codes = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(20):
+                    codes.append(session.receive_json()["code"])
+            assert set(codes) == {"rate_limited"} and len(codes) >= 4
+            assert closed.value.code == 1008 and "slow down" in closed.value.reason
+    # a closed client may reconnect and is served at the normal rate
+    with limited(db_url, ws_messages_per_second=2, ws_burst=4) as c, c.websocket_connect("/ws") as session:
+        session.send_json({"type": "ping"})
+        assert session.receive_json()["type"] == "pong"
