@@ -14,6 +14,7 @@ export function apiErrorText(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.status === 404) return t("error.no_such_table");
     if (err.status === 409) return t("error.seat_taken");
+    if (err.status === 429) return t("error.rate_limited");
     if (err.status >= 500) return t("error.server_error");
     return t("error.bad_request", { detail: err.detail });
   }
