@@ -96,6 +96,31 @@ def play(
     raise AssertionError(f"game not over within {timeout} s ({total} moves); pages: {pages}")
 
 
+def set_rule(page: Any, key: str, value: Any) -> None:
+    """Set one house rule as a person would: open its topic, then tick, pick, type, or edit the pit rows."""
+    import json
+
+    sel = f"#opt-{key}"
+    page.locator(f"details.rule-group:has({sel}) > summary").evaluate(
+        "s => { if (!s.parentElement.open) s.click(); }"
+    )
+    kind = page.eval_on_selector(sel, "el => el.tagName + ':' + (el.type || '')")
+    if kind == "INPUT:checkbox":
+        page.set_checked(sel, bool(value))
+    elif kind.startswith("SELECT"):
+        page.select_option(sel, str(value))
+    elif kind.startswith("DIV"):  # a list of ranges (pits): remove the rows, add one per range
+        while page.locator(f"{sel} .range-row").count():
+            page.locator(f"{sel} .range-row button").first.click()
+        for low, high in value:
+            page.click(f"{sel} .range-add")
+            row = page.locator(f"{sel} .range-row").last
+            row.locator(".range-low").fill(str(low))
+            row.locator(".range-high").fill(str(high))
+    else:
+        page.fill(sel, value if isinstance(value, str) else json.dumps(value))
+
+
 def lobby_create(
     page: Any,
     *,
@@ -106,24 +131,13 @@ def lobby_create(
 ) -> dict[str, Any]:
     """Fill the lobby form like a person and create the table. ``seats``: {"kind": "human", "name", "where":
     here|invite|open} or {"kind": "bot", "bot": level}. Returns the table id and the invite links shown."""
-    import json
-
-    page.goto("/")
+    page.goto("/new?game=thousand")
     page.wait_for_selector(".seat-row")
     page.fill("#my-name", my_name)
-    page.select_option("#preset", preset)
-    page.wait_for_selector(f"[data-testid=rules][data-preset='{preset}']", state="attached")
-    if rules:
-        page.click(".house-rules summary")
+    page.check(f"input[name=preset][value='{preset}']")
+    page.wait_for_selector(f"[data-testid=rules-box][data-preset='{preset}']", state="attached")
     for key, value in rules.items():
-        sel = f"#opt-{key}"
-        kind = page.eval_on_selector(sel, "el => el.tagName + ':' + (el.type || '')")
-        if kind == "INPUT:checkbox":
-            page.set_checked(sel, bool(value))
-        elif kind.startswith("SELECT"):
-            page.select_option(sel, str(value))
-        else:
-            page.fill(sel, value if isinstance(value, str) else json.dumps(value))
+        set_rule(page, key, value)
     rows = page.locator(".seat-row")
     while rows.count() > 1:
         rows.nth(rows.count() - 1).locator("button[aria-label='Remove seat']").click()

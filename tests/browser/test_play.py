@@ -12,7 +12,7 @@ import pytest
 from dicehall.core.record import GameRecord, replay
 
 from .conftest import Server
-from .helpers import Player, lobby_create, play, read
+from .helpers import Player, lobby_create, play, read, set_rule
 
 pytestmark = pytest.mark.browser
 
@@ -179,16 +179,18 @@ def test_reload_mid_game_and_continue_with_a_spectator(new_page: Any, server: Se
 
 def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: Server) -> None:
     host = new_page()
-    # An impossible house rule: the server's reason is shown and no table is made.
+    # An impossible house rule: the page says why as you type (bounds from the rules metadata), refuses to
+    # create the table, and nothing is stored.
     before = len(server.get("/api/tables?status=all"))
-    host.goto("/")
+    host.goto("/new?game=thousand")
     host.wait_for_selector(".seat-row")
-    host.click(".house-rules summary")
-    host.fill("#opt-open_min", "-5")
+    set_rule(host, "open_min", "-5")
     assert "changed" in (host.get_attribute("#opt-open_min >> xpath=..", "class") or "")
+    host.locator("[data-error-for=open_min]").wait_for()
+    assert host.inner_text("[data-error-for=open_min]") == "At least 0."
     host.click("#create")
     host.locator("#toast").wait_for(state="visible")
-    assert "open_min must be between 0 and 300, got -5" in host.inner_text("#toast")
+    assert "At least 0." in host.inner_text("#toast")
     assert len(server.get("/api/tables?status=all")) == before
 
     created = lobby_create(
@@ -210,7 +212,7 @@ def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: 
     guest, late = new_page(375, 667), new_page()
     late.clock.install()  # its list does not refresh: it still offers the seat after the guest took it
     for page in (guest, late):
-        page.goto("/")
+        page.goto("/new?game=thousand")
         page.fill("#my-name", "Guest" if page is guest else "Late")
         page.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").wait_for()
     guest.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").click()
@@ -220,7 +222,7 @@ def test_open_seat_joined_from_the_list_and_errors_shown(new_page: Any, server: 
     late.locator(f"li[data-table='{table_id}'] >> text=Join seat 2").click()
     toast = late.locator("#toast")
     toast.wait_for(state="visible")
-    assert "409" in toast.inner_text() and "/table/" not in late.url
+    assert "just taken that seat" in toast.inner_text() and "/table/" not in late.url
 
     # The host's page hears that the seat was taken and the game starts: one of the two may now act.
     host.wait_for_function(

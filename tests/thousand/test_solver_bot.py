@@ -16,6 +16,7 @@ from dicehall.thousand.solver.bot import OptimalBot
 from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import load_table
 from dicehall.thousand.state import BANK, ROLL, ThousandState
+
 from .test_solver import SMALL
 
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from dicehall.cli import _register_games, app
 from dicehall.thousand.solver.solve import solve
+
 from .test_solver import FLOOR, SMALL
 
 _register_games()

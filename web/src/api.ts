@@ -6,7 +6,16 @@ export interface RuleOption {
   doc: string;
   type: string;
   choices?: string[] | null;
+  /** Bounds, when the server gives them (numbers; for lists of ranges, the bounds of each end). */
+  min?: number | null;
+  max?: number | null;
+  /** Values move in steps of this (from min, or 0); a list holds at most max_items entries. */
+  step?: number | null;
+  max_items?: number | null;
 }
+
+/** `POST /api/rules/check`: the merged rules, or what is wrong (option null = the combination). */
+export type RulesCheck = { ok: true; rules: Record<string, unknown> } | { ok: false; errors: { option: string | null; message: string }[] };
 
 export interface BotInfo {
   name: string;
@@ -49,6 +58,7 @@ export interface TableSeat {
   seat: number;
   name: string;
   kind: "human" | "bot";
+  bot?: string | null;
   claimed?: boolean;
 }
 
@@ -81,12 +91,13 @@ export interface LogEntry {
   text?: string;
 }
 
+/** A refused REST call: the HTTP status and the server's `detail` in words (English today). */
 export class ApiError extends Error {
   constructor(
-    message: string,
+    readonly detail: string,
     readonly status: number,
   ) {
-    super(message);
+    super(`${detail} (HTTP ${status})`);
   }
 }
 
@@ -120,7 +131,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   }
   if (!res.ok) {
     const detail = (data as { detail?: unknown } | null)?.detail ?? data ?? res.statusText;
-    throw new ApiError(`${detailText(detail)} (HTTP ${res.status})`, res.status);
+    throw new ApiError(detailText(detail), res.status);
   }
   return data as T;
 }
@@ -129,12 +140,14 @@ export const api = {
   games: () => request<GameInfo[]>("GET", "/api/games"),
   rules: (game: string, preset: string) =>
     request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
-  createTable: (body: { game: string; preset: string; overrides: Record<string, unknown>; seats: SeatSpec[] }) =>
+  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[] }) =>
     request<CreatedTable>("POST", "/api/tables", body),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
   table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
   join: (id: string, seat: number, name: string) =>
     request<{ seat: number; token: string }>("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  checkRules: (body: { game: string; preset: string; overrides: Record<string, unknown> }) =>
+    request<RulesCheck>("POST", "/api/rules/check", body),
   recordUrl: (id: string) => `/api/tables/${encodeURIComponent(id)}/record`,
 };
 

@@ -1,4 +1,6 @@
 // Dice drawn as SVG with pips; a short CSS tumble when freshly rolled (skipped under reduced motion).
+import { t } from "./i18n";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 // Pip positions on a 3×3 grid (0..2 in x and y) for each face.
@@ -26,7 +28,7 @@ export function die(face: number, opts: DieOptions = {}): HTMLElement {
   if (opts.setAside) wrap.classList.add("set-aside");
   if (opts.delay) wrap.style.animationDelay = `${opts.delay}ms`;
   wrap.setAttribute("role", "img");
-  wrap.setAttribute("aria-label", `die showing ${face}`);
+  wrap.setAttribute("aria-label", t("dice.showing", { face }));
   wrap.dataset.face = String(face);
 
   const svg = document.createElementNS(SVG, "svg");

@@ -1,10 +1,16 @@
-// The lobby: create a table (preset, house rules generated from the server's option list, seats) and
-// join or watch open tables.
-import { api, saveToken, type CreatedTable, type GameInfo, type RuleOption, type SeatSpec, type TableInfo } from "./api";
-import { clear, h, navigate, toast } from "./dom";
+// A new table with chosen rules: presets first, then the seats, then house rules grouped by topic (checked as
+// you type); the open tables of the games with a board beside it.
+import { api, ApiError, saveToken, type GameInfo, type RuleOption, type SeatSpec } from "./api";
+import { showCreated } from "./created";
+import { clear, h, toast } from "./dom";
+import { apiErrorText } from "./errors";
+import { t, tKey } from "./i18n";
+import { botName, gameTitle, presetName } from "./names";
+import { RuleInputError, rulesForm, type RulesForm } from "./rulesform";
+import { openTables } from "./tables-list";
 import { VIEWS } from "./views";
 
-const REFRESH_MS = 4000;
+const CHECK_DELAY_MS = 300;
 
 interface SeatRow {
   row: HTMLElement;
@@ -12,111 +18,66 @@ interface SeatRow {
   here(): boolean;
 }
 
-function humanize(key: string): string {
-  const s = key.replace(/_/g, " ");
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-/** One input per rule option: checkbox for booleans, select for choices, number for numbers, JSON text otherwise. */
-function optionInput(opt: RuleOption): { el: HTMLElement; read(): unknown } {
-  const id = `opt-${opt.key}`;
-  const label = h("label", { for: id, title: opt.doc }, h("span", { class: "opt-name" }, humanize(opt.key)), h("span", { class: "opt-doc" }, opt.doc));
-  const t = (opt.type || "").toLowerCase();
-  if (typeof opt.value === "boolean" || t === "bool" || t === "boolean") {
-    const box = h("input", { id, type: "checkbox", name: opt.key, "data-key": opt.key, checked: Boolean(opt.value) });
-    return { el: h("div", { class: "opt opt-bool" }, box, label), read: () => box.checked };
-  }
-  if (opt.choices && opt.choices.length) {
-    const sel = h("select", { id, name: opt.key, "data-key": opt.key }, opt.choices.map((c) => h("option", { value: c, selected: c === opt.value }, c)));
-    return { el: h("div", { class: "opt" }, label, sel), read: () => sel.value };
-  }
-  if (typeof opt.value === "number" || t === "int" || t === "float") {
-    const isInt = t === "int" || (t !== "float" && Number.isInteger(opt.value));
-    const num = h("input", { id, type: "number", name: opt.key, "data-key": opt.key, value: String(opt.value ?? ""), step: isInt ? "1" : "any", inputmode: isInt ? "numeric" : "decimal" });
-    return { el: h("div", { class: "opt" }, label, num), read: () => (num.value === "" ? null : Number(num.value)) };
-  }
-  if (typeof opt.value === "string") {
-    const txt = h("input", { id, type: "text", name: opt.key, "data-key": opt.key, value: opt.value });
-    return { el: h("div", { class: "opt" }, label, txt), read: () => txt.value };
-  }
-  // Tuples, optional numbers, ...: edited as JSON.
-  const txt = h("input", { id, type: "text", name: opt.key, "data-key": opt.key, value: JSON.stringify(opt.value), spellcheck: false });
-  return {
-    el: h("div", { class: "opt" }, label, txt),
-    read: () => {
-      try {
-        return JSON.parse(txt.value);
-      } catch {
-        throw new Error(`${humanize(opt.key)}: ${txt.value} is not valid JSON`);
-      }
-    },
-  };
-}
-
-function absoluteInvite(invite: string): string {
-  return new URL(invite, location.origin).toString();
-}
-
-export function renderLobby(app: HTMLElement): () => void {
-  let games: GameInfo[] = [];
+export function renderLobby(app: HTMLElement, gameName: string): () => void {
   let game: GameInfo | null = null;
-  let options: RuleOption[] = [];
-  let readers: { opt: RuleOption; el: HTMLElement; read(): unknown }[] = [];
+  let form: RulesForm | null = null;
+  let checkTimer: number | undefined;
+  let checkAvailable = true;
+  let checkSerial = 0;
   const seats: SeatRow[] = [];
-  let refreshTimer: number | undefined;
-  let alive = true;
 
   const myName = h("input", { id: "my-name", type: "text", maxlength: 32, autocomplete: "nickname", value: localStorage.getItem("dicehall.name") ?? "" });
   myName.addEventListener("change", () => localStorage.setItem("dicehall.name", myName.value.trim()));
-  const gameSel = h("select", { id: "game", name: "game" });
-  const presetSel = h("select", { id: "preset", name: "preset" });
-  const rulesBox = h("div", { class: "rules-grid", "data-testid": "rules" });
+  const presetBox = h("div", { class: "presets", role: "radiogroup", "data-testid": "presets" });
+  const rulesBox = h("div", { class: "rules-box", "data-testid": "rules-box" });
   const seatList = h("div", { class: "seats", "data-testid": "seats" });
-  const addSeatBtn = h("button", { type: "button", class: "btn", onclick: () => addSeat({ kind: "bot" }) }, "+ Add seat");
-  const createBtn = h("button", { type: "submit", class: "btn primary big", id: "create" }, "Create table");
+  const addSeatBtn = h("button", { type: "button", class: "btn", id: "add-seat", onclick: () => addSeat({ kind: "bot" }) }, t("lobby.add_seat"));
+  const createBtn = h("button", { type: "submit", class: "btn primary big", id: "create" }, t("lobby.create"));
   const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
-  const tablesBox = h("div", { class: "table-list", "data-testid": "open-tables" }, h("p", { class: "muted" }, "Loading…"));
+  const tablesBox = h("div", { class: "table-list" });
+  const heading = h("h1", null, t("lobby.title", { game: gameTitle(gameName) }));
 
-  const form = h(
+  const formEl = h(
     "form",
-    { class: "card create", id: "create-form" },
-    h("h2", null, "New table"),
-    h("div", { class: "row" }, h("label", { for: "my-name" }, "Your name"), myName),
-    h("div", { class: "row" }, h("label", { for: "game" }, "Game"), gameSel),
-    h("div", { class: "row" }, h("label", { for: "preset" }, "Rules preset"), presetSel),
-    h("details", { class: "house-rules" }, h("summary", null, "House rules"), rulesBox),
-    h("h3", null, "Seats"),
+    { class: "card create", id: "create-form", novalidate: true },
+    heading,
+    h("p", { class: "small" }, h("a", { href: `/rules?game=${gameName}`, "data-link": true }, t("home.how_to_play"))),
+    h("h2", null, t("lobby.presets")),
+    presetBox,
+    h("h2", null, t("lobby.seats")),
+    h("div", { class: "row" }, h("label", { for: "my-name" }, t("lobby.your_name")), myName),
     seatList,
     h("p", { class: "row" }, addSeatBtn),
+    h("h2", null, t("lobby.house_rules")),
+    h("p", { class: "muted small" }, t("lobby.house_rules_hint")),
+    rulesBox,
     h("p", null, createBtn),
   );
-  app.append(
-    h("section", { class: "lobby" }, h("div", null, form, result), h("section", { class: "card" }, h("h2", null, "Open tables"), tablesBox)),
-  );
+  app.append(h("section", { class: "lobby" }, h("div", null, formEl, result), h("section", { class: "card" }, h("h2", null, t("tables.title")), tablesBox)));
 
-  function botNames(): string[] {
+  const selectedPreset = (): string => (presetBox.querySelector("input:checked") as HTMLInputElement | null)?.value ?? game?.default_preset ?? "";
+  const botNames = (): string[] => {
     const names = (game?.bots ?? []).map((b) => b.name);
     return names.length ? names : ["random"];
-  }
+  };
 
   function addSeat(init: { kind: "human" | "bot"; name?: string; here?: boolean }): void {
     if (game && seats.length >= game.max_players) {
-      toast(`${game.title} takes at most ${game.max_players} players`);
+      toast(t("lobby.too_many", { game: gameTitle(game.name), n: game.max_players }));
       return;
     }
-    const kind = h("select", { "aria-label": "Seat kind", class: "seat-kind" }, h("option", { value: "human", selected: init.kind === "human" }, "Human"), h("option", { value: "bot", selected: init.kind === "bot" }, "Bot"));
-    const name = h("input", { type: "text", class: "seat-name", placeholder: "Name (optional)", maxlength: 32, value: init.name ?? "", "aria-label": "Player name" });
+    const kind = h("select", { "aria-label": t("lobby.seat_kind"), class: "seat-kind" }, h("option", { value: "human", selected: init.kind === "human" }, t("lobby.human")), h("option", { value: "bot", selected: init.kind === "bot" }, t("lobby.bot")));
+    const name = h("input", { type: "text", class: "seat-name", placeholder: t("lobby.name_optional"), maxlength: 32, value: init.name ?? "", "aria-label": t("lobby.player_name") });
     const defaultBot = botNames().includes("expert") ? "expert" : botNames()[0];
-    const bot = h("select", { class: "seat-bot", "aria-label": "Bot level" }, botNames().map((b) => h("option", { value: b, selected: b === defaultBot, title: game?.bots.find((x) => x.name === b)?.doc ?? "" }, b)));
-    // Where a human seat is played: this browser (several = hot seat), by invite link, or open to anyone.
+    const bot = h("select", { class: "seat-bot", "aria-label": t("lobby.bot_level") }, botNames().map((b) => h("option", { value: b, selected: b === defaultBot, title: tKey(`bot.${b}.doc`, "") }, botName(b))));
     const where = h(
       "select",
-      { class: "seat-where", "aria-label": "Who plays this seat", title: "This device: you play it here (several = hot seat). Invite: send its link. Open: anyone may take it from the list." },
-      h("option", { value: "here", selected: init.here ?? false }, "this device"),
-      h("option", { value: "invite", selected: !(init.here ?? false) }, "invite link"),
-      h("option", { value: "open" }, "open seat"),
+      { class: "seat-where", "aria-label": t("lobby.where"), title: t("lobby.where_hint") },
+      h("option", { value: "here", selected: init.here ?? false }, t("lobby.where_here")),
+      h("option", { value: "invite", selected: !(init.here ?? false) }, t("lobby.where_invite")),
+      h("option", { value: "open" }, t("lobby.where_open")),
     );
-    const remove = h("button", { type: "button", class: "btn icon", "aria-label": "Remove seat", title: "Remove seat" }, "✕");
+    const remove = h("button", { type: "button", class: "btn icon remove-seat", "aria-label": t("lobby.remove_seat"), title: t("lobby.remove_seat") }, "✕");
     const num = h("span", { class: "seat-num" }, "");
     const row = h("div", { class: "seat-row" }, num, kind, name, bot, where, remove);
     const sync = (): void => {
@@ -134,12 +95,14 @@ export function renderLobby(app: HTMLElement): () => void {
       spec: () => {
         if (kind.value === "bot") return { kind: "bot", bot: bot.value };
         if (where.value === "open") return { kind: "human", open: true };
-        const fallback = where.value === "here" && seats.indexOf(entry) === firstHere() ? myName.value.trim() : "";
-        return { kind: "human", name: name.value.trim() || fallback || undefined };
+        const i = seats.indexOf(entry);
+        const fallback = where.value === "here" && i === seats.findIndex((s) => s.here()) ? myName.value.trim() : "";
+        // Always a name, so the server never invents one in English.
+        return { kind: "human", name: name.value.trim() || fallback || t("seat.player", { n: i + 1 }) };
       },
     };
     remove.addEventListener("click", () => {
-      if (seats.length <= (game?.min_players ?? 1)) return toast("A table needs at least one seat");
+      if (seats.length <= 1) return toast(t("lobby.need_seat"));
       seats.splice(seats.indexOf(entry), 1);
       row.remove();
       renumber();
@@ -149,188 +112,105 @@ export function renderLobby(app: HTMLElement): () => void {
     renumber();
   }
 
-  function firstHere(): number {
-    return seats.findIndex((s) => s.here());
-  }
-
   function renumber(): void {
     seats.forEach((s, i) => ((s.row.querySelector(".seat-num") as HTMLElement).textContent = `${i + 1}.`));
   }
 
+  /** Ask the server whether the rules as typed make a game (POST /api/rules/check); quietly off if absent. */
+  async function check(): Promise<void> {
+    if (!game || !form) return;
+    let overrides: Record<string, unknown>;
+    try {
+      overrides = form.overrides();
+    } catch (err) {
+      if (err instanceof RuleInputError) return; // already shown at the option
+      throw err;
+    }
+    form.showErrors([]);
+    if (!checkAvailable) return;
+    const serial = ++checkSerial;
+    try {
+      const res = await api.checkRules({ game: game.name, preset: selectedPreset(), overrides });
+      if (serial !== checkSerial) return;
+      // Shown as you type; Create stays available (the server refuses a bad table with the same message).
+      form.showErrors(res.ok ? [] : res.errors);
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 405)) checkAvailable = false; // an older server
+    }
+  }
+  const scheduleCheck = (): void => {
+    window.clearTimeout(checkTimer);
+    checkTimer = window.setTimeout(() => void check(), CHECK_DELAY_MS);
+  };
+
   async function loadRules(): Promise<void> {
     if (!game) return;
+    const preset = selectedPreset();
+    let options: RuleOption[];
     try {
-      options = presetSel.value === game.default_preset ? game.options : await api.rules(game.name, presetSel.value);
+      options = preset === game.default_preset ? game.options : await api.rules(game.name, preset);
     } catch (err) {
-      toast((err as Error).message);
+      toast(apiErrorText(err));
       return;
     }
+    form = rulesForm(game.name, options, scheduleCheck);
     clear(rulesBox);
-    rulesBox.dataset.preset = presetSel.value;
-    readers = options.map((opt) => {
-      const input = optionInput(opt);
-      rulesBox.append(input.el);
-      return { opt, el: input.el, read: input.read };
-    });
+    rulesBox.dataset.preset = preset;
+    rulesBox.append(form.el);
   }
 
-  function selectGame(name: string): void {
-    game = games.find((g) => g.name === name) ?? null;
-    if (!game) return;
-    clear(presetSel);
-    for (const p of game.presets) presetSel.append(h("option", { value: p, selected: p === game.default_preset }, p));
-    seats.splice(0).forEach((s) => s.row.remove());
+  function showGame(g: GameInfo): void {
+    game = g;
+    clear(presetBox);
+    for (const p of g.presets) {
+      const id = `preset-${p}`;
+      const radio = h("input", { type: "radio", name: "preset", id, value: p, checked: p === g.default_preset });
+      radio.addEventListener("change", () => void loadRules());
+      presetBox.append(
+        h("label", { class: "preset", for: id }, radio, h("span", { class: "preset-text" }, h("b", null, presetName(g.name, p)), h("span", { class: "muted small" }, tKey(`preset.${g.name}.${p}.doc`, "")))),
+      );
+    }
     addSeat({ kind: "human", name: myName.value.trim(), here: true });
     addSeat({ kind: "bot" });
     void loadRules();
   }
 
-  function overrides(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const { opt, read } of readers) {
-      const value = read();
-      if (JSON.stringify(value) !== JSON.stringify(opt.value)) out[opt.key] = value;
-    }
-    return out;
-  }
-
-  function showCreated(created: CreatedTable, here: Set<number>): void {
-    clear(result);
-    result.hidden = false;
-    const link = (seatNo: number, invite: string) => {
-      const url = absoluteInvite(invite);
-      const input = h("input", { type: "text", readonly: true, value: url, "aria-label": `Invite link for seat ${seatNo + 1}`, class: "invite" });
-      const copy = h("button", { type: "button", class: "btn", onclick: async () => {
-        input.select();
-        try {
-          await navigator.clipboard.writeText(url);
-          toast("Invite link copied", "info");
-        } catch {
-          document.execCommand?.("copy");
-        }
-      } }, "Copy");
-      return h("span", { class: "invite-box" }, input, copy);
-    };
-    result.append(
-      h("h2", null, "Table ready"),
-      h(
-        "ul",
-        { class: "created-seats" },
-        created.seats.map((s) =>
-          h(
-            "li",
-            { "data-seat": s.seat },
-            h("b", null, `${s.seat + 1}. ${s.name}`),
-            " ",
-            s.kind === "bot" ? h("span", { class: "badge" }, "bot") : here.has(s.seat) ? h("span", { class: "badge seat" }, "this device") : s.token ? h("span", { class: "badge" }, "invite") : h("span", { class: "badge" }, "open seat"),
-            s.invite ? link(s.seat, s.invite) : null,
-          ),
-        ),
-      ),
-      h("p", { class: "muted" }, "Send each other player their own invite link; anyone else can watch from the open tables list."),
-      h("p", null, h("a", { class: "btn primary big", href: `/table/${created.table_id}`, "data-link": true, id: "go-table" }, "Go to the table →")),
-    );
-    result.scrollIntoView({ behavior: "smooth", block: "start" });
-  }
-
-  form.addEventListener("submit", async (e) => {
+  formEl.addEventListener("submit", async (e) => {
     e.preventDefault();
-    if (!game) return;
+    if (!game || !form) return;
     localStorage.setItem("dicehall.name", myName.value.trim());
-    let body;
+    let overrides: Record<string, unknown>;
     try {
-      body = { game: game.name, preset: presetSel.value, overrides: overrides(), seats: seats.map((s) => s.spec()) };
+      overrides = form.overrides();
     } catch (err) {
-      toast((err as Error).message);
-      return;
+      if (err instanceof RuleInputError) return toast(err.message);
+      throw err;
     }
+    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()) };
     const here = new Set(seats.flatMap((s, i) => (s.here() ? [i] : [])));
     createBtn.disabled = true;
     try {
       const created = await api.createTable(body);
       for (const s of created.seats) if (s.token && here.has(s.seat)) saveToken(created.table_id, s.seat, s.token);
-      showCreated(created, here);
-      void refreshTables();
+      showCreated(result, created, here);
     } catch (err) {
-      toast((err as Error).message);
+      toast(apiErrorText(err));
     } finally {
       createBtn.disabled = false;
     }
   });
-  // Options changed from the preset are marked, so the house rules in force are easy to see.
-  const markChanged = (): void => {
-    for (const r of readers) {
-      let changed = false;
-      try {
-        changed = JSON.stringify(r.read()) !== JSON.stringify(r.opt.value);
-      } catch {
-        changed = true;
-      }
-      r.el.classList.toggle("changed", changed);
-    }
-  };
-  rulesBox.addEventListener("input", markChanged);
-  rulesBox.addEventListener("change", markChanged);
-  gameSel.addEventListener("change", () => selectGame(gameSel.value));
-  presetSel.addEventListener("change", () => void loadRules());
-
-  function tableRow(t: TableInfo): HTMLElement {
-    const title = games.find((g) => g.name === t.game)?.title ?? t.game;
-    const free = t.seats.filter((s) => s.kind === "human" && s.claimed === false);
-    return h(
-      "li",
-      { class: "table-item", "data-table": t.table_id },
-      h("div", null, h("b", null, title), " ", h("span", { class: "muted" }, `${t.preset ?? ""} · ${t.status}`)),
-      h("div", { class: "muted small" }, t.seats.map((s) => `${s.name}${s.kind === "bot" ? " (bot)" : s.claimed === false ? " (free)" : ""}`).join(", ")),
-      h(
-        "div",
-        { class: "table-actions" },
-        free.map((s) =>
-          h("button", { type: "button", class: "btn primary", onclick: async () => {
-            const who = myName.value.trim() || `Player ${s.seat + 1}`;
-            try {
-              const res = await api.join(t.table_id, s.seat, who);
-              saveToken(t.table_id, res.seat, res.token);
-              navigate(`/table/${t.table_id}`);
-            } catch (err) {
-              toast((err as Error).message);
-            }
-          } }, `Join seat ${s.seat + 1}`),
-        ),
-        h("a", { class: "btn", href: `/table/${t.table_id}`, "data-link": true }, "Watch"),
-      ),
-    );
-  }
-
-  async function refreshTables(): Promise<void> {
-    try {
-      const list = await api.openTables();
-      if (!alive) return;
-      clear(tablesBox);
-      if (!list.length) tablesBox.append(h("p", { class: "muted" }, "No open tables yet — create one above."));
-      else tablesBox.append(h("ul", { class: "tables" }, list.map(tableRow)));
-    } catch (err) {
-      if (!alive) return;
-      clear(tablesBox);
-      tablesBox.append(h("p", { class: "error" }, `Cannot list tables: ${(err as Error).message}`));
-    }
-  }
 
   api
     .games()
     .then((list) => {
-      games = list.filter((g) => g.name in VIEWS);
-      clear(gameSel);
-      for (const g of games) gameSel.append(h("option", { value: g.name }, g.title));
-      if (games.length) selectGame(games[0].name);
-      else form.append(h("p", { class: "error" }, "The server offers no game this front end can show."));
+      const g = list.find((x) => x.name === gameName && x.name in VIEWS);
+      if (g) showGame(g);
+      else formEl.append(h("p", { class: "error" }, t("lobby.no_view", { game: gameTitle(gameName) })));
     })
-    .catch((err: Error) => form.append(h("p", { class: "error" }, `Cannot reach the server: ${err.message}`)));
-  void refreshTables();
-  refreshTimer = window.setInterval(() => void refreshTables(), REFRESH_MS);
-
+    .catch((err: unknown) => formEl.append(h("p", { class: "error" }, t("lobby.cannot_reach", { detail: apiErrorText(err) }))));
+  const stopTables = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_lobby"));
   return () => {
-    alive = false;
-    window.clearInterval(refreshTimer);
+    window.clearTimeout(checkTimer);
+    stopTables();
   };
 }

@@ -1,5 +1,9 @@
-// A small router: "/" is the lobby, "/table/:id" a table. Links marked data-link navigate without reloading.
+// A small router: "/" home, "/new?game=G" the table form, "/rules?game=G" how to play, "/table/:id" a table.
+// Links marked data-link navigate without reloading. The language switcher re-renders the page in place.
 import "./style.css";
+import { renderHome } from "./home";
+import { renderHowTo } from "./howto";
+import { LANGS, currentLanguage, initLanguage, languageName, setLanguage, t, type Lang } from "./i18n";
 import { renderLobby } from "./lobby";
 import { renderTable } from "./table";
 import { clear, h, navigate } from "./dom";
@@ -13,17 +17,43 @@ function route(): void {
   const app = document.getElementById("app") as HTMLElement;
   clear(app);
   const path = location.pathname.replace(/\/+$/, "") || "/";
+  const game = new URLSearchParams(location.search).get("game") ?? "thousand";
   const table = /^\/table\/([A-Za-z0-9_-]+)$/.exec(path);
-  if (path === "/") {
-    cleanup = renderLobby(app);
-  } else if (table) {
-    cleanup = renderTable(app, table[1]);
-  } else {
+  if (path === "/") cleanup = renderHome(app);
+  else if (path === "/new") cleanup = renderLobby(app, game);
+  else if (path === "/rules") renderHowTo(app, game);
+  else if (table) cleanup = renderTable(app, table[1]);
+  else {
     app.append(
-      h("section", { class: "card" }, h("h1", null, "Not found"), h("p", null, h("a", { href: "/", "data-link": true }, "Back to the lobby"))),
+      h("section", { class: "card" }, h("h1", null, t("page.not_found")), h("p", null, h("a", { href: "/", "data-link": true }, t("nav.back_home")))),
     );
   }
+  document.title = `${t("site.name")} — ${t("site.tagline")}`;
+  drawNav();
 }
+
+const nav = h("nav", { class: "topnav", "aria-label": "main" });
+const langSel = h("select", { id: "lang", class: "lang-switch" });
+
+function drawNav(): void {
+  clear(nav);
+  nav.setAttribute("aria-label", t("nav.label"));
+  nav.append(
+    h("a", { href: "/", "data-link": true }, t("nav.games")),
+    h("a", { href: "/rules?game=thousand", "data-link": true }, t("nav.how_to_play")),
+  );
+  langSel.setAttribute("aria-label", t("nav.language"));
+  langSel.title = t("nav.language");
+  clear(langSel);
+  for (const l of LANGS) langSel.append(h("option", { value: l, selected: l === currentLanguage(), lang: l }, languageName(l)));
+}
+
+langSel.addEventListener("change", () => {
+  void setLanguage(langSel.value as Lang).then(route);
+});
+const topbar = document.querySelector(".topbar");
+topbar?.insertBefore(nav, document.getElementById("status"));
+topbar?.append(langSel);
 
 document.addEventListener("click", (e) => {
   const a = (e.target as Element | null)?.closest?.("a[data-link]") as HTMLAnchorElement | null;
@@ -32,4 +62,4 @@ document.addEventListener("click", (e) => {
   navigate(a.getAttribute("href") ?? "/");
 });
 window.addEventListener("popstate", route);
-route();
+void initLanguage().then(route);

@@ -3,6 +3,10 @@
 import { api, forgetTokens, loadTokens, saveToken, type LogEntry, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
 import { clear, h, toast } from "./dom";
+import { apiErrorText, serverErrorText } from "./errors";
+import { formatNumber, t } from "./i18n";
+import { gameTitle, myName, presetName, seatLabel } from "./names";
+import { optionName, choiceName } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 
 const LOG_LIMIT = 200;
@@ -18,18 +22,20 @@ function absorbInvite(table: string): void {
 }
 
 export function actorName(actor: LogEntry["actor"], seatName: (s: number) => string): string {
-  if (actor === "chance") return "Dice";
+  if (actor === "chance") return t("table.dice");
   const n = Number(actor);
   return Number.isInteger(n) ? seatName(n) : String(actor);
 }
 
-/** A rule value in words: on/off, ranges as low–high, lists joined. */
-function ruleValue(v: unknown): string {
-  if (v === true) return "on";
-  if (v === false) return "off";
+/** A rule value in words: on/off, ranges as low–high, lists joined, choices by name. */
+function ruleValue(game: string, key: string, v: unknown): string {
+  if (v === true) return t("rules.on");
+  if (v === false) return t("rules.off");
+  if (typeof v === "number") return formatNumber(v);
+  if (typeof v === "string") return choiceName(game, key, v);
   if (Array.isArray(v)) {
-    if (!v.length) return "none";
-    return v.map((x) => (Array.isArray(x) && x.length === 2 ? `${x[0]}–${x[1]}` : ruleValue(x))).join(", ");
+    if (!v.length) return t("rules.none");
+    return v.map((x) => (Array.isArray(x) && x.length === 2 ? `${x[0]}–${x[1]}` : ruleValue(game, key, x))).join(", ");
   }
   return String(v);
 }
@@ -44,7 +50,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   let gameOverShown = false;
   let rules: Record<string, unknown> = {};
 
-  const title = h("h1", { class: "table-title" }, "Table ", h("code", null, tableId));
+  const title = h("h1", { class: "table-title" }, t("table.title"), " ", h("code", null, tableId));
+  const howto = h("a", { class: "small howto-link", href: "/rules?game=thousand", "data-link": true }, t("home.how_to_play"));
   const seatBadge = h("p", { class: "seat-badge", "data-testid": "seat-badge" });
   const houseRules = h("p", { class: "house-rules-line muted small", "data-testid": "house-rules" });
   const claimBox = h("div", { class: "claim", hidden: true });
@@ -55,32 +62,34 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     h(
       "section",
       { class: "table-page" },
-      h("div", { class: "table-head" }, title, seatBadge),
+      h("div", { class: "table-head" }, title, seatBadge, howto),
       houseRules,
       claimBox,
-      h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box" }, h("h2", null, "Events"), logList)),
+      h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box" }, h("h2", null, t("table.events")), logList)),
       overlay,
     ),
   );
 
   const seatName = (seat: number): string => {
-    const fromInfo = info?.seats.find((s) => s.seat === seat)?.name;
+    const fromInfo = info?.seats.find((s) => s.seat === seat);
+    if (fromInfo) return seatLabel(fromInfo);
     const players = lastState?.players;
     const fromState = Array.isArray(players) ? players[seat] : undefined;
     const stateName = typeof fromState === "string" ? fromState : (fromState as { name?: string } | undefined)?.name;
-    return stateName || fromInfo || `Seat ${seat + 1}`;
+    return stateName || t("seat.player", { n: seat + 1 });
   };
 
   const setStatus = (status: ConnStatus): void => {
     const el = document.getElementById("status");
     if (!el) return;
-    el.textContent = status === "online" ? "● online" : status === "connecting" ? "○ connecting…" : "○ offline — reconnecting";
+    el.textContent = status === "online" ? t("conn.online") : status === "connecting" ? t("conn.connecting") : t("conn.offline");
     el.className = `conn-status ${status}`;
   };
 
   const logEntry = (e: LogEntry, state: View | null): HTMLElement => {
     const lines = view?.describe?.(e, state) ?? [];
-    const text = lines[0] || e.text || `${actorName(e.actor, seatName)}: ${e.move}`;
+    // (never the server's English `text`: without a view's words the move is shown in its notation)
+    const text = lines[0] || t("log.move", { name: actorName(e.actor, seatName), move: e.move });
     return h(
       "li",
       { "data-seq": e.seq, class: e.actor === "chance" ? "chance" : "" },
@@ -99,12 +108,12 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const updateBadge = (): void => {
     clear(seatBadge);
     if (info?.status === "waiting") {
-      seatBadge.append(h("span", { class: "badge pit" }, "Waiting for players to take the free seats"), " ");
+      seatBadge.append(h("span", { class: "badge pit" }, t("table.waiting")), " ");
     }
     if (spectator || mySeats.length === 0) {
-      seatBadge.append(h("span", { class: "badge spectator" }, "Watching (spectator)"));
+      seatBadge.append(h("span", { class: "badge spectator" }, t("table.watching")));
     } else {
-      seatBadge.append("You play: ", ...mySeats.map((s) => h("span", { class: "badge seat" }, seatName(s))));
+      seatBadge.append(t("table.you_play"), " ", ...mySeats.map((s) => h("span", { class: "badge seat" }, seatName(s))));
     }
   };
 
@@ -114,9 +123,9 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     const finished = lastState?.terminal ?? info?.status === "finished";
     claimBox.hidden = open.length === 0 || Boolean(finished);
     if (claimBox.hidden) return;
-    const name = h("input", { type: "text", placeholder: "Your name", maxlength: 32, "aria-label": "Your name", value: localStorage.getItem("dicehall.name") ?? "" });
+    const name = h("input", { type: "text", placeholder: t("lobby.your_name"), maxlength: 32, "aria-label": t("lobby.your_name"), value: localStorage.getItem("dicehall.name") ?? "" });
     claimBox.append(
-      h("span", null, "Free seats: "),
+      h("span", null, t("table.free_seats"), " "),
       name,
       ...open.map((s) =>
         h(
@@ -125,19 +134,20 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
             class: "btn",
             type: "button",
             onclick: async () => {
-              const who = name.value.trim() || `Player ${s.seat + 1}`;
-              localStorage.setItem("dicehall.name", who);
+              const typed = name.value.trim();
+              if (typed) localStorage.setItem("dicehall.name", typed);
+              const who = typed || myName(s.seat);
               try {
                 const res = await api.join(tableId, s.seat, who);
                 saveToken(tableId, res.seat, res.token);
                 info = await api.table(tableId);
                 conn.setTokens(Object.values(loadTokens(tableId)));
               } catch (err) {
-                toast(String((err as Error).message));
+                toast(apiErrorText(err));
               }
             },
           },
-          `Take seat ${s.seat + 1}`,
+          t("table.take_seat", { n: s.seat + 1 }),
         ),
       ),
     );
@@ -148,7 +158,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     gameOverShown = true;
     const order = state.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
     const winners = state.winners ?? [];
-    const headline = winners.length ? `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}!` : "Game over";
+    const headline = winners.length ? t("table.winners", { names: winners.map(seatName).join(", "), n: winners.length }) : t("table.game_over");
     clear(overlay);
     overlay.append(
       h(
@@ -158,14 +168,14 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
         h(
           "ol",
           { class: "standings" },
-          order.map((r) => h("li", { class: winners.includes(r.seat) ? "winner" : "" }, h("span", null, seatName(r.seat)), h("b", null, String(r.score)))),
+          order.map((r) => h("li", { class: winners.includes(r.seat) ? "winner" : "" }, h("span", null, seatName(r.seat)), h("b", null, formatNumber(r.score)))),
         ),
         h(
           "p",
           { class: "actions" },
-          h("a", { class: "btn primary", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, "Download record (JSON)"),
-          h("a", { class: "btn", href: "/", "data-link": true }, "New game"),
-          h("button", { class: "btn", type: "button", onclick: () => (overlay.hidden = true) }, "Look at the board"),
+          h("a", { class: "btn primary", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, t("table.download")),
+          h("a", { class: "btn", href: "/", "data-link": true }, t("table.new_game")),
+          h("button", { class: "btn", type: "button", onclick: () => (overlay.hidden = true) }, t("table.look")),
         ),
       ),
     );
@@ -189,7 +199,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       if (joinedInfo) info = joinedInfo;
       mySeats = seats;
       spectator = isSpectator;
-      if (wanted > seats.length) toast("Some saved seat links were not accepted; you watch those seats.");
+      if (wanted > seats.length) toast(t("table.links_refused"));
       updateBadge();
       renderClaim();
       if (lastState) view?.update(lastState, null);
@@ -209,14 +219,14 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       pushLog(ev, ev.state);
       applyState(ev.state, ev);
     },
-    table(t) {
-      info = t;
+    table(tInfo) {
+      info = tInfo;
       updateBadge();
       renderClaim();
       if (lastState) view?.update(lastState, null);
     },
     error(err) {
-      toast(err.message || err.code);
+      toast(serverErrorText(err));
       view?.refused();
       if (err.code === "bad_token") {
         // A saved seat link that is not this table's (e.g. the server's database was reset): watch instead.
@@ -229,10 +239,11 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   api
     .table(tableId)
-    .then((t) => {
-      info = t;
-      const factory = VIEWS[t.game];
-      title.replaceChildren(`${t.game === "thousand" ? "Dice 1000" : t.game} `, h("small", null, t.preset ? `· ${t.preset} · ` : "· ", h("code", null, tableId)));
+    .then((tb) => {
+      info = tb;
+      const factory = VIEWS[tb.game];
+      title.replaceChildren(`${gameTitle(tb.game)} `, h("small", null, tb.preset ? `· ${presetName(tb.game, tb.preset)} · ` : "· ", h("code", null, tableId)));
+      howto.setAttribute("href", `/rules?game=${tb.game}`);
       if (factory) {
         view = factory(viewRoot, {
           mySeats: () => (info?.status === "waiting" ? [] : mySeats),
@@ -242,26 +253,26 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
         });
         // The full rule values (limits such as barrel attempts) for the scoreboard; the game works without them.
         api
-          .rules(t.game, t.preset ?? "")
+          .rules(tb.game, tb.preset ?? "")
           .then((opts) => {
             rules = Object.fromEntries(opts.map((o) => [o.key, o.value]));
-            Object.assign(rules, t.overrides ?? {});
+            Object.assign(rules, tb.overrides ?? {});
             if (lastState) view?.update(lastState, null);
           })
           .catch(() => undefined);
       } else {
-        viewRoot.append(h("p", { class: "card" }, `The browser has no board for “${t.game}” yet; the event log still follows the game.`));
+        viewRoot.append(h("p", { class: "card" }, t("table.no_view", { game: gameTitle(tb.game) })));
       }
-      const changed = Object.entries(t.overrides ?? {});
+      const changed = Object.entries(tb.overrides ?? {});
       houseRules.textContent = changed.length
-        ? `House rules: ${changed.map(([k, v]) => `${k.replace(/_/g, " ")} ${ruleValue(v)}`).join(" · ")}`
+        ? t("table.house_rules", { list: changed.map(([k, v]) => `${optionName(tb.game, k)}: ${ruleValue(tb.game, k, v)}`).join(" · ") })
         : "";
       updateBadge();
       renderClaim();
       conn.start();
     })
-    .catch((err: Error) => {
-      viewRoot.append(h("div", { class: "card error" }, h("h2", null, "Cannot open this table"), h("p", null, err.message), h("a", { href: "/", "data-link": true }, "Back to the lobby")));
+    .catch((err: unknown) => {
+      viewRoot.append(h("div", { class: "card error" }, h("h2", null, t("table.cannot_open")), h("p", null, apiErrorText(err)), h("a", { href: "/", "data-link": true }, t("nav.back_home"))));
     });
 
   return () => {

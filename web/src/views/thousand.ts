@@ -3,6 +3,8 @@
 import type { LogEntry, View } from "../api";
 import { die, dieSlot } from "../dice";
 import { append, clear, h } from "../dom";
+import { formatNumber, t } from "../i18n";
+import { describeEvent, refusalText } from "./thousand-words";
 import type { GameView, ViewContext } from "./index";
 
 export interface PlayerStatus {
@@ -38,8 +40,10 @@ export interface ThousandModel {
   maxRolls: number;
   hotDice: boolean;
   confirming: boolean;
-  bankRefusal: string | null;
-  events: string[];
+  /** The engine's reason (English text today, a message id later); the page words its own from the view. */
+  bankRefusal: unknown;
+  minBank: number;
+  events: unknown[];
   winners: number[];
   target: number;
   barrel: string;
@@ -65,7 +69,7 @@ function readPlayer(raw: unknown, seat: number, score: number): PlayerStatus {
   const attempts = pick(p, "barrel_attempts");
   return {
     seat,
-    name: typeof p.name === "string" && p.name ? p.name : `Seat ${seat + 1}`,
+    name: typeof p.name === "string" ? p.name : "",
     score: num(pick(p, "score"), score),
     opened: Boolean(pick(p, "opened")),
     pit: readPit(pick(p, "pit")),
@@ -107,12 +111,20 @@ export function read(v: View): ThousandModel {
     maxRolls: num(pick(o, "max_rolls")),
     hotDice: Boolean(o.hot_dice),
     confirming: Boolean(o.confirming),
-    bankRefusal: (pick(o, "bank_refusal") as string | undefined) ?? null,
-    events: Array.isArray(events) ? events.map(String) : [],
+    bankRefusal: pick(o, "bank_refusal") ?? null,
+    minBank: num(pick(o, "min_bank")),
+    events: Array.isArray(events) ? events : [],
     winners: nums(v.winners),
     target: num(pick(o, "target"), 1000),
     barrel: typeof o.barrel === "string" ? o.barrel : "none",
   };
+}
+
+/** The bar towards the target (set through element.style: no inline style markup, CSP-clean). */
+function progress(score: number, target: number): HTMLElement {
+  const bar = h("span", { class: "progress" });
+  bar.style.setProperty("--p", `${Math.max(0, Math.min(100, (score / target) * 100))}%`);
+  return bar;
 }
 
 /** Mark which dice of `roll` scored (each scoring face used once per occurrence). */
@@ -128,57 +140,38 @@ function scoringMask(roll: number[], scoring: number[]): boolean[] {
 
 function statusBadges(p: PlayerStatus, m: ThousandModel, rules: Record<string, unknown>): HTMLElement[] {
   const out: HTMLElement[] = [];
-  const limit = (key: string): string => (typeof rules[key] === "number" && (rules[key] as number) > 0 ? `/${rules[key] as number}` : "");
-  if (!p.opened) out.push(h("span", { class: "badge muted", title: "has not banked the opening minimum yet" }, "not opened"));
-  else out.push(h("span", { class: "badge open", title: "has opened (banked the opening minimum)" }, "opened"));
-  if (p.pit) out.push(h("span", { class: "badge pit", title: `in the pit ${p.pit[0]}–${p.pit[1]}: must bank enough to reach ${p.pit[1]}` }, `pit ${p.pit[0]}–${p.pit[1]}`));
-  if (p.onBarrel)
-    out.push(
-      h(
-        "span",
-        { class: "badge barrel", title: "on the barrel" },
-        "on the barrel",
-        p.barrelAttempts ? ` · attempts ${p.barrelAttempts}${limit("barrel_attempts")}` : "",
-      ),
-    );
-  if (p.barrelFalls) out.push(h("span", { class: "badge", title: "falls off the barrel this game" }, `falls ${p.barrelFalls}`));
-  if (p.bolts) out.push(h("span", { class: "badge bolt", title: "bolts (zero-roll turns)" }, `bolts ${p.bolts}${limit("bolts_count")}`));
-  if (p.openPoints) out.push(h("span", { class: "badge", title: "open-barrel points (passing the target)" }, `points ${p.openPoints}${limit("open_points")}`));
-  if (p.skipNext) out.push(h("span", { class: "badge muted" }, "skips next turn"));
-  if (!p.opened && p.failedOpenings) out.push(h("span", { class: "badge muted", title: "turns that failed to open" }, `${p.failedOpenings} failed ${p.failedOpenings === 1 ? "opening" : "openings"}`));
-  if (m.terminal && m.winners.includes(p.seat)) out.push(h("span", { class: "badge seat" }, "winner"));
+  const limit = (key: string): number | null => (typeof rules[key] === "number" && (rules[key] as number) > 0 ? (rules[key] as number) : null);
+  const counted = (n: number, key: string): string => {
+    const l = limit(key);
+    return l === null ? formatNumber(n) : `${formatNumber(n)}/${formatNumber(l)}`;
+  };
+  if (!p.opened) out.push(h("span", { class: "badge muted", title: t("badge.not_opened_hint") }, t("badge.not_opened")));
+  else out.push(h("span", { class: "badge open", title: t("badge.opened_hint") }, t("badge.opened")));
+  if (p.pit) out.push(h("span", { class: "badge pit", title: t("badge.pit_hint", { low: p.pit[0], high: p.pit[1] }) }, t("badge.pit", { low: p.pit[0], high: p.pit[1] })));
+  if (p.onBarrel) out.push(h("span", { class: "badge barrel", title: t("badge.barrel") }, t("badge.barrel"), p.barrelAttempts ? ` · ${t("badge.attempts", { count: counted(p.barrelAttempts, "barrel_attempts") })}` : ""));
+  if (p.barrelFalls) out.push(h("span", { class: "badge", title: t("badge.falls_hint") }, t("badge.falls", { n: p.barrelFalls })));
+  if (p.bolts) out.push(h("span", { class: "badge bolt", title: t("badge.bolts_hint") }, t("badge.bolts", { count: counted(p.bolts, "bolts_count") })));
+  if (p.openPoints) out.push(h("span", { class: "badge", title: t("badge.points_hint") }, t("badge.points", { count: counted(p.openPoints, "open_points_limit") })));
+  if (p.skipNext) out.push(h("span", { class: "badge muted" }, t("badge.skips")));
+  if (!p.opened && p.failedOpenings) out.push(h("span", { class: "badge muted", title: t("badge.failed_hint") }, t("badge.failed", { n: p.failedOpenings })));
+  if (m.terminal && m.winners.includes(p.seat)) out.push(h("span", { class: "badge seat" }, t("badge.winner")));
   return out;
 }
 
-const diceText = (move: string): string => move.split(",").join(" ");
-
-/** The log in words: the move, then what it caused (the engine's events of that action). */
-export function describe(entry: LogEntry, state: View | null, seatName: (s: number) => string, roller: number | null = null): string[] {
+/** The log in words (see thousand-words.ts): `prev` is the view before the event, when known. */
+export function describe(entry: LogEntry, state: View | null, seatName: (s: number) => string, prev: ThousandModel | null = null, rules: Record<string, unknown> = {}): string[] {
   const m = state ? read(state) : null;
-  const events = m?.events ?? [];
-  if (entry.actor === "chance") {
-    const seat = roller ?? m?.turnPlayer ?? null;
-    if (!m || seat === null) return [`Dice: ${diceText(entry.move)}`];
-    const who = seatName(seat);
-    // The engine already words zero rolls and special rolls ("Ann rolls 2 3 4 6 6: zero, 150 burnt").
-    if (events.some((e) => e.startsWith(`${who} rolls`))) return events;
-    const points = m.rollPoints ? ` → +${m.rollPoints}, turn total ${m.turnTotal}` : "";
-    return [`${who} rolls ${diceText(entry.move)}${points}`, ...events];
-  }
-  const who = seatName(Number(entry.actor));
-  if (entry.move === "roll") return [m ? `${who} rolls ${m.diceInHand} ${m.diceInHand === 1 ? "die" : "dice"}` : `${who} rolls`, ...events];
-  if (entry.move === "bank") return events.length ? events : [`${who} banks`];
-  return [`${who}: ${entry.move}`, ...events];
+  return describeEvent(entry, prev, m, rules, seatName, m?.events ?? []);
 }
 
 export class ThousandView implements GameView {
   private readonly status = h("p", { class: "turn-status", "data-testid": "turn-status", "aria-live": "polite" });
   private readonly goal = h("p", { class: "goal muted small", "data-testid": "goal" });
-  private readonly tray = h("div", { class: "dice-tray", "data-testid": "roll", "aria-label": "last roll" });
-  private readonly aside = h("div", { class: "dice-aside", "data-testid": "set-aside", "aria-label": "set-aside dice" });
+  private readonly tray = h("div", { class: "dice-tray", "data-testid": "roll", "aria-label": t("thousand.last_roll") });
+  private readonly aside = h("div", { class: "dice-aside", "data-testid": "set-aside", "aria-label": t("thousand.set_aside") });
   private readonly total = h("div", { class: "turn-total", "data-testid": "turn-total" });
-  private readonly rollBtn = h("button", { type: "button", class: "btn primary big", "data-testid": "roll-btn", "aria-keyshortcuts": "R", title: "Roll (R)" }, h("span", null, h("u", null, "R"), "oll"));
-  private readonly bankBtn = h("button", { type: "button", class: "btn big", "data-testid": "bank-btn", "aria-keyshortcuts": "B", title: "Bank (B)" }, h("span", null, h("u", null, "B"), "ank"));
+  private readonly rollBtn = h("button", { type: "button", class: "btn primary big", "data-testid": "roll-btn", "aria-keyshortcuts": "R", title: t("thousand.roll_key") }, t("thousand.roll"), h("kbd", { class: "key" }, "R"));
+  private readonly bankBtn = h("button", { type: "button", class: "btn big", "data-testid": "bank-btn", "aria-keyshortcuts": "B", title: t("thousand.bank_key") }, t("thousand.bank"), h("kbd", { class: "key" }, "B"));
   private readonly extra = h("div", { class: "extra-actions" });
   private readonly reason = h("p", { class: "bank-reason", "data-testid": "bank-reason", "aria-live": "polite" });
   private readonly board = h("table", { class: "scoreboard", "data-testid": "scoreboard" });
@@ -199,7 +192,7 @@ export class ThousandView implements GameView {
         { class: "thousand" },
         this.status,
         this.goal,
-        h("div", { class: "felt" }, h("div", { class: "felt-row" }, this.tray), h("div", { class: "aside-row" }, h("span", { class: "label" }, "Set aside"), this.aside), this.total),
+        h("div", { class: "felt" }, h("div", { class: "felt-row" }, this.tray), h("div", { class: "aside-row" }, h("span", { class: "label" }, t("thousand.set_aside")), this.aside), this.total),
         h("div", { class: "controls" }, this.rollBtn, this.bankBtn, this.extra),
         this.reason,
         this.happenings,
@@ -215,7 +208,7 @@ export class ThousandView implements GameView {
 
   describe(entry: LogEntry, state: View | null): string[] {
     // Called before update(): the current model still shows who was rolling.
-    return describe(entry, state, this.ctx.seatName, this.model?.turnPlayer ?? null);
+    return describe(entry, state, this.ctx.seatName, this.model, this.ctx.rules());
   }
 
   refused(): void {
@@ -252,6 +245,7 @@ export class ThousandView implements GameView {
 
   update(state: View, fresh: LogEntry | null): void {
     const m = read(state);
+    const prev = this.model;
     this.model = m;
     this.busy = false;
     const rolled = fresh !== null && fresh.actor === "chance";
@@ -261,37 +255,41 @@ export class ThousandView implements GameView {
     this.drawControls(m);
     this.drawBoard(m);
     clear(this.happenings);
-    for (const e of m.events) this.happenings.append(h("li", null, e));
+    if (fresh) for (const line of describe(fresh, state, this.ctx.seatName, prev, this.ctx.rules()).slice(1)) this.happenings.append(h("li", null, line));
   }
 
   private goalText(m: ThousandModel): string {
     const r = this.ctx.rules();
-    const parts = [`First to ${m.target}`];
-    if (m.barrel === "score" && typeof r.barrel_score === "number") parts.push(`barrel at ${r.barrel_score}`);
-    if (m.barrel === "open") parts.push(`land exactly on ${m.target}`);
-    if (typeof r.open_min === "number") parts.push(`open with ${r.open_min}`);
+    const parts = [t("thousand.goal.first_to", { target: m.target })];
+    if (m.barrel === "score" && typeof r.barrel_score === "number") parts.push(t("thousand.goal.barrel_at", { score: r.barrel_score }));
+    if (m.barrel === "open") parts.push(t("thousand.goal.exactly", { target: m.target }));
+    if (typeof r.open_min === "number") parts.push(t("thousand.goal.open_with", { min: r.open_min }));
     const pits = Array.isArray(r.pits) ? (r.pits as number[][]) : [];
-    if (pits.length) parts.push(`pits ${pits.map((p) => `${p[0]}–${p[1]}`).join(", ")}`);
+    if (pits.length) parts.push(t("thousand.goal.pits", { list: pits.map((p) => `${p[0]}–${p[1]}`).join(", ") }));
     return parts.join(" · ");
+  }
+
+  private name(m: ThousandModel, seat: number): string {
+    return this.ctx.seatName(seat) || m.players[seat]?.name || "";
   }
 
   private drawStatus(m: ThousandModel): void {
     clear(this.status);
     if (m.terminal) {
-      const names = m.winners.map((w) => m.players[w]?.name ?? this.ctx.seatName(w));
-      this.status.append(names.length ? `Game over — ${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}` : "Game over");
+      const names = m.winners.map((w) => this.name(m, w));
+      this.status.append(names.length ? t("thousand.status.over_winners", { names: names.join(", "), n: names.length }) : t("table.game_over"));
       return;
     }
     if (m.current === null) {
-      this.status.append(m.chance ? "Rolling…" : "Waiting…");
+      this.status.append(m.chance ? t("thousand.status.rolling") : t("thousand.status.waiting"));
       return;
     }
-    const name = m.players[m.current]?.name ?? this.ctx.seatName(m.current);
+    const name = this.name(m, m.current);
     const mine = this.actor(m) !== null;
     append(this.status, [
-      h("span", { class: mine ? "you" : "" }, mine ? `${name}, your turn` : `${name} is playing…`),
-      m.rolls ? h("span", { class: "muted" }, ` · roll ${m.rolls}${m.maxRolls ? ` of ${m.maxRolls}` : ""} · ${m.diceInHand} ${m.diceInHand === 1 ? "die" : "dice"} to roll`) : null,
-      m.hotDice ? h("span", { class: "hot" }, m.confirming ? " · hot dice: confirm with all 5" : " · hot dice: roll all 5 again") : null,
+      h("span", { class: mine ? "you" : "" }, mine ? t("thousand.status.your_turn", { name }) : t("thousand.status.playing", { name })),
+      m.rolls ? h("span", { class: "muted" }, " · ", m.maxRolls ? t("thousand.status.roll_of", { n: m.rolls, max: m.maxRolls }) : t("thousand.status.roll", { n: m.rolls }), " · ", t("thousand.status.dice_left", { n: m.diceInHand })) : null,
+      m.hotDice ? h("span", { class: "hot" }, " · ", m.confirming ? t("thousand.status.hot_confirm") : t("thousand.status.hot_again")) : null,
     ]);
   }
 
@@ -304,13 +302,13 @@ export class ThousandView implements GameView {
       for (let i = 0; i < Math.max(1, m.diceInHand); i++) this.tray.append(dieSlot());
     }
     if (m.roll.length && m.rollPoints !== null) {
-      this.tray.append(h("span", { class: m.rollPoints ? "roll-points" : "roll-points zero" }, m.rollPoints ? `+${m.rollPoints}` : "zero roll"));
+      this.tray.append(h("span", { class: m.rollPoints ? "roll-points" : "roll-points zero" }, m.rollPoints ? `+${formatNumber(m.rollPoints)}` : t("thousand.zero_roll")));
     }
     clear(this.aside);
     if (m.setAside.length) for (const d of m.setAside) this.aside.append(die(d, { setAside: true }));
     else this.aside.append(h("span", { class: "muted" }, "—"));
     clear(this.total);
-    this.total.append(h("span", { class: "label" }, "Turn total"), h("strong", null, String(m.turnTotal)));
+    this.total.append(h("span", { class: "label" }, t("thousand.turn_total")), h("strong", null, formatNumber(m.turnTotal)));
   }
 
   private drawControls(m: ThousandModel): void {
@@ -321,15 +319,17 @@ export class ThousandView implements GameView {
     this.bankBtn.disabled = !(canAct && m.legal.includes("bank"));
     clear(this.extra);
     for (const a of m.legal.filter((x) => x !== "roll" && x !== "bank")) {
-      this.extra.append(h("button", { type: "button", class: "btn", disabled: !canAct, onclick: () => this.send(a) }, a));
+      const keep = /^keep (.+)$/.exec(a);
+      this.extra.append(h("button", { type: "button", class: "btn", disabled: !canAct, "data-move": a, onclick: () => this.send(a) }, keep ? t("thousand.keep", { dice: keep[1].split(",").join(" ") }) : a));
     }
-    this.reason.textContent = seat !== null && !m.terminal && m.bankRefusal && !m.legal.includes("bank") ? `Bank refused — ${m.bankRefusal}` : "";
+    const why = seat !== null ? refusalText(m, this.ctx.rules(), m.bankRefusal) : null;
+    this.reason.textContent = why ? t("thousand.bank_refused", { reason: why }) : "";
   }
 
   private drawBoard(m: ThousandModel): void {
     clear(this.board);
     this.board.append(
-      h("thead", null, h("tr", null, h("th", { scope: "col" }, "Player"), h("th", { scope: "col", class: "num" }, "Score"), h("th", { scope: "col" }, "Status"))),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("thousand.col.player")), h("th", { scope: "col", class: "num" }, t("thousand.col.score")), h("th", { scope: "col" }, t("thousand.col.status")))),
       h(
         "tbody",
         null,
@@ -337,8 +337,8 @@ export class ThousandView implements GameView {
           h(
             "tr",
             { class: [seat === m.current ? "current" : "", m.winners.includes(seat) ? "winner" : ""].join(" ").trim(), "data-seat": seat },
-            h("th", { scope: "row" }, seat === m.current ? "▶ " : "", p.name, this.ctx.mySeats().includes(seat) ? h("span", { class: "you-tag" }, " (you)") : null),
-            h("td", { class: "num score" }, String(p.score), h("span", { class: "progress", style: `--p:${Math.max(0, Math.min(100, (p.score / m.target) * 100))}%` })),
+            h("th", { scope: "row" }, seat === m.current ? "▶ " : "", this.name(m, seat), this.ctx.mySeats().includes(seat) ? h("span", { class: "you-tag" }, " ", t("thousand.you")) : null),
+            h("td", { class: "num score" }, formatNumber(p.score), progress(p.score, m.target)),
             h("td", { class: "status" }, statusBadges(p, m, this.ctx.rules())),
           ),
         ),

@@ -1,0 +1,142 @@
+"""Translations for the terminal, the CLI and (next) the engines' texts: gettext ``.po`` catalogues read at runtime.
+
+Messages are symbolic ids with ``{named}`` parameters (``thousand.refusal.opening`` with ``min=50``); the English
+catalogue is the default rendering, so an engine can raise with an id and every front end renders it in its own
+language. Plurals follow CLDR through Babel (ru/uk/pl have three forms), numbers are formatted for the locale.
+
+>>> t = translator("ru")
+>>> t.plural("unit.points", 21)
+'21 очко'
+>>> t.plural("unit.points", 25)
+'25 очков'
+>>> translator("uk").number(1234567)  # grouped with no-break spaces
+'1\\xa0234\\xa0567'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import io
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from babel.core import Locale
+from babel.dates import format_datetime
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+LANGUAGES: tuple[str, ...] = ("en", "ru", "uk", "pl")
+DEFAULT_LANGUAGE = "en"
+# POSIX order of precedence for the language of messages.
+ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+class UnknownLanguageError(ValueError):
+    """A ``--lang`` value that is not one of :data:`LANGUAGES`."""
+
+
+def _base(tag: str) -> str:
+    """``ru_RU.UTF-8`` / ``uk-UA`` / ``pl_PL@euro`` → ``ru`` / ``uk`` / ``pl``; ``C``/``POSIX`` → ``en``."""
+    tag = tag.strip().split(".")[0].split("@")[0].replace("-", "_")
+    if tag.upper() in ("C", "POSIX"):
+        return DEFAULT_LANGUAGE
+    return tag.split("_")[0].lower()
+
+
+def detect_language(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``--lang`` if given (an unknown one is an error), else the first of ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG`` that is set, else English. A locale we have no catalogue for means English."""
+    if option:
+        lang = _base(option)
+        if lang not in LANGUAGES:
+            raise UnknownLanguageError(f"unknown language {option!r}: use one of {', '.join(LANGUAGES)}")
+        return lang
+    env = os.environ if environ is None else environ
+    for name in ENV_VARIABLES:
+        value = env.get(name)
+        if value:
+            lang = _base(value)
+            return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def load_catalog(lang: str) -> Catalog:
+    """The ``.po`` catalogue of ``lang`` as Babel reads it (plural rules from its header, checked against CLDR)."""
+    if lang not in LANGUAGES:
+        raise UnknownLanguageError(f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
+    text = resources.files(__package__).joinpath("locales", f"{lang}.po").read_bytes()
+    return read_po(io.BytesIO(text), locale=lang)
+
+
+def _params(lang: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    # Numbers in the locale's format (1 000 in ru/uk/pl); booleans are not numbers here.
+    return {
+        k: format_decimal(v, locale=lang) if isinstance(v, int | float) and not isinstance(v, bool) else v
+        for k, v in params.items()
+    }
+
+
+@dataclass(frozen=True)
+class Translator:
+    """Renders message ids in one language (missing ids fall back to English, then to the id itself)."""
+
+    lang: str
+    translations: Translations
+
+    def __call__(self, msgid: str, /, **params: Any) -> str:
+        return self.translations.gettext(msgid).format(**_params(self.lang, params))
+
+    def plural(self, msgid: str, n: int, /, **params: Any) -> str:
+        """A message with plural forms chosen for ``n`` by the language's CLDR rule; ``{n}`` is ``n``."""
+        text = self.translations.ngettext(msgid, msgid, n)
+        return text.format(**_params(self.lang, {"n": n, **params}))
+
+    def number(self, value: float) -> str:
+        return format_decimal(value, locale=self.lang)
+
+    def datetime(self, value: dt.datetime, length: str = "medium") -> str:
+        """A date and time in the locale's words and order (``length``: short, medium, long)."""
+        return format_datetime(value, length, locale=self.lang)
+
+    @property
+    def locale(self) -> Locale:
+        return Locale.parse(self.lang)
+
+
+def _compiled(lang: str) -> Translations:
+    buf = io.BytesIO()
+    write_mo(buf, load_catalog(lang))
+    buf.seek(0)
+    return Translations(fp=buf)
+
+
+@functools.cache
+def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
+    """The translator for ``lang`` (compiled in memory from the ``.po`` file once per process)."""
+    translations = _compiled(lang)
+    if lang != DEFAULT_LANGUAGE:
+        translations.add_fallback(_compiled(DEFAULT_LANGUAGE))
+    return Translator(lang, translations)
+
+
+_current: list[str] = []
+
+
+def set_language(lang: str) -> Translator:
+    """Make ``lang`` the language of this process's messages (the CLI calls it once, from ``--lang`` or the
+    locale variables); returns its translator."""
+    tr = translator(lang)
+    _current[:] = [lang]
+    return tr
+
+
+def current() -> Translator:
+    """The translator of this process: the one :func:`set_language` chose, else from the locale variables."""
+    return translator(_current[0] if _current else detect_language())

@@ -1,0 +1,198 @@
+"""Every page in every language: no English message left on the home page, the lobby, How to play and a Dice
+1000 table in Russian, Ukrainian and Polish; the switcher works and is remembered; a newcomer starts a game
+against a bot in one click and finds How to play. Screenshots of home (desktop and phone) per language."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .helpers import Player, play, read
+from .test_catalogues import catalogue, strings
+
+pytestmark = pytest.mark.browser
+
+LOCALES = {"ru": "ru-RU", "uk": "uk-UA", "pl": "pl-PL"}
+NAMES = {"ru": "Аня", "uk": "Олеся", "pl": "Zosia"}
+PHONE = (390, 844)
+
+# Everything a person can read: the text, option labels, tooltips, accessible names, placeholders.
+VISIBLE_JS = """() => {
+  const lang = document.getElementById('lang');
+  if (lang) lang.hidden = true;
+  const parts = [document.body.innerText, document.title];
+  if (lang) lang.hidden = false;
+  // (the language switcher names every language in its own words, English too)
+  for (const o of document.querySelectorAll('option')) if (!o.closest('#lang')) parts.push(o.textContent);
+  for (const el of document.querySelectorAll('[title],[aria-label],[placeholder]'))
+    for (const a of ['title', 'aria-label', 'placeholder']) if (el.getAttribute(a)) parts.push(el.getAttribute(a));
+  return parts.join('\\n');
+}"""
+
+
+def english_fragments(lang: str) -> set[str]:
+    """The English catalogue's words between placeholders (4+ letters), less those the language shares."""
+    own = "\n".join(s for msg in catalogue(lang).values() for s in strings(msg))
+    out = set()
+    for msg in catalogue("en").values():
+        for text in strings(msg):
+            for piece in re.split(r"\{\w+\}", text):
+                piece = piece.strip(" .,:;!?()—–-→+/“”«»'\"…●○")
+                if len(re.findall(r"[A-Za-z]", piece)) >= 4 and piece not in own:
+                    out.add(piece)
+    return out
+
+
+def assert_no_english(page: Any, lang: str, where: str) -> None:
+    text = page.evaluate(VISIBLE_JS)
+    left = sorted(f for f in english_fragments(lang) if re.search(rf"(?<!\w){re.escape(f)}(?!\w)", text))
+    assert not left, f"{where} in {lang} still shows English: {left}"
+
+
+def test_english_detector_finds_english(new_page: Any) -> None:
+    """The check above can fail: an English page is caught by it."""
+    page = new_page(locale="en-US")
+    page.goto("/")
+    page.locator("[data-game=thousand]").wait_for()
+    with pytest.raises(AssertionError, match="still shows English"):
+        assert_no_english(page, "ru", "home")
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_every_page_in_the_browsers_language(
+    new_page: Any, server: Server, artifacts: Path, lang: str
+) -> None:
+    page = new_page(locale=LOCALES[lang])
+    page.goto("/")
+    page.locator("[data-game=thousand] h2").wait_for()
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=open-tables] p.muted')?.textContent.includes('…')"
+    )
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.input_value("#lang") == lang
+    page.screenshot(path=str(artifacts / f"home-{lang}.png"), full_page=True)
+    assert_no_english(page, lang, "home")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(artifacts / f"home-{lang}-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0], (
+        "home scrolls sideways on a phone"
+    )
+    page.set_viewport_size({"width": 1100, "height": 820})
+
+    for game in ("thousand", "clever", "wurf"):
+        page.goto(f"/rules?game={game}")
+        page.locator(f"[data-testid=howto][data-game={game}] p").first.wait_for()
+        assert_no_english(page, lang, f"how to play {game}")
+
+    # The lobby with every topic of house rules open, after a value was changed (the "changed" summaries).
+    page.goto("/new?game=thousand")
+    page.wait_for_selector(".seat-row")
+    page.wait_for_selector("[data-testid=rules-box] details")
+    page.fill("#my-name", NAMES[lang])
+    for summary in page.locator("details.rule-group > summary").all():
+        summary.click()
+    page.fill("#opt-open_min", "75")
+    page.click("#opt-pits .range-add")
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(artifacts / f"lobby-{lang}.png"), full_page=True)
+    assert_no_english(page, lang, "lobby")
+
+    # A one-click game against the bot, a few moves in, with the log and the badges in words.
+    page.goto("/")
+    page.click("[data-start=thousand-bot]")
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    me = Player(page, keyboard=True, bank_at=50)
+    play([me], stop_after=6, timeout=60)
+    page.wait_for_timeout(400)
+    assert read(page)["topSeq"] > 1
+    page.screenshot(path=str(artifacts / f"table-{lang}.png"), full_page=True)
+    assert_no_english(page, lang, "a Dice 1000 table")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(artifacts / f"table-{lang}-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0], (
+        "the table scrolls sideways on a phone"
+    )
+
+
+def test_switcher_changes_the_language_and_is_remembered(new_page: Any, artifacts: Path) -> None:
+    page = new_page(locale="en-US")
+    page.goto("/")
+    page.locator("[data-game=thousand] h2").wait_for()
+    assert page.inner_text("[data-game=thousand] h2") == "Dice 1000"
+    page.screenshot(path=str(artifacts / "home-en.png"), full_page=True)
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.screenshot(path=str(artifacts / "home-en-phone.png"), full_page=True)
+    page.select_option("#lang", "uk")  # the Ukrainian catalogue is fetched, then the page is drawn again
+    page.wait_for_function("() => document.querySelector('[data-game=thousand] h2').textContent === 'Тисяча'")
+    assert page.evaluate("document.documentElement.lang") == "uk"
+    page.reload()
+    page.locator("[data-game=thousand] h2").wait_for()
+    assert page.inner_text("[data-game=thousand] h2") == "Тисяча", (
+        "the choice is remembered over the browser's"
+    )
+
+
+def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, server: Server) -> None:
+    page = new_page(locale="en-US")
+    page.goto("/")
+    before = len(server.get("/api/tables?status=all"))
+    page.get_by_role("button", name="Play a bot").first.click()
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    assert "your turn" in read(page)["status"], "the newcomer moves first against the bot"
+    table_id = page.url.rsplit("/", 1)[-1]
+    seats = server.get(f"/api/tables/{table_id}")["seats"]
+    assert [s["kind"] for s in seats] == ["human", "bot"] and len(
+        server.get("/api/tables?status=all")
+    ) == before + 1
+    play([Player(page)], stop_after=2, timeout=30)
+
+    # How to play, from the table, opens the rules of this game with its scoring table.
+    page.click(".howto-link")
+    page.wait_for_selector("[data-testid=howto][data-game=thousand]")
+    assert page.locator("[data-testid=scoring-table] tbody tr").count() == 6
+    # ... and from the home page, for every game.
+    for game in ("thousand", "clever", "wurf"):
+        page.goto("/")
+        page.click(f"[data-howto={game}]")
+        page.wait_for_selector(
+            f"[data-testid=howto][data-game={game}] svg, [data-testid=howto][data-game={game}] table"
+        )
+        assert "/rules?game=" in page.url
+    # Games without a board say so honestly instead of offering a start.
+    page.goto("/")
+    assert page.locator("[data-game=clever] [data-start]").count() == 0
+    assert page.locator("[data-game=clever] .badge.coming").is_visible()
+
+
+def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any) -> None:
+    host = new_page(locale="ru-RU")
+    host.goto("/")
+    host.click("[data-start=thousand-hotseat]")
+    host.wait_for_url("**/table/*")
+    host.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    badge = host.inner_text("[data-testid=seat-badge]")
+    assert "Игрок 1" in badge and "Игрок 2" in badge, "this screen holds both seats"
+
+    host.goto("/")
+    host.click("[data-start=thousand-invite]")
+    host.locator("[data-testid=created] .created-seats li[data-seat='1'] input.invite").wait_for()
+    invite = host.input_value("[data-testid=created] li[data-seat='1'] input.invite")
+    assert "#seat=1&token=" in invite
+    friend = new_page(*PHONE, locale="pl-PL")
+    friend.goto(invite)
+    friend.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    # the seat keeps the name the host gave it (in the host's language); the page around it is Polish
+    assert friend.inner_text("[data-testid=seat-badge]") == "Grasz: Игрок 2"
+    host.click("#go-table")
+    host.wait_for_selector("[data-testid=scoreboard] tbody tr")
+    status = "() => document.querySelector('[data-testid=turn-status]').textContent"
+    host.wait_for_function(f"() => ({status})().includes('ваш ход')")
+    friend.wait_for_function(f"() => ({status})().includes('Gra Игрок 1')")

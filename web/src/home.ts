@@ -1,0 +1,99 @@
+// The front door: the three games with a picture, what each is, players and length; one-click starts for the
+// games with a board in the browser (the others honestly marked as coming); the open tables to join or watch.
+import { api, saveToken, type SeatSpec } from "./api";
+import { showCreated } from "./created";
+import { h, navigate, toast } from "./dom";
+import { apiErrorText } from "./errors";
+import { t, type MessageId } from "./i18n";
+import { myName } from "./names";
+import { cleverPicture, thousandPicture, wurfPicture } from "./pictures";
+import { openTables } from "./tables-list";
+import { VIEWS } from "./views";
+
+interface GameCard {
+  name: string;
+  picture: (label: string) => SVGSVGElement;
+  blurb: MessageId;
+  players: MessageId;
+  length: MessageId;
+}
+
+const GAMES: GameCard[] = [
+  { name: "thousand", picture: thousandPicture, blurb: "home.thousand.blurb", players: "home.thousand.players", length: "home.thousand.length" },
+  { name: "clever", picture: (l) => cleverPicture(l), blurb: "home.clever.blurb", players: "home.clever.players", length: "home.clever.length" },
+  { name: "wurf", picture: (l) => wurfPicture(l), blurb: "home.wurf.blurb", players: "home.wurf.players", length: "home.wurf.length" },
+];
+
+const TITLES: Record<string, MessageId> = { thousand: "game.thousand.title", clever: "game.clever.title", wurf: "game.wurf.title" };
+
+type Start = "bot" | "hotseat" | "invite";
+
+/** Create a table in one click and go there (invite: show the link to send first). */
+async function start(game: string, how: Start, button: HTMLButtonElement, result: HTMLElement): Promise<void> {
+  const seats: SeatSpec[] = [{ kind: "human", name: myName(0) }];
+  if (how === "bot") seats.push({ kind: "bot", bot: "expert" });
+  else seats.push({ kind: "human", name: t("seat.player", { n: 2 }) });
+  const here = how === "invite" ? new Set([0]) : new Set([0, 1]);
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  const label = button.textContent;
+  button.textContent = t("home.starting");
+  try {
+    const created = await api.createTable({ game, preset: null, overrides: {}, seats });
+    for (const s of created.seats) if (s.token && here.has(s.seat)) saveToken(created.table_id, s.seat, s.token);
+    if (how === "invite") showCreated(result, created, here);
+    else navigate(`/table/${created.table_id}`);
+  } catch (err) {
+    toast(apiErrorText(err));
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+    button.textContent = label;
+  }
+}
+
+export function renderHome(app: HTMLElement): () => void {
+  const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
+  const cards = GAMES.map((g) => {
+    const title = t(TITLES[g.name]);
+    const playable = g.name in VIEWS;
+    const actions = h("div", { class: "game-actions" });
+    if (playable) {
+      const btn = (how: Start, id: MessageId, primary = false): HTMLButtonElement => {
+        const b = h("button", { type: "button", class: primary ? "btn primary" : "btn", "data-start": `${g.name}-${how}` }, t(id));
+        b.addEventListener("click", () => void start(g.name, how, b, result));
+        return b;
+      };
+      actions.append(
+        btn("bot", "home.start.bot", true),
+        btn("hotseat", "home.start.hotseat"),
+        btn("invite", "home.start.invite"),
+        h("a", { class: "btn ghost", href: `/new?game=${g.name}`, "data-link": true }, t("home.start.custom")),
+      );
+    } else {
+      actions.append(h("span", { class: "badge coming" }, t("home.coming")), h("span", { class: "muted small" }, t("home.coming_cli", { game: g.name })));
+    }
+    return h(
+      "article",
+      { class: "card game-card", "data-game": g.name },
+      h("div", { class: "game-pic" }, g.picture(t("home.picture_of", { game: title }))),
+      h("h2", null, title),
+      h("p", null, t(g.blurb)),
+      h("p", { class: "game-meta muted small" }, t(g.players), " · ", t(g.length)),
+      actions,
+      h("p", { class: "small" }, h("a", { href: `/rules?game=${g.name}`, "data-link": true, "data-howto": g.name }, t("home.how_to_play"))),
+    );
+  });
+  const tablesBox = h("div", { class: "table-list" });
+  app.append(
+    h(
+      "section",
+      { class: "home" },
+      h("header", { class: "hero" }, h("h1", null, t("home.title")), h("p", null, t("home.intro"))),
+      h("div", { class: "game-grid" }, cards),
+      result,
+      h("section", { class: "card" }, h("h2", null, t("tables.title")), tablesBox),
+    ),
+  );
+  return openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_home"));
+}

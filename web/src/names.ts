@@ -1,0 +1,19 @@
+// Names the player reads: games, presets, bots and seats, from the catalogue (the server's own names are English).
+import type { TableSeat } from "./api";
+import { t, tKey } from "./i18n";
+
+export const gameTitle = (game: string): string => tKey(`game.${game}.title`, game);
+export const presetName = (game: string, preset: string): string => tKey(`preset.${game}.${preset}`, preset);
+export const botName = (bot: string): string => tKey(`bot.${bot}`, bot);
+
+/** A seat as shown: bots by their level, free seats as free, people by the name they chose. */
+export function seatLabel(seat: TableSeat): string {
+  if (seat.kind === "bot") return t("seat.bot", { level: botName(seat.bot ?? seat.name.replace(/^bot:/, "")) });
+  if (seat.claimed === false) return t("seat.free", { n: seat.seat + 1 });
+  return seat.name;
+}
+
+/** The name saved in this browser, else a default in the page's language. */
+export function myName(seatNo = 0): string {
+  return localStorage.getItem("dicehall.name")?.trim() || t("seat.player", { n: seatNo + 1 });
+}
