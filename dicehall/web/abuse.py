@@ -4,7 +4,7 @@ At the same time, for ``duration`` seconds:
 - ``normal`` clients (each from its own address) create a table against the ``expert`` bot and play their seat
   with a random legal move after a short think time (``think`` seconds, like a quick person); latency = from
   sending ``act`` to receiving the event with that move;
-- a pathological table: Dice 1000 with ``target`` 10000, ``expert`` against ``expert`` (the largest rules with the
+- a pathological table: Dice 1000 with ``target`` 5000, ``expert`` against ``expert`` (the largest rules with the
   strongest bot), replaced by another when it ends;
 - a flooder sends illegal moves at full speed on its own table, reconnecting whenever it is closed;
 - a creator posts bot-only tables in a loop as fast as the server answers;
@@ -38,7 +38,7 @@ import numpy as np
 from dicehall.web.bench import free_port, start_server, stop_server
 from dicehall.web.loadgen import Window, _open
 
-PATHOLOGICAL = {"game": "thousand", "overrides": {"target": 10000}}
+PATHOLOGICAL = {"game": "thousand", "overrides": {"target": 5000, "barrel_score": 4700}}
 PARTS = ("pathological", "flood", "create")
 
 
