@@ -32,6 +32,7 @@ class Connection(Subscriber):
         self.wakeup = asyncio.Event()
         self.closing = False
         self.overflow = False
+        self.close_with: tuple[int, str] | None = None
         self.table: LiveTable | None = None
         self.seats: list[int] = []
 
@@ -54,6 +55,12 @@ class Connection(Subscriber):
         self.outbox.clear()
         self.wakeup.set()
 
+    def shutdown(self, code: int, reason: str) -> None:
+        """Send what is queued, then close with ``code`` (the server is stopping)."""
+        self.close_with = (code, reason)
+        self.closing = True
+        self.wakeup.set()
+
     async def writer(self) -> None:
         # One wake-up sends everything queued (a move and its dice), in order.
         ws, outbox = self.ws, self.outbox
@@ -62,7 +69,11 @@ class Connection(Subscriber):
             self.wakeup.clear()
             while outbox:
                 await ws.send_text(outbox.popleft())
-        if self.overflow:
+        if self.close_with is not None:
+            while outbox:
+                await ws.send_text(outbox.popleft())
+            await ws.close(*self.close_with)
+        elif self.overflow:
             await ws.close(code=1013, reason="too far behind; reconnect with last_seq")
 
 
@@ -78,6 +89,7 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
     await ws.accept()
     conn = Connection(ws)
     writer = asyncio.create_task(conn.writer())
+    manager.connections.add(conn)
     try:
         while not writer.done():
             frame = await ws.receive()
@@ -92,6 +104,7 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        manager.connections.discard(conn)
         if conn.table is not None:
             manager.leave(conn.table, conn)
         conn.close()

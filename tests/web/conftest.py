@@ -12,6 +12,9 @@ from fastapi.testclient import TestClient
 
 from dicehall.web.app import create_app
 
+BOT_SETUP = ("tinygame:install",)
+"""Bot workers are separate processes: they register the test game too."""
+
 
 @pytest.fixture(autouse=True)
 def tiny_game() -> Iterator[None]:
@@ -32,7 +35,7 @@ def server(db_url: str) -> Callable[..., contextmanager[TestClient]]:
 
     @contextmanager
     def start(bot_delay: float = 0.0) -> Iterator[TestClient]:
-        with TestClient(create_app(db_url, bot_delay=bot_delay)) as client:
+        with TestClient(create_app(db_url, bot_delay=bot_delay, bot_setup=BOT_SETUP)) as client:
             yield client
 
     return start  # type: ignore[return-value]
