@@ -1,10 +1,12 @@
 """A pool of bot worker processes: bot moves never run on the server's event loop.
 
 Each move has a time budget counted from the request (waiting for a free worker included). A move that is not
-back in time raises :class:`BotTimeout` (the caller plays a fallback) and the worker computing it is killed and
-replaced, so it can delay no other table. Workers are forked from a clean forkserver process (never from the
-server with its threads and database connection) and keep per-table states, so a request carries only the events
-since the worker last saw that table.
+back in time raises :class:`BotTimeout` and the caller plays a fallback. The worker may finish that answer (it
+then holds the table's state, so a first replay of a long log or a table built for new rules is not wasted), but
+one still busy after ``runaway`` budgets is killed and replaced, so it cannot hold a worker from other tables.
+Workers are forked from a clean forkserver process (never from the server with its threads and database
+connection) that has the games imported and warmed, and they keep per-table states, so a request carries only
+the events since the worker last saw that table.
 """
 
 from __future__ import annotations
@@ -42,16 +44,23 @@ class _Slot:
     synced: dict[str, int] = field(default_factory=dict)
     """Table id -> sequence number of the state this worker holds for it (as far as the server knows)."""
     busy: bool = False
+    dead: bool = False
+
+
+WORKER_START_TIMEOUT = 60.0
+RUNAWAY_BUDGETS = 10.0
+"""A worker still computing one move after this many budgets is killed and replaced."""
 
 
 class BotPool:
     def __init__(self, workers: int, budget: float, cache_size: int, setup: Sequence[str] = ()) -> None:
         self.size = workers
         self.budget = budget
+        self.runaway = RUNAWAY_BUDGETS
         self.cache_size = cache_size
         self.setup = tuple(setup)
         self._ctx = multiprocessing.get_context("forkserver")
-        self._ctx.set_forkserver_preload(["dicehall.web.botworker"])
+        self._ctx.set_forkserver_preload(["dicehall.web.botworker", "dicehall.web.botwarm"])
         self._slots: list[_Slot] = []
         self._waiters: deque[asyncio.Future[_Slot]] = deque()
         self._started: asyncio.Task[None] | None = None
@@ -70,6 +79,11 @@ class BotPool:
         )
         proc.start()
         theirs.close()
+        # Called in a thread: wait for the worker to be ready, so its start-up is never part of a budget.
+        if not ours.poll(WORKER_START_TIMEOUT) or ours.recv() != "ready":
+            proc.kill()
+            proc.join()
+            raise RuntimeError(f"a bot worker did not start within {WORKER_START_TIMEOUT} s")
         return _Slot(proc, ours)
 
     async def start(self) -> None:
@@ -89,10 +103,14 @@ class BotPool:
             self._wake()
 
     def pids(self) -> list[int | None]:
-        return [s.proc.pid for s in self._slots]
+        """The worker processes' ids (None for one being replaced)."""
+        return [None if s.dead else s.proc.pid for s in self._slots]
 
     @staticmethod
     def _kill(slot: _Slot) -> None:
+        if slot.dead:
+            return
+        slot.dead = True
         with contextlib.suppress(Exception):
             asyncio.get_running_loop().remove_reader(slot.conn.fileno())
         slot.proc.kill()
@@ -109,9 +127,10 @@ class BotPool:
             fresh = await asyncio.to_thread(self._spawn)
         except Exception:
             log.exception("could not start a bot worker; the pool has one less")
-            self._slots.remove(slot)
+            if slot in self._slots:
+                self._slots.remove(slot)
             return
-        if self._closed:
+        if self._closed or slot not in self._slots:
             self._kill(fresh)
             return
         self._slots[self._slots.index(slot)] = fresh
@@ -169,12 +188,42 @@ class BotPool:
         if self._closed:
             raise BotFailed("the bot pool is closed")
         await self.start()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.budget
         try:
-            async with asyncio.timeout(self.budget):
+            async with asyncio.timeout_at(deadline):
                 slot = await self._acquire(table)
+        except TimeoutError:
+            raise BotTimeout(f"found no free bot worker within {self.budget:g} s") from None
+        job = loop.create_task(self._job(slot, table, request, moves, seq, deadline))
+        job.add_done_callback(_retrieve)
+        done, _ = await asyncio.wait({job}, timeout=max(0.0, deadline - loop.time()))
+        if not done:
+            raise BotTimeout(
+                f"made no move within {self.budget:g} s"
+            )  # the job goes on; its answer is unused
+        return job.result()
+
+    async def _job(
+        self,
+        slot: _Slot,
+        table: str,
+        request: dict[str, Any],
+        moves: Sequence[tuple[int | str, str]],
+        seq: int,
+        deadline: float,
+    ) -> str:
+        hard = deadline + self.budget * (self.runaway - 1)
+        try:
+            async with asyncio.timeout_at(hard):
                 return await self._ask(slot, table, request, moves, seq)
         except TimeoutError:
-            raise BotTimeout(f"no move within {self.budget:g} s") from None
+            log.warning(
+                "table %s: a bot worker was still busy after %g s; killed and replaced",
+                table,
+                self.budget * self.runaway,
+            )
+            raise BotFailed("the bot worker ran away") from None
 
     async def _ask(
         self,
@@ -241,3 +290,9 @@ class BotPool:
         finally:
             loop.remove_reader(fd)
         return result
+
+
+def _retrieve(task: asyncio.Task[str]) -> None:
+    """An answer nobody waits for any more (over budget): its outcome is known and dropped."""
+    if not task.cancelled():
+        task.exception()

@@ -139,6 +139,7 @@ def main(conn: Connection, cache_size: int, setup: tuple[str, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it stops the workers
     run_setup(setup)
     worker = Worker(cache_size)
+    conn.send("ready")  # start-up (imports, setup) never counts against a move's budget
     while True:
         try:
             req = conn.recv()

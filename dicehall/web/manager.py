@@ -270,6 +270,7 @@ class TableManager:
         """A client leaves; a finished table nobody watches is dropped from memory (it reloads from the log)."""
         table.subscribers.discard(sub)
         self.evict_if_idle(table)
+        self.lifecycle.enforce_bound()
 
     def evict_if_idle(self, table: LiveTable) -> None:
         if table.status not in OPEN_STATUSES and not table.subscribers:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import tinygame
 from fastapi.testclient import TestClient
 
 from dicehall.web.app import create_app
+from dicehall.web.settings import ServerSettings
 
 BOT_SETUP = ("tinygame:install",)
 """Bot workers are separate processes: they register the test game too."""
@@ -34,8 +36,12 @@ def server(db_url: str) -> Callable[..., contextmanager[TestClient]]:
     """``with server() as client:`` starts the app on the test's database (again after a 'restart')."""
 
     @contextmanager
-    def start(bot_delay: float = 0.0) -> Iterator[TestClient]:
-        with TestClient(create_app(db_url, bot_delay=bot_delay, bot_setup=BOT_SETUP)) as client:
+    def start(bot_delay: float = 0.0, **settings: Any) -> Iterator[TestClient]:
+        """``settings``: :class:`ServerSettings` fields (defaults otherwise)."""
+        app = create_app(
+            db_url, bot_delay=bot_delay, settings=ServerSettings(**settings), bot_setup=BOT_SETUP
+        )
+        with TestClient(app) as client:
             yield client
 
     return start  # type: ignore[return-value]
