@@ -56,6 +56,7 @@ def create_app(
         resumed = manager.load_unfinished()
         manager.resume_bots()
         manager.lifecycle.start()
+        manager.bots.start()
         log.info("dicehall server: database %s, %d bot tables resumed", url, resumed)
         app.state.manager = manager
         app.state.settings = settings
@@ -102,13 +103,13 @@ def create_app(
 
 async def begin_shutdown(app: FastAPI, grace: float) -> None:
     """SIGTERM (called by the server before uvicorn's own shutdown): no new bot moves, every websocket closed
-    with 1012 "server restarting" after what was already committed and queued for it; waits up to half the
-    grace period for the closes to go out. A move being committed finishes first (commits run on this loop)."""
+    with 1012 "server restarting" after what was already committed and queued for it; waits up to 40 % of the
+    grace period for the closes to go out (uvicorn then waits 30 % more for connections still open). A move being committed finishes first (commits run on this loop)."""
     manager: TableManager | None = getattr(app.state, "manager", None)
     if manager is None:
         return
     manager.begin_shutdown()
     loop = asyncio.get_running_loop()
-    end = loop.time() + grace / 2
+    end = loop.time() + grace * 0.4
     while manager.connections and loop.time() < end:
         await asyncio.sleep(0.02)

@@ -16,17 +16,19 @@ import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
+import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, TypeVar
 
 from dicehall.web import botworker
 from dicehall.web.botworker import BotRequest
 
 log = logging.getLogger("dicehall.web")
+T = TypeVar("T")
 
 
 class BotTimeout(Exception):
@@ -93,7 +95,7 @@ class BotPool:
         await asyncio.shield(self._started)
 
     async def _start(self) -> None:
-        slots = await asyncio.to_thread(lambda: [self._spawn() for _ in range(self.size)])
+        slots = await _off_loop(lambda: [self._spawn() for _ in range(self.size)])
         if self._closed:
             for slot in slots:
                 self._kill(slot)
@@ -124,7 +126,7 @@ class BotPool:
         if self._closed:
             return
         try:
-            fresh = await asyncio.to_thread(self._spawn)
+            fresh = await _off_loop(self._spawn)
         except Exception:
             log.exception("could not start a bot worker; the pool has one less")
             if slot in self._slots:
@@ -137,10 +139,8 @@ class BotPool:
         self._release(fresh)
 
     async def close(self) -> None:
+        """Kill every worker now; workers still starting are killed when their start returns."""
         self._closed = True
-        if self._started is not None and not self._started.done():
-            with contextlib.suppress(Exception):
-                await self._started
         for slot in self._slots:
             self._kill(slot)
         self._slots.clear()
@@ -296,3 +296,29 @@ def _retrieve(task: asyncio.Task[str]) -> None:
     """An answer nobody waits for any more (over budget): its outcome is known and dropped."""
     if not task.cancelled():
         task.exception()
+
+
+def _off_loop(fn: Callable[[], T]) -> asyncio.Future[T]:
+    """``fn()`` in a daemon thread (starting processes blocks): unlike ``asyncio.to_thread`` a stopping server
+    never waits for it, and a worker started after the stop exits when it reads the closed pipe."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is None:
+            future.set_result(value)
+        else:
+            future.set_exception(error)
+
+    def run() -> None:
+        try:
+            value, error = fn(), None
+        except BaseException as exc:
+            value, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is gone: the server has stopped
+            loop.call_soon_threadsafe(settle, value, error)
+
+    threading.Thread(target=run, name="dicehall-bot-start", daemon=True).start()
+    return future

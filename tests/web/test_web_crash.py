@@ -12,6 +12,7 @@ import os
 import random
 import signal
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ class Table:
         None  # the newest event or snapshot seen (a rejoin that is up to date gets none)
     )
     finished: bool = False
+    closes: list[tuple[int, str]] = field(default_factory=list)  # (code, reason) of each close the server sent
 
 
 SETUPS: list[list[dict[str, Any]]] = [
@@ -100,7 +102,10 @@ async def play_seat(ws_url: str, table: Table, seats: list[tuple[int, str]], rng
                             {"type": "act", "seat": st["current_player"], "seq": msg["seq"], "move": move}
                         )
                     )
-    except (ConnectionClosed, OSError):
+    except ConnectionClosed as exc:
+        if exc.rcvd is not None:
+            table.closes.append((exc.rcvd.code, exc.rcvd.reason))
+    except OSError:
         return  # killed
 
 
@@ -183,3 +188,53 @@ def test_kill_9_loses_no_acknowledged_move_and_games_continue() -> None:
                     proc.send_signal(signal.SIGTERM)
                     proc.wait(timeout=10)
         assert sum(len(t.seen) for t in tables) > 0
+
+
+async def _play_until_sigterm(port: int, proc: Any, tables: list[Table], rng: random.Random) -> float:
+    ws_url = f"ws://127.0.0.1:{port}/ws"
+    players = [
+        asyncio.create_task(play_seat(ws_url, t, seats, random.Random(rng.random())))
+        for t in tables
+        for seats in t.clients
+    ]
+    for _ in range(1000):  # play a while: every table has moved
+        if all(len(t.seen) > 3 for t in tables):
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(rng.uniform(0.0, 0.3))
+    start = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    while proc.poll() is None and time.monotonic() - start < 10:
+        await asyncio.sleep(0.01)
+    took = time.monotonic() - start
+    await asyncio.wait_for(asyncio.gather(*players), timeout=20)
+    return took
+
+
+@pytest.mark.timeout(120)
+def test_sigterm_closes_every_connection_with_1012_in_the_grace_and_keeps_every_acknowledged_move() -> None:
+    rng = random.Random(int.from_bytes(os.urandom(4), "big"))
+    with tempfile.TemporaryDirectory(prefix="dicehall-term-") as tmp:
+        db_url = f"sqlite:///{Path(tmp) / 'term.sqlite'}"
+        port = free_port()
+        proc = start_server(db_url, port)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            tables = [new_table(base, kind) for kind in range(len(SETUPS)) for _ in range(2)]
+            took = run_async(_play_until_sigterm(port, proc, tables, rng))
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(timeout=10)
+        assert took < 2.5, f"the server took {took:.2f} s to stop after SIGTERM"
+        for t in tables:
+            if not t.finished:
+                assert t.closes and all(c == (1012, "server restarting") for c in t.closes), (t.id, t.closes)
+        port = free_port()
+        proc = start_server(db_url, port)
+        try:
+            for t in tables:
+                check_log(f"http://127.0.0.1:{port}", t)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=10)
