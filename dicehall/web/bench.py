@@ -1,6 +1,11 @@
 """Web server benchmark: the load generator (a separate process) against the server (another process), both on
 loopback, with a fresh SQLite database; then every acknowledged move is looked up in the database.
 
+Also: the same load while a pathological bot table (Dice 1000, target 10000, expert against expert, bot delay 0)
+runs, with ``/api/health`` polled every 20 ms (``patho_``); and a soak (``soak_``): create/play/finish cycles for
+a while, the resident memory of the server and its bot workers before, at the end, and after idle tables were
+unloaded.
+
 ``run(quick=False) -> dict``; run alone with ``python -m dicehall.web.bench [--quick]``.
 """
 
@@ -28,12 +33,16 @@ def free_port() -> int:
 
 
 def start_server(
-    db_url: str, port: int, sqlite_sync: str = "NORMAL", extra_env: dict[str, str] | None = None
+    db_url: str,
+    port: int,
+    sqlite_sync: str = "NORMAL",
+    extra_env: dict[str, str] | None = None,
+    extra_args: list[str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers."""
     env = {**os.environ, **(extra_env or {})}
     cmd = [sys.executable, "-m", "dicehall.web", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
-    cmd += ["--bot-delay", "0", "--sqlite-sync", sqlite_sync, "--log-level", "warning"]
+    cmd += ["--bot-delay", "0", "--sqlite-sync", sqlite_sync, "--log-level", "warning", *(extra_args or [])]
     # stderr goes to an unlinked file, not a pipe: a chatty server must never block on a full pipe.
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
@@ -74,15 +83,100 @@ def missing_moves(db_url: str, acked: list[list[Any]]) -> int:
     return sum(1 for t, seq, seat, move in acked if logged.get((t, seq)) != (str(seat), move))
 
 
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants (the server, its forkserver, its bot workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(children.get(p, []))
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return total
+
+
+class HealthProbe:
+    """Polls ``/api/health`` every ``period`` seconds in a thread; latencies in ms."""
+
+    def __init__(self, base: str, period: float = 0.02) -> None:
+        import threading
+
+        self.base, self.period = base, period
+        self.latencies: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        with httpx.Client(timeout=10) as client:
+            while not self._stop.is_set():
+                start = time.perf_counter()
+                client.get(f"{self.base}/api/health")
+                self.latencies.append((time.perf_counter() - start) * 1000)
+                self._stop.wait(self.period)
+
+    def __enter__(self) -> HealthProbe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> dict[str, float]:
+        import numpy as np
+
+        lat = np.array(self.latencies or [0.0])
+        return {
+            "p50_ms": float(np.percentile(lat, 50)),
+            "p99_ms": float(np.percentile(lat, 99)),
+            "max_ms": float(lat.max()),
+        }
+
+
+PATHOLOGICAL = {
+    "game": "thousand",
+    "overrides": {"target": 10000},
+    "seats": [{"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "expert"}],
+}
+
+
 def measure(
-    clients: int, duration: float, warmup: float, sqlite_sync: str = "NORMAL", hot_seat: bool = False
+    clients: int,
+    duration: float,
+    warmup: float,
+    sqlite_sync: str = "NORMAL",
+    hot_seat: bool = False,
+    pathological: int = 0,
+    settings: dict[str, float] | None = None,
 ) -> dict[str, Any]:
-    """One load run against a fresh server and database; adds the persistence check to the load summary."""
+    """One load run against a fresh server and database; adds the persistence check to the load summary, and
+    with ``pathological`` tables running, their progress and the health latency."""
     with tempfile.TemporaryDirectory(prefix="dicehall-bench-") as tmp:
         db_url = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
         port = free_port()
         acked_file = Path(tmp) / "acked.json"
-        server = start_server(db_url, port, sqlite_sync)
+        extra: list[str] = []
+        if settings:
+            (Path(tmp) / "settings.toml").write_text("".join(f"{k} = {v}\n" for k, v in settings.items()))
+            extra = ["--settings", str(Path(tmp) / "settings.toml")]
+        server = start_server(db_url, port, sqlite_sync, extra_args=extra)
+        base = f"http://127.0.0.1:{port}"
+        patho = [
+            httpx.post(f"{base}/api/tables", json=PATHOLOGICAL, timeout=30).json()["table_id"]
+            for _ in range(pathological)
+        ]
+        rss_start = tree_rss_mb(server.pid)
         cmd = [
             sys.executable,
             "-m",
@@ -100,13 +194,25 @@ def measure(
         ]
         if hot_seat:
             cmd.append("--hot-seat")
+        extra_figures: dict[str, Any] = {}
         try:
-            out = subprocess.run(
-                cmd, capture_output=True, text=True, timeout=duration + warmup + 120, check=True
-            )
+            with HealthProbe(base) as probe:
+                out = subprocess.run(
+                    cmd, capture_output=True, text=True, timeout=duration + warmup + 120, check=True
+                )
+            extra_figures["health"] = probe.summary()
+            extra_figures["rss_start_mb"] = rss_start
+            extra_figures["rss_end_mb"] = tree_rss_mb(server.pid)
+            if settings and "idle_unload_seconds" in settings:
+                time.sleep(settings["idle_unload_seconds"] * 2 + 1)  # idle tables unloaded by the sweep
+                extra_figures["rss_idle_mb"] = tree_rss_mb(server.pid)
+            for tid in patho:
+                info = httpx.get(f"{base}/api/tables/{tid}", timeout=30).json()
+                extra_figures.setdefault("patho_seq", []).append(info["seq"])
         finally:
             stop_server(server)
         summary: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+        summary.update(extra_figures)
         acked = json.loads(acked_file.read_text())
         summary["not_persisted"] = missing_moves(db_url, acked)
         summary["persisted"] = summary["not_persisted"] == 0 and len(acked) > 0
@@ -140,6 +246,27 @@ def run(quick: bool = False) -> dict[str, Any]:
         acked_total=main["acked_total"],
         not_persisted=main["not_persisted"],
         floor_met=1.0 if main["moves_per_s"] >= 1000 and main["p99_ms"] < 50 and main["persisted"] else 0.0,
+    )
+    result["health_p99_ms"] = round(main["health"]["p99_ms"], 2)
+    patho = measure(clients, duration, warmup, pathological=1)
+    result.update(_figures("patho_", patho))
+    result.update(
+        patho_health_p50_ms=round(patho["health"]["p50_ms"], 2),
+        patho_health_p99_ms=round(patho["health"]["p99_ms"], 2),
+        patho_health_max_ms=round(patho["health"]["max_ms"], 2),
+        patho_bot_events=patho["patho_seq"][0],
+    )
+    soak_s = 10.0 if quick else 60.0
+    soak = measure(clients, soak_s, 1.0, settings={"idle_unload_seconds": 2})
+    result.update(
+        soak_seconds=soak_s,
+        soak_moves=soak["acked_total"],
+        soak_games_finished=soak["games_finished"],
+        soak_tables=soak["tables"],
+        soak_rss_start_mb=round(soak["rss_start_mb"], 1),
+        soak_rss_end_mb=round(soak["rss_end_mb"], 1),
+        soak_rss_idle_mb=round(soak["rss_idle_mb"], 1),
+        soak_persisted=1.0 if soak["persisted"] else 0.0,
     )
     if not quick:
         result.update(_figures("hot_", measure(clients, duration / 2, warmup, hot_seat=True)))
