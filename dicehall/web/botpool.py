@@ -198,10 +198,8 @@ class BotPool:
         job = loop.create_task(self._job(slot, table, request, moves, seq, deadline))
         job.add_done_callback(_retrieve)
         done, _ = await asyncio.wait({job}, timeout=max(0.0, deadline - loop.time()))
-        if not done:
-            raise BotTimeout(
-                f"made no move within {self.budget:g} s"
-            )  # the job goes on; its answer is unused
+        if not done:  # the job goes on (up to the runaway limit); its answer is unused
+            raise BotTimeout(f"made no move within {self.budget:g} s")
         return job.result()
 
     async def _job(
@@ -247,7 +245,10 @@ class BotPool:
                     slot.synced.clear()
                     asyncio.get_running_loop().create_task(self._replace(slot))
                     done = True
+                    if kind != "move":
+                        raise BotFailed("the bot worker retired (memory) before answering")
                 else:
+                    slot.synced.pop(table, None)  # most recently used last, like the worker's LRU
                     slot.synced[table] = seq
                     if len(slot.synced) > botworker.STATES_PER_WORKER:
                         slot.synced.pop(next(iter(slot.synced)))

@@ -296,7 +296,14 @@ class Store:
     # -- lifecycle (unloading, abandonment) ------------------------------------------------------------------
     def _last_activity(self) -> Any:
         """The time of a table's last event, or its creation when it has none (a correlated subquery)."""
-        last = select(func.max(EventRow.at)).where(EventRow.table_id == TableRow.id).scalar_subquery()
+        last = (  # the newest event by the primary key (table_id, seq): an index lookup per table, no scan
+            select(EventRow.at)
+            .where(EventRow.table_id == TableRow.id)
+            .order_by(EventRow.seq.desc())
+            .limit(1)
+            .correlate(TableRow)
+            .scalar_subquery()
+        )
         return func.coalesce(last, TableRow.created)
 
     def open_tables_by_activity(self, limit: int) -> list[TableMeta]:
