@@ -46,7 +46,7 @@ def start_server(
     # stderr goes to an unlinked file, not a pipe: a chatty server must never block on a full pipe.
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # generous: a 2-core machine shared with other test runs is slow
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 log.seek(0)
@@ -60,7 +60,9 @@ def start_server(
             time.sleep(0.05)
         proc.kill()
         proc.wait()
-    raise RuntimeError("server did not answer /api/health within 30 s")
+        log.seek(0)
+        err = log.read().decode(errors="replace")
+    raise RuntimeError(f"server did not answer /api/health within 60 s: {err[-2000:]}")
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:

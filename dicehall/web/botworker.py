@@ -139,7 +139,10 @@ def main(conn: Connection, cache_size: int, setup: tuple[str, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it stops the workers
     run_setup(setup)
     worker = Worker(cache_size)
-    conn.send("ready")  # start-up (imports, setup) never counts against a move's budget
+    try:
+        conn.send("ready")  # start-up (imports, setup) never counts against a move's budget
+    except OSError:
+        return  # the server stopped while this worker was starting
     while True:
         try:
             req = conn.recv()

@@ -162,7 +162,9 @@ def test_kill_9_loses_no_acknowledged_move_and_games_continue() -> None:
         lengths: dict[str, int] = {}
         for iteration in range(ITERATIONS + 1):
             port = free_port()
+            started = time.monotonic()
             proc = start_server(db_url, port)
+            print(f"iteration {iteration}: server up in {time.monotonic() - started:.1f} s", flush=True)
             base = f"http://127.0.0.1:{port}"
             try:
                 for t in tables:  # after the restart: everything that was sent is there, nothing went back
