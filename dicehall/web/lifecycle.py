@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -67,8 +66,10 @@ class Lifecycle:
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self.sweep_period())
-            with contextlib.suppress(Exception):
+            try:
                 self.sweep()
+            except Exception:  # e.g. the database is away for a moment: report, sweep again next time
+                log.exception("the table sweep failed")
 
     def sweep(self) -> None:
         self.unload_idle()
