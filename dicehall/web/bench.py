@@ -2,9 +2,9 @@
 loopback, with a fresh SQLite database; then every acknowledged move is looked up in the database.
 
 Also: the same load while a pathological bot table (Dice 1000, target 10000, expert against expert, bot delay 0)
-runs, with ``/api/health`` polled every 20 ms (``patho_``); and a soak (``soak_``): create/play/finish cycles for
-a while, the resident memory of the server and its bot workers before, at the end, and after idle tables were
-unloaded.
+runs, with ``/api/health`` polled every 20 ms (``patho_``); and a soak (``soak_``): rounds of create/play/finish
+cycles against one server, with the resident memory of the server (and of its bot workers) after each round, once
+idle tables were unloaded.
 
 ``run(quick=False) -> dict``; run alone with ``python -m dicehall.web.bench [--quick]``.
 """
@@ -221,6 +221,52 @@ def measure(
         return summary
 
 
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def soak(clients: int, rounds: int, seconds: float, idle: float = 2.0) -> dict[str, Any]:
+    """Create/play/finish cycles against one server: ``rounds`` load runs of ``seconds``, each followed by the
+    idle sweep (``idle_unload_seconds`` = ``idle``); resident memory after each round (server alone, and with
+    its bot forkserver and workers). Bounded memory shows as a plateau from round to round."""
+    with tempfile.TemporaryDirectory(prefix="dicehall-soak-") as tmp:
+        db_url = f"sqlite:///{Path(tmp) / 'soak.sqlite'}"
+        (Path(tmp) / "settings.toml").write_text(f"idle_unload_seconds = {idle}\n")
+        port = free_port()
+        server = start_server(db_url, port, extra_args=["--settings", str(Path(tmp) / "settings.toml")])
+        base = f"http://127.0.0.1:{port}"
+        out: dict[str, Any] = {"soak_rounds": rounds, "soak_round_seconds": seconds}
+        server_rss, tree_rss = [_rss_mb(server.pid)], [tree_rss_mb(server.pid)]
+        moves = games = tables = 0
+        try:
+            for _ in range(rounds):
+                cmd = [sys.executable, "-m", "dicehall.web.loadgen", "--url", base, "--clients", str(clients)]
+                cmd += ["--duration", str(seconds), "--warmup", "0.5", "--seed", str(len(server_rss))]
+                run = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
+                if run.returncode:
+                    raise RuntimeError(f"load generator failed: {run.stderr[-2000:]}")
+                summary = json.loads(run.stdout.strip().splitlines()[-1])
+                moves += summary["acked_total"]
+                games += summary["games_finished"]
+                tables += summary["tables"]
+                time.sleep(2 * idle + 1)  # the clients are gone: every table is unloaded by the sweep
+                server_rss.append(_rss_mb(server.pid))
+                tree_rss.append(tree_rss_mb(server.pid))
+        finally:
+            stop_server(server)
+        out.update(
+            soak_moves=moves,
+            soak_games_finished=games,
+            soak_tables=tables,
+            soak_server_rss_mb=[round(x, 1) for x in server_rss],
+            soak_total_rss_mb=[round(x, 1) for x in tree_rss],
+        )
+        return out
+
+
 def _figures(prefix: str, m: dict[str, Any]) -> dict[str, float]:
     return {
         f"{prefix}moves_per_s": round(m["moves_per_s"], 1),
@@ -258,18 +304,8 @@ def run(quick: bool = False) -> dict[str, Any]:
         patho_health_max_ms=round(patho["health"]["max_ms"], 2),
         patho_bot_events=patho["patho_seq"][0],
     )
-    soak_s = 10.0 if quick else 60.0
-    soak = measure(clients, soak_s, 1.0, settings={"idle_unload_seconds": 2})
-    result.update(
-        soak_seconds=soak_s,
-        soak_moves=soak["acked_total"],
-        soak_games_finished=soak["games_finished"],
-        soak_tables=soak["tables"],
-        soak_rss_start_mb=round(soak["rss_start_mb"], 1),
-        soak_rss_end_mb=round(soak["rss_end_mb"], 1),
-        soak_rss_idle_mb=round(soak["rss_idle_mb"], 1),
-        soak_persisted=1.0 if soak["persisted"] else 0.0,
-    )
+    rounds, each = (2, 5.0) if quick else (5, 20.0)
+    result.update(soak(clients, rounds, each))
     if not quick:
         result.update(_figures("hot_", measure(clients, duration / 2, warmup, hot_seat=True)))
         result.update(_figures("full_", measure(clients, duration / 2, warmup, "FULL")))

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from webtools import run_async
 
 from dicehall.core.record import GameRecord, replay
@@ -107,8 +107,8 @@ async def play_seat(ws_url: str, table: Table, seats: list[tuple[int, str]], rng
     except ConnectionClosed as exc:
         if exc.rcvd is not None:
             table.closes.append((exc.rcvd.code, exc.rcvd.reason))
-    except OSError:
-        return  # killed
+    except (OSError, InvalidHandshake):
+        return  # killed (also in the middle of the websocket handshake)
 
 
 async def play_until_killed(port: int, proc_pid: int, tables: list[Table], rng: random.Random) -> None:
