@@ -56,7 +56,6 @@ def create_app(
         resumed = manager.load_unfinished()
         manager.resume_bots()
         manager.lifecycle.start()
-        manager.bots.start()
         log.info("dicehall server: database %s, %d bot tables resumed", url, resumed)
         app.state.manager = manager
         app.state.settings = settings

@@ -63,14 +63,8 @@ class BotRunner:
         self.pool = BotPool(settings.worker_count, settings.bot_budget, settings.bot_cache_size, setup)
         self._rand = rand or _jitter
         self.stopped = False
-        self._starting: asyncio.Task[None] | None = None
         self.fallbacks = 0
         """Moves played by the fallback since start (over budget, failed, or worker lost)."""
-
-    def start(self) -> None:
-        """Start the worker processes in the background (the first bot move waits for them, off its budget)."""
-        self._starting = asyncio.get_running_loop().create_task(self.pool.start())
-        self._starting.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     def to_move(self, table: LiveTable) -> int | None:
         if self.stopped or table.closed or table.status != "playing":
