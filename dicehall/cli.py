@@ -92,9 +92,7 @@ def serve_cmd(
         "NORMAL", "--sqlite-sync", help="SQLite synchronous level: NORMAL or FULL."
     ),
     settings: str = typer.Option(
-        None,
-        "--settings",
-        help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md).",
+        None, "--settings", help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md)."
     ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
