@@ -51,7 +51,7 @@ slow: $(STAMP)
 	$(BIN)/pytest -m slow
 
 chaos: $(STAMP) web
-	CHAOS_ITERATIONS=30 $(BIN)/pytest -m chaos
+	CHAOS_ITERATIONS=100 $(BIN)/pytest -m chaos
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py $(ARGS)

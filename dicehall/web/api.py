@@ -205,7 +205,7 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any] | 
 @router.get("/tables")
 async def list_tables(
     request: Request,
-    status: str = Query("open", pattern="^(open|waiting|playing|finished|all)$"),
+    status: str = Query("open", pattern="^(open|waiting|playing|finished|abandoned|all)$"),
     limit: int = Query(100, ge=1, le=500),
 ) -> list[dict[str, Any]]:
     """Tables, newest first; ``open`` = waiting for players or in play."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -12,10 +13,11 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from dicehall.web import api
+from dicehall.web.bots import bot_delay_from_env
 from dicehall.web.db import Store, default_db_url
+from dicehall.web.manager import TableManager
 from dicehall.web.security import SecurityHeaders, install_log_redaction
 from dicehall.web.settings import ServerSettings
-from dicehall.web.tables import TableManager, bot_delay_from_env
 from dicehall.web.ws import websocket_endpoint
 
 log = logging.getLogger("dicehall.web")
@@ -36,24 +38,26 @@ def create_app(
     sqlite_sync: str = "NORMAL",
     static_dir: Path | None = None,
     settings: ServerSettings | None = None,
+    bot_setup: Sequence[str] = (),
 ) -> FastAPI:
     """The server. ``db_url`` defaults to a SQLite file in the user's data directory; ``bot_delay`` (which
-    overrides ``settings.bot_delay``) to ``$DICEHALL_BOT_DELAY`` or the settings' value."""
+    overrides ``settings.bot_delay``) to ``$DICEHALL_BOT_DELAY`` or the settings' value. ``bot_setup``:
+    ``module:function`` hooks every bot worker process calls at start (the tests register a test game)."""
     url = db_url or default_db_url()
     base = settings or ServerSettings()
     if bot_delay is None and settings is None:
         bot_delay = bot_delay_from_env()
     settings = base.with_values({"bot_delay": bot_delay})
-    delay = settings.bot_delay
     static = STATIC_DIR if static_dir is None else static_dir
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(url, sqlite_sync)
-        manager = TableManager(store, delay)
+        manager = TableManager(store, settings, bot_setup=tuple(bot_setup))
         resumed = manager.load_unfinished()
         manager.resume_bots()
-        log.info("dicehall server: database %s, %d tables resumed", url, resumed)
+        manager.lifecycle.start()
+        log.info("dicehall server: database %s, %d bot tables resumed", url, resumed)
         app.state.manager = manager
         app.state.settings = settings
         try:
@@ -97,3 +101,17 @@ def create_app(
             return HTMLResponse(NOT_BUILT)
 
     return app
+
+
+async def begin_shutdown(app: FastAPI, grace: float) -> None:
+    """SIGTERM (called by the server before uvicorn's own shutdown): no new bot moves, every websocket closed
+    with 1012 "server restarting" after what was already committed and queued for it; waits up to 40 % of the
+    grace period for the closes to go out (uvicorn then waits 30 % more for connections still open). A move being committed finishes first (commits run on this loop)."""
+    manager: TableManager | None = getattr(app.state, "manager", None)
+    if manager is None:
+        return
+    manager.begin_shutdown()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + grace * 0.4
+    while manager.connections and loop.time() < end:
+        await asyncio.sleep(0.02)

@@ -1,6 +1,11 @@
 """Web server benchmark: the load generator (a separate process) against the server (another process), both on
 loopback, with a fresh SQLite database; then every acknowledged move is looked up in the database.
 
+Also: the same load while a pathological bot table (Dice 1000, target 5000 (the largest allowed), expert against expert, bot delay 0)
+runs, with ``/api/health`` polled every 20 ms (``patho_``); and a soak (``soak_``): rounds of create/play/finish
+cycles against one server, with the resident memory of the server (and of its bot workers) after each round, once
+idle tables were unloaded.
+
 ``run(quick=False) -> dict``; run alone with ``python -m dicehall.web.bench [--quick]``.
 """
 
@@ -66,7 +71,7 @@ def _start(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen[b
     # stderr goes to an unlinked file, not a pipe: a chatty server must never block on a full pipe.
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # generous: a 2-core machine shared with other test runs is slow
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 log.seek(0)
@@ -80,7 +85,9 @@ def _start(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen[b
             time.sleep(0.05)
         proc.kill()
         proc.wait()
-    raise RuntimeError("server did not answer /api/health within 30 s")
+        log.seek(0)
+        err = log.read().decode(errors="replace")
+    raise RuntimeError(f"server did not answer /api/health within 60 s: {err[-2000:]}")
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
@@ -103,15 +110,100 @@ def missing_moves(db_url: str, acked: list[list[Any]]) -> int:
     return sum(1 for t, seq, seat, move in acked if logged.get((t, seq)) != (str(seat), move))
 
 
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants (the server, its forkserver, its bot workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(children.get(p, []))
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return total
+
+
+class HealthProbe:
+    """Polls ``/api/health`` every ``period`` seconds in a thread; latencies in ms."""
+
+    def __init__(self, base: str, period: float = 0.02) -> None:
+        import threading
+
+        self.base, self.period = base, period
+        self.latencies: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        with httpx.Client(timeout=10) as client:
+            while not self._stop.is_set():
+                start = time.perf_counter()
+                client.get(f"{self.base}/api/health")
+                self.latencies.append((time.perf_counter() - start) * 1000)
+                self._stop.wait(self.period)
+
+    def __enter__(self) -> HealthProbe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> dict[str, float]:
+        import numpy as np
+
+        lat = np.array(self.latencies or [0.0])
+        return {
+            "p50_ms": float(np.percentile(lat, 50)),
+            "p99_ms": float(np.percentile(lat, 99)),
+            "max_ms": float(lat.max()),
+        }
+
+
+PATHOLOGICAL = {
+    "game": "thousand",
+    "overrides": {"target": 5000, "barrel_score": 4700},  # the largest allowed
+    "seats": [{"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "expert"}],
+}
+
+
 def measure(
-    clients: int, duration: float, warmup: float, sqlite_sync: str = "NORMAL", hot_seat: bool = False
+    clients: int,
+    duration: float,
+    warmup: float,
+    sqlite_sync: str = "NORMAL",
+    hot_seat: bool = False,
+    pathological: int = 0,
+    settings: dict[str, float] | None = None,
 ) -> dict[str, Any]:
-    """One load run against a fresh server and database; adds the persistence check to the load summary."""
+    """One load run against a fresh server and database; adds the persistence check to the load summary, and
+    with ``pathological`` tables running, their progress and the health latency."""
     with tempfile.TemporaryDirectory(prefix="dicehall-bench-") as tmp:
         db_url = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
         port = free_port()
         acked_file = Path(tmp) / "acked.json"
-        server = start_server(db_url, port, sqlite_sync)
+        extra: list[str] = []
+        if settings:
+            (Path(tmp) / "settings.toml").write_text("".join(f"{k} = {v}\n" for k, v in settings.items()))
+            extra = ["--settings", str(Path(tmp) / "settings.toml")]
+        server = start_server(db_url, port, sqlite_sync, extra_args=extra)
+        base = f"http://127.0.0.1:{port}"
+        patho = [
+            httpx.post(f"{base}/api/tables", json=PATHOLOGICAL, timeout=30).json()["table_id"]
+            for _ in range(pathological)
+        ]
+        rss_start = tree_rss_mb(server.pid)
         cmd = [
             sys.executable,
             "-m",
@@ -129,17 +221,75 @@ def measure(
         ]
         if hot_seat:
             cmd.append("--hot-seat")
+        extra_figures: dict[str, Any] = {}
         try:
-            out = subprocess.run(
-                cmd, capture_output=True, text=True, timeout=duration + warmup + 120, check=True
-            )
+            with HealthProbe(base) as probe:
+                out = subprocess.run(
+                    cmd, capture_output=True, text=True, timeout=duration + warmup + 120, check=True
+                )
+            extra_figures["health"] = probe.summary()
+            extra_figures["rss_start_mb"] = rss_start
+            extra_figures["rss_end_mb"] = tree_rss_mb(server.pid)
+            if settings and "idle_unload_seconds" in settings:
+                time.sleep(settings["idle_unload_seconds"] * 2 + 1)  # idle tables unloaded by the sweep
+                extra_figures["rss_idle_mb"] = tree_rss_mb(server.pid)
+            for tid in patho:
+                info = httpx.get(f"{base}/api/tables/{tid}", timeout=30).json()
+                extra_figures.setdefault("patho_seq", []).append(info["seq"])
         finally:
             stop_server(server)
         summary: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+        summary.update(extra_figures)
         acked = json.loads(acked_file.read_text())
         summary["not_persisted"] = missing_moves(db_url, acked)
         summary["persisted"] = summary["not_persisted"] == 0 and len(acked) > 0
         return summary
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def soak(clients: int, rounds: int, seconds: float, idle: float = 2.0) -> dict[str, Any]:
+    """Create/play/finish cycles against one server: ``rounds`` load runs of ``seconds``, each followed by the
+    idle sweep (``idle_unload_seconds`` = ``idle``); resident memory after each round (server alone, and with
+    its bot forkserver and workers). Bounded memory shows as a plateau from round to round."""
+    with tempfile.TemporaryDirectory(prefix="dicehall-soak-") as tmp:
+        db_url = f"sqlite:///{Path(tmp) / 'soak.sqlite'}"
+        (Path(tmp) / "settings.toml").write_text(f"idle_unload_seconds = {idle}\n")
+        port = free_port()
+        server = start_server(db_url, port, extra_args=["--settings", str(Path(tmp) / "settings.toml")])
+        base = f"http://127.0.0.1:{port}"
+        out: dict[str, Any] = {"soak_rounds": rounds, "soak_round_seconds": seconds}
+        server_rss, tree_rss = [_rss_mb(server.pid)], [tree_rss_mb(server.pid)]
+        moves = games = tables = 0
+        try:
+            for _ in range(rounds):
+                cmd = [sys.executable, "-m", "dicehall.web.loadgen", "--url", base, "--clients", str(clients)]
+                cmd += ["--duration", str(seconds), "--warmup", "0.5", "--seed", str(len(server_rss))]
+                run = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
+                if run.returncode:
+                    raise RuntimeError(f"load generator failed: {run.stderr[-2000:]}")
+                summary = json.loads(run.stdout.strip().splitlines()[-1])
+                moves += summary["acked_total"]
+                games += summary["games_finished"]
+                tables += summary["tables"]
+                time.sleep(2 * idle + 1)  # the clients are gone: every table is unloaded by the sweep
+                server_rss.append(_rss_mb(server.pid))
+                tree_rss.append(tree_rss_mb(server.pid))
+        finally:
+            stop_server(server)
+        out.update(
+            soak_moves=moves,
+            soak_games_finished=games,
+            soak_tables=tables,
+            soak_server_rss_mb=[round(x, 1) for x in server_rss],
+            soak_total_rss_mb=[round(x, 1) for x in tree_rss],
+        )
+        return out
 
 
 def _figures(prefix: str, m: dict[str, Any]) -> dict[str, float]:
@@ -170,6 +320,17 @@ def run(quick: bool = False) -> dict[str, Any]:
         not_persisted=main["not_persisted"],
         floor_met=1.0 if main["moves_per_s"] >= 1000 and main["p99_ms"] < 50 and main["persisted"] else 0.0,
     )
+    result["health_p99_ms"] = round(main["health"]["p99_ms"], 2)
+    patho = measure(clients, duration, warmup, pathological=1)
+    result.update(_figures("patho_", patho))
+    result.update(
+        patho_health_p50_ms=round(patho["health"]["p50_ms"], 2),
+        patho_health_p99_ms=round(patho["health"]["p99_ms"], 2),
+        patho_health_max_ms=round(patho["health"]["max_ms"], 2),
+        patho_bot_events=patho["patho_seq"][0],
+    )
+    rounds, each = (2, 5.0) if quick else (5, 20.0)
+    result.update(soak(clients, rounds, each))
     if not quick:
         result.update(_figures("hot_", measure(clients, duration / 2, warmup, hot_seat=True)))
         result.update(_figures("full_", measure(clients, duration / 2, warmup, "FULL")))

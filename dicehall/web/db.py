@@ -32,6 +32,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 SQLITE_SYNC_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+OPEN_STATUSES = ("waiting", "playing")
+"""Statuses of tables that may still change (``finished`` and ``abandoned`` tables are closed)."""
 
 
 class Base(DeclarativeBase):
@@ -39,7 +41,7 @@ class Base(DeclarativeBase):
 
 
 class TableRow(Base):
-    """One table: game, rule set, seats (JSON) and status (waiting, playing, finished)."""
+    """One table: game, rule set, seats (JSON) and status (waiting, playing, finished, abandoned)."""
 
     __tablename__ = "dh_tables"
 
@@ -297,7 +299,9 @@ class Store:
         return [self._meta(r) for r in self._read(stmt)]
 
     def unfinished_table_ids(self) -> list[str]:
-        rows = self._read(select(TableRow.id).where(TableRow.status != "finished").order_by(TableRow.created))
+        rows = self._read(
+            select(TableRow.id).where(TableRow.status.in_(OPEN_STATUSES)).order_by(TableRow.created)
+        )
         return [r[0] for r in rows]
 
     def count_unfinished(self, creator: str) -> int:
@@ -323,3 +327,31 @@ class Store:
             .order_by(EventRow.seq)
         )
         return [StoredEvent(r.seq, _actor_out(r.actor), r.move, r.at) for r in rows]
+
+    # -- lifecycle (unloading, abandonment) ------------------------------------------------------------------
+    def _last_activity(self) -> Any:
+        """The time of a table's last event, or its creation when it has none (a correlated subquery)."""
+        last = (  # the newest event by the primary key (table_id, seq): an index lookup per table, no scan
+            select(EventRow.at)
+            .where(EventRow.table_id == TableRow.id)
+            .order_by(EventRow.seq.desc())
+            .limit(1)
+            .correlate(TableRow)
+            .scalar_subquery()
+        )
+        return func.coalesce(last, TableRow.created)
+
+    def open_tables_by_activity(self, limit: int) -> list[TableMeta]:
+        """Waiting or playing tables, most recently active first."""
+        stmt = (
+            select(TableRow)
+            .where(TableRow.status.in_(OPEN_STATUSES))
+            .order_by(self._last_activity().desc())
+            .limit(limit)
+        )
+        return [self._meta(r) for r in self._read(stmt)]
+
+    def stale_open_tables(self, before: float) -> list[str]:
+        """Waiting or playing tables with no event (nor creation) since ``before``."""
+        stmt = select(TableRow.id).where(TableRow.status.in_(OPEN_STATUSES), self._last_activity() < before)
+        return [r[0] for r in self._read(stmt)]

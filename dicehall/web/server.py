@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
+from typing import Any
 
 from dicehall.web.db import SQLITE_SYNC_MODES
 
@@ -46,9 +48,10 @@ def serve(
     check_database(db)
     settings = ServerSettings.from_toml(settings_file) if settings_file else None
     app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync, settings=settings)
+    grace = (settings or ServerSettings()).shutdown_grace
     if log_level.lower() in ("info", "debug"):
         print(f"dicehall: open http://{host}:{port}/ (database {db}); Ctrl-C stops the server", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -56,12 +59,30 @@ def serve(
         ws_per_message_deflate=False,  # tiny JSON frames: compression costs more CPU than it saves
         access_log=access_log,
         log_level=log_level,
-        timeout_graceful_shutdown=3,
+        timeout_graceful_shutdown=grace * 0.3,  # type: ignore[arg-type]  # a float works; the hint says int
         ws=DicehallWebSocketProtocol,  # clean 1009/1007 closes, no log flood (transport.py)
         # The client address (limits) is the socket peer, unless it is a trusted proxy (docs/web.md).
         proxy_headers=trusted_proxy is not None,
         forwarded_allow_ips=trusted_proxy,
     )
+    graceful_server(config, app, grace).run()
+
+
+def graceful_server(config: Any, app: Any, grace: float) -> Any:
+    """uvicorn's server, but SIGTERM (or Ctrl-C) first closes every websocket with 1012 "server restarting"
+    (uvicorn's own close has no reason) after what is queued for it, so that the whole stop fits ``grace``."""
+    import uvicorn
+
+    from dicehall.web.app import begin_shutdown
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            for server in self.servers:
+                server.close()  # no new connections while the open ones are told
+            await begin_shutdown(app, grace)
+            await super().shutdown(sockets)
+
+    return Server(config)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -64,6 +64,12 @@ class Connection(Subscriber):
             self.outbox.clear()
         self.wakeup.set()
 
+    def shutdown(self, code: int, reason: str) -> None:
+        """Send what is queued, then close with ``code`` (the server is stopping)."""
+        self.close_with = (code, reason)
+        self.closing = True
+        self.wakeup.set()
+
     async def writer(self) -> None:
         # One wake-up sends everything queued (a move and its dice), in order.
         ws, outbox = self.ws, self.outbox
@@ -91,6 +97,7 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
     await ws.accept()
     conn = Connection(ws, getattr(ws.app.state, "settings", None))
     writer = asyncio.create_task(conn.writer())
+    manager.connections.add(conn)
     try:
         while not writer.done():
             frame = await ws.receive()
@@ -105,6 +112,7 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        manager.connections.discard(conn)
         if conn.table is not None:
             manager.leave(conn.table, conn)
         conn.close()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import tinygame
@@ -17,6 +20,8 @@ UNLIMITED = ServerSettings(
     tables_per_hour=1_000_000, unfinished_per_client=1_000_000, ws_messages_per_second=10_000, ws_burst=100_000
 )
 """Most tests play faster than any person: the limits get tests of their own (test_web_limits.py)."""
+BOT_SETUP = ("tinygame:install",)
+"""Bot workers are separate processes: they register the test game too."""
 
 
 @pytest.fixture(autouse=True)
@@ -37,8 +42,12 @@ def server(db_url: str) -> Callable[..., contextmanager[TestClient]]:
     """``with server() as client:`` starts the app on the test's database (again after a 'restart')."""
 
     @contextmanager
-    def start(bot_delay: float = 0.0) -> Iterator[TestClient]:
-        with TestClient(create_app(db_url, bot_delay=bot_delay, settings=UNLIMITED)) as client:
+    def start(bot_delay: float = 0.0, **settings: Any) -> Iterator[TestClient]:
+        """``settings``: :class:`ServerSettings` fields (``UNLIMITED`` otherwise)."""
+        app = create_app(
+            db_url, bot_delay=bot_delay, settings=dataclasses.replace(UNLIMITED, **settings), bot_setup=BOT_SETUP
+        )
+        with TestClient(app) as client:
             yield client
 
     return start  # type: ignore[return-value]

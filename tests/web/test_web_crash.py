@@ -1,7 +1,8 @@
 """Crash test: the real server as a subprocess, scripted clients playing, ``kill -9`` at random moments, restart,
 and every event any client was sent (each is committed before it is sent) must be in the log; the games go on.
 
-Iterations: ``$CHAOS_ITERATIONS`` (3 by default; ``make chaos`` runs 30).
+Iterations: ``$CHAOS_ITERATIONS`` (3 by default; ``make chaos`` runs 100: 100 kill -9 moments), each with
+``TABLES_PER_KIND`` unfinished tables of every kind playing at once.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import random
 import signal
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from webtools import run_async
 
 from dicehall.core.record import GameRecord, replay
@@ -28,6 +30,7 @@ from dicehall.web.bench import free_port, start_server
 pytestmark = pytest.mark.chaos
 
 ITERATIONS = int(os.environ.get("CHAOS_ITERATIONS", "3"))
+TABLES_PER_KIND = 3
 
 
 @dataclass
@@ -40,6 +43,7 @@ class Table:
         None  # the newest event or snapshot seen (a rejoin that is up to date gets none)
     )
     finished: bool = False
+    closes: list[tuple[int, str]] = field(default_factory=list)  # (code, reason) of each close the server sent
 
 
 SETUPS: list[list[dict[str, Any]]] = [
@@ -100,8 +104,11 @@ async def play_seat(ws_url: str, table: Table, seats: list[tuple[int, str]], rng
                             {"type": "act", "seat": st["current_player"], "seq": msg["seq"], "move": move}
                         )
                     )
-    except (ConnectionClosed, OSError):
-        return  # killed
+    except ConnectionClosed as exc:
+        if exc.rcvd is not None:
+            table.closes.append((exc.rcvd.code, exc.rcvd.reason))
+    except (OSError, InvalidHandshake):
+        return  # killed (also in the middle of the websocket handshake)
 
 
 async def play_until_killed(port: int, proc_pid: int, tables: list[Table], rng: random.Random) -> None:
@@ -155,21 +162,27 @@ def test_kill_9_loses_no_acknowledged_move_and_games_continue() -> None:
         lengths: dict[str, int] = {}
         for iteration in range(ITERATIONS + 1):
             port = free_port()
+            started = time.monotonic()
             proc = start_server(db_url, port)
+            print(f"iteration {iteration}: server up in {time.monotonic() - started:.1f} s", flush=True)
             base = f"http://127.0.0.1:{port}"
             try:
                 for t in tables:  # after the restart: everything that was sent is there, nothing went back
                     n = check_log(base, t)
                     assert n >= lengths.get(t.id, 0)
                     lengths[t.id] = n
+                    # resumed once: the live table and its log agree (a second copy would have moved apart)
+                    assert httpx.get(f"{base}/api/tables/{t.id}", timeout=10).json()["seq"] == n
+                listed = [x["table_id"] for x in httpx.get(f"{base}/api/tables?status=all&limit=500").json()]
+                assert len(listed) == len(set(listed)) == len(tables)
                 if iteration == ITERATIONS:
                     break
                 if iteration == 0:
                     assert run_async(_oversized(port)) == 1009  # a frame over 64 KiB closes that connection
                     assert httpx.get(f"{base}/api/health", timeout=5).json()["status"] == "ok"
-                for kind in range(len(SETUPS)):  # keep one unfinished table of each kind
-                    if not any(t.kind == kind and not t.finished for t in tables):
-                        tables.append(new_table(base, kind))
+                for kind in range(len(SETUPS)):  # keep TABLES_PER_KIND unfinished tables of each kind
+                    playing = sum(t.kind == kind and not t.finished for t in tables)
+                    tables.extend(new_table(base, kind) for _ in range(TABLES_PER_KIND - playing))
                 before = {t.id: max(t.seen, default=0) for t in tables}
                 run_async(play_until_killed(port, proc.pid, [t for t in tables if not t.finished], rng))
                 proc.wait(timeout=10)
@@ -183,3 +196,53 @@ def test_kill_9_loses_no_acknowledged_move_and_games_continue() -> None:
                     proc.send_signal(signal.SIGTERM)
                     proc.wait(timeout=10)
         assert sum(len(t.seen) for t in tables) > 0
+
+
+async def _play_until_sigterm(port: int, proc: Any, tables: list[Table], rng: random.Random) -> float:
+    ws_url = f"ws://127.0.0.1:{port}/ws"
+    players = [
+        asyncio.create_task(play_seat(ws_url, t, seats, random.Random(rng.random())))
+        for t in tables
+        for seats in t.clients
+    ]
+    for _ in range(1000):  # play a while: every table has moved
+        if all(len(t.seen) > 3 for t in tables):
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(rng.uniform(0.0, 0.3))
+    start = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    while proc.poll() is None and time.monotonic() - start < 10:
+        await asyncio.sleep(0.01)
+    took = time.monotonic() - start
+    await asyncio.wait_for(asyncio.gather(*players), timeout=20)
+    return took
+
+
+@pytest.mark.timeout(120)
+def test_sigterm_closes_every_connection_with_1012_in_the_grace_and_keeps_every_acknowledged_move() -> None:
+    rng = random.Random(int.from_bytes(os.urandom(4), "big"))
+    with tempfile.TemporaryDirectory(prefix="dicehall-term-") as tmp:
+        db_url = f"sqlite:///{Path(tmp) / 'term.sqlite'}"
+        port = free_port()
+        proc = start_server(db_url, port)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            tables = [new_table(base, kind) for kind in range(len(SETUPS)) for _ in range(2)]
+            took = run_async(_play_until_sigterm(port, proc, tables, rng))
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(timeout=10)
+        assert took < 2.5, f"the server took {took:.2f} s to stop after SIGTERM"
+        for t in tables:
+            if not t.finished:
+                assert t.closes and all(c == (1012, "server restarting") for c in t.closes), (t.id, t.closes)
+        port = free_port()
+        proc = start_server(db_url, port)
+        try:
+            for t in tables:
+                check_log(f"http://127.0.0.1:{port}", t)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=10)

@@ -272,7 +272,7 @@ def test_bots_play_their_seats_and_resume_after_restart(server, db_url):
         assert ws.join(tid)[1]["seq"] == 0  # the bot is still 'thinking' when the server stops
     with server() as c, connect(c) as ws:
         for _ in range(500):  # nobody acts: the resumed bot plays its turn until it is Ann's
-            snap = ws.join(tid)[1]
+            snap = latest(ws.join(tid))  # bot events of the last join may come before 'joined'
             if snap["state"]["current_player"] == 1:
                 break
             time.sleep(0.01)

@@ -145,6 +145,27 @@ class Greedy(Agent):
         return "stop" if state.turn >= 6 else "roll"
 
 
+class Sleepy(Greedy):
+    """Thinks far longer than any budget (the pool must cut it off and play a fallback)."""
+
+    name = "sleepy"
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        import time
+
+        time.sleep(60)
+        return super().choose(state, rng)
+
+
+class Broken(Greedy):
+    """Raises on every move (the server must log it and play a fallback)."""
+
+    name = "broken"
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        raise RuntimeError("bot bug")
+
+
 def install() -> None:
     """Register the game and its bot the way a real game package is found (dicehall.<name>.bots)."""
     core_game._GAMES[NAME] = f"{__name__}:TinyGame"
@@ -153,6 +174,8 @@ def install() -> None:
     sys.modules.setdefault(pkg.__name__, pkg)
     sys.modules.setdefault(bots.__name__, bots)
     register_bot(NAME, "greedy", "rolls until 6 points, then stops")(Greedy)
+    register_bot(NAME, "sleepy", "thinks for a minute")(Sleepy)
+    register_bot(NAME, "broken", "raises")(Broken)
 
 
 def uninstall() -> None:

@@ -1,0 +1,149 @@
+"""Bot seats: each table whose bot is to move gets one task that waits the bot delay, asks the worker pool for the
+move (within the budget), and plays it through the manager like any move. The event loop never computes a move.
+
+A bot that misses its budget, raises, or whose worker dies plays a random legal move for that move instead, drawn
+from the same per-move seed, and the event is logged with the table and the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from dicehall.core.agents import RandomAgent
+from dicehall.core.errors import DicehallError
+from dicehall.core.game import TERMINAL
+from dicehall.web.botpool import BotFailed, BotPool, BotTimeout
+from dicehall.web.live import LiveTable, TableError
+from dicehall.web.settings import ServerSettings
+
+if TYPE_CHECKING:
+    from dicehall.web.manager import TableManager
+
+log = logging.getLogger("dicehall.web")
+
+DEFAULT_BOT_DELAY = 0.8
+"""Seconds a bot 'thinks' before its move (times a random factor in [0.7, 1.3]); 0 in tests and load runs."""
+
+
+def bot_delay_from_env() -> float:
+    raw = os.environ.get("DICEHALL_BOT_DELAY")
+    if raw is None or raw == "":
+        return DEFAULT_BOT_DELAY
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"DICEHALL_BOT_DELAY must be a number of seconds, got {raw!r}") from None
+    if value < 0:
+        raise ValueError("DICEHALL_BOT_DELAY must not be negative")
+    return value
+
+
+def _jitter() -> float:
+    return 0.7 + 0.6 * secrets.randbelow(1_000_000) / 1_000_000
+
+
+class BotRunner:
+    def __init__(
+        self,
+        manager: TableManager,
+        settings: ServerSettings,
+        setup: tuple[str, ...] = (),
+        rand: Callable[[], float] | None = None,
+    ) -> None:
+        self.manager = manager
+        self.delay = settings.bot_delay
+        self.pool = BotPool(settings.worker_count, settings.bot_budget, settings.bot_cache_size, setup)
+        self._rand = rand or _jitter
+        self.stopped = False
+        self.fallbacks = 0
+        """Moves played by the fallback since start (over budget, failed, or worker lost)."""
+
+    def to_move(self, table: LiveTable) -> int | None:
+        if self.stopped or table.closed or table.status != "playing":
+            return None
+        player = table.state.current_player()
+        if player < 0 or player == TERMINAL or table.seats[player]["kind"] != "bot":
+            return None
+        return player
+
+    def schedule(self, table: LiveTable) -> None:
+        if self.to_move(table) is None or (table.bot_task is not None and not table.bot_task.done()):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop yet (server start): the lifespan handler calls resume()
+        table.bot_task = loop.create_task(self._play(table))
+
+    def resume(self, tables: list[LiveTable]) -> None:
+        for table in tables:
+            self.schedule(table)
+
+    async def stop(self, tables: list[LiveTable]) -> None:
+        """Stop every bot (server stopping): nothing half-done is committed; the pool's workers are killed."""
+        self.stopped = True
+        tasks = [t.bot_task for t in tables if t.bot_task is not None and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.pool.close()
+
+    async def _play(self, table: LiveTable) -> None:
+        while (seat := self.to_move(table)) is not None:
+            if self.delay > 0:
+                await asyncio.sleep(self.delay * self._rand())
+            if self.to_move(table) != seat:
+                continue
+            seq = table.seq
+            action = await self._choose(table, seat, seq)
+            if table.closed or table.seq != seq or self.to_move(table) != seat:
+                continue  # the table changed while the bot thought (unloaded, closed): think again
+            try:
+                self.manager.advance(table, seat, action)
+            except TableError as exc:
+                log.error("table %s: bot move refused: %s", table.id, exc)
+                if exc.code == "server_error":
+                    await asyncio.sleep(1.0)  # database trouble: retry later, not in a tight loop
+                else:
+                    return
+
+    async def _choose(self, table: LiveTable, seat: int, seq: int) -> Any:
+        seed = int(table.bot_rng.integers(2**63))
+        bot = str(table.seats[seat]["bot"])
+        request = {
+            "game": table.meta.game,
+            "preset": table.meta.preset,
+            "overrides": table.meta.overrides,
+            "names": tuple(table.names()),
+            "bot": bot,
+            "seat": seat,
+            "seed": seed,
+        }
+        try:
+            text = await self.pool.choose(table.id, request, table.moves, seq)
+            return table.state.string_to_action(text)
+        except BotTimeout as exc:
+            log.warning(
+                "table %s: bot %s (seat %d) %s at event %d; a random legal move is played instead",
+                table.id,
+                bot,
+                seat,
+                exc,
+                seq,
+            )
+        except (BotFailed, DicehallError) as exc:
+            log.error(
+                "table %s: bot %s (seat %d) failed: %s; playing a random legal move", table.id, bot, seat, exc
+            )
+        self.fallbacks += 1
+        return RandomAgent().choose(table.state, np.random.default_rng(seed))
