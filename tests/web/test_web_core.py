@@ -129,7 +129,7 @@ def test_an_unloaded_table_rebuilds_identically_from_its_log(server):
     with server(live_tables=1) as c, ExitStack() as stack:
         manager = c.app.state.manager  # type: ignore[attr-defined]
         ws = stack.enter_context(connect(c))
-        t = create(c, overrides={"target": 3000})
+        t = create(c, overrides={"target": 3000, "barrel": "none"})
         tid = t["table_id"]
         msg, seen = play(ws, latest(ws.join(tid, tokens(t))), 40)
         snapshot = ws.join(tid, tokens(t))[1]

@@ -143,6 +143,7 @@ export const api = {
   createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[] }) =>
     request<CreatedTable>("POST", "/api/tables", body),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
+  abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
   table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
   join: (id: string, seat: number, name: string) =>
     request<{ seat: number; token: string }>("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),

@@ -110,6 +110,9 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     if (info?.status === "waiting") {
       seatBadge.append(h("span", { class: "badge pit" }, t("table.waiting")), " ");
     }
+    if (info?.status === "abandoned") {
+      seatBadge.append(h("span", { class: "badge pit", "data-testid": "abandoned" }, t("table.abandoned")), " ");
+    }
     if (spectator || mySeats.length === 0) {
       seatBadge.append(h("span", { class: "badge spectator" }, t("table.watching")));
     } else {
@@ -120,7 +123,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const renderClaim = (): void => {
     clear(claimBox);
     const open = (info?.seats ?? []).filter((s) => s.kind === "human" && s.claimed === false && !mySeats.includes(s.seat));
-    const finished = lastState?.terminal ?? info?.status === "finished";
+    const finished = (lastState?.terminal ?? info?.status === "finished") || info?.status === "abandoned";
     claimBox.hidden = open.length === 0 || Boolean(finished);
     if (claimBox.hidden) return;
     const name = h("input", { type: "text", placeholder: t("lobby.your_name"), maxlength: 32, "aria-label": t("lobby.your_name"), value: localStorage.getItem("dicehall.name") ?? "" });

@@ -6,6 +6,11 @@ import { formatAgo, t } from "./i18n";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 
 const REFRESH_MS = 4000;
+const ABANDONED_SHOWN = 5;
+
+function statusText(status: string): string {
+  return t(status === "waiting" ? "tables.waiting" : status === "abandoned" ? "tables.abandoned" : "tables.playing");
+}
 
 function started(created: number): string {
   const ago = formatAgo(created);
@@ -19,11 +24,12 @@ export function openTables(box: HTMLElement, games: () => string[], emptyHint: s
   box.append(h("p", { class: "muted" }, t("common.loading")));
 
   const row = (tb: TableInfo): HTMLElement => {
-    const free = tb.seats.filter((s) => s.kind === "human" && s.claimed === false);
+    // An abandoned table is closed: it can be looked at, not joined.
+    const free = tb.status === "abandoned" ? [] : tb.seats.filter((s) => s.kind === "human" && s.claimed === false);
     return h(
       "li",
       { class: "table-item", "data-table": tb.table_id },
-      h("div", null, h("b", null, gameTitle(tb.game)), " ", h("span", { class: "muted" }, `${tb.preset ? presetName(tb.game, tb.preset) : ""} · ${t(tb.status === "waiting" ? "tables.waiting" : "tables.playing")}`)),
+      h("div", null, h("b", null, gameTitle(tb.game)), " ", h("span", { class: "muted" }, `${tb.preset ? presetName(tb.game, tb.preset) : ""} · ${statusText(tb.status)}`)),
       h("div", { class: "muted small" }, tb.seats.map(seatLabel).join(", "), typeof tb.created === "number" ? ` · ${started(tb.created)}` : ""),
       h(
         "div",
@@ -55,11 +61,19 @@ export function openTables(box: HTMLElement, games: () => string[], emptyHint: s
 
   const refresh = async (): Promise<void> => {
     try {
-      const list = (await api.openTables()).filter((tb) => games().includes(tb.game));
+      const [open, abandoned] = await Promise.all([api.openTables(), api.abandonedTables(ABANDONED_SHOWN)]);
+      const list = open.filter((tb) => games().includes(tb.game));
+      const closed = abandoned.filter((tb) => games().includes(tb.game));
       if (!alive) return;
       clear(box);
       if (!list.length) box.append(h("p", { class: "muted" }, emptyHint));
       else box.append(h("ul", { class: "tables" }, list.map(row)));
+      if (closed.length) {
+        box.append(
+          h("p", { class: "muted small" }, t("tables.abandoned_heading")),
+          h("ul", { class: "tables", "data-testid": "abandoned-tables" }, closed.map(row)),
+        );
+      }
     } catch (err) {
       if (!alive) return;
       clear(box);
