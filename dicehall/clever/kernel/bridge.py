@@ -169,3 +169,12 @@ def finish_random(state: CleverState, chance_rng: np.random.Generator, bot_rng: 
     g = from_state(state)
     K.play_random(g, chance_rng, bot_rng)
     to_state(g, state)
+
+
+def finish_master(state: CleverState, chance_rng: np.random.Generator, weights: list[np.ndarray]) -> None:
+    """Play ``state`` to the end with the learned policy in every seat (``bot:master`` needs no random draws)."""
+    from dicehall.clever.kernel import net
+
+    g = from_state(state)
+    net.play_greedy(g, chance_rng, *weights)
+    to_state(g, state)
