@@ -45,6 +45,31 @@ def _kernel(games: int, players: int) -> tuple[float, float]:
     return time.perf_counter() - start, mean
 
 
+def _learned(quick: bool) -> dict[str, float]:
+    """bot:master on held-out seeds (those of ``simulate --seed 2026``) and TD(λ) training episodes per second."""
+    from dicehall.clever.kernel import net
+    from dicehall.clever.master import MasterAgent
+
+    out: dict[str, float] = {}
+    games = 100 if quick else 1000
+    secs, scores = _run(MasterAgent(), games, 2026)
+    arr = np.array(scores)
+    out["master_solo_games"] = games
+    out["master_solo_mean"] = round(float(arr.mean()), 2)
+    out["master_solo_sd"] = round(float(arr.std(ddof=1)), 2)
+    for q in (10, 50, 90):
+        out[f"master_solo_p{q}"] = round(float(np.percentile(arr, q)), 1)
+    out["master_ms_per_solo_game"] = round(1000 * secs / games, 2)
+    rng = np.random.default_rng(1)
+    weights = net.init_weights(rng, 64, 64)
+    episodes = 100 if quick else 1000
+    w1, b1, w2, b2, w3, b3 = weights
+    start = time.perf_counter()
+    net.td_episodes(episodes, 1, 6, rng, w1, b1, w2, b2, w3, b3, 0.03, 0.8, 0.05, np.zeros(episodes))
+    out["train_episodes_per_s_one_core"] = round(episodes / (time.perf_counter() - start), 1)
+    return out
+
+
 def run(quick: bool = False) -> dict[str, float]:
     n_random, n_greedy, n_expert = (300, 100, 3) if quick else (3000, 1000, 60)
     n_kernel = 20_000 if quick else 200_000
@@ -64,6 +89,7 @@ def run(quick: bool = False) -> dict[str, float]:
     out["engine_random_solo_games_per_s"] = round(n_random / secs, 1)
     secs, scores = _run(RandomAgent(), n_random // 3, 2, players=4, fast=False)
     out["engine_random_4p_games_per_s"] = round(n_random // 3 / secs, 1)
+    out.update(_learned(quick))
     secs, scores = _run(GreedyAgent(), n_greedy, 1)
     out["greedy_solo_games_per_s"] = round(n_greedy / secs, 1)
     out["greedy_solo_mean"] = round(float(np.mean(scores)), 2)

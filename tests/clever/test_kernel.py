@@ -109,6 +109,7 @@ def test_kernel_matches_engine_action_by_action() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # about 20 minutes of one core
 def test_kernel_matches_engine_100k_games() -> None:
     seen = run_differential(100_000, 1212)
     assert seen["bonus choice"] > 100_000
