@@ -160,6 +160,10 @@ def train_clever(
     shards: int = typer.Option(2, "--shards", help="Self-play streams merged after each batch."),
     sync: int = typer.Option(250, "--sync", help="Episodes per stream between merges."),
     export: Path = typer.Option(None, "--export", help="Also write the final weights (float32 .npz) here."),
+    lr: str = typer.Option(
+        None, "--lr", help="Learning rate START,END (linear over the run; default 0.03,0.003)."
+    ),
+    epsilon: str = typer.Option(None, "--epsilon", help="Exploration START,END (default 0.05,0.01)."),
 ) -> None:
     """TD(λ) self-play for the learned afterstate value of bot:master (see docs/clever-training.md)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -188,6 +192,12 @@ def train_clever(
             directory = out or default_train_dir(seed)
             if (directory / T.CHECKPOINT).exists():
                 raise ValueError(f"{directory} already holds a run; continue it with --resume {directory}")
+        if lr is not None:
+            lo, hi = _pair(lr, "--lr")
+            run.config = dataclasses.replace(run.config, lr_start=lo, lr_end=hi)
+        if epsilon is not None:
+            lo, hi = _pair(epsilon, "--epsilon")
+            run.config = dataclasses.replace(run.config, eps_start=lo, eps_end=hi)
     except ValueError as exc:
         raise fail(str(exc)) from None
     cfg = run.config
@@ -219,6 +229,17 @@ def train_clever(
     )
     if export is not None:
         console.print(f"weights written to {T.export_weights(run, export)}")
+
+
+def _pair(text: str, option: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2):
+        raise ValueError(f"{option} takes START,END (or one value for both), e.g. 0.01,0.003; got {text!r}")
+    return values[0], values[-1]
 
 
 def _feature_count() -> int:

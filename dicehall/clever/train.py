@@ -27,6 +27,7 @@ from dicehall.clever.kernel.features import COUNT
 
 EVAL_ROOT = 20_261_123
 CHECKPOINT = "checkpoint.npz"
+BEST = "best.npz"  # the weights of the best evaluation so far (export format)
 WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 
@@ -179,6 +180,7 @@ Progress = Callable[[Run, int], None]
 def train(run: Run, directory: Path, jobs: int = 2, progress: Progress | None = None) -> Run:
     """Continue ``run`` until its episodes are done; checkpoint (and evaluate) every ``eval_every`` episodes."""
     cfg = run.config
+    best = best_score(directory / BEST)
     pool: Executor | None = ProcessPoolExecutor(max_workers=min(jobs, cfg.shards)) if jobs > 1 else None
     try:
         while run.episodes < cfg.episodes:
@@ -209,6 +211,9 @@ def train(run: Run, directory: Path, jobs: int = 2, progress: Progress | None = 
                         "seconds": run.seconds,
                     }
                 )
+                if run.history[-1]["mean"] >= best:  # self-play value nets can get worse again
+                    best = run.history[-1]["mean"]
+                    export_weights(run, directory / BEST)
                 run.save(directory)
                 plot_curve(run, directory / "curve.png")
             if progress is not None:
@@ -217,6 +222,14 @@ def train(run: Run, directory: Path, jobs: int = 2, progress: Progress | None = 
         if pool is not None:
             pool.shutdown()
     return run
+
+
+def best_score(path: Path) -> float:
+    """The evaluation mean stored with the weights at ``path`` (-inf when there are none)."""
+    if not path.is_file():
+        return -np.inf
+    with np.load(path) as data:
+        return float(json.loads(str(data["info"])).get("eval", {}).get("mean", -np.inf))
 
 
 def plot_curve(run: Run, path: Path) -> None:

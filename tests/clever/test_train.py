@@ -43,6 +43,7 @@ def test_resume_continues_the_same_run(tmp_path: Path) -> None:
     T.train(resumed, tmp_path / "half", jobs=1)
     assert _weights(resumed) == _weights(whole)
     assert (tmp_path / "half" / "curve.png").stat().st_size > 0
+    assert (tmp_path / "half" / T.BEST).exists()
 
 
 def test_bad_checkpoint_and_settings_are_refused(tmp_path: Path) -> None:
