@@ -150,7 +150,9 @@ def train_clever(
         1, "--seed", help="Root seed: the same seed and settings give the same network."
     ),
     resume: Path = typer.Option(
-        None, "--resume", help="A run directory to continue (its settings are kept)."
+        None,
+        "--resume",
+        help="A run directory to continue (its settings are kept; --episodes, --lr, --epsilon may change them).",
     ),
     out: Path = typer.Option(None, "--out", help="Run directory (default: <user data>/train/clever-seedS)."),
     jobs: int = typer.Option(2, "--jobs", "-j", help="Worker processes (the result does not depend on it)."),
@@ -178,7 +180,7 @@ def train_clever(
             if episodes is not None:
                 run.config = dataclasses.replace(run.config, episodes=episodes)
         else:
-            sizes = tuple(int(x) for x in hidden.split(","))
+            sizes = tuple(int(x) for x in hidden.split(",") if x.strip().isdigit())
             config = T.TrainConfig(
                 episodes=episodes or 300_000,
                 seed=seed,
