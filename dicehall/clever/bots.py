@@ -314,3 +314,10 @@ def _greedy(rules: RuleSet) -> Agent:
 @register_bot("clever", "expert", "greedy's estimate plus a sampled look-ahead over the turn's next rolls")
 def _expert(rules: RuleSet) -> Agent:
     return ExpertAgent(rules)
+
+
+@register_bot("clever", "master", "the learned afterstate value (TD(λ) self-play network), best afterstate")
+def _master(rules: RuleSet) -> Agent:
+    from dicehall.clever.master import MasterAgent
+
+    return MasterAgent(rules)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,12 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             resume=record,
         )
 
+    train_app = typer.Typer(
+        help="Train learned bots (long runs: checkpointed and resumable).", no_args_is_help=True
+    )
+    app.add_typer(train_app, name="train")
+    train_app.command("clever")(train_clever)
+
     add_simulate_command(
         simulate_app,
         "clever",
@@ -128,6 +135,118 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         doc="Bot-versus-bot (or solo bot) games of Clever: scores, per-area means, foxes, win rates.",
         extra_report=_solo_ratings,
     )
+
+
+def default_train_dir(seed: int) -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("dicehall")) / "train" / f"clever-seed{seed}"
+
+
+def train_clever(
+    episodes: int = typer.Option(None, "--episodes", help="Total self-play episodes (default 300000)."),
+    seed: int = typer.Option(
+        1, "--seed", help="Root seed: the same seed and settings give the same network."
+    ),
+    resume: Path = typer.Option(
+        None,
+        "--resume",
+        help="A run directory to continue (its settings are kept; --episodes, --lr, --epsilon may change them).",
+    ),
+    out: Path = typer.Option(None, "--out", help="Run directory (default: <user data>/train/clever-seedS)."),
+    jobs: int = typer.Option(2, "--jobs", "-j", help="Worker processes (the result does not depend on it)."),
+    hidden: str = typer.Option("64,64", "--hidden", help="Sizes of the two hidden layers."),
+    eval_every: int = typer.Option(10_000, "--eval-every", help="Evaluate and checkpoint every N episodes."),
+    eval_games: int = typer.Option(300, "--eval-games", help="Held-out games per evaluation."),
+    shards: int = typer.Option(2, "--shards", help="Self-play streams merged after each batch."),
+    sync: int = typer.Option(250, "--sync", help="Episodes per stream between merges."),
+    export: Path = typer.Option(None, "--export", help="Also write the final weights (float32 .npz) here."),
+    lr: str = typer.Option(
+        None, "--lr", help="Learning rate START,END (linear over the run; default 0.03,0.003)."
+    ),
+    epsilon: str = typer.Option(None, "--epsilon", help="Exploration START,END (default 0.05,0.01)."),
+) -> None:
+    """TD(λ) self-play for the learned afterstate value of bot:master (see docs/clever-training.md)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from dicehall.clever import train as T
+    from dicehall.core.cli_options import fail
+
+    try:
+        if resume is not None:
+            run = T.Run.load(resume)
+            directory = resume if resume.is_dir() else resume.parent
+            if episodes is not None:
+                run.config = dataclasses.replace(run.config, episodes=episodes)
+        else:
+            sizes = tuple(int(x) for x in hidden.split(",") if x.strip().isdigit())
+            config = T.TrainConfig(
+                episodes=episodes or 300_000,
+                seed=seed,
+                hidden=(sizes[0], sizes[-1]) if len(sizes) == 2 else (0, 0),
+                shards=shards,
+                sync=sync,
+                eval_every=eval_every,
+                eval_games=eval_games,
+            )
+            run = T.new_run(config)
+            directory = out or default_train_dir(seed)
+            if (directory / T.CHECKPOINT).exists():
+                raise ValueError(f"{directory} already holds a run; continue it with --resume {directory}")
+        if lr is not None:
+            lo, hi = _pair(lr, "--lr")
+            run.config = dataclasses.replace(run.config, lr_start=lo, lr_end=hi)
+        if epsilon is not None:
+            lo, hi = _pair(epsilon, "--epsilon")
+            run.config = dataclasses.replace(run.config, eps_start=lo, eps_end=hi)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    cfg = run.config
+    console.print(
+        f"training into [bold]{directory}[/]: {cfg.episodes} episodes, seed {cfg.seed}, "
+        f"net {_feature_count()}→{cfg.hidden[0]}→{cfg.hidden[1]}→1, λ {cfg.lam}, {jobs} processes"
+    )
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[speed]} ep/s  eval {task.fields[score]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task("episodes", total=cfg.episodes, completed=run.episodes, speed="…", score="–")
+
+        def step(r: T.Run, n: int) -> None:
+            last = r.history[-1] if r.history else None
+            score = f"{last['mean']:.1f} ± {last['sd']:.1f} @ {last['episodes']}" if last else "–"
+            speed = f"{r.episodes / r.seconds:.0f}" if r.seconds else "…"
+            bar.update(task, advance=n, speed=speed, score=score)
+
+        T.train(run, directory, jobs, step)
+    last = run.history[-1]
+    console.print(
+        f"done: {run.episodes} episodes in {run.seconds / 3600:.2f} h; held-out mean {last['mean']:.1f} ± "
+        f"{last['sd']:.1f}; checkpoint and curve.png in {directory}"
+    )
+    if export is not None:
+        console.print(f"weights written to {T.export_weights(run, export)}")
+
+
+def _pair(text: str, option: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2):
+        raise ValueError(f"{option} takes START,END (or one value for both), e.g. 0.01,0.003; got {text!r}")
+    return values[0], values[-1]
+
+
+def _feature_count() -> int:
+    from dicehall.clever.kernel.features import COUNT
+
+    return COUNT
 
 
 def _solo_ratings(report: dict[str, Any], summary: RunSummary) -> None:

@@ -9,7 +9,8 @@ generator. Every action and outcome has a text form (:meth:`~State.action_to_str
 
 Simulation may use two optional fast paths, both defined to be exactly equivalent to the plain steps:
 :meth:`~State.sample_and_apply_chance` (sample, then apply) and, for games that set :attr:`~State.uniform_chance`,
-:meth:`~State.apply_chance_uniform` (apply the outcome one ``rng.random()`` draw selects).
+:meth:`~State.apply_chance_uniform` (apply the outcome one ``rng.random()`` draw selects). A game may also finish
+a whole bot game at once (:meth:`~State.play_out`, e.g. Clever's compiled kernel for random bots).
 """
 
 from __future__ import annotations
@@ -81,6 +82,16 @@ class State(ABC, Generic[A]):
         Only for games with :attr:`uniform_chance` (lets a simulation draw its random numbers in batches).
         """
         raise NotImplementedError(f"{self.game_name}: chance outcomes are not drawn from one uniform number")
+
+    def play_out(
+        self, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
+    ) -> bool:
+        """Finish the game on a faster path (e.g. a compiled kernel) when the game has one for these agents.
+
+        Must leave the state, ``chance_rng`` and ``bot_rng`` exactly as the plain simulation loop would; returns
+        False, changing nothing, when there is no such path (the default).
+        """
+        return False
 
     def sample_and_apply_chance(self, rng: np.random.Generator) -> A:
         """Draw the pending chance outcome from ``rng``, apply it and return it.

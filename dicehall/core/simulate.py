@@ -36,9 +36,15 @@ def play_game(
     chance_rng: np.random.Generator,
     bot_rng: np.random.Generator,
     record: GameRecord | None = None,
+    fast: bool = True,
 ) -> State[Any]:
-    """Play ``state`` to the end with ``agents`` choosing for their seats; dice come from ``chance_rng``."""
+    """Play ``state`` to the end with ``agents`` choosing for their seats; dice come from ``chance_rng``.
+
+    Without a record (and unless ``fast`` is False) the game's own :meth:`~State.play_out` may finish it.
+    """
     if record is None:  # the simulation loop: the same steps, with the hot methods bound once
+        if fast and chance_rng is not bot_rng and state.play_out(agents, chance_rng, bot_rng):
+            return state
         choosers = [agent.choose for agent in agents]
         if state.uniform_chance and chance_rng is not bot_rng:
             return _play_uniform(state, choosers, chance_rng, bot_rng)

@@ -24,8 +24,8 @@ def mean_score(bot: str, games: int, seed: int = 0, n: int = 1) -> float:
     return total / games
 
 
-def test_the_three_bots_are_registered() -> None:
-    assert set(bots_for("clever")) == {"random", "greedy", "expert"}
+def test_the_bots_are_registered() -> None:
+    assert set(bots_for("clever")) == {"random", "greedy", "expert", "master"}
 
 
 class CheckingAgent(Agent):

@@ -75,3 +75,42 @@ def test_play_against_bots(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "bot:greedy" in result.output and ("Winner:" in result.output or "Shared win" in result.output)
+
+
+def test_train_tiny_run_resume_and_export(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    base = ["train", "clever", "--hidden", "8,8", "--shards", "2", "--sync", "10", "--eval-games", "4"]
+    first = CliRunner().invoke(
+        make_app(), [*base, "--episodes", "20", "--eval-every", "20", "--out", str(run_dir), "--jobs", "1"]
+    )
+    assert first.exit_code == 0, first.output
+    assert (run_dir / "checkpoint.npz").exists() and (run_dir / "curve.png").exists()
+    again = CliRunner().invoke(make_app(), [*base, "--episodes", "20", "--out", str(run_dir)])
+    assert again.exit_code != 0 and "--resume" in again.output
+    weights = tmp_path / "w.npz"
+    resumed = CliRunner().invoke(
+        make_app(),
+        [
+            "train",
+            "clever",
+            "--resume",
+            str(run_dir),
+            "--episodes",
+            "40",
+            "--jobs",
+            "1",
+            "--export",
+            str(weights),
+        ],
+    )
+    assert resumed.exit_code == 0, resumed.output
+    assert "40 episodes" in resumed.output and weights.exists()
+    bad = CliRunner().invoke(make_app(), ["train", "clever", "--resume", str(tmp_path / "nothing")])
+    assert bad.exit_code != 0 and "no training checkpoint" in bad.output
+
+
+def test_simulate_master_solo(tmp_path: Path) -> None:
+    args = ["simulate", "clever", "--players", "bot:master", "--games", "20", "--seed", "3", "--json"]
+    result = CliRunner().invoke(make_app(), args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["seats"][0]["score"]["mean"] > 100

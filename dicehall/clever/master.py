@@ -1,0 +1,77 @@
+"""``bot:master``: plays the legal action whose afterstate has the highest learned value.
+
+The value network (``dicehall/clever/data/master.npz``, trained by ``dicehall train clever``) is loaded with numpy
+alone and evaluated by the compiled kernel; every seat count works (the features see the player's own sheet and
+the rounds left).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dicehall.clever.kernel import bridge as B
+from dicehall.clever.kernel import net
+from dicehall.clever.kernel import rules as K
+from dicehall.clever.kernel.features import COUNT
+from dicehall.clever.state import CleverState
+from dicehall.core.agents import Agent
+from dicehall.core.errors import DicehallError
+from dicehall.core.game import State
+from dicehall.core.rules import RuleSet
+
+WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+_CACHE: dict[str, tuple[list[np.ndarray], dict[str, Any]]] = {}
+
+
+class WeightsError(DicehallError):
+    """A weights file that cannot be used."""
+
+
+def load_weights(path: Path | None = None) -> tuple[list[np.ndarray], dict[str, Any]]:
+    """The network's arrays (float64, C order) and its info; the shipped weights when ``path`` is None."""
+    key = str(path) if path is not None else "<package>"
+    if key not in _CACHE:
+        source = path if path is not None else resources.files("dicehall.clever") / "data" / "master.npz"
+        try:
+            with source.open("rb") as fh, np.load(fh) as data:
+                weights = [np.ascontiguousarray(data[k], np.float64) for k in WEIGHT_NAMES]
+                info = json.loads(str(data["info"])) if "info" in data else {}
+        except (OSError, KeyError, ValueError) as exc:
+            raise WeightsError(f"cannot load Clever master weights from {source}: {exc}") from None
+        if weights[0].shape[0] != COUNT or weights[0].shape[1] != weights[2].shape[0]:
+            raise WeightsError(f"{source}: the network does not fit the {COUNT} features of this version")
+        _CACHE[key] = (weights, info)
+    return _CACHE[key]
+
+
+class MasterAgent(Agent):
+    """Best afterstate by the learned value (ties: the first legal action)."""
+
+    name = "master"
+
+    def __init__(self, rules: RuleSet | None = None, weights: list[np.ndarray] | None = None) -> None:
+        self.weights = weights if weights is not None else load_weights()[0]
+        self._out = np.empty(K.MAX_LEGAL, np.int64)
+        self._values = np.empty(K.MAX_LEGAL)
+
+    def values(self, state: CleverState) -> list[tuple[int, float]]:
+        """Every legal action with its afterstate value in points (expected final score)."""
+        g = B.from_state(state)
+        w1, b1, w2, b2, w3, b3 = self.weights
+        net.choose(g, w1, b1, w2, b2, w3, b3, self._out, self._values)
+        k = K.legal(g, self._out)
+        return [(int(self._out[i]), float(self._values[i] * net.SCALE)) for i in range(k)]
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        assert isinstance(state, CleverState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        g = B.from_state(state)
+        w1, b1, w2, b2, w3, b3 = self.weights
+        return int(self._out[net.choose(g, w1, b1, w2, b2, w3, b3, self._out, self._values)])

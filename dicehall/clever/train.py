@@ -1,0 +1,273 @@
+"""``dicehall train clever``: TD(λ) self-play of the learned afterstate value (recipe: docs/clever-training.md).
+
+Training runs in batches. In batch ``b`` each of ``shards`` self-play streams plays ``sync`` episodes with
+online TD(λ) from the same weights, its dice and exploration drawn from ``SeedSequence([seed, b, shard])``; the
+weight changes of the shards are then added up. The result depends on the seed and the settings, never on the
+number of worker processes. Evaluation games use the seeds ``[EVAL_ROOT, j]`` (two words; training seeds have
+three), so they are never played in training.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dicehall.clever import sheet as S
+from dicehall.clever.kernel import net
+from dicehall.clever.kernel import rules as K
+from dicehall.clever.kernel.features import COUNT
+
+EVAL_ROOT = 20_261_123
+CHECKPOINT = "checkpoint.npz"
+BEST = "best.npz"  # the weights of the best evaluation so far (export format)
+WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    episodes: int = 300_000
+    seed: int = 1
+    hidden: tuple[int, int] = (64, 64)
+    lam: float = 0.8
+    lr_start: float = 0.03
+    lr_end: float = 0.003
+    eps_start: float = 0.05
+    eps_end: float = 0.01
+    shards: int = 2
+    sync: int = 250
+    eval_every: int = 10_000
+    eval_games: int = 300
+
+    def __post_init__(self) -> None:
+        checks = (
+            (self.episodes > 0, "episodes must be positive"),
+            (self.shards > 0 and self.sync > 0, "shards and sync must be positive"),
+            (min(self.hidden) > 0 and len(self.hidden) == 2, "hidden takes two positive layer sizes"),
+            (0.0 <= self.lam <= 1.0, "lambda must be within 0–1"),
+            (
+                0.0 <= min(self.eps_start, self.eps_end) <= max(self.eps_start, self.eps_end) <= 1.0,
+                "ε within 0–1",
+            ),
+            (min(self.lr_start, self.lr_end) > 0.0, "learning rates must be positive"),
+            (self.eval_every > 0 and self.eval_games > 0, "eval_every and eval_games must be positive"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"training setting: {message}")
+
+    @property
+    def batch_episodes(self) -> int:
+        return self.shards * self.sync
+
+    def schedule(self, done: int) -> tuple[float, float]:
+        """(learning rate, ε) after ``done`` episodes: linear from the start to the end values."""
+        frac = min(1.0, done / self.episodes)
+        return (
+            self.lr_start + (self.lr_end - self.lr_start) * frac,
+            self.eps_start + (self.eps_end - self.eps_start) * frac,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        out["hidden"] = list(self.hidden)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TrainConfig:
+        data = dict(data)
+        data["hidden"] = tuple(data["hidden"])
+        return cls(**data)
+
+
+@dataclasses.dataclass
+class Run:
+    """Everything a checkpoint holds."""
+
+    config: TrainConfig
+    weights: list[np.ndarray]
+    batches: int = 0
+    episodes: int = 0
+    seconds: float = 0.0
+    history: list[dict[str, float]] = dataclasses.field(default_factory=list)  # evaluations
+    train_means: list[tuple[int, float]] = dataclasses.field(
+        default_factory=list
+    )  # (episodes, mean) per batch
+
+    def save(self, directory: Path) -> Path:
+        directory.mkdir(parents=True, exist_ok=True)
+        meta = {
+            "config": self.config.to_json(),
+            "batches": self.batches,
+            "episodes": self.episodes,
+            "seconds": self.seconds,
+            "history": self.history,
+            "train_means": self.train_means,
+            "features": COUNT,
+        }
+        path = directory / CHECKPOINT
+        tmp = directory / (CHECKPOINT + ".tmp.npz")
+        arrays: dict[str, Any] = dict(zip(WEIGHT_NAMES, self.weights, strict=True))
+        np.savez(tmp, meta=np.array(json.dumps(meta)), **arrays)
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, directory: Path) -> Run:
+        path = directory / CHECKPOINT if directory.is_dir() else directory
+        if not path.is_file():
+            raise ValueError(f"no training checkpoint at {path} (expected {CHECKPOINT} in the run directory)")
+        with np.load(path) as data:
+            meta = json.loads(str(data["meta"]))
+            weights = [np.array(data[k], np.float64) for k in WEIGHT_NAMES]
+        if meta.get("features") != COUNT:
+            raise ValueError(f"{path}: made for {meta.get('features')} features, this version has {COUNT}")
+        return cls(
+            TrainConfig.from_json(meta["config"]),
+            weights,
+            meta["batches"],
+            meta["episodes"],
+            meta["seconds"],
+            meta["history"],
+            [(int(a), float(b)) for a, b in meta["train_means"]],
+        )
+
+
+def new_run(config: TrainConfig) -> Run:
+    rng = np.random.default_rng(np.random.SeedSequence([config.seed]))
+    return Run(config, net.init_weights(rng, *config.hidden))
+
+
+def play_shard(
+    weights: list[np.ndarray],
+    seed: int,
+    batch: int,
+    shard: int,
+    episodes: int,
+    lr: float,
+    lam: float,
+    eps: float,
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """One shard's episodes of a batch: the weight change it learned and its (ε-greedy) scores."""
+    local = [w.copy() for w in weights]
+    rng = np.random.default_rng(np.random.SeedSequence([seed, batch, shard]))
+    scores = np.zeros(episodes)
+    w1, b1, w2, b2, w3, b3 = local
+    net.td_episodes(episodes, 1, S.ROUNDS_BY_PLAYERS[1], rng, w1, b1, w2, b2, w3, b3, lr, lam, eps, scores)
+    return [a - b for a, b in zip(local, weights, strict=True)], scores
+
+
+def evaluate(weights: list[np.ndarray], games: int, root: int = EVAL_ROOT) -> np.ndarray:
+    """Solo scores of the greedy policy on the fixed evaluation seeds ``[root, j]``."""
+    scores = np.zeros(games)
+    for j in range(games):
+        g = K.new_game(1, S.ROUNDS_BY_PLAYERS[1], True, True)
+        net.play_greedy(g, np.random.default_rng(np.random.SeedSequence([root, j])), *weights)
+        scores[j] = K.total(g, 0)
+    return scores
+
+
+Progress = Callable[[Run, int], None]
+
+
+def train(run: Run, directory: Path, jobs: int = 2, progress: Progress | None = None) -> Run:
+    """Continue ``run`` until its episodes are done; checkpoint (and evaluate) every ``eval_every`` episodes."""
+    cfg = run.config
+    best = best_score(directory / BEST)
+    pool: Executor | None = ProcessPoolExecutor(max_workers=min(jobs, cfg.shards)) if jobs > 1 else None
+    try:
+        while run.episodes < cfg.episodes:
+            start = time.perf_counter()
+            lr, eps = cfg.schedule(run.episodes)
+            args = [
+                (run.weights, cfg.seed, run.batches, s, cfg.sync, lr, cfg.lam, eps) for s in range(cfg.shards)
+            ]
+            if pool is None:
+                results = [play_shard(*a) for a in args]
+            else:
+                results = list(pool.map(play_shard, *zip(*args, strict=True)))
+            for delta, _ in results:
+                for w, d in zip(run.weights, delta, strict=True):
+                    w += d
+            run.batches += 1
+            run.episodes += cfg.batch_episodes
+            run.train_means.append((run.episodes, float(np.mean([s.mean() for _, s in results]))))
+            run.seconds += time.perf_counter() - start
+            due = run.episodes // cfg.eval_every > (run.episodes - cfg.batch_episodes) // cfg.eval_every
+            if due or run.episodes >= cfg.episodes:
+                scores = evaluate(run.weights, cfg.eval_games)
+                run.history.append(
+                    {
+                        "episodes": run.episodes,
+                        "mean": float(scores.mean()),
+                        "sd": float(scores.std(ddof=1)),
+                        "seconds": run.seconds,
+                    }
+                )
+                if run.history[-1]["mean"] >= best:  # self-play value nets can get worse again
+                    best = run.history[-1]["mean"]
+                    export_weights(run, directory / BEST)
+                run.save(directory)
+                plot_curve(run, directory / "curve.png")
+            if progress is not None:
+                progress(run, cfg.batch_episodes)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return run
+
+
+def best_score(path: Path) -> float:
+    """The evaluation mean stored with the weights at ``path`` (-inf when there are none)."""
+    if not path.is_file():
+        return -np.inf
+    with np.load(path) as data:
+        return float(json.loads(str(data["info"])).get("eval", {}).get("mean", -np.inf))
+
+
+def plot_curve(run: Run, path: Path) -> None:
+    """The learning curve: evaluation mean (± 2 standard errors) and the ε-greedy training mean."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if run.train_means:
+        x, y = np.array(run.train_means).T
+        k = max(1, len(y) // 100)
+        smooth = np.convolve(y, np.ones(k) / k, mode="valid")
+        ax.plot(x[k - 1 :], smooth, color="0.6", lw=1, label="training games (ε-greedy)")
+    if run.history:
+        ex = np.array([h["episodes"] for h in run.history])
+        em = np.array([h["mean"] for h in run.history])
+        se = np.array([h["sd"] for h in run.history]) / np.sqrt(run.config.eval_games)
+        ax.plot(
+            ex, em, color="tab:blue", marker=".", label=f"evaluation ({run.config.eval_games} held-out games)"
+        )
+        ax.fill_between(ex, em - 2 * se, em + 2 * se, color="tab:blue", alpha=0.2)
+    ax.set_xlabel("episodes")
+    ax.set_ylabel("solo score")
+    ax.set_title(f"Clever TD(λ) self-play, seed {run.config.seed}")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def export_weights(run: Run, path: Path) -> Path:
+    """The weights alone (float32, numpy ``.npz``), for shipping with ``bot:master``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    last = run.history[-1] if run.history else {}
+    info = {"episodes": run.episodes, "config": run.config.to_json(), "eval": last, "features": COUNT}
+    arrays: dict[str, Any] = {k: w.astype(np.float32) for k, w in zip(WEIGHT_NAMES, run.weights, strict=True)}
+    np.savez_compressed(path, info=np.array(json.dumps(info)), **arrays)
+    return path

@@ -1,0 +1,100 @@
+"""Training is reproducible from its seed (whatever the process count, across a resume); bot:master plays legal
+moves in every phase, and its kernel fast path plays the very game the engine path plays."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dicehall.clever import actions as A
+from dicehall.clever import train as T
+from dicehall.clever.master import MasterAgent, load_weights
+from dicehall.clever.rules import CleverRules
+from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, PH_PLUS, CleverState
+from dicehall.core.rng import agent_rng, game_seed, seeded_rng
+from dicehall.core.simulate import play_game
+
+TINY = T.TrainConfig(episodes=40, seed=5, hidden=(8, 8), shards=2, sync=10, eval_every=20, eval_games=4)
+
+
+def _weights(run: T.Run) -> list[list[float]]:
+    return [w.ravel().tolist() for w in run.weights]
+
+
+def test_same_seed_same_network_whatever_the_processes(tmp_path: Path) -> None:
+    one = T.train(T.new_run(TINY), tmp_path / "a", jobs=1)
+    two = T.train(T.new_run(TINY), tmp_path / "b", jobs=2)
+    assert _weights(one) == _weights(two)
+    assert [h["mean"] for h in one.history] == [h["mean"] for h in two.history]
+    other = T.train(T.new_run(dataclasses.replace(TINY, seed=6)), tmp_path / "c", jobs=1)
+    assert _weights(other) != _weights(one)
+
+
+def test_resume_continues_the_same_run(tmp_path: Path) -> None:
+    whole = T.train(T.new_run(TINY), tmp_path / "whole", jobs=1)
+    half = T.train(T.new_run(dataclasses.replace(TINY, episodes=20)), tmp_path / "half", jobs=1)
+    assert half.episodes == 20
+    resumed = T.Run.load(tmp_path / "half")
+    resumed.config = dataclasses.replace(resumed.config, episodes=40)
+    T.train(resumed, tmp_path / "half", jobs=1)
+    assert _weights(resumed) == _weights(whole)
+    assert (tmp_path / "half" / "curve.png").stat().st_size > 0
+    assert (tmp_path / "half" / T.BEST).exists()
+
+
+def test_bad_checkpoint_and_settings_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no training checkpoint"):
+        T.Run.load(tmp_path)
+    with pytest.raises(ValueError, match="lambda"):
+        T.TrainConfig(lam=2.0)
+
+
+def test_master_plays_legal_moves_in_every_phase() -> None:
+    """Shipped weights, engine path (every action checked by the engine), 1–4 players, choices asked for."""
+    agent = MasterAgent()
+    seen: Counter[str] = Counter()
+    rules = CleverRules.from_preset("standard", {"auto_single_choice": False})
+    for i in range(16):
+        players = 1 + i % 4
+        state = CleverState(rules, players)
+        rng = seeded_rng(i)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            action = agent.choose(state, rng)
+            assert action in state.legal_actions()
+            if state.choice_pending:
+                seen["black" if A.kind_of(action) == A.K_BLACK else "bonus X"] += 1
+            else:
+                seen[{PH_PICK: "active", PH_PLUS: "+1 step", PH_PASSIVE_PICK: "passive"}[state.phase]] += 1
+                seen[("pick", "+1", "reroll", "forfeit", "stop", "pass")[A.kind_of(action)]] += 1
+            state.apply_action(action)
+        assert state.scores()[0] > 0
+    for label in ("active", "passive", "+1 step", "black", "bonus X", "+1", "pick", "stop"):
+        assert seen[label] > 0, label
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_master_fast_path_is_the_engine_game(players: int) -> None:
+    rules = CleverRules.from_preset()
+    agent = MasterAgent()
+    for i in range(4):
+        seed = game_seed(9, i)
+        ref = CleverState(rules, players)
+        play_game(ref, [agent] * players, seeded_rng(seed), agent_rng(seed), fast=False)
+        fast = CleverState(rules, players)
+        play_game(fast, [agent] * players, seeded_rng(seed), agent_rng(seed))
+        assert fast.scores() == ref.scores()
+        assert fast.stats() == ref.stats()
+
+
+def test_shipped_weights_are_small_and_numpy_only() -> None:
+    weights, info = load_weights()
+    assert sum(w.nbytes for w in weights) < 2 * 2**20
+    assert all(isinstance(w, np.ndarray) and np.isfinite(w).all() for w in weights)
+    assert info["episodes"] > 0
