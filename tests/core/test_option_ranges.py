@@ -30,7 +30,7 @@ STRONGEST_BOT = {"thousand": "expert", "clever": "expert", "wurf": "expert"}
 FIVE_PITS = [[100, 400], [1000, 1300], [2000, 2300], [3000, 3300], [4700, 5000]]
 COMPANIONS: dict[tuple[str, str, str], dict[str, Any]] = {
     # (game, option, "min"|"max") -> the other options that value needs (and hard partners for a stress test)
-    ("thousand", "target", "min"): {"barrel_score": 95, "pits": [], "dump_truck": False},
+    ("thousand", "target", "min"): {"barrel": "none", "open_min": 0, "pits": [], "dump_truck": False},
     ("thousand", "target", "max"): {"barrel_score": 4880},
     ("thousand", "barrel_score", "min"): {"open_min": 0, "target": 300, "pits": [], "dump_truck": False},
     ("thousand", "barrel_score", "max"): {"target": 5000},
