@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 WEB_STAMP := dicehall/web/static/.built
 
-.PHONY: run test lint typecheck pytest bench slow chaos browser-deps gl-deps pg-deps web clean
+.PHONY: run test lint typecheck pytest bench slow chaos browser-deps gl-deps pg-deps web kernels clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -19,8 +19,16 @@ $(WEB_STAMP): $(shell find web -type f -not -path 'web/node_modules/*' 2>/dev/nu
 	@if [ -d web ]; then cd web && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund) && npm run build; fi
 	@mkdir -p $(dir $(WEB_STAMP)) && touch $(WEB_STAMP)
 
+# Numba kernels (Clever rules and bot:master) compiled once into their on-disk cache at install, not by the
+# first game, test or bot move (a cold compile costs about a minute of CPU).
+KERNEL_STAMP := $(VENV)/.kernels
+kernels: $(KERNEL_STAMP)
+$(KERNEL_STAMP): $(STAMP) $(wildcard dicehall/clever/kernel/*.py) dicehall/clever/master.py dicehall/web/botwarm.py
+	$(BIN)/python -c "import dicehall.web.botwarm"
+	touch $@
+
 # The main job: the web lobby on http://127.0.0.1:8000 (ARGS="play thousand" runs another command instead).
-run: $(STAMP) web
+run: $(STAMP) web kernels
 	$(BIN)/dicehall $(if $(ARGS),$(ARGS),serve)
 
 lint: $(STAMP)
@@ -42,18 +50,18 @@ gl-deps:
 pg-deps:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null)
 
-pytest: $(STAMP) web browser-deps gl-deps pg-deps
+pytest: $(STAMP) web kernels browser-deps gl-deps pg-deps
 	$(BIN)/pytest -m "not slow"
 
 test: lint typecheck pytest
 
-slow: $(STAMP)
+slow: $(STAMP) kernels
 	$(BIN)/pytest -m slow
 
 chaos: $(STAMP) web
 	CHAOS_ITERATIONS=100 $(BIN)/pytest -m chaos
 
-bench: $(STAMP)
+bench: $(STAMP) kernels
 	$(BIN)/python scripts/bench.py $(ARGS)
 
 clean:
