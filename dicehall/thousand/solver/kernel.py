@@ -136,23 +136,24 @@ def _row(m, olo, ohi, L, U, tmax, tabs):
     lanes = ohi - olo
     C = np.empty((tmax + 1, 6, lanes))
     B = np.empty((tmax + 1, lanes))
-    change_l = 0.0
-    change_u = 0.0
     turn(m, olo, ohi, U, C, B, *tabs)
-    for j in range(lanes):
-        v = C[0, 0, j]
-        d = abs(v - L[olo + j, m])
-        if d > change_l:
-            change_l = d
-        L[olo + j, m] = v
+    change_l = _store_start(C, L, m, olo, lanes)
     turn(m, olo, ohi, L, C, B, *tabs)
+    change_u = _store_start(C, U, m, olo, lanes)
+    return change_l, change_u
+
+
+@numba.njit(cache=True, nogil=True)
+def _store_start(C, X, m, olo, lanes):
+    """Writes the turn's start values into ``X[olo:olo+lanes, m]``; returns the largest change."""
+    change = 0.0
     for j in range(lanes):
         v = C[0, 0, j]
-        d = abs(v - U[olo + j, m])
-        if d > change_u:
-            change_u = d
-        U[olo + j, m] = v
-    return change_l, change_u
+        d = abs(v - X[olo + j, m])
+        if d > change:
+            change = d
+        X[olo + j, m] = v
+    return change
 
 
 @numba.njit(cache=True, nogil=True)

@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.solver import kernel
-from dicehall.thousand.solver.space import Space, dice_table
+from dicehall.thousand.solver.space import Space, dice_table, turn_tables
 from dicehall.thousand.state import ThousandState
 
 
@@ -34,19 +34,7 @@ class TurnValues:
             values,
             self.C,
             self.B,
-            space.score_of,
-            space.top,
-            space.bank_next,
-            space.bank_score,
-            space.bank_climb,
-            space.burn_next,
-            space.ovt_next,
-            space.knock_next,
-            dice.first,
-            dice.prob,
-            dice.step,
-            dice.left,
-            dice.zero,
+            *turn_tables(space, dice),
         )
 
     def _ti(self, total: int) -> int:

@@ -25,7 +25,14 @@ import numpy.typing as npt
 from dicehall.core.errors import DicehallError
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import kernel
-from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space, build_space, dice_table, schedule
+from dicehall.thousand.solver.space import (
+    DEFAULT_FLOOR,
+    Space,
+    build_space,
+    dice_table,
+    schedule,
+    turn_tables,
+)
 
 SOLVER_VERSION = 1
 DEFAULT_TOL = 1e-9
@@ -165,21 +172,7 @@ def solve(
                 upper[:] = data["upper"]
                 sweeps = int(data["sweeps"])
                 spent = float(data["seconds"])
-    tabs = (
-        space.score_of,
-        space.top,
-        space.bank_next,
-        space.bank_score,
-        space.bank_climb,
-        space.burn_next,
-        space.ovt_next,
-        space.knock_next,
-        dice.first,
-        dice.prob,
-        dice.step,
-        dice.left,
-        dice.zero,
-    )
+    tabs = turn_tables(space, dice)
     # a sweep is cut into chunks so that the progress bar moves and Ctrl-C is answered
     chunk = max(1, len(rows) // 50)
     change = float("inf")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -348,6 +348,25 @@ def dice_table(rules: ThousandRules) -> Dice:
         np.array(step, dtype=np.int64),
         np.array(left, dtype=np.int64),
         np.array(zero),
+    )
+
+
+def turn_tables(space: Space, dice: Dice) -> tuple[npt.NDArray[Any], ...]:
+    """The arrays the turn kernel reads after its own arguments, in the kernel's order."""
+    return (
+        space.score_of,
+        space.top,
+        space.bank_next,
+        space.bank_score,
+        space.bank_climb,
+        space.burn_next,
+        space.ovt_next,
+        space.knock_next,
+        dice.first,
+        dice.prob,
+        dice.step,
+        dice.left,
+        dice.zero,
     )
 
 
