@@ -12,7 +12,15 @@ from dicehall.clever import sheet as S
 from dicehall.clever.state import CleverState
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
-from dicehall.core.cli_options import PlaySeedOpt, ResumeOpt, RulesFileOpt, SaveOpt, SetOpt, console
+from dicehall.core.cli_options import (
+    PlaySeedOpt,
+    RealDiceOpt,
+    ResumeOpt,
+    RulesFileOpt,
+    SaveOpt,
+    SetOpt,
+    console,
+)
 from dicehall.core.cli_support import add_simulate_command, ask, play_in_terminal, setup_play
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import RunSummary
@@ -99,6 +107,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         save: Path = SaveOpt,
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
+        real_dice: bool = RealDiceOpt,
     ) -> None:
         """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
         record, rules, specs = setup_play("clever", resume, players, preset, sets, rules_file)
@@ -119,6 +128,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             save,
             seed=seed,
             resume=record,
+            real_dice=real_dice,
         )
 
     train_app = typer.Typer(

@@ -198,6 +198,22 @@ class CleverState(State[int]):
             return TERMINAL
         return self.actor
 
+    def roller(self) -> int | None:
+        """The active player throws every roll (in solo also the passive roll)."""
+        return self.active if self.phase in (PH_ROLL, PH_PASSIVE_ROLL) and not self.choice_pending else None
+
+    def simultaneous_seats(self) -> tuple[int, ...]:
+        """The passive players (and, after the last turn, everybody's last +1) choose at the same time: each
+        touches only their own sheet, so they are recorded in the usual order (:mod:`dicehall.clever.together`)."""
+        from dicehall.clever.together import simultaneous_seats
+
+        return simultaneous_seats(self)
+
+    def simultaneous_branch(self, seat: int) -> Self:
+        from dicehall.clever.together import simultaneous_branch
+
+        return simultaneous_branch(self, seat)
+
     def legal_actions(self) -> list[int]:
         if self._legal is None:
             self._legal = self._compute_legal()

@@ -102,6 +102,12 @@ PlaySeedOpt = typer.Option(
     "(default: a fresh secure seed, stored in the record).",
     callback=check_seed,
 )
+RealDiceOpt = typer.Option(
+    False,
+    "--real-dice",
+    help="Score pad for real dice: nothing is rolled here; type the dice that fell when the game needs them "
+    "('undo' takes the last entry back before anyone decides on it).",
+)
 GamesOpt = typer.Option(
     1000,
     "--games",

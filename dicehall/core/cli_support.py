@@ -273,6 +273,37 @@ class QuitGame(Exception):
     """Raised by a human turn to leave the game on purpose (offers to save, like Ctrl-C, but exits 0)."""
 
 
+class UndoEntry(Exception):
+    """Raised by :func:`ask` when a player types ``undo`` while the last entered dice may still be taken back."""
+
+
+_UNDO_OPEN = [False]
+"""True while the last event is a real-dice entry nobody has decided on (``undo`` is then a command)."""
+
+
+def ask_entry(state: State[Any], names: Sequence[str], human_seats: Sequence[int]) -> tuple[Any, int]:
+    """Real dice: ask for the outcome of the pending throw until it reads and fits; returns it with the seat that
+    entered it (the roller when a human plays it, else the first human seat)."""
+    from dicehall.core.realdice import entry_seats, example_entry, read_entry
+
+    roller = state.roller()
+    who = names[roller] if roller is not None else "the dice"
+    seats = entry_seats(state, human_seats) or [roller if roller is not None else 0]
+    example = example_entry(state)
+    while True:
+        raw = ask(f"{who} throws — type the dice that fell (e.g. {example}; 'undo', 'q' quits) > ").strip()
+        if raw.lower() in ("q", "quit", "exit"):
+            raise QuitGame
+        if not raw or raw.lower() in ("?", "h", "help"):
+            console.print(f"Type the faces in the game's notation, e.g. [bold]{example}[/].")
+            continue
+        try:
+            return read_entry(state, raw), seats[0]
+        except DicehallError as exc:
+            rule = getattr(exc, "rule", "")
+            console.print(f"[red]{escape(str(exc))}[/]" + (f" [dim](rule: {rule})[/]" if rule else ""))
+
+
 def play_in_terminal(
     game: str,
     rules: RuleSet,
@@ -284,8 +315,12 @@ def play_in_terminal(
     seed: int | None = None,
     agents: Sequence[Agent | None] | None = None,
     resume: GameRecord | None = None,
+    real_dice: bool = False,
 ) -> GameRecord:
     """Run a live game: bots and dice play themselves, humans are asked. Ctrl-C offers to save the record.
+
+    With ``real_dice`` nothing is rolled: the players type each outcome (:func:`ask_entry`), the record marks it
+    as entered, and ``undo`` takes the last entry back until a decision is taken on it.
 
     ``seed`` makes the dice reproducible (default: a fresh secure seed); ``agents`` supplies the seats' bots
     (``None`` for humans) when the caller wants to keep hold of them, e.g. to show their reasoning. ``resume``
@@ -307,16 +342,31 @@ def play_in_terminal(
         record = resume
         record.seed = None  # the events, not a seed, now reproduce the game: it ran on two dice streams
         console.print(f"[dim]resumed after {len(record.events)} events[/]")
+    if real_dice:
+        record.seed = None  # nothing was drawn: the entered dice, not a seed, make the game
+    humans = [i for i, a in enumerate(agents) if a is None]
     try:
         while (player := state.current_player()) != TERMINAL:
-            if player == CHANCE:
-                action = state.sample_chance(dice)
-            elif (agent := agents[player]) is None:
-                show(state)
-                action = ask_human(state, player)
-            else:
-                action = agent.choose(state, bot_rng)
-            record.add(state, action)
+            entered_by: int | None = None
+            _UNDO_OPEN[0] = real_dice and bool(record.events) and record.events[-1].entered_by is not None
+            try:
+                if player == CHANCE and real_dice:
+                    action, entered_by = ask_entry(state, names, humans)
+                elif player == CHANCE:
+                    action = state.sample_chance(dice)
+                elif (agent := agents[player]) is None:
+                    show(state)
+                    action = ask_human(state, player)
+                else:
+                    action = agent.choose(state, bot_rng)
+            except UndoEntry:
+                taken = record.events.pop()
+                state = replay(record)
+                console.print(f"[yellow]entry {taken.move} taken back[/]")
+                continue
+            finally:
+                _UNDO_OPEN[0] = False
+            record.add(state, action, entered_by)
             state.apply_action(action)
             narrate(state, action, player)
         record.finish(state)
@@ -398,5 +448,9 @@ def _offer_save(record: GameRecord, save_to: Path | None) -> None:
 
 
 def ask(prompt: str) -> str:
-    """One line of keyboard input (EOF and Ctrl-C propagate to the game loop)."""
-    return input(prompt)
+    """One line of keyboard input (EOF and Ctrl-C propagate to the game loop); ``undo`` raises
+    :class:`UndoEntry` while a real-dice entry may be taken back."""
+    line = input(prompt)
+    if _UNDO_OPEN[0] and line.strip().lower() == "undo":
+        raise UndoEntry
+    return line

@@ -135,6 +135,38 @@ class State(ABC, Generic[A]):
     def set_names(self, names: Sequence[str]) -> None:
         """Display names of the seats, for games whose rendering and narration use them."""
 
+    # -- real dice and simultaneous seats (see docs/web-protocol.md) ----------------------------------------
+    def roller(self) -> int | None:
+        """At a chance node, the seat that throws the dice (with real dice: who types the outcome in).
+
+        ``None`` (the default) when no seat in particular throws; a table with real dice then lets any human seat
+        enter the outcome.
+        """
+        return None
+
+    def simultaneous_seats(self) -> tuple[int, ...]:
+        """Seats that choose now at the same time, in the order their choices are recorded (the first one is
+        :meth:`current_player`); empty when only the current player chooses (the default).
+
+        A game declares a group only where each seat's choices neither depend on nor change what another seat of
+        the group sees or may do (Clever's passive players). Then every seat of the group can choose on its own
+        :meth:`simultaneous_branch`, and applying the seats' action sequences one after another, in this order,
+        to this state gives the same game as if they had played in turn.
+        """
+        return ()
+
+    def simultaneous_branch(self, seat: int) -> Self:
+        """A copy in which ``seat`` of :meth:`simultaneous_seats` is to move now, as it will be once the seats
+        before it in the group have finished (their choices cannot matter to it). ``seat``'s part is over when
+        the copy's :meth:`current_player` is no longer ``seat``."""
+        group = self.simultaneous_seats()
+        if not group or seat != group[0]:
+            raise IllegalActionError(
+                f"seat {seat} does not choose now (seats choosing now: {list(group) or [self.current_player()]})",
+                rule="turn-order",
+            )
+        return self.clone()
+
     def stats(self) -> dict[str, float]:
         """Numbers a simulation aggregates for a finished game (game length, per-area points, ...)."""
         return {}

@@ -38,13 +38,21 @@ RESULT_KEYS = ("scores", "returns", "winners")
 
 @dataclasses.dataclass
 class Event:
-    """One step: ``actor`` is a seat number or ``"chance"``; ``move`` is in the game's notation."""
+    """One step: ``actor`` is a seat number or ``"chance"``; ``move`` is in the game's notation.
+
+    ``entered_by`` marks a dice outcome that was typed in from real dice rather than drawn (the seat that entered
+    it); records store it as ``"entered_by": seat`` on that event only, so older records read unchanged.
+    """
 
     actor: int | str
     move: str
+    entered_by: int | None = None
 
     def to_json(self, number: int) -> dict[str, Any]:
-        return {"n": number, "actor": self.actor, "move": self.move}
+        out: dict[str, Any] = {"n": number, "actor": self.actor, "move": self.move}
+        if self.entered_by is not None:
+            out["entered_by"] = self.entered_by
+        return out
 
 
 @dataclasses.dataclass
@@ -71,12 +79,15 @@ class GameRecord:
             seed=seed,
         )
 
-    def add(self, state: State[Any], action: Any) -> None:
-        """Append ``action`` (about to be applied to ``state``) in notation."""
+    def add(self, state: State[Any], action: Any, entered_by: int | None = None) -> None:
+        """Append ``action`` (about to be applied to ``state``) in notation; ``entered_by``: the seat that typed
+        in this dice outcome from real dice (see :class:`Event`)."""
         actor: int | str = state.current_player()
         if actor == CHANCE:
             actor = "chance"
-        self.events.append(Event(actor, state.action_to_string(action)))
+        elif entered_by is not None:
+            raise RecordError(f"only dice outcomes are entered; seat {actor} is to move now")
+        self.events.append(Event(actor, state.action_to_string(action), entered_by))
 
     def finish(self, state: State[Any]) -> None:
         self.result = {"scores": state.scores(), "returns": state.returns(), "winners": state.winners()}
@@ -147,7 +158,18 @@ class GameRecord:
                 raise RecordError("'actor' must be a seat number or \"chance\"", event=i)
             if "n" in ev and ev["n"] != i:
                 raise RecordError(f"events out of order: expected n={i}, found {ev['n']!r}", event=i)
-            events.append(Event(actor, ev["move"]))
+            entered_by = ev.get("entered_by")
+            if entered_by is not None and (
+                actor != "chance"
+                or not isinstance(entered_by, int)
+                or isinstance(entered_by, bool)
+                or not 0 <= entered_by < len(players)
+            ):
+                raise RecordError(
+                    "'entered_by' marks a dice outcome typed in from real dice: a seat number on a chance event",
+                    event=i,
+                )
+            events.append(Event(actor, ev["move"], entered_by))
         seed = data.get("seed")
         try:
             seed_value = None if seed is None or isinstance(seed, bool | float) else int(seed)

@@ -10,7 +10,15 @@ import typer
 from rich.table import Table
 
 from dicehall.core.agents import Agent, make_bot, seat_names
-from dicehall.core.cli_options import PlaySeedOpt, ResumeOpt, RulesFileOpt, SaveOpt, SetOpt, console
+from dicehall.core.cli_options import (
+    PlaySeedOpt,
+    RealDiceOpt,
+    ResumeOpt,
+    RulesFileOpt,
+    SaveOpt,
+    SetOpt,
+    console,
+)
 from dicehall.core.cli_support import QuitGame, add_simulate_command, ask, play_in_terminal, setup_play
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
@@ -193,6 +201,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         save: Path = SaveOpt,
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
+        real_dice: bool = RealDiceOpt,
     ) -> None:
         """Play Dice 1000 («Тысяча») in the terminal against bots or friends (hot-seat)."""
         record, rules, specs = setup_play("thousand", resume, players, preset, sets, rules_file)
@@ -220,6 +229,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             seed=seed,
             agents=agents,
             resume=record,
+            real_dice=real_dice,
         )
 
     add_simulate_command(

@@ -384,6 +384,10 @@ class ThousandState(State[Action]):
             return self._player
         return TERMINAL if phase == _OVER else CHANCE
 
+    def roller(self) -> int | None:
+        """The seat whose dice are to be thrown (the turn's player, or the roll-off's contender); else None."""
+        return self._player if self._phase in (_CHANCE, _ROLLOFF) else None
+
     @property
     def events(self) -> list[str]:
         """What the last action did, in words (a fresh list, built when asked for)."""
