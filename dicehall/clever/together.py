@@ -8,13 +8,15 @@ order (the players after the active one, clockwise), exactly as if they had been
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from dicehall.clever import state as C
 from dicehall.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from dicehall.clever.state import CleverState
+
+St = TypeVar("St", bound="CleverState")
 
 
 def _context(state: CleverState) -> int | None:
@@ -35,7 +37,7 @@ def simultaneous_seats(state: CleverState) -> tuple[int, ...]:
     return group if len(group) > 1 else ()
 
 
-def simultaneous_branch(state: CleverState, seat: int) -> CleverState:
+def simultaneous_branch(state: St, seat: int) -> St:
     """A copy in which ``seat`` chooses now, with the passive players before it skipped (their choices touch only
     their own sheets)."""
     group = simultaneous_seats(state)

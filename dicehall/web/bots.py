@@ -69,6 +69,9 @@ class BotRunner:
     def to_move(self, table: LiveTable) -> int | None:
         if self.stopped or table.closed or table.status != "playing":
             return None
+        tog = table.together
+        if tog is not None:  # simultaneous seats: the bots among them choose one after another
+            return next((s for s in tog.pending() if table.seats[s]["kind"] == "bot"), None)
         player = table.state.current_player()
         if player < 0 or player == TERMINAL or table.seats[player]["kind"] != "bot":
             return None
@@ -105,11 +108,18 @@ class BotRunner:
             if self.to_move(table) != seat:
                 continue
             seq = table.seq
+            tog = table.together
+            made = len(tog.moves[seat]) if tog is not None else 0
             action = await self._choose(table, seat, seq)
             if table.closed or table.seq != seq or self.to_move(table) != seat:
                 continue  # the table changed while the bot thought (unloaded, closed): think again
+            if table.together is not tog or (tog is not None and len(tog.moves[seat]) != made):
+                continue
             try:
-                self.manager.advance(table, seat, action)
+                if tog is not None:
+                    self.manager.act_together(table, seat, action)
+                else:
+                    self.manager.advance(table, seat, action)
             except TableError as exc:
                 log.error("table %s: bot move refused: %s", table.id, exc)
                 if exc.code == "server_error":
@@ -120,6 +130,8 @@ class BotRunner:
     async def _choose(self, table: LiveTable, seat: int, seq: int) -> Any:
         seed = int(table.bot_rng.integers(2**63))
         bot = str(table.seats[seat]["bot"])
+        tog = table.together
+        state = tog.branches[seat] if tog is not None else table.state
         request = {
             "game": table.meta.game,
             "preset": table.meta.preset,
@@ -128,10 +140,14 @@ class BotRunner:
             "bot": bot,
             "seat": seat,
             "seed": seed,
+            "branch": None if tog is None else tuple(tog.moves[seat]),
         }
+        # Cached worker states are keyed by the log position; an undo (real dice) rewinds the game, so from then
+        # on the table goes by a fresh key.
+        key = table.id if not table.undos else f"{table.id}~{table.undos}"
         try:
-            text = await self.pool.choose(table.id, request, table.moves, seq)
-            return table.state.string_to_action(text)
+            text = await self.pool.choose(key, request, table.moves, len(table.moves))
+            return state.string_to_action(text)
         except BotTimeout as exc:
             log.warning(
                 "table %s: bot %s (seat %d) %s at event %d; a random legal move is played instead",
@@ -146,4 +162,4 @@ class BotRunner:
                 "table %s: bot %s (seat %d) failed: %s; playing a random legal move", table.id, bot, seat, exc
             )
         self.fallbacks += 1
-        return RandomAgent().choose(table.state, np.random.default_rng(seed))
+        return RandomAgent().choose(state, np.random.default_rng(seed))

@@ -45,6 +45,8 @@ class BotRequest:
     """Sequence number of the worker's cached state the events continue from; -1: the events are the whole log."""
     events: tuple[tuple[int | str, str], ...]
     seed: int
+    branch: tuple[str, ...] | None = None
+    """Simultaneous seats: the seat chooses on its own branch of the position, after these choices of its own."""
 
 
 class LRU(OrderedDict[Any, Any]):
@@ -108,6 +110,10 @@ class Worker:
             if found is None:
                 return "resync", None
             state, rules = found
+            if req.branch is not None:  # a copy: the cached state stays the table's
+                state = state.simultaneous_branch(req.seat)
+                for move in req.branch:
+                    state.apply_action(state.string_to_action(move))
             if state.current_player() != req.seat:
                 return "error", f"seat {req.seat} is not to move at event {req.seq}"
             agent = self.bot(req.game, req.bot, rules)

@@ -56,6 +56,9 @@ class TableRow(Base):
     # Salted hash of the creating client's address (limits.client_key), for the unfinished-tables quota;
     # cleared when the game ends. Tables from before migration 0002 have none.
     creator: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    # "real": the players throw real dice and type the outcomes in; null (tables before 0003) or "rolled": the
+    # server rolls.
+    dice: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class MetaRow(Base):
@@ -68,7 +71,8 @@ class MetaRow(Base):
 
 
 class EventRow(Base):
-    """One event of a table's log: ``actor`` is a seat number as text or ``"chance"``; ``move`` is notation."""
+    """One event of a table's log: ``actor`` is a seat number as text, ``"chance"`` or ``"undo"`` (a real-dice
+    entry taken back); ``move`` is notation; ``entered_by`` the seat that typed a dice outcome in (or took it back)."""
 
     __tablename__ = "dh_events"
 
@@ -77,6 +81,7 @@ class EventRow(Base):
     actor: Mapped[str] = mapped_column(String(16))
     move: Mapped[str] = mapped_column(String(200))
     at: Mapped[float] = mapped_column(Float)
+    entered_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 @dataclass
@@ -90,6 +95,11 @@ class TableMeta:
     created: float
     updated: float
     creator: str | None = None
+    dice: str = "rolled"
+
+
+UNDO = "undo"
+"""Actor of a logged undo: the last entered dice outcome (``move``) is taken back by seat ``entered_by``."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +108,7 @@ class StoredEvent:
     actor: int | str
     move: str
     at: float
+    entered_by: int | None = None
 
 
 def default_db_url() -> str:
@@ -169,7 +180,7 @@ def migrate(engine: Engine) -> None:
 
 
 def _actor_out(text: str) -> int | str:
-    return text if text == "chance" else int(text)
+    return text if text in ("chance", UNDO) else int(text)
 
 
 class Store:
@@ -203,6 +214,7 @@ class Store:
                 created=meta.created,
                 updated=meta.updated,
                 creator=meta.creator,
+                dice=None if meta.dice == "rolled" else meta.dice,
             )
         )
 
@@ -221,7 +233,14 @@ class Store:
     def append_events(self, table_id: str, events: Sequence[StoredEvent], status: str | None = None) -> None:
         """Append ``events`` (and a status change) in one transaction; raises if a sequence number exists."""
         rows = [
-            {"table_id": table_id, "seq": e.seq, "actor": str(e.actor), "move": e.move, "at": e.at}
+            {
+                "table_id": table_id,
+                "seq": e.seq,
+                "actor": str(e.actor),
+                "move": e.move,
+                "at": e.at,
+                "entered_by": e.entered_by,
+            }
             for e in events
         ]
 
@@ -286,6 +305,7 @@ class Store:
             created=row.created,
             updated=row.updated,
             creator=row.creator,
+            dice=row.dice or "rolled",
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:
@@ -322,11 +342,11 @@ class Store:
 
     def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         rows = self._read(
-            select(EventRow.seq, EventRow.actor, EventRow.move, EventRow.at)
+            select(EventRow.seq, EventRow.actor, EventRow.move, EventRow.at, EventRow.entered_by)
             .where(EventRow.table_id == table_id, EventRow.seq > after)
             .order_by(EventRow.seq)
         )
-        return [StoredEvent(r.seq, _actor_out(r.actor), r.move, r.at) for r in rows]
+        return [StoredEvent(r.seq, _actor_out(r.actor), r.move, r.at, r.entered_by) for r in rows]
 
     # -- lifecycle (unloading, abandonment) ------------------------------------------------------------------
     def _last_activity(self) -> Any:

@@ -12,14 +12,17 @@ import json
 import secrets
 import time
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from dicehall.core.errors import DicehallError
-from dicehall.core.game import Game, State
+from dicehall.core.game import CHANCE, Game, State
+from dicehall.core.realdice import entry_seats
 from dicehall.core.rules import RuleSet
-from dicehall.web.db import StoredEvent, TableMeta
+from dicehall.web.db import UNDO, StoredEvent, TableMeta
+from dicehall.web.together import Together
 
 RECENT_EVENTS = 200
 """Events kept in memory per table for reconnects; a client further behind gets a snapshot."""
@@ -51,6 +54,9 @@ def hash_token(token: str) -> str:
 class Subscriber:
     """A client connection as the table sees it: it gets ready JSON text, never blocks the table."""
 
+    seats: Sequence[int] = ()
+    """The seats this client holds (its private messages, e.g. a simultaneous choice, go only to them)."""
+
     def push(self, text: str) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
@@ -69,7 +75,16 @@ class LiveTable:
     bot_rng: np.random.Generator
     recent: deque[tuple[int, str, dict[str, Any]]]
     moves: list[tuple[int | str, str]] = dataclasses.field(default_factory=list)
-    """Every event (actor, move) of the log, in order: bot workers are brought up to date from it."""
+    """Every event (actor, move) of the game, in order: bot workers are brought up to date from it. Entries taken
+    back (real dice) and the undo events themselves are not in it."""
+    entered: list[int | None] = dataclasses.field(default_factory=list)
+    """Per event of ``moves``: the seat that typed this dice outcome in (real dice), else None."""
+    seqs: list[int] = dataclasses.field(default_factory=list)
+    """Per event of ``moves``: its sequence number in the log (the log also numbers undo events)."""
+    undos: int = 0
+    """Entries taken back since the table was loaded (bot workers key their cached states by it)."""
+    together: Together | None = None
+    """The simultaneous choices being made now, if the game has seats choosing at once."""
     subscribers: set[Subscriber] = dataclasses.field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     closed: bool = False
@@ -91,9 +106,26 @@ class LiveTable:
     def names(self) -> list[str]:
         return [str(s["name"]) for s in self.seats]
 
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s["kind"] == "human"]
+
+    @property
+    def real_dice(self) -> bool:
+        return self.meta.dice == "real"
+
+    def add_move(self, seq: int, actor: int | str, move: str, entered_by: int | None) -> None:
+        self.seq = seq
+        self.moves.append((actor, move))
+        self.entered.append(entered_by)
+        self.seqs.append(seq)
+
     def view(self) -> dict[str, Any]:
-        """The game's public view with the seat names filled in (game-neutral)."""
-        view = self.state.public_view()
+        """The game's public view with the seat names filled in and the table's real-dice and simultaneous-seat
+        state (game-neutral)."""
+        return self.view_of(self.state)
+
+    def view_of(self, state: State[Any]) -> dict[str, Any]:
+        view = state.public_view()
         names = self.names()
         view["names"] = names
         players = view.get("players")
@@ -103,6 +135,17 @@ class LiveTable:
                     p["name"] = name
         elif players is None:
             view["players"] = [{"name": n} for n in names]
+        view["dice_mode"] = self.meta.dice
+        if self.real_dice:
+            undo = self.entered[-1] if self.entered else None
+            view["real_dice"] = {
+                "enter": entry_seats(state, self.humans()) if state.current_player() == CHANCE else [],
+                "roller": state.roller() if state.current_player() == CHANCE else None,
+                "undo": undo,
+                "undo_move": self.moves[-1][1] if undo is not None else None,
+            }
+        if self.together is not None:
+            view["simultaneous"] = self.together.public()
         return view
 
     def describe(self) -> dict[str, Any]:
@@ -118,8 +161,13 @@ class LiveTable:
             "created": self.meta.created,
         }
 
-    def entry_text(self, actor: int | str, move: str) -> str:
-        who = "dice" if actor == "chance" else self.names()[int(actor)]
+    def entry_text(self, actor: int | str, move: str, entered_by: int | None = None) -> str:
+        names = self.names()
+        if actor == UNDO:
+            return f"{names[entered_by or 0]} takes back the dice {move}"
+        if actor == "chance" and entered_by is not None:
+            return f"dice (entered by {names[entered_by]}): {move}"
+        who = "dice" if actor == "chance" else names[int(actor)]
         return f"{who}: {move}"
 
     def snapshot(self) -> dict[str, Any]:
@@ -132,11 +180,12 @@ class LiveTable:
             "log": [entry for _, _, entry in list(self.recent)[-SNAPSHOT_LOG:]],
         }
 
-    def event(self, ev: StoredEvent) -> tuple[StoredEvent, str, dict[str, Any]]:
+    def event(self, ev: StoredEvent, retracts: int | None = None) -> tuple[StoredEvent, str, dict[str, Any]]:
         """The event message for ``ev``, made right after it was applied (so its view is the state after it),
-        and its log entry for snapshots."""
-        words = self.entry_text(ev.actor, ev.move)
-        msg = {
+        and its log entry for snapshots. An entered outcome carries ``entered_by``; an undo also ``retracts``
+        (the sequence number of the entry it takes back)."""
+        words = self.entry_text(ev.actor, ev.move, ev.entered_by)
+        msg: dict[str, Any] = {
             "type": "event",
             "seq": ev.seq,
             "actor": ev.actor,
@@ -146,7 +195,12 @@ class LiveTable:
             "status": status_for(self.seats, self.state, self.status),
             "state": self.view(),
         }
-        return ev, dumps(msg), {"seq": ev.seq, "actor": ev.actor, "move": ev.move, "text": words}
+        entry: dict[str, Any] = {"seq": ev.seq, "actor": ev.actor, "move": ev.move, "text": words}
+        if ev.entered_by is not None:
+            msg["entered_by"] = entry["entered_by"] = ev.entered_by
+        if retracts is not None:
+            msg["retracts"] = entry["retracts"] = retracts
+        return ev, dumps(msg), entry
 
     def remember(self, ev: StoredEvent) -> None:
         _, text, entry = self.event(ev)
@@ -155,6 +209,45 @@ class LiveTable:
     def broadcast(self, text: str) -> None:
         for sub in list(self.subscribers):
             sub.push(text)
+
+    def private(self, seat: int) -> str:
+        """What seat ``seat`` alone sees of its simultaneous choice: its moves so far and its own position."""
+        tog = self.together
+        assert tog is not None
+        branch = tog.branches[seat]
+        msg = {
+            "type": "private",
+            "seq": self.seq,
+            "seat": seat,
+            "moves": tog.moves[seat][:],
+            "done": branch.current_player() != seat,
+            "state": self.view_of(branch),
+        }
+        return dumps(msg)
+
+    def send_private(self, seat: int) -> None:
+        text = self.private(seat)
+        for sub in list(self.subscribers):
+            if seat in sub.seats:
+                sub.push(text)
+
+
+def effective_events(events: list[StoredEvent]) -> tuple[list[StoredEvent], int]:
+    """The game's events of a table log (entries taken back and the undo events left out) and the sequence number
+    of the last undo (0 if none). Raises :class:`TableError` for an undo that takes back no entry."""
+    kept: list[StoredEvent] = []
+    last_undo = 0
+    for ev in events:
+        if ev.actor == UNDO:
+            if not kept or kept[-1].actor != "chance" or kept[-1].entered_by is None:
+                raise TableError(
+                    "server_error", f"log event {ev.seq}: an undo with no entered dice before it"
+                )
+            kept.pop()
+            last_undo = ev.seq
+        else:
+            kept.append(ev)
+    return kept, last_undo
 
 
 def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -18,11 +18,12 @@ from collections.abc import Callable
 from typing import Any
 
 from dicehall.core.agents import bots_for
-from dicehall.core.errors import DicehallError, IllegalActionError, PlayerSpecError
-from dicehall.core.game import CHANCE, get_game
+from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
+from dicehall.core.game import CHANCE, State, get_game
+from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
 from dicehall.web.bots import BotRunner
-from dicehall.web.db import OPEN_STATUSES, Store, StoredEvent, TableMeta
+from dicehall.web.db import OPEN_STATUSES, UNDO, Store, StoredEvent, TableMeta
 from dicehall.web.lifecycle import Lifecycle
 from dicehall.web.live import (
     RECENT_EVENTS,
@@ -30,11 +31,13 @@ from dicehall.web.live import (
     Subscriber,
     TableError,
     dumps,
+    effective_events,
     hash_token,
     name_players,
     new_rngs,
     status_for,
 )
+from dicehall.web.together import Together
 from dicehall.web.protocol import CreateTable
 from dicehall.web.settings import ServerSettings
 
@@ -151,11 +154,13 @@ class TableManager:
             created=now,
             updated=now,
             creator=creator,
+            dice=spec.dice,
         )
         self.store.create_table(meta)
         table = self._live(meta, state, 0)
         self._add(table)
         self.advance(table, None, None)  # a game may open with dice
+        self._open_together(table)
         self.bots.schedule(table)
         return table, tokens
 
@@ -185,6 +190,7 @@ class TableManager:
         self._add(table)
         # Killed between creating a table and rolling its opening dice: roll them now.
         self.advance(table, None, None)
+        self._open_together(table)
         self.bots.schedule(table)
         return table
 
@@ -198,18 +204,20 @@ class TableManager:
             raise TableError("server_error", f"table {meta.id} cannot be set up: {exc}") from None
         events = self.store.events(meta.id)
         table = self._live(meta, state, 0)
-        first_kept = len(events) - RECENT_EVENTS
         for i, ev in enumerate(events):
             if ev.seq != i + 1:
                 raise TableError("server_error", f"table {meta.id}: log has a gap before event {ev.seq}")
+        game_events, last_undo = effective_events(events)
+        first_kept = len(game_events) - RECENT_EVENTS
+        for i, ev in enumerate(game_events):
             try:
                 apply_event(state, Event(ev.actor, ev.move), ev.seq)
             except DicehallError as exc:
                 raise TableError("server_error", f"table {meta.id}: log does not replay: {exc}") from None
-            table.seq = ev.seq
-            table.moves.append((ev.actor, ev.move))
-            if i >= first_kept:
+            table.add_move(ev.seq, ev.actor, ev.move, ev.entered_by)
+            if i >= first_kept and ev.seq > last_undo:  # catch-up messages only after the last undo
                 table.remember(ev)
+        table.seq = len(events)
         status = status_for(meta.seats, state, meta.status)
         if status != meta.status:  # e.g. killed between the last event and the status update
             meta.status = status
@@ -279,8 +287,8 @@ class TableManager:
             self.lifecycle.unload(table)
 
     # -- acting -----------------------------------------------------------------------------------------------
-    def act(self, table: LiveTable, held: list[int], seat: int, seq: int, move: str) -> None:
-        """A human move: checked, applied (with the dice it triggers), committed, then broadcast."""
+    def _check_can_act(self, table: LiveTable, held: list[int], seat: int, seq: int) -> None:
+        """What every request that changes the game needs: an open table, a held seat, the current event."""
         table.touched = self.clock()
         if table.status == "abandoned":
             raise TableError("game_over", "this table was closed as abandoned (nobody moved for too long)")
@@ -297,8 +305,26 @@ class TableManager:
                 "stale_seq",
                 f"the table is at event {table.seq}, your move was made at {seq}; look again and retry",
             )
+
+    def act(self, table: LiveTable, held: list[int], seat: int, seq: int, move: str) -> None:
+        """A human move: checked, applied (with the dice it triggers), committed, then broadcast. A seat of a
+        simultaneous group moves on its own branch instead (see :meth:`act_together`)."""
+        self._check_can_act(table, held, seat, seq)
+        tog = table.together
+        if tog is not None and seat in tog.group:
+            branch = tog.branches[seat]
+            try:
+                action = branch.string_to_action(move)
+            except DicehallError as exc:
+                raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation") from None
+            self.act_together(table, seat, action)
+            return
         player = table.state.current_player()
         if player != seat:
+            if tog is not None:
+                raise TableError("not_your_turn", f"seats {tog.pending()} choose now, not seat {seat}")
+            if player == CHANCE and table.real_dice:
+                raise TableError("not_your_turn", "the dice are to be thrown and entered first")
             raise TableError("not_your_turn", f"it is seat {player}'s turn, not seat {seat}'s")
         try:
             action = table.state.string_to_action(move)
@@ -306,22 +332,160 @@ class TableManager:
             raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation") from None
         self.advance(table, seat, action)
 
+    def act_together(self, table: LiveTable, seat: int, action: Any) -> None:
+        """A choice of a seat in a simultaneous group, on that seat's own branch: seen only by that seat until the
+        whole group is done, then committed in the game's order like any moves."""
+        tog = table.together
+        if tog is None or seat not in tog.group:
+            raise TableError("not_your_turn", f"seat {seat} does not choose now")
+        branch = tog.branches[seat]
+        if not tog.choosing(seat):
+            raise TableError(
+                "not_your_turn", f"seat {seat} has made its choices; waiting for seats {tog.pending()}"
+            )
+        text = branch.action_to_string(action)
+        try:
+            branch.apply_action(action)  # refuses before changing anything
+        except IllegalActionError as exc:
+            raise TableError(
+                "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None
+            ) from None
+        except DicehallError as exc:
+            raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}") from None
+        except Exception:
+            log.exception("table %s: the engine failed on %r (seat %d's own choice)", table.id, text, seat)
+            table.together = None
+            self._open_together(table)
+            raise TableError("server_error", f"the game engine failed on {text!r}; choose again") from None
+        tog.actions[seat].append(action)
+        tog.moves[seat].append(text)
+        table.touched = self.clock()
+        table.send_private(seat)
+        if tog.choosing(seat):
+            self.bots.schedule(table)
+            return
+        if tog.pending():
+            table.broadcast(dumps({"type": "progress", "seq": table.seq, "simultaneous": tog.public()}))
+            self.bots.schedule(table)
+            return
+        try:
+            self._commit(table, [(s, a, None) for s, a in tog.steps()])
+        except TableError:
+            log.error("table %s: the simultaneous choices of seats %s did not commit", table.id, tog.group)
+            table.together = None
+            self._open_together(table)  # the seats choose again; nothing was saved
+            raise
+
+    def enter(self, table: LiveTable, held: list[int], seat: int, seq: int, outcome: str) -> None:
+        """Real dice: the outcome typed in by ``seat`` for the pending throw, checked by the engine, committed."""
+        self._check_can_act(table, held, seat, seq)
+        if not table.real_dice:
+            raise TableError(
+                "rolled_here",
+                "this table rolls its dice itself; entering dice is only for tables created with real dice",
+            )
+        state = table.state
+        if state.current_player() != CHANCE:
+            raise TableError(
+                "illegal_move",
+                f"no dice are to be thrown now: seat {state.current_player()} decides first",
+                "real-dice-entry",
+            )
+        allowed = entry_seats(state, table.humans())
+        if seat not in allowed:
+            raise TableError(
+                "not_your_turn", f"seat {allowed[0]} throws now and enters the dice, not seat {seat}"
+            )
+        try:
+            action = read_entry(state, outcome)
+        except NotationError as exc:
+            raise TableError("illegal_move", f"cannot read {outcome!r}: {exc}", "notation") from None
+        except IllegalActionError as exc:
+            raise TableError(
+                "illegal_move", f"{outcome!r} cannot be entered: {exc}", exc.rule or None
+            ) from None
+        except DicehallError as exc:
+            raise TableError("illegal_move", f"{outcome!r} cannot be entered: {exc}") from None
+        self._commit(table, [("chance", action, seat)])
+
+    def undo(self, table: LiveTable, held: list[int], seat: int, seq: int) -> None:
+        """Real dice: take back the last entered outcome before anyone decides on it. The undo is logged as an
+        event of its own (actor ``undo``); the entry stays in the log, only the game leaves it out."""
+        self._check_can_act(table, held, seat, seq)
+        if not table.real_dice:
+            raise TableError(
+                "rolled_here", "this table rolls its dice itself: there are no entries to take back"
+            )
+        by = table.entered[-1] if table.entered else None
+        if by is None:
+            raise TableError(
+                "nothing_to_undo",
+                "nothing to take back: the last event is not entered dice (or a decision was already taken on them)",
+            )
+        if by != seat:
+            raise TableError(
+                "wrong_seat", f"only seat {by}, who entered {table.moves[-1][1]}, can take it back"
+            )
+        move, retracts = table.moves[-1][1], table.seqs[-1]
+        ev = StoredEvent(table.seq + 1, UNDO, move, time.time(), seat)
+        try:
+            self.store.append_events(table.id, [ev])
+            state = self._replay_moves(table, table.moves[:-1])
+        except Exception as exc:
+            log.exception("table %s: undo not saved; rebuilding from the log", table.id)
+            self._reload(table)
+            raise TableError("server_error", f"the undo could not be saved ({type(exc).__name__})") from None
+        table.state = state
+        table.moves.pop()
+        table.entered.pop()
+        table.seqs.pop()
+        table.undos += 1
+        table.seq = ev.seq
+        table.together = None
+        _, text, entry = table.event(ev, retracts)
+        table.recent.append((ev.seq, text, entry))
+        table.broadcast(text)
+        self._open_together(table)
+        self.bots.schedule(table)
+
+    def _replay_moves(self, table: LiveTable, moves: list[tuple[int | str, str]]) -> State[Any]:
+        state = table.game.new_initial_state(table.rules, len(table.seats))
+        name_players(state, table.seats)
+        for i, (actor, move) in enumerate(moves, start=1):
+            apply_event(state, Event(actor, move), i)
+        return state
+
     def advance(self, table: LiveTable, actor: int | None, action: Any) -> None:
         """Apply ``action`` for ``actor`` (if any) and every chance event that follows; commit; broadcast."""
+        self._commit(table, [] if actor is None else [(actor, action, None)])
+
+    def _commit(self, table: LiveTable, steps: list[tuple[int | str, Any, int | None]]) -> None:
+        """Apply ``steps`` ``(actor, action, entered_by)`` and every chance event the server rolls after them;
+        commit; broadcast. The first step is checked (it refuses before changing anything); later steps are a
+        simultaneous group's choices, already checked on their branches."""
         if table.status not in OPEN_STATUSES:
             return
         state = table.state
         pending: list[tuple[StoredEvent, str, dict[str, Any]]] = []
         now = time.time()
-        if actor is not None:
+        base = table.seq
+        # Each event is added to the table's game as soon as it is applied (its message shows the table after it);
+        # a failure from the second event on rebuilds the table from the log.
+        for k, (actor, action, entered_by) in enumerate(steps):
             text = state.action_to_string(action)
             try:
+                if k and state.current_player() != actor:
+                    raise RuntimeError(f"seat {actor} is not to move after the choices before it")
                 state.apply_action(action)  # refuses before changing anything
             except IllegalActionError as exc:
+                if k:
+                    self._reload(table)
                 raise TableError(
                     "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None
                 ) from None
             except DicehallError as exc:
+                if k:
+                    self._reload(table)
                 raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}") from None
             except Exception:
                 log.exception("table %s: the engine failed on %r; rebuilding from the log", table.id, text)
@@ -329,9 +493,12 @@ class TableManager:
                 raise TableError(
                     "server_error", f"the game engine failed on {text!r}; nothing changed"
                 ) from None
-            pending.append(table.event(StoredEvent(table.seq + 1, actor, text, now)))
+            seq = base + len(pending) + 1
+            table.add_move(seq, actor, text, entered_by)
+            pending.append(table.event(StoredEvent(seq, actor, text, now, entered_by)))
+        table.together = None
         try:
-            while state.current_player() == CHANCE:
+            while state.current_player() == CHANCE and not table.real_dice:
                 try:
                     outcome = state.sample_chance(table.dice)
                 except IllegalActionError as exc:
@@ -343,7 +510,8 @@ class TableManager:
                     ) from None
                 text = state.action_to_string(outcome)
                 state.apply_action(outcome)
-                seq = table.seq + len(pending) + 1
+                seq = base + len(pending) + 1
+                table.add_move(seq, "chance", text, None)
                 pending.append(table.event(StoredEvent(seq, "chance", text, now)))
             if not pending:
                 return
@@ -363,12 +531,25 @@ class TableManager:
         table.meta.status = status
         table.touched = self.clock()
         for ev, text, entry in pending:
-            table.seq = ev.seq
-            table.moves.append((ev.actor, ev.move))
             table.recent.append((ev.seq, text, entry))
             table.broadcast(text)
+        self._open_together(table)
         self.bots.schedule(table)
         self.evict_if_idle(table)
+
+    def _open_together(self, table: LiveTable) -> None:
+        """Start a simultaneous phase when the game has several seats choosing now; each of them is told its own
+        position privately."""
+        if table.together is not None or table.status != "playing":
+            return
+        try:
+            table.together = Together.open(table.state)
+        except DicehallError as exc:  # a game's declaration that does not hold: play in turn instead
+            log.error("table %s: simultaneous seats refused (%s); seats play in turn", table.id, exc)
+            table.together = None
+        if table.together is not None:
+            for seat in table.together.group:
+                table.send_private(seat)
 
     def _reload(self, table: LiveTable) -> None:
         """After a failed commit the in-memory state may be ahead of the log: rebuild it from the log."""
@@ -377,7 +558,10 @@ class TableManager:
             return
         fresh = self.rebuild(meta)
         table.state, table.seq, table.recent, table.meta = fresh.state, fresh.seq, fresh.recent, fresh.meta
-        table.moves = fresh.moves
+        table.moves, table.entered, table.seqs = fresh.moves, fresh.entered, fresh.seqs
+        table.undos += 1  # bot workers must not continue from a state cached before the rebuild
+        table.together = None
+        self._open_together(table)
 
     # -- records ----------------------------------------------------------------------------------------------
     def record(self, table_id: str) -> WebRecord:
@@ -385,13 +569,13 @@ class TableManager:
         meta = self.store.get_table(table_id)
         if meta is None:
             raise TableError("no_such_table", f"there is no table {table_id!r}")
-        events = self.store.events(table_id)
+        events, _ = effective_events(self.store.events(table_id))
         record = WebRecord(
             game=meta.game,
             preset=meta.preset,
             overrides=meta.overrides,
             players=[{"name": str(s["name"])} for s in meta.seats],
-            events=[Event(e.actor, e.move) for e in events],
+            events=[Event(e.actor, e.move, e.entered_by) for e in events],
             seed=None,
             game_id=meta.id,
             created=_iso(meta.created),

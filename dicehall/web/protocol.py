@@ -26,6 +26,8 @@ ERROR_CODES = (
     "game_over",
     "server_error",
     "rate_limited",
+    "rolled_here",
+    "nothing_to_undo",
 )
 
 
@@ -47,11 +49,34 @@ class ActMsg(_Msg):
     move: str = Field(min_length=1, max_length=200)
 
 
+class EnterMsg(_Msg):
+    """Real dice: the outcome that fell, in the game's notation, typed in for ``seat``."""
+
+    type: Literal["enter"]
+    seat: int = Field(ge=0, le=63)
+    seq: int = Field(ge=0)
+    outcome: str = Field(min_length=1, max_length=200)
+
+
+class UndoMsg(_Msg):
+    """Real dice: take back the last entered outcome (only its seat, only before anyone decides on it)."""
+
+    type: Literal["undo"]
+    seat: int = Field(ge=0, le=63)
+    seq: int = Field(ge=0)
+
+
 class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-CLIENT_MESSAGES: dict[str, type[_Msg]] = {"join": JoinMsg, "act": ActMsg, "ping": PingMsg}
+CLIENT_MESSAGES: dict[str, type[_Msg]] = {
+    "join": JoinMsg,
+    "act": ActMsg,
+    "enter": EnterMsg,
+    "undo": UndoMsg,
+    "ping": PingMsg,
+}
 
 
 # -- REST bodies ------------------------------------------------------------------------------------------------
@@ -73,9 +98,15 @@ class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: str = Field(min_length=1, max_length=32)
-    preset: str | None = Field(default=None, min_length=1, max_length=64)  # null = the game's default, "" is refused
+    preset: str | None = Field(
+        default=None, min_length=1, max_length=64
+    )  # null = the game's default, "" is refused
     overrides: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
+    dice: Literal["rolled", "real"] = Field(
+        default="rolled",
+        description="'rolled': the server rolls; 'real': the players throw real dice and enter what fell",
+    )
 
 
 class JoinSeat(BaseModel):

@@ -17,7 +17,15 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from dicehall.web.limits import MessageLimiter
-from dicehall.web.protocol import CLIENT_MESSAGES, MAX_MESSAGE_BYTES, ActMsg, JoinMsg, error
+from dicehall.web.protocol import (
+    CLIENT_MESSAGES,
+    MAX_MESSAGE_BYTES,
+    ActMsg,
+    EnterMsg,
+    JoinMsg,
+    UndoMsg,
+    error,
+)
 from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import LiveTable, Subscriber, TableError, TableManager
 
@@ -165,10 +173,15 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
         conn.send(error("bad_message", f"bad {kind!r} message: {_validation_message(exc)}"))
         return
     try:
-        if isinstance(msg, ActMsg):
+        if isinstance(msg, ActMsg | EnterMsg | UndoMsg):
             if conn.table is None:
                 raise TableError("not_joined", "join a table before acting")
-            manager.act(conn.table, conn.seats, msg.seat, msg.seq, msg.move)
+            if isinstance(msg, ActMsg):
+                manager.act(conn.table, conn.seats, msg.seat, msg.seq, msg.move)
+            elif isinstance(msg, EnterMsg):
+                manager.enter(conn.table, conn.seats, msg.seat, msg.seq, msg.outcome)
+            else:
+                manager.undo(conn.table, conn.seats, msg.seat, msg.seq)
         elif isinstance(msg, JoinMsg):
             join(conn, manager, msg)
         else:
@@ -204,3 +217,7 @@ def join(conn: Connection, manager: TableManager, msg: JoinMsg) -> None:
     )
     for text in manager.catch_up(table, msg.last_seq):
         conn.push(text)
+    if table.together is not None:  # this client's own simultaneous choices so far (never another seat's)
+        for seat in seats:
+            if seat in table.together.group:
+                conn.push(table.private(seat))
