@@ -1,0 +1,126 @@
+"""Simultaneous seats over the websocket (Clever's passive players): each chooses on its own, in any order, sees
+only its own choice until the phase is over; the log holds the choices in the game's order."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any
+
+from webtools import WS, connect, create, wait_for
+
+from dicehall.core.record import GameRecord, replay
+
+
+def privates(msgs: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    return [m for m in msgs if m["type"] == "private" and m["seat"] == seat]
+
+
+def choose_all(ws: WS, seat: int, private: dict[str, Any]) -> list[dict[str, Any]]:
+    """Make ``seat``'s choices of this phase (the first legal one each time); returns every message received."""
+    seen: list[dict[str, Any]] = []
+    while not private["done"]:
+        st = private["state"]
+        assert st["current_player"] == seat
+        got = ws.act(seat, private["seq"], st["legal_actions"][0])
+        assert not [m for m in got if m["type"] == "error"], got
+        seen += got
+        private = privates(got, seat)[-1]
+    return seen
+
+
+def test_passive_players_choose_at_once_and_privately(server):
+    with server() as c, ExitStack() as stack:
+        t = create(
+            c,
+            game="clever",
+            seats=[
+                {"kind": "bot", "bot": "greedy"},
+                {"kind": "human", "name": "Ann"},
+                {"kind": "human", "name": "Bob"},
+            ],
+        )
+        tid = t["table_id"]
+        ann, bob = (stack.enter_context(connect(c)) for _ in range(2))
+        ann.join(tid, [t["seats"][1]["token"]])
+        bob.join(tid, [t["seats"][2]["token"]])
+        # the bot is active first; then Ann (seat 1) and Bob (seat 2) are both passive
+        got_a = wait_for(ann, lambda g: privates(g, 1), timeout=30)
+        got_b = wait_for(bob, lambda g: privates(g, 2))
+        assert not privates(got_a, 2) and not privates(got_b, 1)
+        pa, pb = privates(got_a, 1)[-1], privates(got_b, 2)[-1]
+        assert pa["seq"] == pb["seq"] and pa["moves"] == [] == pb["moves"]
+        assert pb["state"]["current_player"] == 2, "Bob chooses now, without waiting for Ann"
+        opened = [m for m in got_a if m["type"] == "progress"][-1]
+        assert opened["simultaneous"] == {"seats": [1, 2], "waiting_for": [1, 2]}
+        seq = pa["seq"]
+
+        # bad input: a forged seat, Bob acting for himself with a move that is not his, at a stale seq
+        assert ann.act(2, seq, pb["state"]["legal_actions"][0])[0]["code"] == "wrong_seat"
+        assert ann.act(1, seq, "W:Y.r9c9")[0]["code"] == "illegal_move"
+        assert bob.act(2, seq - 1, pb["state"]["legal_actions"][0])[0]["code"] == "stale_seq"
+        assert ann.act(1, seq, "reroll")[0]["code"] == "illegal_move"
+
+        # Bob (second in the game's order) chooses first; Ann hears only that he is done
+        bob_seen = choose_all(bob, 2, pb)
+        assert not [m for m in bob_seen if m["type"] == "event"], "nothing is committed before Ann is done"
+        heard = ann.drain()
+        assert [m["type"] for m in heard] == ["progress"], heard
+        assert heard[0]["simultaneous"] == {"seats": [1, 2], "waiting_for": [1]}
+        again = bob.act(2, seq, pb["state"]["legal_actions"][0])
+        assert again[0]["code"] == "not_your_turn" and "waiting for seats [1]" in again[0]["message"]
+
+        # Ann finishes: everything is committed in seat order and shown to both
+        ann_seen = choose_all(ann, 1, pa)
+        events = [m for m in ann_seen if m["type"] == "event"]
+        assert events and events[0]["seq"] == seq + 1
+        actors = [e["actor"] for e in events if e["actor"] in (1, 2)]
+        assert actors == sorted(actors) and set(actors) == {1, 2}
+        bob_events = [m for m in bob.drain() if m["type"] == "event"]
+        assert [e["seq"] for e in bob_events] == [e["seq"] for e in events]
+        assert "simultaneous" not in events[-1]["state"] or events[-1]["state"]["simultaneous"]["seats"] != [1, 2]
+
+        rec = GameRecord.loads(c.get(f"/api/tables/{tid}/record").text)
+        replay(rec)  # the record is one ordinary sequence of moves
+        assert [e.move for e in rec.events[seq : seq + len(actors)]] == [
+            e["move"] for e in events if e["actor"] in (1, 2)
+        ]
+
+
+def test_reconnect_restores_only_your_own_choice(server):
+    with server() as c, ExitStack() as stack:
+        t = create(
+            c,
+            game="clever",
+            seats=[
+                {"kind": "bot", "bot": "greedy"},
+                {"kind": "human", "name": "Ann"},
+                {"kind": "human", "name": "Bob"},
+            ],
+        )
+        tid = t["table_id"]
+        ann = stack.enter_context(connect(c))
+        ann.join(tid, [t["seats"][1]["token"]])
+        pa = privates(wait_for(ann, lambda g: privates(g, 1), timeout=30), 1)[-1]
+        got = ann.act(1, pa["seq"], pa["state"]["legal_actions"][0])
+        mine = privates(got, 1)[-1]
+        assert len(mine["moves"]) == 1
+        bob = stack.enter_context(connect(c))
+        _, snap, *rest = bob.join(tid, [t["seats"][2]["token"]])
+        assert snap["state"]["simultaneous"]["waiting_for"] == ([2] if mine["done"] else [1, 2])
+        assert [m["seat"] for m in rest] == [2] and rest[0]["moves"] == []
+        again = stack.enter_context(connect(c))
+        _, _, *back = again.join(tid, [t["seats"][1]["token"]])
+        assert back[0]["moves"] == mine["moves"] and back[0]["state"] == mine["state"]
+
+
+def test_bots_in_simultaneous_seats_finish_a_game(server):
+    with server() as c, connect(c) as spectator:
+        bots = [{"kind": "bot", "bot": b} for b in ("greedy", "random", "greedy")]
+        t = create(c, game="clever", seats=bots)
+        spectator.join(t["table_id"])
+        got = wait_for(spectator, lambda g: any(m.get("status") == "finished" for m in g), timeout=60)
+        assert not [m for m in got if m["type"] == "private"], "a spectator never sees a private choice"
+        assert any(m["type"] == "progress" for m in got)
+        rec = GameRecord.loads(c.get(f"/api/tables/{t['table_id']}/record").text)
+        assert replay(rec).is_terminal() and rec.result is not None
+        assert c.app.state.manager.bots.fallbacks == 0, "every bot choice came from a worker, on its branch"
