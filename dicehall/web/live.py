@@ -155,6 +155,7 @@ class LiveTable:
             "title": self.game.title,
             "preset": self.meta.preset,
             "overrides": self.meta.overrides,
+            "dice": self.meta.dice,
             "status": self.status,
             "seq": self.seq,
             "seats": public_seats(self.seats),

@@ -128,9 +128,11 @@ def lobby_create(
     preset: str,
     rules: dict[str, Any],
     seats: list[dict[str, str]],
+    dice: str = "rolled",
 ) -> dict[str, Any]:
     """Fill the lobby form like a person and create the table. ``seats``: {"kind": "human", "name", "where":
-    here|invite|open} or {"kind": "bot", "bot": level}. Returns the table id and the invite links shown."""
+    here|invite|open} or {"kind": "bot", "bot": level}; ``dice``: rolled or real. Returns the table id and the
+    invite links shown."""
     page.goto("/new?game=thousand")
     page.wait_for_selector(".seat-row")
     page.fill("#my-name", my_name)
@@ -152,6 +154,7 @@ def lobby_create(
             row.locator(".seat-where").select_option(seat.get("where", "here"))
             if seat.get("where") != "open":
                 row.locator(".seat-name").fill(seat.get("name", ""))
+    page.select_option("[data-testid=dice-mode]", dice)
     page.click("#create")
     page.wait_for_selector("#go-table", timeout=90000)  # the first table with a bot may build its tables
     href = page.get_attribute("#go-table", "href") or ""

@@ -71,6 +71,8 @@ export interface TableInfo {
   created?: string | number;
   seq?: number;
   overrides?: Record<string, unknown>;
+  /** "real": the players throw real dice and enter them; "rolled" (or absent): the server rolls. */
+  dice?: string;
 }
 
 /** The game's public_view(); each game's view module knows its own extra fields. */
@@ -86,9 +88,13 @@ export interface View {
 
 export interface LogEntry {
   seq: number;
-  actor: number | "chance" | string;
+  actor: number | "chance" | "undo" | string;
   move: string;
   text?: string;
+  /** Real dice: the seat that typed this outcome in (or, on an undo, took it back). */
+  entered_by?: number;
+  /** On an undo: the sequence number of the entry taken back. */
+  retracts?: number;
 }
 
 /** A refused REST call: the HTTP status and the server's `detail` in words (English today). */
@@ -140,7 +146,7 @@ export const api = {
   games: () => request<GameInfo[]>("GET", "/api/games"),
   rules: (game: string, preset: string) =>
     request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
-  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[] }) =>
+  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real" }) =>
     request<CreatedTable>("POST", "/api/tables", body),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),

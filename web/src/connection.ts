@@ -17,6 +17,22 @@ export interface TableEvent extends LogEntry {
   status?: string;
 }
 
+/** Simultaneous seats: who chooses in this phase and who has not finished (never what anyone chose). */
+export interface Simultaneous {
+  seats: number[];
+  waiting_for: number[];
+}
+
+/** One seat's own simultaneous choice, sent only to the clients holding that seat. */
+export interface PrivateChoice {
+  type: "private";
+  seq: number;
+  seat: number;
+  moves: string[];
+  done: boolean;
+  state: View;
+}
+
 export interface Handlers {
   joined(seats: number[], spectator: boolean, info: TableInfo | null): void;
   snapshot(seq: number, state: View, log: LogEntry[], status: string | null): void;
@@ -24,6 +40,10 @@ export interface Handlers {
   error(err: ServerError): void;
   /** Table metadata changed (a seat was claimed, a name set). */
   table(info: TableInfo): void;
+  /** A seat's own simultaneous position (its choices so far); only for seats this client holds. */
+  private?(choice: PrivateChoice): void;
+  /** A simultaneous phase began, or a seat finished its choices. */
+  progress?(sim: Simultaneous): void;
   status(status: ConnStatus): void;
 }
 
@@ -71,6 +91,20 @@ export class TableConnection {
   act(seat: number, move: string): boolean {
     if (!this.connected || this.seq === null) return false;
     this.send({ type: "act", seat, seq: this.seq, move });
+    return true;
+  }
+
+  /** Real dice: the outcome that fell, typed in for `seat` (the game's notation). */
+  enter(seat: number, outcome: string): boolean {
+    if (!this.connected || this.seq === null) return false;
+    this.send({ type: "enter", seat, seq: this.seq, outcome });
+    return true;
+  }
+
+  /** Real dice: take back the last outcome `seat` entered (before anyone decides on it). */
+  undo(seat: number): boolean {
+    if (!this.connected || this.seq === null) return false;
+    this.send({ type: "undo", seat, seq: this.seq });
     return true;
   }
 
@@ -139,6 +173,12 @@ export class TableConnection {
       }
       case "table":
         this.on.table(msg as unknown as TableInfo);
+        break;
+      case "private":
+        this.on.private?.(msg as unknown as PrivateChoice);
+        break;
+      case "progress":
+        this.on.progress?.(msg.simultaneous as Simultaneous);
         break;
       case "error": {
         const err = msg as unknown as ServerError;

@@ -33,6 +33,12 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
   const seatList = h("div", { class: "seats", "data-testid": "seats" });
   const addSeatBtn = h("button", { type: "button", class: "btn", id: "add-seat", onclick: () => addSeat({ kind: "bot" }) }, t("lobby.add_seat"));
   const createBtn = h("button", { type: "submit", class: "btn primary big", id: "create" }, t("lobby.create"));
+  const diceMode = h(
+    "select",
+    { id: "dice-mode", "data-testid": "dice-mode", title: t("lobby.dice_hint") },
+    h("option", { value: "rolled", selected: true }, t("lobby.dice_rolled")),
+    h("option", { value: "real" }, t("lobby.dice_real")),
+  );
   const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
   const tablesBox = h("div", { class: "table-list" });
   const heading = h("h1", null, t("lobby.title", { game: gameTitle(gameName) }));
@@ -48,6 +54,8 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     h("div", { class: "row" }, h("label", { for: "my-name" }, t("lobby.your_name")), myName),
     seatList,
     h("p", { class: "row" }, addSeatBtn),
+    h("div", { class: "row" }, h("label", { for: "dice-mode" }, t("lobby.dice")), diceMode),
+    h("p", { class: "muted small" }, t("lobby.dice_hint")),
     h("h2", null, t("lobby.house_rules")),
     h("p", { class: "muted small" }, t("lobby.house_rules_hint")),
     rulesBox,
@@ -186,7 +194,8 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       if (err instanceof RuleInputError) return toast(err.message);
       throw err;
     }
-    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()) };
+    const dice: "rolled" | "real" = diceMode.value === "real" ? "real" : "rolled";
+    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice };
     const here = new Set(seats.flatMap((s, i) => (s.here() ? [i] : [])));
     createBtn.disabled = true;
     try {

@@ -87,15 +87,19 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   };
 
   const logEntry = (e: LogEntry, state: View | null): HTMLElement => {
-    const lines = view?.describe?.(e, state) ?? [];
+    // Real dice: a taken-back entry is the table's own event, not the game's.
+    const undone = e.actor === "undo";
+    const lines = undone ? [t("log.undo", { name: seatName(e.entered_by ?? 0), dice: e.move })] : (view?.describe?.(e, state) ?? []);
     // (never the server's English `text`: without a view's words the move is shown in its notation)
     const text = lines[0] || t("log.move", { name: actorName(e.actor, seatName), move: e.move });
+    const entered = !undone && typeof e.entered_by === "number";
     return h(
       "li",
-      { "data-seq": e.seq, class: e.actor === "chance" ? "chance" : "" },
+      { "data-seq": e.seq, class: e.actor === "chance" ? "chance" : undone ? "undone" : "" },
       h("span", { class: "seq" }, String(e.seq)),
       " ",
       text,
+      entered ? h("span", { class: "entered muted small", title: t("realdice.entered_by", { name: seatName(e.entered_by ?? 0) }) }, " ✎") : null,
       lines.length > 1 ? h("ul", { class: "log-more" }, lines.slice(1).map((l) => h("li", null, l))) : null,
     );
   };
@@ -109,6 +113,9 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     clear(seatBadge);
     if (info?.status === "waiting") {
       seatBadge.append(h("span", { class: "badge pit" }, t("table.waiting")), " ");
+    }
+    if (info?.dice === "real") {
+      seatBadge.append(h("span", { class: "badge", "data-testid": "real-dice" }, t("table.real_dice")), " ");
     }
     if (info?.status === "abandoned") {
       seatBadge.append(h("span", { class: "badge pit", "data-testid": "abandoned" }, t("table.abandoned")), " ");
@@ -220,6 +227,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
         updateBadge();
       }
       pushLog(ev, ev.state);
+      if (typeof ev.retracts === "number") logList.querySelector(`li[data-seq="${ev.retracts}"]`)?.classList.add("retracted");
       applyState(ev.state, ev);
     },
     table(tInfo) {
@@ -227,6 +235,12 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       updateBadge();
       renderClaim();
       if (lastState) view?.update(lastState, null);
+    },
+    private(choice) {
+      view?.private?.(choice);
+    },
+    progress(sim) {
+      view?.progress?.(sim);
     },
     error(err) {
       toast(serverErrorText(err));
@@ -251,6 +265,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
         view = factory(viewRoot, {
           mySeats: () => (info?.status === "waiting" ? [] : mySeats),
           act: (seat, move) => conn.act(seat, move),
+          enter: (seat, outcome) => conn.enter(seat, outcome),
+          undo: (seat) => conn.undo(seat),
           seatName,
           rules: () => rules,
         });

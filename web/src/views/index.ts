@@ -1,5 +1,6 @@
 // Per-game views, chosen by the table's game. Adding a game to the web = adding one entry here.
 import type { LogEntry, View } from "../api";
+import type { PrivateChoice, Simultaneous } from "../connection";
 import { ThousandView } from "./thousand";
 
 export interface ViewContext {
@@ -7,6 +8,10 @@ export interface ViewContext {
   mySeats(): number[];
   /** Send a move for a seat; false if not connected. */
   act(seat: number, move: string): boolean;
+  /** Real dice: send the outcome that fell for a seat (the game's notation); false if not connected. */
+  enter(seat: number, outcome: string): boolean;
+  /** Real dice: take back the last outcome this seat entered. */
+  undo(seat: number): boolean;
   seatName(seat: number): string;
   /** The table's rules (preset values with the overrides applied); empty until loaded. */
   rules(): Record<string, unknown>;
@@ -19,6 +24,10 @@ export interface GameView {
   describe?(entry: LogEntry, state: View | null): string[];
   /** The server answered a move with an error: unlock the controls. */
   refused(): void;
+  /** Simultaneous seats: a held seat's own position while the others choose (see docs/web-protocol.md). */
+  private?(choice: PrivateChoice): void;
+  /** Simultaneous seats: the phase began or a seat finished. */
+  progress?(sim: Simultaneous): void;
   destroy(): void;
 }
 

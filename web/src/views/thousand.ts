@@ -4,6 +4,7 @@ import type { LogEntry, View } from "../api";
 import { die, dieSlot } from "../dice";
 import { append, clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
+import { DiceEntry, UndoEntryButton, realDice, type RealDiceInfo } from "../realdice";
 import { describeEvent, refusalText } from "./thousand-words";
 import type { GameView, ViewContext } from "./index";
 
@@ -177,6 +178,9 @@ export class ThousandView implements GameView {
   private readonly board = h("table", { class: "scoreboard", "data-testid": "scoreboard" });
   private readonly happenings = h("ul", { class: "happenings", "data-testid": "happenings" });
   private model: ThousandModel | null = null;
+  private real: RealDiceInfo | null = null;
+  private readonly entry = new DiceEntry({ format: (faces) => faces.join(","), submit: (outcome) => this.submitEntry(outcome) });
+  private readonly undoBtn = new UndoEntryButton((seat) => this.ctx.undo(seat));
   private busy = false;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
 
@@ -193,7 +197,8 @@ export class ThousandView implements GameView {
         this.status,
         this.goal,
         h("div", { class: "felt" }, h("div", { class: "felt-row" }, this.tray), h("div", { class: "aside-row" }, h("span", { class: "label" }, t("thousand.set_aside")), this.aside), this.total),
-        h("div", { class: "controls" }, this.rollBtn, this.bankBtn, this.extra),
+        this.entry.el,
+        h("div", { class: "controls" }, this.rollBtn, this.bankBtn, this.extra, this.undoBtn.el),
         this.reason,
         this.happenings,
         this.board,
@@ -204,6 +209,7 @@ export class ThousandView implements GameView {
 
   destroy(): void {
     document.removeEventListener("keydown", this.onKey);
+    this.entry.destroy();
   }
 
   describe(entry: LogEntry, state: View | null): string[] {
@@ -213,7 +219,31 @@ export class ThousandView implements GameView {
 
   refused(): void {
     this.busy = false;
+    this.entry.unlock();
     if (this.model) this.drawControls(this.model);
+  }
+
+  /** Real dice: the seat of this browser that enters the pending throw, if any. */
+  private enterer(m: ThousandModel): number | null {
+    if (!this.real || !m.chance || m.terminal) return null;
+    return this.real.enter.find((s) => this.ctx.mySeats().includes(s)) ?? null;
+  }
+
+  private submitEntry(outcome: string): boolean {
+    const m = this.model;
+    const seat = m ? this.enterer(m) : null;
+    return seat !== null && this.ctx.enter(seat, outcome);
+  }
+
+  private drawEntry(m: ThousandModel, fresh: LogEntry | null): void {
+    const seat = this.enterer(m);
+    if (seat === null) {
+      this.entry.hide();
+      return;
+    }
+    const thrower = this.real?.roller ?? seat;
+    const dice = Array.from({ length: Math.max(1, m.diceInHand) }, () => ({}));
+    this.entry.show(dice, t("realdice.your_throw", { name: this.name(m, thrower) }), fresh === null);
   }
 
   /** The seat this browser acts for now, if any. */
@@ -249,7 +279,9 @@ export class ThousandView implements GameView {
     this.model = m;
     this.busy = false;
     const rolled = fresh !== null && fresh.actor === "chance";
+    this.real = realDice(state);
     this.drawStatus(m);
+    this.drawEntry(m, fresh);
     this.goal.textContent = this.goalText(m);
     this.drawDice(m, rolled);
     this.drawControls(m);
@@ -281,7 +313,9 @@ export class ThousandView implements GameView {
       return;
     }
     if (m.current === null) {
-      this.status.append(m.chance ? t("thousand.status.rolling") : t("thousand.status.waiting"));
+      const thrower = this.real?.roller ?? m.turnPlayer;
+      if (m.chance && this.real && thrower !== null && this.enterer(m) === null) this.status.append(t("realdice.waiting", { name: this.name(m, thrower) }));
+      else if (!(m.chance && this.real)) this.status.append(m.chance ? t("thousand.status.rolling") : t("thousand.status.waiting"));
       return;
     }
     const name = this.name(m, m.current);
@@ -322,6 +356,7 @@ export class ThousandView implements GameView {
       const keep = /^keep (.+)$/.exec(a);
       this.extra.append(h("button", { type: "button", class: "btn", disabled: !canAct, "data-move": a, onclick: () => this.send(a) }, keep ? t("thousand.keep", { dice: keep[1].split(",").join(" ") }) : a));
     }
+    this.undoBtn.update(this.real, this.ctx.mySeats(), (move) => move.split(",").join(" "));
     const why = seat !== null ? refusalText(m, this.ctx.rules(), m.bankRefusal) : null;
     this.reason.textContent = why ? t("thousand.bank_refused", { reason: why }) : "";
   }
