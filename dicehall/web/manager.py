@@ -548,7 +548,9 @@ class TableManager:
             log.error("table %s: simultaneous seats refused (%s); seats play in turn", table.id, exc)
             table.together = None
         if table.together is not None:
-            table.broadcast(dumps({"type": "progress", "seq": table.seq, "simultaneous": table.together.public()}))
+            table.broadcast(
+                dumps({"type": "progress", "seq": table.seq, "simultaneous": table.together.public()})
+            )
             for seat in table.together.group:
                 table.send_private(seat)
 

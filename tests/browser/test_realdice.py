@@ -27,7 +27,9 @@ def slots(page: Any) -> list[str]:
 
 def confirm_and_wait(page: Any, seq_before: int) -> None:
     page.get_by_test_id("entry-confirm").click()
-    page.wait_for_function(f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq_before}")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq_before}"
+    )
 
 
 def test_real_dice_game_entered_by_taps(new_page: Any, server: Server, artifacts: Path) -> None:
@@ -37,7 +39,10 @@ def test_real_dice_game_entered_by_taps(new_page: Any, server: Server, artifacts
         my_name="Ann",
         preset="classic",
         rules={},
-        seats=[{"kind": "human", "name": "Ann", "where": "here"}, {"kind": "human", "name": "Bob", "where": "here"}],
+        seats=[
+            {"kind": "human", "name": "Ann", "where": "here"},
+            {"kind": "human", "name": "Bob", "where": "here"},
+        ],
         dice="real",
     )
     tid = created["table_id"]

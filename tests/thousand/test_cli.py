@@ -242,3 +242,37 @@ def test_play_free_set_aside_choice_by_number_and_notation(tmp_path: Path) -> No
     assert "'keep 6' is not a choice here" in out
     events = GameRecord.load(save).events
     assert events[1].move == options[1]
+
+
+def test_play_real_dice_typed_checked_undone_and_recorded(tmp_path: Path) -> None:
+    save = tmp_path / "real.json"
+    script = "\n".join(
+        [
+            "1,1,9,5,2",
+            "1 2 3",
+            "1,1,5,5,2",
+            "undo",
+            "2,3,4,6,6",
+            "undo",
+            "undo",
+            "2,3,4,6,6",
+            "1,5,2,3,3",
+            "q",
+        ]
+    )
+    code, out = invoke(
+        "play", "thousand", "--players", "ann,bob", "--real-dice", "--save", str(save), stdin=script + "\n"
+    )
+    assert code == 0, out
+    text = flat(out)
+    assert "ann throws — type the dice that fell" in text
+    assert "a die shows 1..6, not 9" in text
+    assert "3 values" in text and "rule: dice-count" in text
+    assert text.count("taken back") == 2
+    rec = GameRecord.load(save)
+    assert [(e.actor, e.move, e.entered_by) for e in rec.events] == [
+        ("chance", "2,3,4,6,6", 0),
+        ("chance", "1,5,2,3,3", 1),
+    ]
+    assert rec.seed is None, "nothing was drawn"
+    assert replay(rec).turn_total == 15
