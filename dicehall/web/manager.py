@@ -469,6 +469,9 @@ class TableManager:
         pending: list[tuple[StoredEvent, str, dict[str, Any]]] = []
         now = time.time()
         base = table.seq
+        table.together = (
+            None  # a simultaneous group's choices are committed now: views show the table after them
+        )
         # Each event is added to the table's game as soon as it is applied (its message shows the table after it);
         # a failure from the second event on rebuilds the table from the log.
         for k, (actor, action, entered_by) in enumerate(steps):
@@ -496,7 +499,6 @@ class TableManager:
             seq = base + len(pending) + 1
             table.add_move(seq, actor, text, entered_by)
             pending.append(table.event(StoredEvent(seq, actor, text, now, entered_by)))
-        table.together = None
         try:
             while state.current_player() == CHANCE and not table.real_dice:
                 try:
