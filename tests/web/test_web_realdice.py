@@ -137,3 +137,20 @@ def test_real_dice_bot_seat_is_entered_by_a_human(server):
             if any(m["type"] == "event" for m in got):
                 msg = latest(got)
         assert msg["seq"] > 10 and bot_moves > 3
+
+
+def test_wurf_referee_table_uses_the_same_messages(server):
+    """Wurf (engine untouched): 'throw real' is a decision, what lies in the arena is entered like any dice."""
+    with server() as c, connect(c) as ws:
+        t = create(c, game="wurf", dice="real")
+        _, snap = ws.join(t["table_id"], [s["token"] for s in t["seats"]])
+        assert snap["seq"] == 0 and snap["state"]["real_dice"]["enter"] == [0, 1]  # the game names no thrower
+        ev = latest(enter(ws, 0, 0, "start 4"))
+        assert ev["entered_by"] == 0
+        ev = latest(ws.act(ev["state"]["current_player"], ev["seq"], "throw real"))
+        assert ev["state"]["current_player"] == "chance"
+        ev = latest(enter(ws, 1, ev["seq"], "lands 4 2"))
+        assert ev["move"] == "lands 4 2" and ev["entered_by"] == 1
+        assert (
+            errors(enter(ws, 0, ev["seq"], "lands 4 2")) and latest(undo(ws, 1, ev["seq"]))["actor"] == "undo"
+        )
