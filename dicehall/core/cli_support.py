@@ -362,6 +362,9 @@ def play_in_terminal(
             except UndoEntry:
                 taken = record.events.pop()
                 state = replay(record)
+                resync = getattr(narrate, "resync", None)  # a narrator that tracks turns hears of the rewind
+                if resync is not None:
+                    resync(state)
                 console.print(f"[yellow]entry {taken.move} taken back[/]")
                 continue
             finally:

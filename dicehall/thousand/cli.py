@@ -154,6 +154,12 @@ def make_narrator(names: list[str], agents: list[Agent | None]) -> Any:
             if state.winner is not None:
                 console.print(f"[bold green]{names[state.winner]} wins![/]")
 
+    def resync(state: State[Any]) -> None:
+        """After an entry was taken back (real dice): whose turn it is again."""
+        assert isinstance(state, ThousandState)
+        turn[0] = state.player
+
+    narrate.resync = resync  # type: ignore[attr-defined]
     return narrate
 
 
