@@ -124,3 +124,23 @@ def test_bots_in_simultaneous_seats_finish_a_game(server):
         rec = GameRecord.loads(c.get(f"/api/tables/{t['table_id']}/record").text)
         assert replay(rec).is_terminal() and rec.result is not None
         assert c.app.state.manager.bots.fallbacks == 0, "every bot choice came from a worker, on its branch"
+
+
+def test_a_restart_mid_phase_opens_it_again(server):
+    """Provisional choices are never committed before the phase ends: after a restart the seats choose again."""
+    seats = [
+        {"kind": "bot", "bot": "greedy"},
+        {"kind": "human", "name": "Ann"},
+        {"kind": "human", "name": "Bob"},
+    ]
+    with server() as c, connect(c) as ann:
+        t = create(c, game="clever", seats=seats)
+        tid, token = t["table_id"], t["seats"][1]["token"]
+        ann.join(tid, [token])
+        pa = privates(wait_for(ann, lambda g: privates(g, 1), timeout=30), 1)[-1]
+        ann.act(1, pa["seq"], pa["state"]["legal_actions"][0])
+    with server() as c, connect(c) as ann:
+        _, snap, *rest = ann.join(tid, [token])
+        assert snap["seq"] == pa["seq"] and snap["state"]["simultaneous"]["waiting_for"] == [1, 2]
+        assert [(m["type"], m["seat"], m["moves"]) for m in rest] == [("private", 1, [])]
+        assert rest[0]["state"] == pa["state"]
