@@ -44,7 +44,7 @@ def test_passive_players_choose_at_once_and_privately(server):
         ann.join(tid, [t["seats"][1]["token"]])
         bob.join(tid, [t["seats"][2]["token"]])
         # the bot is active first; then Ann (seat 1) and Bob (seat 2) are both passive
-        got_a = wait_for(ann, lambda g: privates(g, 1), timeout=30)
+        got_a = wait_for(ann, lambda g: privates(g, 1), timeout=60)
         got_b = wait_for(bob, lambda g: privates(g, 2))
         assert not privates(got_a, 2) and not privates(got_b, 1)
         pa, pb = privates(got_a, 1)[-1], privates(got_b, 2)[-1]
@@ -100,7 +100,7 @@ def test_reconnect_restores_only_your_own_choice(server):
         tid = t["table_id"]
         ann = stack.enter_context(connect(c))
         ann.join(tid, [t["seats"][1]["token"]])
-        pa = privates(wait_for(ann, lambda g: privates(g, 1), timeout=30), 1)[-1]
+        pa = privates(wait_for(ann, lambda g: privates(g, 1), timeout=60), 1)[-1]
         got = ann.act(1, pa["seq"], pa["state"]["legal_actions"][0])
         mine = privates(got, 1)[-1]
         assert len(mine["moves"]) == 1
@@ -137,7 +137,7 @@ def test_a_restart_mid_phase_opens_it_again(server):
         t = create(c, game="clever", seats=seats)
         tid, token = t["table_id"], t["seats"][1]["token"]
         ann.join(tid, [token])
-        pa = privates(wait_for(ann, lambda g: privates(g, 1), timeout=30), 1)[-1]
+        pa = privates(wait_for(ann, lambda g: privates(g, 1), timeout=60), 1)[-1]
         ann.act(1, pa["seq"], pa["state"]["legal_actions"][0])
     with server() as c, connect(c) as ann:
         _, snap, *rest = ann.join(tid, [token])
