@@ -249,6 +249,7 @@ class TableManager:
         table.meta.status = status
         name_players(table.state, seats)
         table.broadcast(dumps({"type": "table", **table.describe()}))
+        self._open_together(table)  # a table that was waiting for players may be in a simultaneous phase
         self.bots.schedule(table)
         return token
 
