@@ -62,6 +62,10 @@ def test_real_dice_game_entered_by_taps(new_page: Any, server: Server, artifacts
     assert slots(page) == ["", "1", "5", "5", "3"]
     tap(page, "1")
     page.screenshot(path=str(artifacts / "realdice-entry.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(artifacts / "realdice-entry-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
+    page.set_viewport_size({"width": 1100, "height": 820})
     confirm_and_wait(page, 0)
     assert read(page)["roll"] == [1, 1, 5, 5, 3]
     assert page.locator("[data-testid=log] > li").first.locator(".entered").count() == 1
