@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from webtools import WS, connect, create, wait_for
 
 from dicehall.core.record import GameRecord, replay
@@ -28,7 +29,8 @@ def choose_all(ws: WS, seat: int, private: dict[str, Any]) -> list[dict[str, Any
     return seen
 
 
-def test_passive_players_choose_at_once_and_privately(server):
+@pytest.mark.parametrize("bob_first", [True, False])
+def test_passive_players_choose_at_once_and_privately(server, bob_first):
     with server() as c, ExitStack() as stack:
         t = create(
             c,
@@ -60,23 +62,26 @@ def test_passive_players_choose_at_once_and_privately(server):
         assert bob.act(2, seq - 1, pb["state"]["legal_actions"][0])[0]["code"] == "stale_seq"
         assert ann.act(1, seq, "reroll")[0]["code"] == "illegal_move"
 
-        # Bob (second in the game's order) chooses first; Ann hears only that he is done
-        bob_seen = choose_all(bob, 2, pb)
-        assert not [m for m in bob_seen if m["type"] == "event"], "nothing is committed before Ann is done"
-        heard = ann.drain()
+        # either order: the one who finishes first is told nothing but that the other is still choosing
+        players = {1: (ann, pa), 2: (bob, pb)}
+        first, second = (2, 1) if bob_first else (1, 2)
+        (ws1, p1), (ws2, p2) = players[first], players[second]
+        seen = choose_all(ws1, first, p1)
+        assert not [m for m in seen if m["type"] == "event"], "nothing is committed before both are done"
+        heard = ws2.drain()
         assert [m["type"] for m in heard] == ["progress"], heard
-        assert heard[0]["simultaneous"] == {"seats": [1, 2], "waiting_for": [1]}
-        again = bob.act(2, seq, pb["state"]["legal_actions"][0])
-        assert again[0]["code"] == "not_your_turn" and "waiting for seats [1]" in again[0]["message"]
+        assert heard[0]["simultaneous"] == {"seats": [1, 2], "waiting_for": [second]}
+        again = ws1.act(first, seq, p1["state"]["legal_actions"][0])
+        assert again[0]["code"] == "not_your_turn" and f"waiting for seats [{second}]" in again[0]["message"]
 
-        # Ann finishes: everything is committed in seat order and shown to both
-        ann_seen = choose_all(ann, 1, pa)
-        events = [m for m in ann_seen if m["type"] == "event"]
+        # the second one finishes: everything is committed in the game's order and shown to both
+        last_seen = choose_all(ws2, second, p2)
+        events = [m for m in last_seen if m["type"] == "event"]
         assert events and events[0]["seq"] == seq + 1
         actors = [e["actor"] for e in events if e["actor"] in (1, 2)]
         assert actors == sorted(actors) and set(actors) == {1, 2}
-        bob_events = [m for m in bob.drain() if m["type"] == "event"]
-        assert [e["seq"] for e in bob_events] == [e["seq"] for e in events]
+        other_events = [m for m in ws1.drain() if m["type"] == "event"]
+        assert [e["seq"] for e in other_events] == [e["seq"] for e in events]
         assert not [e for e in events if e["actor"] in (1, 2) and "simultaneous" in e["state"]]
 
         rec = GameRecord.loads(c.get(f"/api/tables/{tid}/record").text)
