@@ -27,7 +27,7 @@ from dicehall.core.analysis import (
 from dicehall.core.cli_options import check_input_file, check_output_file, console, err_console, fail
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import State, get_game
-from dicehall.core.record import GameRecord
+from dicehall.core.record import GameRecord, replay
 from dicehall.core.rules import RuleSet
 from dicehall.i18n import Translator, current
 from dicehall.i18n.cli import LangOpt, apply_lang
@@ -223,6 +223,9 @@ def _load_and_analyse(file: Path, quiet: bool) -> Analysis:
     try:
         record = GameRecord.load(file)
         rules = record.rules()
+        if not has_evaluator(record.game):
+            evaluator_for(record.game, rules, len(record.players))  # says why not
+        replay(record)  # a bad record is refused before any evaluator is built
         # a small rule set may be solved on first use: its progress bar must not mix into --json output
         with contextlib.redirect_stdout(sys.stderr) if quiet else contextlib.nullcontext():
             evaluator = evaluator_for(record.game, rules, len(record.players))
