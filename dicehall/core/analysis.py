@@ -368,8 +368,25 @@ _EVALUATORS: dict[str, str] = {
 }
 
 
+_MADE: dict[tuple[str, RuleSet, int], Evaluator] = {}
+KEEP_EVALUATORS = 4
+"""Evaluators kept per process (a solved table is loaded, or found missing, once per rule set)."""
+
+
 def evaluator_for(game: str, rules: RuleSet, num_players: int) -> Evaluator:
     """The evaluator of ``game`` for these rules and seats; :class:`AnalysisError` for a game without one."""
+    key = (game, rules, num_players)
+    found = _MADE.get(key)
+    if found is None:
+        found = new_evaluator(game, rules, num_players)
+        if len(_MADE) >= KEEP_EVALUATORS:
+            _MADE.pop(next(iter(_MADE)))
+        _MADE[key] = found
+    return found
+
+
+def new_evaluator(game: str, rules: RuleSet, num_players: int) -> Evaluator:
+    """A fresh evaluator (:func:`evaluator_for` keeps a few per process)."""
     target = _EVALUATORS.get(game)
     if target is None:
         from dicehall.core.game import get_game

@@ -23,9 +23,11 @@ from dicehall.core.game import State
 from dicehall.core.record import Event, GameRecord
 from dicehall.thousand.analysis import TurnPointsEvaluator, WinEvaluator, roll_off_chances
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver.solve import load_table, save_table, solve
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 
-# small enough to be solved on first use in a second or two (as bot:optimal does), big enough for real games
+# small enough to be solved in a second or two (with a score floor of -20), big enough for real games
+FLOOR = -20
 SMALL = ThousandRules.from_preset(
     "classic",
     {
@@ -52,8 +54,11 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def win(private_cache: None) -> WinEvaluator:
-    ev = evaluator_for("thousand", SMALL, 2)
-    assert isinstance(ev, WinEvaluator) and ev.unit == "win%" and ev.note == ""
+    save_table(solve(SMALL, floor=FLOOR))
+    table = load_table(SMALL, FLOOR)
+    assert table is not None
+    ev = WinEvaluator(SMALL, table)
+    assert ev.unit == "win%" and ev.note == ""
     return ev
 
 
@@ -108,12 +113,6 @@ def test_the_side_playing_the_tables_best_move_loses_nothing_and_the_values_add_
         assert a.series[-1] == [100.0 * r for r in record.result["returns"]]  # type: ignore[index]
         assert all(abs(v[0] + v[1] - 100.0) < 1e-6 for v in a.series)
     assert decided > 5 and theirs > 0
-
-
-def test_the_optimal_bot_agrees_with_the_table(win: WinEvaluator) -> None:
-    bot = make_bot("thousand", "optimal", SMALL)
-    record, _ = play(SMALL, [bot.choose, randomly], 7)
-    assert analyze(record, win).totals[0].loss == 0.0
 
 
 def test_a_hand_made_record_luck_and_chart(win: WinEvaluator) -> None:
