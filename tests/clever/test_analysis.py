@@ -95,7 +95,9 @@ def test_hints_list_every_legal_choice_and_mark_the_best(ev: CleverEvaluator) ->
     state = new(2)
     roll(state, "W3 Y5 B1 G4 O2 P6")
     h = hints(ev, state)
-    assert sorted(o.move for o in h.options) == sorted(state.action_to_string(a) for a in state.legal_actions())
+    assert sorted(o.move for o in h.options) == sorted(
+        state.action_to_string(a) for a in state.legal_actions()
+    )
     assert h.options[0].best and sum(o.best for o in h.options) == 1
     assert h.options[0].value == max(o.value for o in h.options)
     assert all(o.loss >= 0 for o in h.options)

@@ -103,7 +103,9 @@ def test_hints_option() -> None:
 
 
 def test_question_mark_during_play_lists_the_moves_with_values() -> None:
-    result = runner.invoke(app, ["play", "thousand", "--seed", "3", "--players", "me,bot:expert"], input="?\nq\n")
+    result = runner.invoke(
+        app, ["play", "thousand", "--seed", "3", "--players", "me,bot:expert"], input="?\nq\n"
+    )
     text = flat(result.output)
     assert "Hints for me" in text and "best" in text and "not win %" in text
     people = runner.invoke(app, ["play", "thousand", "--seed", "3", "--players", "ann,bob"], input="h\nq\n")
