@@ -224,12 +224,18 @@ class Analysis:
             "unit": self.unit,
             "note": self.note,
             "thresholds": dataclasses.asdict(self.thresholds),
-            "steps": [dataclasses.asdict(s) for s in self.steps],
+            "steps": [_step_json(s) for s in self.steps],
             "totals": totals,
             "series": self.series,
             "final_scores": self.final_scores,
             "winners": self.winners,
         }
+
+
+def _step_json(step: Step) -> dict[str, Any]:
+    out = dataclasses.asdict(step)
+    out["class"] = out.pop("klass")
+    return out
 
 
 Progress = Callable[[int, int], None]

@@ -45,9 +45,10 @@ HintsOpt = typer.Option(
 CLASS_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 
-def fmt(value: float, unit: Unit, signed: bool = False) -> str:
+def fmt(value: float, unit: Unit, signed: bool = False, digits: int = 1) -> str:
     sign = "+" if signed else ""
-    return f"{value:{sign}.1f}%" if unit == "win%" else f"{value:{sign}.1f}"
+    text = f"{value:{sign}.{digits}f}"
+    return text + "%" if unit == "win%" else text
 
 
 def hints_allowed(mode: str, humans: int) -> bool:
@@ -174,7 +175,7 @@ def analysis_tables(a: Analysis, t: Translator) -> list[Table]:
             seat.name,
             str(seat.decisions),
             f"{seat.accuracy:.1f}",
-            fmt(seat.mean_loss, a.unit),
+            fmt(seat.mean_loss, a.unit, digits=2),
             str(seat.inaccuracies),
             str(seat.mistakes),
             str(seat.blunders),
