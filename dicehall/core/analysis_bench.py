@@ -48,18 +48,20 @@ def _timed(name: str, record: GameRecord, rules: RuleSet) -> dict[str, Any]:
     Numba's cache on first use) and again with a fresh evaluator (what a server or a second analysis pays)."""
     t0 = time.perf_counter()
     ev = new_evaluator(record.game, rules, len(record.players))
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     analyze(record, ev)
-    first = time.perf_counter() - t1
+    first, first_cpu = time.perf_counter() - t1, time.process_time() - c1
     fresh = new_evaluator(record.game, rules, len(record.players))
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     analyze(record, fresh)
-    t3 = time.perf_counter()
+    t3, c3 = time.perf_counter(), time.process_time()
     return {
         f"analysis_{name}_unit": ev.unit,
         f"analysis_{name}_evaluator_seconds": round(t1 - t0, 2),
         f"analysis_{name}_300_events_first_seconds": round(first, 3),
         f"analysis_{name}_300_events_seconds": round(t3 - t2, 3),
+        f"analysis_{name}_300_events_first_cpu_seconds": round(first_cpu, 3),
+        f"analysis_{name}_300_events_cpu_seconds": round(c3 - c2, 3),
     }
 
 
@@ -84,12 +86,14 @@ def clever_figures(quick: bool) -> dict[str, Any]:
     records = [_record("clever", rules, ["master"], 100 + i, None) for i in range(games)]
     ev = evaluator_for("clever", rules, 1)
     analyze(records[0], ev)  # compiles the expectation kernel, or loads it from Numba's cache
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for record in records:
         analyze(record, ev)
     secs = (time.perf_counter() - start) / games
+    cpu = (time.process_time() - cpu) / games
     return {
         "analysis_solo_game_seconds": round(secs, 3),
+        "analysis_solo_game_cpu_seconds": round(cpu, 3),
         "analysis_solo_games": games,
         "analysis_solo_events_per_game": round(sum(len(r.events) for r in records) / games, 1),
     }
