@@ -15,7 +15,6 @@ from rich.table import Table
 
 from dicehall.core.analysis import (
     Analysis,
-    AnalysisError,
     Evaluator,
     Hints,
     Unit,
@@ -236,9 +235,7 @@ def _load_and_analyse(file: Path, quiet: bool) -> Analysis:
         with Progress(*columns, console=console, transient=True) as bar:
             task = bar.add_task("analyse", total=len(record.events))
             return analyze(record, evaluator, lambda done, _: bar.update(task, completed=done))
-    except AnalysisError as exc:
-        raise fail(f"{file}: {exc}") from None
-    except DicehallError as exc:
+    except DicehallError as exc:  # a bad record, or a game without analysis (AnalysisError)
         raise fail(f"{file}: {exc}") from None
 
 
