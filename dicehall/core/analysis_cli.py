@@ -61,7 +61,7 @@ def hints_table(h: Hints, name: str, t: Translator) -> Table:
     table = Table(title=t("hints.title", name=name), title_justify="left")
     table.add_column(t("analysis.col.move"))
     table.add_column(t("hints.col.value"), justify="right")
-    table.add_column(t("analysis.col.loss"), justify="right")
+    table.add_column(t("hints.col.diff"), justify="right")
     table.add_column("")
     for opt in h.options:
         mark = f"[bold green]{t('hints.best')}[/]" if opt.best else ""
