@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from dicehall.core.analysis import AnalysisError, analyze, evaluator_for, has_evaluator, hints
+from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, hints
 from dicehall.core.analysis_cli import hints_allowed
 from dicehall.core.errors import DicehallError
 from dicehall.web.tables import TableError, TableManager
@@ -26,6 +26,9 @@ from dicehall.web.tables import TableError, TableManager
 router = APIRouter(prefix="/api")
 _EVALUATING = threading.Lock()
 """Evaluators keep scratch arrays (and bot:master its own): one hint or analysis at a time per process."""
+_ANALYSES: dict[tuple[str, int], dict[str, Any]] = {}
+KEEP_ANALYSES = 32
+"""Analyses kept by (table, events): asking again for the same position of a game costs nothing."""
 
 
 class HintRequest(BaseModel):
@@ -83,13 +86,19 @@ async def table_analysis(table_id: str, request: Request) -> dict[str, Any]:
         raise _refuse(404, str(exc)) from None
     if not has_evaluator(record.game):
         raise _refuse(400, f"there is no analysis for {record.game}")
+    key = (table_id, len(record.events))
+    if key in _ANALYSES:
+        return _ANALYSES[key]
+
     def work() -> dict[str, Any]:
         with _EVALUATING:
             return analyze(record).to_json()
 
     try:
-        return await asyncio.to_thread(work)
-    except AnalysisError as exc:
+        result = await asyncio.to_thread(work)
+    except DicehallError as exc:  # a record that does not replay, or an AnalysisError
         raise _refuse(400, str(exc)) from None
-    except DicehallError as exc:
-        raise _refuse(400, str(exc)) from None
+    if len(_ANALYSES) >= KEEP_ANALYSES:
+        _ANALYSES.pop(next(iter(_ANALYSES)))
+    _ANALYSES[key] = result
+    return result

@@ -44,4 +44,5 @@ def test_analysis_of_a_table_record(server):
         a = r.json()
         assert a["players"] == ["Ann", "Bob"] and len(a["series"]) == view["seq"] + 1
         assert a["final_scores"] == view["state"]["scores"] and len(a["totals"]) == 2
+        assert c.get(f"/api/tables/{tid}/analysis").json() == a  # kept: the same game asked again
         assert c.get("/api/tables/nope/analysis").status_code == 404
