@@ -142,6 +142,9 @@ def _register_games() -> None:
         if module not in _registered:
             importlib.import_module(module).register(app, play_app, simulate_app)
             _registered.append(module)
+    if "dicehall.core.analysis_cli" not in _registered:
+        importlib.import_module("dicehall.core.analysis_cli").register(app)
+        _registered.append("dicehall.core.analysis_cli")
 
 
 def main() -> None:

@@ -102,6 +102,9 @@ def run(quick: bool = False) -> dict[str, float]:
     # the same seeds for greedy, so the two means compare like for like
     _, same = _run(GreedyAgent(), n_expert, 1)
     out["greedy_solo_mean_same_games_as_expert"] = round(float(np.mean(same)), 2)
+    from dicehall.core.analysis_bench import clever_figures
+
+    out.update(clever_figures(quick))
     return out
 
 

@@ -12,6 +12,7 @@ from dicehall.clever import sheet as S
 from dicehall.clever.state import CleverState
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
+from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
     PlaySeedOpt,
     RealDiceOpt,
@@ -27,7 +28,8 @@ from dicehall.core.simulate import RunSummary
 
 HELP = (
     "Type the number of a choice, or its notation (e.g. W:Y.r1c1, B:B.r2c3, G:G, +1 O:O, reroll, stop, pass,\n"
-    "X Y.r2c4, black O). 'board' redraws the sheets, 'help' shows this, Ctrl-C stops (and offers to save)."
+    "X Y.r2c4, black O). '?' or 'h': hints (every choice with its expected final score, the best marked, when the\n"
+    "table allows them). 'board' redraws the sheets, 'help' shows this, Ctrl-C stops (and offers to save)."
 )
 
 
@@ -38,7 +40,7 @@ def _choices_table(state: CleverState) -> list[tuple[str, int, str]]:
     ]
 
 
-def make_human(names: list[str]) -> Any:
+def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
     def ask_human(state: State[Any], seat: int) -> int:
         assert isinstance(state, CleverState)
         rows = _choices_table(state)
@@ -50,7 +52,11 @@ def make_human(names: list[str]) -> Any:
             if not raw:
                 continue
             low = raw.lower()
-            if low in ("help", "h", "?"):
+            if low in HINT_WORDS:
+                if desk is not None:
+                    desk.show(state, names)
+                continue
+            if low == "help":
                 console.print(HELP)
                 continue
             if low in ("board", "b"):
@@ -108,10 +114,12 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
         real_dice: bool = RealDiceOpt,
+        hints: str = HintsOpt,
     ) -> None:
         """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
         record, rules, specs = setup_play("clever", resume, players, preset, sets, rules_file)
         names = seat_names(specs)
+        desk = hint_desk("clever", rules, specs, hints)
         console.print(HELP)
 
         def show(state: State[Any]) -> None:
@@ -122,7 +130,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             "clever",
             rules,
             specs,
-            make_human(names),
+            make_human(names, desk),
             show,
             make_narrator(names),
             save,

@@ -67,10 +67,12 @@ def run(quick: bool = False) -> dict[str, Any]:
         expert_wins += state.returns()[0]
     elapsed = time.perf_counter() - start
     rate = games / elapsed
+    from dicehall.core.analysis_bench import thousand_figures
     from dicehall.thousand.solver import bench as solver_bench
 
     return {
         **solver_bench.run(quick),
+        **thousand_figures(quick),
         "dp_tables": tables,
         "dp_build_seconds": round(build, 3),
         "dp_ms_per_table": round(1000 * build / max(tables, 1), 2),

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from dicehall.core.agents import Agent, make_bot, seat_names
+from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
     PlaySeedOpt,
     RealDiceOpt,
@@ -31,7 +32,9 @@ HELP = (
     "Commands: [bold]r[/] or [bold]roll[/] — roll the dice in hand; [bold]b[/] or [bold]bank[/] — bank the "
     "turn total;\n"
     "  [bold]keep 1,5[/] (or the number of a choice) — with free set-aside, which scoring dice to keep;\n"
-    "  [bold]?[/] or [bold]help[/] — this text; [bold]board[/] — redraw; [bold]q[/] or [bold]quit[/] — leave "
+    "  [bold]?[/] or [bold]h[/] — hints: every legal move with its value, the best marked (when the table allows "
+    "them);\n"
+    "  [bold]help[/] — this text; [bold]board[/] — redraw; [bold]q[/] or [bold]quit[/] — leave "
     "(offers to save). Ctrl-C also stops."
 )
 
@@ -40,14 +43,14 @@ def allowed_text(state: ThousandState) -> str:
     """What may be typed now, e.g. ``r/roll, b/bank, ?/help, q/quit``."""
     if state.pending_roll is not None:
         opts = ", ".join(keep_options(state.pending_roll.combos))
-        return f"{opts} (or its number), ?/help, q/quit"
+        return f"{opts} (or its number), ?/hints, help, q/quit"
     moves = []
     legal = state.legal_actions()
     if ROLL in legal:
         moves.append("r/roll")
     if BANK in legal:
         moves.append("b/bank")
-    return ", ".join([*moves, "?/help", "q/quit"])
+    return ", ".join([*moves, "?/hints", "help", "q/quit"])
 
 
 def read_command(state: ThousandState, raw: str) -> Any:
@@ -58,7 +61,7 @@ def read_command(state: ThousandState, raw: str) -> Any:
     text = raw.strip().lower()
     if text in ("q", "quit", "exit"):
         raise QuitGame
-    if text in ("?", "h", "help"):
+    if text == "help":
         console.print(HELP)
         return None
     if text in ("board", "show"):
@@ -89,7 +92,7 @@ def read_command(state: ThousandState, raw: str) -> Any:
     return action
 
 
-def make_human(names: list[str]) -> Any:
+def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
     def ask_human(state: State[Any], seat: int) -> Any:
         assert isinstance(state, ThousandState)
         if state.pending_roll is not None:
@@ -98,6 +101,10 @@ def make_human(names: list[str]) -> Any:
                 console.print(f"  [bold cyan]{i}[/]  {text}  ({points} points)")
         while True:
             raw = ask(f"{names[seat]} [{allowed_text(state)}] > ")
+            if raw.strip().lower() in HINT_WORDS:
+                if desk is not None:
+                    desk.show(state, names)
+                continue
             try:
                 action = read_command(state, raw)
             except ValueError as exc:
@@ -208,10 +215,12 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
         real_dice: bool = RealDiceOpt,
+        hints: str = HintsOpt,
     ) -> None:
         """Play Dice 1000 («Тысяча») in the terminal against bots or friends (hot-seat)."""
         record, rules, specs = setup_play("thousand", resume, players, preset, sets, rules_file)
         names = seat_names(specs)
+        desk = hint_desk("thousand", rules, specs, hints)
         agents: list[Agent | None] = []
         for spec in specs:
             bot = make_bot("thousand", spec.bot, rules) if spec.bot else None
@@ -228,7 +237,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             "thousand",
             rules,
             specs,
-            make_human(names),
+            make_human(names, desk),
             show,
             make_narrator(names, agents),
             save,

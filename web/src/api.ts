@@ -156,7 +156,17 @@ export const api = {
   checkRules: (body: { game: string; preset: string; overrides: Record<string, unknown> }) =>
     request<RulesCheck>("POST", "/api/rules/check", body),
   recordUrl: (id: string) => `/api/tables/${encodeURIComponent(id)}/record`,
+  hints: (id: string, seat: number, token: string) =>
+    request<HintsResult>("POST", `/api/tables/${encodeURIComponent(id)}/hints`, { seat, token }),
 };
+
+/** `POST /api/tables/{id}/hints`: every legal move of the seat with its value, best first (docs/analysis.md). */
+export interface HintsResult {
+  seat: number;
+  unit: "win%" | "points";
+  note: string;
+  options: { move: string; value: number; loss: number; best: boolean }[];
+}
 
 // Seat tokens live in localStorage per table, so a reload (or a hot-seat browser) keeps its seats.
 const TOKEN_KEY = (table: string) => `dicehall.tokens.${table}`;

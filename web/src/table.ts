@@ -1,6 +1,6 @@
 // A table page, game-neutral: connection, seats held by this browser, event log, errors, game over.
 // The board itself is drawn by the game's view module (views/index.ts).
-import { api, forgetTokens, loadTokens, saveToken, type LogEntry, type TableInfo, type View } from "./api";
+import { api, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
 import { clear, h, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
@@ -58,13 +58,16 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const viewRoot = h("div", { class: "view-root" });
   const logList = h("ol", { class: "log", "aria-live": "polite", "data-testid": "log" });
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "gameover-title" });
+  const hintBtn = h("button", { type: "button", class: "btn", "data-testid": "hint-btn", "aria-pressed": "false", hidden: true }, t("hint.button"));
+  const hintBox = h("div", { class: "hints", "data-testid": "hints", "aria-live": "polite", hidden: true });
   app.append(
     h(
       "section",
       { class: "table-page" },
-      h("div", { class: "table-head" }, title, seatBadge, howto),
+      h("div", { class: "table-head" }, title, seatBadge, hintBtn, howto),
       houseRules,
       claimBox,
+      hintBox,
       h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box" }, h("h2", null, t("table.events")), logList)),
       overlay,
     ),
@@ -196,10 +199,68 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     if (e.key === "Escape") overlay.hidden = true;
   });
 
+  // Hints: allowed when at most one person sits at the table (alone or against bots), as the server rules.
+  let hintsOn = false;
+  let hintsFor: View | null = null;
+  const hintValue = (v: number, unit: HintsResult["unit"]): string =>
+    unit === "win%" ? `${formatNumber(Math.round(v * 10) / 10)}%` : formatNumber(Math.round(v * 10) / 10);
+  const renderHints = (res: HintsResult): void => {
+    clear(hintBox);
+    hintBox.append(
+      h("h2", null, t("hint.title", { name: seatName(res.seat) })),
+      h(
+        "ol",
+        { class: "hint-list" },
+        res.options.map((o) =>
+          h(
+            "li",
+            { class: o.best ? "best" : "", "data-move": o.move },
+            h("code", null, o.move),
+            " ",
+            h("b", null, hintValue(o.value, res.unit)),
+            " ",
+            o.best ? h("span", { class: "badge seat" }, t("hint.best")) : h("span", { class: "muted" }, `−${hintValue(o.loss, res.unit)}`),
+          ),
+        ),
+      ),
+      h("p", { class: "muted small" }, res.unit === "win%" ? t("hint.unit_win") : t("hint.unit_points")),
+    );
+  };
+  const refreshHints = async (): Promise<void> => {
+    const humans = (info?.seats ?? []).filter((s) => s.kind === "human").length;
+    const allowed = !spectator && mySeats.length > 0 && humans <= 1 && lastState?.terminal !== true;
+    hintBtn.hidden = !allowed;
+    hintBox.hidden = !(allowed && hintsOn);
+    if (hintBox.hidden || !lastState || hintsFor === lastState) return;
+    const asked = (hintsFor = lastState);
+    const seat = asked.current_player;
+    if (typeof seat !== "number" || !mySeats.includes(seat)) {
+      clear(hintBox);
+      hintBox.append(h("p", { class: "muted small" }, t("hint.wait")));
+      return;
+    }
+    try {
+      const res = await api.hints(tableId, seat, loadTokens(tableId)[seat] ?? "");
+      if (lastState === asked) renderHints(res);
+    } catch (err) {
+      if (lastState === asked) {
+        clear(hintBox);
+        hintBox.append(h("p", { class: "muted small" }, apiErrorText(err)));
+      }
+    }
+  };
+  hintBtn.addEventListener("click", () => {
+    hintsOn = !hintsOn;
+    hintBtn.setAttribute("aria-pressed", String(hintsOn));
+    hintsFor = null;
+    void refreshHints();
+  });
+
   const applyState = (state: View, fresh: LogEntry | null): void => {
     lastState = state;
     view?.update(state, fresh);
     if (state.terminal) showGameOver(state);
+    void refreshHints();
   };
 
   const conn = new TableConnection(tableId, Object.values(loadTokens(tableId)), {
@@ -213,6 +274,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       updateBadge();
       renderClaim();
       if (lastState) view?.update(lastState, null);
+      void refreshHints();
     },
     snapshot(_seq, state, log, status) {
       if (info && status) info.status = status;

@@ -1,0 +1,292 @@
+"""``dicehall analyze RECORD`` and the ``?`` hints of terminal play: they only render :mod:`dicehall.core.analysis`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from dicehall.core.analysis import (
+    Analysis,
+    Evaluator,
+    Hints,
+    Unit,
+    analyze,
+    evaluator_for,
+    has_evaluator,
+    hints,
+)
+from dicehall.core.cli_options import check_input_file, check_output_file, console, err_console, fail
+from dicehall.core.errors import DicehallError
+from dicehall.core.game import State, get_game
+from dicehall.core.record import GameRecord, replay
+from dicehall.core.rules import RuleSet
+from dicehall.i18n import Translator, current
+from dicehall.i18n.cli import LangOpt, apply_lang
+
+HINT_MODES = ("auto", "on", "off")
+HINT_WORDS = ("?", "h", "hint", "hints")
+"""What a player types during terminal play to see the hints."""
+HintsOpt = typer.Option(
+    "auto",
+    "--hints",
+    help="Hints ('?' or 'h' lists every legal move with its value): auto = allowed alone and against bots, "
+    "off when two or more people play; on; off.",
+    case_sensitive=False,
+)
+CLASS_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+def fmt(value: float, unit: Unit, signed: bool = False, digits: int = 1) -> str:
+    sign = "+" if signed else ""
+    text = f"{value:{sign}.{digits}f}"
+    return text + "%" if unit == "win%" else text
+
+
+def hints_allowed(mode: str, humans: int) -> bool:
+    """The table option: ``auto`` allows hints unless two or more people share the table."""
+    if mode not in HINT_MODES:
+        raise ValueError(f"--hints must be one of {', '.join(HINT_MODES)}, got {mode!r}")
+    return mode == "on" or (mode == "auto" and humans <= 1)
+
+
+def hints_table(h: Hints, name: str, t: Translator) -> Table:
+    table = Table(title=t("hints.title", name=name), title_justify="left")
+    table.add_column(t("analysis.col.move"))
+    table.add_column(t("hints.col.value"), justify="right")
+    table.add_column(t("hints.col.diff"), justify="right")
+    table.add_column("")
+    for opt in h.options:
+        mark = f"[bold green]{t('hints.best')}[/]" if opt.best else ""
+        table.add_row(
+            f"[bold]{opt.move}[/]" if opt.best else opt.move,
+            fmt(opt.value, h.unit),
+            "" if opt.best else fmt(-opt.loss, h.unit, signed=True),
+            mark,
+        )
+    return table
+
+
+class HintDesk:
+    """The hints of a terminal game: allowed or not by the table option, the evaluator built on first use."""
+
+    def __init__(self, game: str, rules: RuleSet, seats: int, humans: int, mode: str) -> None:
+        self.game, self.rules, self.seats = game, rules, seats
+        self.mode = mode.lower()
+        self.allowed = hints_allowed(self.mode, humans) and has_evaluator(game)
+        self._evaluator: Evaluator | None = None
+
+    def show(self, state: State[Any], names: Sequence[str]) -> None:
+        t = current()
+        if not has_evaluator(self.game):
+            console.print(f"[yellow]{t('hints.none', game=get_game(self.game).title)}[/]")
+            return
+        if not self.allowed:
+            console.print(f"[yellow]{t('hints.off')}[/]")
+            return
+        try:
+            if self._evaluator is None:
+                with console.status(t("hints.preparing")):
+                    self._evaluator = evaluator_for(self.game, self.rules, self.seats)
+            h = hints(self._evaluator, state)
+        except DicehallError as exc:
+            console.print(f"[red]{exc}[/]")
+            return
+        console.print(hints_table(h, names[h.seat], t))
+        if h.note:
+            console.print(f"[dim]{h.note}[/]")
+
+
+def hint_desk(game: str, rules: RuleSet, specs: Sequence[Any], mode: str) -> HintDesk:
+    """The desk of a terminal game from ``--hints`` (a bad value is a usage error) and the seats (``spec.bot``)."""
+    if mode.lower() not in HINT_MODES:
+        raise fail(f"--hints must be one of {', '.join(HINT_MODES)}, got {mode!r}")
+    humans = sum(1 for spec in specs if not spec.bot)
+    return HintDesk(game, rules, len(specs), humans, mode)
+
+
+# -- dicehall analyze --------------------------------------------------------------------------------------------
+def analysis_tables(a: Analysis, t: Translator) -> list[Table]:
+    steps = Table(title=t("analysis.title", game=get_game(a.game).title, players=", ".join(a.players)))
+    for key, justify in (
+        ("analysis.col.event", "right"),
+        ("analysis.col.player", "left"),
+        ("analysis.col.move", "left"),
+        ("analysis.col.best", "left"),
+        ("analysis.col.loss", "right"),
+        ("analysis.col.luck", "right"),
+        ("analysis.col.class", "left"),
+        ("analysis.col.value", "right"),
+    ):
+        steps.add_column(t(key), justify=justify)  # type: ignore[arg-type]
+    for s in a.steps:
+        who = a.players[s.seat]
+        if s.kind == "forced":
+            continue
+        if s.kind == "roll":
+            style = "green" if s.luck > 0 else "red" if s.luck < 0 else ""
+            luck = fmt(s.luck, a.unit, signed=True)
+            steps.add_row(
+                str(s.n),
+                who,
+                f"[dim]{t('analysis.kind.roll')}[/] {s.move}",
+                "",
+                "",
+                f"[{style}]{luck}[/]" if style else luck,
+                "",
+                fmt(s.value, a.unit),
+            )
+            continue
+        klass = t(f"analysis.class.{s.klass}") if s.klass else ""
+        style = CLASS_STYLE.get(s.klass or "", "")
+        steps.add_row(
+            str(s.n),
+            who,
+            f"[bold]{s.move}[/]",
+            "" if s.best == s.move or s.loss == 0 else s.best,
+            fmt(s.loss, a.unit) if s.loss else "",
+            "",
+            f"[{style}]{klass}[/]" if style else klass,
+            fmt(s.value, a.unit),
+        )
+    totals = Table(title=t("analysis.totals"), title_justify="left")
+    for key in (
+        "analysis.col.player",
+        "analysis.col.decisions",
+        "analysis.col.accuracy",
+        "analysis.col.mean_loss",
+        "analysis.class.inaccuracy",
+        "analysis.class.mistake",
+        "analysis.class.blunder",
+        "analysis.col.rolls",
+        "analysis.col.luck",
+    ):
+        totals.add_column(t(key), justify="left" if key == "analysis.col.player" else "right")
+    for seat in a.totals:
+        totals.add_row(
+            seat.name,
+            str(seat.decisions),
+            f"{seat.accuracy:.1f}",
+            fmt(seat.mean_loss, a.unit, digits=2),
+            str(seat.inaccuracies),
+            str(seat.mistakes),
+            str(seat.blunders),
+            str(seat.rolls),
+            fmt(seat.luck, a.unit, signed=True),
+        )
+    return [steps, totals]
+
+
+def plot_analysis(a: Analysis, path: Path, t: Translator) -> None:
+    """The value of each seat over the game (PNG), with each mistake and blunder marked on the mover's line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(10, 4.5), dpi=100)
+    xs = list(range(len(a.series)))
+    for seat, name in enumerate(a.players):
+        ax.plot(xs, [v[seat] for v in a.series], label=name, linewidth=1.4)
+    for klass, marker in (("mistake", "o"), ("blunder", "X")):
+        points = [(s.n, a.series[s.n][s.seat]) for s in a.steps if s.klass == klass]
+        if points:
+            ax.scatter(
+                [p[0] for p in points],
+                [p[1] for p in points],
+                marker=marker,
+                color="darkorange" if klass == "mistake" else "crimson",
+                zorder=3,
+                label=t(f"analysis.class.{klass}"),
+            )
+    if a.unit == "win%":
+        ax.set_ylim(0, 100)
+        ax.axhline(50, color="grey", linewidth=0.6, linestyle=":")
+    ax.set_xlabel(t("analysis.chart.x"))
+    ax.set_ylabel(t("analysis.chart.y_win") if a.unit == "win%" else t("analysis.chart.y_points"))
+    ax.set_title(t("analysis.title", game=get_game(a.game).title, players=", ".join(a.players)))
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _load_and_analyse(file: Path, quiet: bool) -> Analysis:
+    try:
+        record = GameRecord.load(file)
+        rules = record.rules()
+        if not has_evaluator(record.game):
+            evaluator_for(record.game, rules, len(record.players))  # says why not
+        replay(record)  # a bad record is refused before any evaluator is built
+        # a small rule set may be solved on first use: its progress bar must not mix into --json output
+        with contextlib.redirect_stdout(sys.stderr) if quiet else contextlib.nullcontext():
+            evaluator = evaluator_for(record.game, rules, len(record.players))
+        if quiet or not console.is_terminal:
+            return analyze(record, evaluator)
+        columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=console, transient=True) as bar:
+            task = bar.add_task("analyse", total=len(record.events))
+            return analyze(record, evaluator, lambda done, _: bar.update(task, completed=done))
+    except DicehallError as exc:  # a bad record, or a game without analysis (AnalysisError)
+        raise fail(f"{file}: {exc}") from None
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("analyze")
+    def analyze_cmd(
+        file: Path = typer.Argument(
+            ..., help="A JSON game record (Dice 1000 or Clever).", callback=check_input_file
+        ),
+        plot: Path = typer.Option(
+            None,
+            "--plot",
+            help="Write a PNG chart of each player's value over the game.",
+            callback=check_output_file,
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print the whole analysis as one JSON object."),
+        lang: str = LangOpt,
+    ) -> None:
+        """Analyse a finished (or unfinished) game: the loss of every decision against the best one, classified
+        (inaccuracy / mistake / blunder), the luck of every roll, totals per player, and a chart.
+
+        Dice 1000 with 2 players and a solved table: chances to win in %; otherwise (and for Clever) expected
+        points. See docs/analysis.md.
+        """
+        t = apply_lang(lang)
+        a = _load_and_analyse(file, as_json)
+        if plot is not None:
+            try:
+                plot_analysis(a, plot, t)
+            except OSError as exc:
+                raise fail(f"--plot {plot}: {exc.strerror or exc}") from None
+        if as_json:
+            out = a.to_json()
+            out["record"] = str(file)
+            if plot is not None:
+                out["plot"] = str(plot)
+            typer.echo(json.dumps(out))
+            return
+        for table in analysis_tables(a, t):
+            console.print(table)
+        if a.note:
+            console.print(f"[yellow]{t('analysis.note')}[/] {a.note}")
+        console.print(f"[dim]{t('analysis.legend', **_legend(a))}[/]")
+        if plot is not None:
+            err_console.print(t("analysis.plot_saved", path=str(plot)))
+
+
+def _legend(a: Analysis) -> dict[str, str]:
+    th = a.thresholds
+    return {
+        "inaccuracy": fmt(th.inaccuracy, a.unit),
+        "mistake": fmt(th.mistake, a.unit),
+        "blunder": fmt(th.blunder, a.unit),
+    }
