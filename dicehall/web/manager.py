@@ -106,7 +106,7 @@ class TableManager:
         """Create a table; returns it with the tokens of the claimed human seats (shown once, stored hashed).
         ``creator`` is the creating client's key (see ``limits.py``), stored for the unfinished-tables quota."""
         game = get_game(spec.game)
-        rules = game.rules_type.from_preset(spec.preset, spec.overrides)
+        rules = game.rules_type.from_preset(spec.preset, {**game.live_overrides, **spec.overrides})
         game.check_player_count(len(spec.seats))
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
@@ -164,6 +164,7 @@ class TableManager:
         rules = game.rules_type.from_preset(meta.preset, meta.overrides)
         dice, bot_rng = new_rngs()
         name_players(state, meta.seats)
+        state.live_extras = True
         table = LiveTable(meta, game, rules, state, seq, dice, bot_rng, deque(maxlen=RECENT_EVENTS))
         table.touched = self.clock()
         return table
@@ -365,7 +366,7 @@ class TableManager:
         for ev, text, entry in pending:
             table.seq = ev.seq
             table.moves.append((ev.actor, ev.move))
-            table.recent.append((ev.seq, text, entry))
+            table.keep(ev.seq, text, entry)
             table.broadcast(text)
         self.bots.schedule(table)
         self.evict_if_idle(table)
@@ -378,6 +379,7 @@ class TableManager:
         fresh = self.rebuild(meta)
         table.state, table.seq, table.recent, table.meta = fresh.state, fresh.seq, fresh.recent, fresh.meta
         table.moves = fresh.moves
+        table.extras, table.unsent = None, {}
 
     # -- records ----------------------------------------------------------------------------------------------
     def record(self, table_id: str) -> WebRecord:

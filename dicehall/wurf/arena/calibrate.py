@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from dicehall.wurf.arena.base import ARENA_MM, DieRest, ThrowParams
+from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, DieRest, ThrowParams
 from dicehall.wurf.arena.fast import (
     PARAMS_FILE,
     FastParams,
@@ -44,6 +44,49 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-2, iters: int =
         if np.max(np.abs(step)) < 1e-7:
             break
     return w
+
+
+LANDING_BANDWIDTH_MM = 5.0
+"""Kernel width of the simulated likelihood of a landing spot."""
+
+
+def fit_landing(rows: Sequence[Any]) -> tuple[tuple[float, ...], tuple[float, ...], float]:
+    """Landing spot of a lone thrown die: forward drift (1, power, dice near the aim), scatter across and along
+    (1, power each), and the share of an overshoot that rebounds off a wall. Spots are drawn as the fast model
+    draws them (with common normals), and the parameters maximise the simulated likelihood of the physics spots
+    (a Gaussian kernel around each drawn spot), so walls and rebounds shape the fit as they shape the play."""
+    from scipy.optimize import minimize
+
+    p = np.array([r[5] for r in rows])
+    near = np.array([r[0][4] for r in rows])
+    ax, ay = np.array([r[7] for r in rows]), np.array([r[8] for r in rows])
+    fx, fy = ax + np.array([r[3] for r in rows]), ay + np.array([r[4] for r in rows])
+    gen = np.random.default_rng(1)
+    zx, zy = gen.standard_normal((len(rows), 64)), gen.standard_normal((len(rows), 64))
+    lo, hi = DIE_MM / 2, ARENA_MM - DIE_MM / 2
+    h2 = 2 * LANDING_BANDWIDTH_MM**2
+
+    def rebound(v: np.ndarray, bounce: float) -> np.ndarray:  # fast.rebound on arrays
+        v = np.where(v > hi, hi - bounce * (v - hi), v)
+        return np.clip(np.where(v < lo, lo + bounce * (lo - v), v), lo, hi)
+
+    def nll(obs: np.ndarray, drawn: np.ndarray) -> float:
+        dens = np.exp(-((drawn - obs[:, None]) ** 2) / h2).mean(axis=1)
+        return -float(np.log(dens + 1e-12).sum())
+
+    def loss(theta: np.ndarray) -> float:
+        a, bp, c, bounce, sy0, sy1, sx0, sx1 = theta
+        bounce = min(1.0, max(0.0, bounce))
+        sd_y = np.maximum(1.0, sy0 + sy1 * p)[:, None]
+        sd_x = np.maximum(1.0, sx0 + sx1 * p)[:, None]
+        y = rebound(ay[:, None] + (a + bp * p + c * near)[:, None] + sd_y * zy, bounce)
+        x = rebound(ax[:, None] + sd_x * zx, bounce)
+        return nll(fy, y) + nll(fx, x)
+
+    start = np.array([20.0, 40.0, -5.0, 0.5, 30.0, 0.0, 35.0, 0.0])
+    best = minimize(loss, start, method="Nelder-Mead", options={"maxiter": 3000, "xatol": 0.05, "fatol": 0.5})
+    a, bp, c, bounce, sy0, sy1, sx0, sx1 = (float(v) for v in best.x)
+    return (a, bp, c), (sx0, sx1, sy0, sy1), min(1.0, max(0.0, bounce))
 
 
 def random_arena(rng: np.random.Generator) -> list[DieRest]:
@@ -113,6 +156,8 @@ def collect(throws: int, seed: int = 20261122) -> dict[str, list[Any]]:
                     after.y - params.y,
                     params.power,
                     n_thrown,
+                    params.x,
+                    params.y,
                 )
             )
     return rows
@@ -146,21 +191,15 @@ def fit(rows: dict[str, list[Any]], throws: int, seconds: float) -> FastParams:
     landed = [r for r in th if r[1] in ("arena", "cocked")]
     t_cocked = float(sum(r[1] == "cocked" for r in landed) / max(1, len(landed)))
     faces = np.bincount([r[2] for r in landed if r[1] == "arena"], minlength=7)[1:].astype(float)
-    single = [r for r in landed if r[6] == 1]
-    tp = np.array([r[5] for r in single])
-    dy = np.array([r[4] for r in single])
-    dx = np.array([r[3] for r in single])
-    b = np.vstack([np.ones(len(single)), tp]).T
-    drift = np.linalg.lstsq(b, dy, rcond=None)[0]
-    resid = np.sqrt(0.5 * ((dy - b @ drift) ** 2 + dx**2))
-    scatter = np.linalg.lstsq(b, resid * math.sqrt(math.pi / 2), rcond=None)[0]
+    drift, scatter, bounce = fit_landing([r for r in landed if r[6] == 1 and r[1] == "arena"])
     return FastParams(
         thrown_leave=tuple(float(v) for v in thrown_leave),
         thrown_rim_share=rim_share,
         thrown_cocked=t_cocked,
         face_probs=tuple(float(v / faces.sum()) for v in faces),
-        drift=(float(drift[0]), float(drift[1])),
-        scatter=(max(1.0, float(scatter[0])), float(scatter[1])),
+        drift=drift,
+        scatter=scatter,
+        bounce=bounce,
         hit=tuple(float(v) for v in hit),
         hit_leave=tuple(float(v) for v in hit_leave),
         hit_cocked=float(cocked[dm & ~left.astype(bool)].mean()) if stay.any() else 0.0,
