@@ -107,6 +107,7 @@ def test_no_arena_model_puts_dice_inside_each_other() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)  # physics: 10,000 throws take 4-5 minutes on a quiet core
 @pytest.mark.parametrize("model", [FAST, PHYS], ids=["fast", "physics"])
 def test_no_overlaps_in_ten_thousand_throws(model: ph.PhysicsArena | FastArena) -> None:
     assert _mixed_throws(model, 10_000, 3) == 0

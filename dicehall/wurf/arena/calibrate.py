@@ -46,47 +46,63 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-2, iters: int =
     return w
 
 
-LANDING_BANDWIDTH_MM = 5.0
-"""Kernel width of the simulated likelihood of a landing spot."""
+LANDING_THROWS = 0.2
+"""Lone dice thrown into an empty arena per calibration throw, for the landing spot."""
 
 
-def fit_landing(rows: Sequence[Any]) -> tuple[tuple[float, ...], tuple[float, ...], float]:
-    """Landing spot of a lone thrown die: forward drift (1, power, dice near the aim), scatter across and along
-    (1, power each), and the share of an overshoot that rebounds off a wall. Spots are drawn as the fast model
-    draws them (with common normals), and the parameters maximise the simulated likelihood of the physics spots
-    (a Gaussian kernel around each drawn spot), so walls and rebounds shape the fit as they shape the play."""
-    from scipy.optimize import minimize
+def collect_landing(throws: int, rng: np.random.Generator) -> list[Any]:
+    """Rows of lone dice thrown anywhere into an empty arena (rows shaped like ``collect``'s thrown rows)."""
+    phys = PhysicsArena()
+    out = []
+    for _ in range(throws):
+        ax, ay = (float(v) for v in rng.uniform(20, 180, 2))
+        params = ThrowParams(ax, ay, float(rng.random()), float(rng.random()))
+        d = phys.throw([], 1, params, rng).dice[0]
+        feats = thrown_features(params.power, 1, 0, ax, ay)
+        out.append((feats, d.status, d.face, d.x - ax, d.y - ay, params.power, 1, ax, ay))
+    return out
 
-    p = np.array([r[5] for r in rows])
-    near = np.array([r[0][4] for r in rows])
-    ax, ay = np.array([r[7] for r in rows]), np.array([r[8] for r in rows])
-    fx, fy = ax + np.array([r[3] for r in rows]), ay + np.array([r[4] for r in rows])
-    gen = np.random.default_rng(1)
-    zx, zy = gen.standard_normal((len(rows), 64)), gen.standard_normal((len(rows), 64))
+
+def fit_landing(
+    lone: Sequence[Any], rows: Sequence[Any]
+) -> tuple[tuple[float, ...], tuple[float, ...], float]:
+    """Landing spot of a thrown die: forward drift (1, power, dice near the aim), scatter across and along
+    (1, power each), and the share of an overshoot that rebounds off a wall.
+
+    Drift and scatter come from lone dice thrown into an empty arena with no wall in reach (least squares on the
+    offsets and on their absolute deviations); the rebound share from those that could reach the far wall, by
+    matching the mean spot of the model's own draws (common normals) to physics; the shortening by dice near the
+    aim from the calibration throws (``rows``) with no wall in reach."""
+    p = np.array([r[5] for r in lone])
+    ax, ay = np.array([r[7] for r in lone]), np.array([r[8] for r in lone])
+    dx, dy = np.array([r[3] for r in lone]), np.array([r[4] for r in lone])
+    clear = (ax > 50) & (ax < 150) & (ay < 80)
+    b = np.vstack([np.ones(int(clear.sum())), p[clear]]).T
+    to_sd = math.sqrt(math.pi / 2)  # mean absolute deviation → standard deviation of a Gaussian
+    drift = np.linalg.lstsq(b, dy[clear], rcond=None)[0]
+    sx = np.linalg.lstsq(b, np.abs(dx[clear]) * to_sd, rcond=None)[0]
+    sy = np.linalg.lstsq(b, np.abs(dy[clear] - b @ drift) * to_sd, rcond=None)[0]
+    rp, near = np.array([r[5] for r in rows]), np.array([r[0][4] for r in rows])
+    rx, ry, rdy = (np.array([r[k] for r in rows]) for k in (7, 8, 4))
+    room = (rx > 50) & (rx < 150) & (ry < 80)
+    shortfall = rdy[room] - (drift[0] + drift[1] * rp[room])
+    c = float(near[room] @ shortfall / max(1.0, float(near[room] @ near[room])))
+    far = ay >= 80
+    z = np.random.default_rng(1).standard_normal((int(far.sum()), 64))
     lo, hi = DIE_MM / 2, ARENA_MM - DIE_MM / 2
-    h2 = 2 * LANDING_BANDWIDTH_MM**2
+    base = (ay[far] + drift[0] + drift[1] * p[far])[:, None] + (sy[0] + sy[1] * p[far])[:, None] * z
 
-    def rebound(v: np.ndarray, bounce: float) -> np.ndarray:  # fast.rebound on arrays
-        v = np.where(v > hi, hi - bounce * (v - hi), v)
-        return np.clip(np.where(v < lo, lo + bounce * (lo - v), v), lo, hi)
+    def miss(bounce: float) -> float:  # fast.rebound on arrays
+        v = np.where(base > hi, hi - bounce * (base - hi), base)
+        v = np.clip(np.where(v < lo, lo + bounce * (lo - v), v), lo, hi)
+        return float(((v.mean(axis=1) - (ay[far] + dy[far])) ** 2).sum())
 
-    def nll(obs: np.ndarray, drawn: np.ndarray) -> float:
-        dens = np.exp(-((drawn - obs[:, None]) ** 2) / h2).mean(axis=1)
-        return -float(np.log(dens + 1e-12).sum())
-
-    def loss(theta: np.ndarray) -> float:
-        a, bp, c, bounce, sy0, sy1, sx0, sx1 = theta
-        bounce = min(1.0, max(0.0, bounce))
-        sd_y = np.maximum(1.0, sy0 + sy1 * p)[:, None]
-        sd_x = np.maximum(1.0, sx0 + sx1 * p)[:, None]
-        y = rebound(ay[:, None] + (a + bp * p + c * near)[:, None] + sd_y * zy, bounce)
-        x = rebound(ax[:, None] + sd_x * zx, bounce)
-        return nll(fy, y) + nll(fx, x)
-
-    start = np.array([20.0, 40.0, -5.0, 0.5, 30.0, 0.0, 35.0, 0.0])
-    best = minimize(loss, start, method="Nelder-Mead", options={"maxiter": 3000, "xatol": 0.05, "fatol": 0.5})
-    a, bp, c, bounce, sy0, sy1, sx0, sx1 = (float(v) for v in best.x)
-    return (a, bp, c), (sx0, sx1, sy0, sy1), min(1.0, max(0.0, bounce))
+    bounce = min(np.linspace(0.0, 1.0, 41), key=miss)
+    return (
+        (float(drift[0]), float(drift[1]), c),
+        (max(1.0, float(sx[0])), float(sx[1]), max(1.0, float(sy[0])), float(sy[1])),
+        float(bounce),
+    )
 
 
 def random_arena(rng: np.random.Generator) -> list[DieRest]:
@@ -126,7 +142,7 @@ def scenario(rng: np.random.Generator) -> tuple[list[DieRest], int, ThrowParams]
 def collect(throws: int, seed: int = 20261122) -> dict[str, list[Any]]:
     phys = PhysicsArena()
     rng = np.random.default_rng(seed)
-    rows: dict[str, list[Any]] = {"arena": [], "thrown": []}
+    rows: dict[str, list[Any]] = {"arena": [], "thrown": [], "landing": []}
     for _ in range(throws):
         arena, n_thrown, params = scenario(rng)
         res = phys.throw(arena, n_thrown, params, rng)
@@ -160,6 +176,7 @@ def collect(throws: int, seed: int = 20261122) -> dict[str, list[Any]]:
                     params.y,
                 )
             )
+    rows["landing"] = collect_landing(int(throws * LANDING_THROWS), rng)
     return rows
 
 
@@ -191,7 +208,9 @@ def fit(rows: dict[str, list[Any]], throws: int, seconds: float) -> FastParams:
     landed = [r for r in th if r[1] in ("arena", "cocked")]
     t_cocked = float(sum(r[1] == "cocked" for r in landed) / max(1, len(landed)))
     faces = np.bincount([r[2] for r in landed if r[1] == "arena"], minlength=7)[1:].astype(float)
-    drift, scatter, bounce = fit_landing([r for r in landed if r[6] == 1 and r[1] == "arena"])
+    drift, scatter, bounce = fit_landing(
+        [r for r in rows["landing"] if r[1] == "arena"], [r for r in landed if r[6] == 1 and r[1] == "arena"]
+    )
     return FastParams(
         thrown_leave=tuple(float(v) for v in thrown_leave),
         thrown_rim_share=rim_share,
@@ -210,6 +229,7 @@ def fit(rows: dict[str, list[Any]], throws: int, seconds: float) -> FastParams:
             "physics_throws": throws,
             "arena_rows": len(ar),
             "thrown_rows": len(th),
+            "landing_rows": len(rows["landing"]),
             "seconds": round(seconds, 1),
             "features_arena": "1, d, d^2, power, d*power, spin, crowd, ln(n_thrown) with d = distance/100 mm",
             "features_thrown": "1, power, power^2, ln(n_thrown), near, near*power, north, north^2, side, side^2, north*power (near = arena dice within 45 mm of the aim; north/side = aim distance to the north/nearest side wall /100 mm)",
