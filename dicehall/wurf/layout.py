@@ -11,26 +11,24 @@ from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, WALL_CLEARANCE_MM
 Square = tuple[float, float, float]  # centre x, y (mm) and yaw (degrees)
 
 
-def _corners(sq: Square) -> list[tuple[float, float]]:
-    x, y, yaw = sq
-    h = DIE_MM / 2
-    c, s = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
-    return [(x + c * dx - s * dy, y + s * dx + c * dy) for dx, dy in ((h, h), (-h, h), (-h, -h), (h, -h))]
-
-
 def overlap(a: Square, b: Square, gap: float = 0.5) -> bool:
-    """Whether two dice footprints (squares of side DIE_MM, grown by ``gap``) overlap (separating axes)."""
-    if (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 > (DIE_MM * math.sqrt(2) + gap) ** 2:
+    """Whether two dice footprints (squares of side DIE_MM, grown by ``gap``) overlap (separating axes: they are
+    apart when, along one of their four edge directions, their centres are farther apart than their reaches)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if dx * dx + dy * dy > (DIE_MM * _SQRT2 + gap) ** 2:
         return False
-    ca, cb = _corners(a), _corners(b)
-    for yaw in (a[2], b[2]):
-        for ang in (yaw, yaw + 90.0):
-            ux, uy = math.cos(math.radians(ang)), math.sin(math.radians(ang))
-            pa = [px * ux + py * uy for px, py in ca]
-            pb = [px * ux + py * uy for px, py in cb]
-            if max(pa) + gap <= min(pb) or max(pb) + gap <= min(pa):
-                return False
+    h = DIE_MM / 2
+    ra, rb = math.radians(a[2]), math.radians(b[2])
+    ca, sa, cb, sb = math.cos(ra), math.sin(ra), math.cos(rb), math.sin(rb)
+    # Along a's edges a reaches h and b reaches h·(|cos| + |sin|) of the angle between them; likewise for b.
+    cross = h * (abs(ca * cb + sa * sb) + abs(sa * cb - ca * sb))
+    for ux, uy in ((ca, sa), (-sa, ca), (cb, sb), (-sb, cb)):
+        if abs(dx * ux + dy * uy) >= h + cross + gap:
+            return False
     return True
+
+
+_SQRT2 = math.sqrt(2.0)
 
 
 def half_extent(yaw: float) -> float:
@@ -96,6 +94,28 @@ def _free(x: float, y: float, yaw: float, taken: Sequence[Square], slack: float 
     return True
 
 
+def _clear_of(x: float, y: float, yaw: float, t: Square, margin: float = 0.05) -> tuple[float, float]:
+    """(x, y) moved straight away from die ``t`` to where the two dice just stop overlapping: along a direction
+    ``u`` they are apart once they are apart along one of their four edge axes (separating axes)."""
+    dx, dy = x - t[0], y - t[1]
+    dist = math.hypot(dx, dy)
+    ux, uy = (dx / dist, dy / dist) if dist > 1e-9 else (0.0, -1.0)
+    need = math.inf
+    for ang in (yaw, yaw + 90.0, t[2], t[2] + 90.0):
+        ax, ay = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+        along = abs(ux * ax + uy * ay)
+        if along > 1e-9:
+            reach = _reach(yaw, ax, ay) + _reach(t[2], ax, ay)
+            need = min(need, reach / along)
+    return t[0] + ux * (need + margin), t[1] + uy * (need + margin)
+
+
+def _reach(yaw: float, ax: float, ay: float) -> float:
+    """Half the width of a die turned ``yaw`` measured along the unit direction (ax, ay)."""
+    c, s = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
+    return DIE_MM / 2 * (abs(c * ax + s * ay) + abs(-s * ax + c * ay))
+
+
 def free_spot(
     x: float, y: float, yaw: float, taken: Sequence[Square], slack: float = 0.0
 ) -> tuple[float, float]:
@@ -107,6 +127,20 @@ def free_spot(
     x, y = min(max(x, h), ARENA_MM - h), min(max(y, h), ARENA_MM - h)
     if _free(x, y, yaw, taken):
         return x, y
+    # Usually a die or two are in the way: slide straight out from the nearest until the two just touch.
+    px, py = x, y
+    for _ in range(6):
+        near2, block = math.inf, None
+        for t in taken:
+            d2 = (px - t[0]) ** 2 + (py - t[1]) ** 2
+            if d2 < near2 and overlap((px, py, yaw), t, gap=0.0):
+                near2, block = d2, t
+        if block is None:
+            if (px - x) ** 2 + (py - y) ** 2 <= (DIE_MM * _SQRT2) ** 2:
+                return px, py
+            break  # slid far: a spot found by the rings search is nearer
+        px, py = _clear_of(px, py, yaw, block)
+        px, py = min(max(px, h), ARENA_MM - h), min(max(py, h), ARENA_MM - h)
     for dx, dy in _RINGS:
         if _free(x + dx, y + dy, yaw, taken):
             return x + dx, y + dy
