@@ -115,6 +115,7 @@ def make_human(names: list[str]) -> Any:
             raw = ask("> ").strip()
             if raw.lower() in ("help", "h", "?"):
                 console.print(HELP)
+                console.print(f"Now you can use: {escape(allowed_commands(state))}.")
                 continue
             if raw.lower() in ("board", "b"):
                 console.print(render_state(state, names))
