@@ -167,6 +167,14 @@ class State(ABC, Generic[A]):
             )
         return self.clone()
 
+    live_extras: bool = False
+    """Set on a live table's state: chance events may then gather :meth:`event_extras` (costs time)."""
+
+    def event_extras(self) -> dict[str, Any] | None:
+        """Presentation data for the live event of the action just applied that is not part of the record (a
+        replay never has it), e.g. Der große Wurf's flight of the dice; ``None`` when there is none."""
+        return None
+
     def stats(self) -> dict[str, float]:
         """Numbers a simulation aggregates for a finished game (game length, per-area points, ...)."""
         return {}
@@ -201,6 +209,8 @@ class Game(ABC, Generic[R]):
     rules_type: ClassVar[type[RuleSet]]
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
+    live_overrides: ClassVar[dict[str, Any]] = {}
+    """Rule options a live (web) table uses unless its creator sets them, e.g. Wurf's physics arena."""
 
     @abstractmethod
     def new_initial_state(self, rules: R, num_players: int) -> State[Any]: ...

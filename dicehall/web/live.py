@@ -90,6 +90,11 @@ class LiveTable:
     closed: bool = False
     touched: float = dataclasses.field(default_factory=time.monotonic)
     """Last join, move or read (monotonic clock): idle tables are unloaded."""
+    extras: tuple[int, dict[str, Any], str] | None = None
+    """The latest kept event that carried :meth:`State.event_extras` (e.g. a Wurf throw's motion): its seq, the
+    extras, and its message without them (what ``recent`` keeps for it once a newer one arrives)."""
+    unsent: dict[int, tuple[dict[str, Any], str]] = dataclasses.field(default_factory=dict)
+    """Extras of events made but not yet kept (a failed commit clears them)."""
 
     @property
     def id(self) -> str:
@@ -179,6 +184,7 @@ class LiveTable:
             "status": self.status,
             "state": self.view(),
             "log": [entry for _, _, entry in list(self.recent)[-SNAPSHOT_LOG:]],
+            **({"extras": {"seq": self.extras[0], **self.extras[1]}} if self.extras else {}),
         }
 
     def event(self, ev: StoredEvent, retracts: int | None = None) -> tuple[StoredEvent, str, dict[str, Any]]:
@@ -201,11 +207,29 @@ class LiveTable:
             msg["entered_by"] = entry["entered_by"] = ev.entered_by
         if retracts is not None:
             msg["retracts"] = entry["retracts"] = retracts
+        extras = self.state.event_extras()
+        if extras:
+            plain = dumps(msg)
+            self.unsent[ev.seq] = (extras, plain)
+            return ev, dumps({**msg, **extras}), entry
         return ev, dumps(msg), entry
+
+    def keep(self, seq: int, text: str, entry: dict[str, Any]) -> None:
+        """Add a sent event to ``recent``. Only the latest event with extras keeps them there (a throw's motion
+        is for watching it live, and for a client that reconnects right after it): older ones lose them."""
+        made = self.unsent.pop(seq, None)
+        if made is not None:
+            if self.extras is not None:
+                old = self.extras[0]
+                for k, (s, _, e) in enumerate(self.recent):
+                    if s == old:
+                        self.recent[k] = (s, self.extras[2], e)
+            self.extras = (seq, made[0], made[1])
+        self.recent.append((seq, text, entry))
 
     def remember(self, ev: StoredEvent) -> None:
         _, text, entry = self.event(ev)
-        self.recent.append((ev.seq, text, entry))
+        self.keep(ev.seq, text, entry)
 
     def broadcast(self, text: str) -> None:
         for sub in list(self.subscribers):

@@ -109,7 +109,7 @@ class TableManager:
         """Create a table; returns it with the tokens of the claimed human seats (shown once, stored hashed).
         ``creator`` is the creating client's key (see ``limits.py``), stored for the unfinished-tables quota."""
         game = get_game(spec.game)
-        rules = game.rules_type.from_preset(spec.preset, spec.overrides)
+        rules = game.rules_type.from_preset(spec.preset, {**game.live_overrides, **spec.overrides})
         game.check_player_count(len(spec.seats))
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
@@ -169,6 +169,7 @@ class TableManager:
         rules = game.rules_type.from_preset(meta.preset, meta.overrides)
         dice, bot_rng = new_rngs()
         name_players(state, meta.seats)
+        state.live_extras = True
         table = LiveTable(meta, game, rules, state, seq, dice, bot_rng, deque(maxlen=RECENT_EVENTS))
         table.touched = self.clock()
         return table
@@ -444,7 +445,7 @@ class TableManager:
         table.seq = ev.seq
         table.together = None
         _, text, entry = table.event(ev, retracts)
-        table.recent.append((ev.seq, text, entry))
+        table.keep(ev.seq, text, entry)
         table.broadcast(text)
         self._open_together(table)
         self.bots.schedule(table)
@@ -534,7 +535,7 @@ class TableManager:
         table.meta.status = status
         table.touched = self.clock()
         for ev, text, entry in pending:
-            table.recent.append((ev.seq, text, entry))
+            table.keep(ev.seq, text, entry)
             table.broadcast(text)
         self._open_together(table)
         self.bots.schedule(table)
@@ -568,6 +569,7 @@ class TableManager:
         table.undos += 1  # bot workers must not continue from a state cached before the rebuild
         table.together = None
         self._open_together(table)
+        table.extras, table.unsent = None, {}
 
     # -- records ----------------------------------------------------------------------------------------------
     def record(self, table_id: str) -> WebRecord:

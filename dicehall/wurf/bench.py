@@ -1,7 +1,8 @@
 """Der große Wurf benchmarks: ``python -m dicehall.wurf.bench [--quick]``.
 
-Figures: physics throw time with 10 dice already in the arena (median/p90 wall and CPU time, one thread), fast
-model throws per second, and full bot-versus-bot games per second with the fast model.
+Figures: physics throw time with 10 dice already in the arena (median/p90 wall and CPU time, one thread), the
+same with its motion recorded and packed for a live table, the motion payload's size, fast model throws per
+second, and full bot-versus-bot games per second with the fast model.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dicehall.wurf.arena.base import DieRest, ThrowParams
 from dicehall.wurf.arena.fast import FastArena
 from dicehall.wurf.arena.physics import PhysicsArena
 from dicehall.wurf.layout import inside, overlap
+from dicehall.wurf.motion import encode
 from dicehall.wurf.rules import WurfRules
 from dicehall.wurf.state import WurfState
 
@@ -52,6 +54,35 @@ def bench_physics(throws: int) -> dict[str, float]:
         "physics_throw_10dice_p90_ms": 1000 * float(np.percentile(wall, 90)),
         "physics_throw_10dice_median_cpu_ms": 1000 * float(np.median(cpu)),
         "physics_throw_simulated_s_median": float(np.median(sim)),
+    }
+
+
+def bench_motion(throws: int) -> dict[str, float]:
+    """Live-table throws: the physics throw recording its frames, and the size of the motion payload sent."""
+    phys = PhysicsArena()
+    rng = np.random.default_rng(3)
+    wall, cpu, size = [], [], []
+    for _ in range(throws):
+        arena = scattered(10, rng)
+        params = ThrowParams(
+            float(rng.uniform(40, 160)), float(rng.uniform(40, 160)), float(rng.random()), 0.5
+        )
+        t0, c0 = time.perf_counter(), time.thread_time()
+        res = phys.throw(arena, 1, params, rng, record_frames=True)
+        payload = encode(res.frames, res.frame_dt)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.thread_time() - c0)
+        size.append(len(json.dumps(payload)))
+    big = []
+    for _ in range(max(3, throws // 10)):  # the largest throws the box allows: 15 dice into 15
+        res = phys.throw(scattered(15, rng), 15, ThrowParams(100, 100, float(rng.random()), 1.0), rng, True)
+        big.append(len(json.dumps(encode(res.frames, res.frame_dt))))
+    return {
+        "physics_throw_10dice_with_motion_median_ms": 1000 * float(np.median(wall)),
+        "physics_throw_10dice_with_motion_median_cpu_ms": 1000 * float(np.median(cpu)),
+        "motion_payload_10dice_median_kb": float(np.median(size)) / 1000,
+        "motion_payload_10dice_max_kb": float(np.max(size)) / 1000,
+        "motion_payload_15_into_15_max_kb": float(np.max(big)) / 1000,
     }
 
 
@@ -100,6 +131,7 @@ def bench_games(games: int) -> dict[str, float]:
 def run(quick: bool = False) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     figures.update(bench_physics(40 if quick else 300))
+    figures.update(bench_motion(20 if quick else 100))
     figures.update(bench_fast(0.5 if quick else 2.0))
     figures.update(bench_games(20 if quick else 200))
     return figures

@@ -31,9 +31,9 @@ from dicehall.core.cli_support import ask, play_in_terminal, run_simulate_comman
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord
-from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Throw, cell_centre, face_name
+from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Throw, cell_centre
 from dicehall.wurf.state import WurfState
-from dicehall.wurf.terminal import cell_help, describe_action, render_state
+from dicehall.wurf.terminal import cell_help, describe_action, describe_outcome, render_state
 
 MIN_SIZE, MAX_SIZE = 64, 4096  # a picture smaller shows no pips; larger exceeds common offscreen GL buffers
 
@@ -115,6 +115,7 @@ def make_human(names: list[str]) -> Any:
             raw = ask("> ").strip()
             if raw.lower() in ("help", "h", "?"):
                 console.print(HELP)
+                console.print(f"Now you can use: {escape(allowed_commands(state))}.")
                 continue
             if raw.lower() in ("board", "b"):
                 console.print(render_state(state, names))
@@ -132,32 +133,19 @@ def make_human(names: list[str]) -> Any:
 
 
 def make_narrator(names: list[str]) -> Any:
+    before: list[int] = []  # arena faces when the last throw was made
+
     def narrate(state: State[Any], action: Any, player: int) -> None:
         assert isinstance(state, WurfState)
         if player != CHANCE:
+            before[:] = [d.face for d in state.arena]
             console.print(f"[bold]{names[player]}[/] {describe_action(action)}")
             return
         if not isinstance(action, Outcome) or state.last is None:
             console.print(f"[dim]{state.action_to_string(action)}[/]")
             return
         rep = state.last
-        faces = " ".join(
-            face_name(d.face)
-            if d.status == "arena"
-            else (f"cocked→{face_name(d.face)}" if d.face else d.status)
-            for d in action.dice
-        )
-        msg = f"   dice: {faces}"
-        removed = []
-        if rep.left:
-            removed.append(f"{rep.left} out of the arena")
-        if rep.x_removed + rep.cocked_lost:
-            removed.append(f"{rep.x_removed + rep.cocked_lost} X removed")
-        if removed:
-            msg += f" ({'; '.join(removed)})"
-        if rep.taken:
-            msg += f" → {names[rep.thrower]} takes {rep.taken} ({', '.join(face_name(f) for f in rep.taken_faces)})"
-        console.print(msg)
+        console.print(f"   {escape(describe_outcome(before, action, rep, names))}", soft_wrap=True)
         if rep.eliminated:
             console.print(f"   [bold red]{names[rep.thrower]} has no dice left and is out.[/]")
             if state.phase in ("setup", "over") and state.elimination_log[state.game_index - 1]:

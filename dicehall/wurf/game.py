@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from dicehall.core.game import Game
 from dicehall.core.rules import RuleSet
@@ -16,6 +16,8 @@ class WurfGame(Game[WurfRules]):
     rules_type: ClassVar[type[RuleSet]] = WurfRules
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    live_overrides: ClassVar[dict[str, Any]] = {"arena": "physics"}
+    """Live tables simulate every throw with MuJoCo and send its motion; the fast model serves simulation."""
 
     def new_initial_state(self, rules: WurfRules, num_players: int) -> WurfState:
         n = self.check_player_count(num_players)

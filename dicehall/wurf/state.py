@@ -15,14 +15,13 @@ from dicehall.core.game import CHANCE, TERMINAL, ChanceNotEnumerable, State
 from dicehall.wurf import actions as act
 from dicehall.wurf.actions import Action, EndTurn, Landed, Outcome, RealThrow, Rearrange, Setup, Throw
 from dicehall.wurf.arena.base import ARENA_MM, ArenaModel, DieRest, ThrowParams, X
-from dicehall.wurf.layout import centroid, gather_positions, inside, overlap
+from dicehall.wurf.layout import centroid, gather_positions, inside, layout_problem, overlap
 from dicehall.wurf.rules import TOTAL_DICE, WurfRules
 
 SETUP, THROW, CHOICE, ROLLING, OVER = "setup", "throw", "choice", "rolling", "over"
 AIM_POWERS = (0.2, 0.5, 0.8)
 REAL_THROW_RULE = "real-throw-typed"
 """The rule named when a real throw's outcome would come from an arena model (or carry model-only data)."""
-_POS_TOLERANCE = 30.0  # mm an outcome's arena die may lie beyond the floor edge (it can lean on a wall)
 
 
 def arena_model(name: str) -> ArenaModel:
@@ -66,6 +65,8 @@ class WurfState(State[Action]):
         self.stats_counts: Counter[str] = Counter()
         self._model: ArenaModel | None = None
         self.names: list[str] | None = None  # display names for render(); None = "seat 1", ...
+        self._flight: tuple[Outcome, dict[str, Any]] | None = None  # the motion of the outcome just sampled
+        self.motion: dict[str, Any] | None = None  # the motion of the throw just resolved (live tables only)
         self._new_game()
 
     # -- setup --------------------------------------------------------------------------------------------
@@ -167,8 +168,10 @@ class WurfState(State[Action]):
                 " never drawn from an arena model",
                 rule=REAL_THROW_RULE,
             )
-        result = self.model().throw(
-            self.arena, self.pending_count, ThrowParams(t.x, t.y, t.power, t.spin), rng
+        model = self.model()
+        motion = self.live_extras and model.name == "physics"
+        result = model.throw(
+            self.arena, self.pending_count, ThrowParams(t.x, t.y, t.power, t.spin), rng, record_frames=motion
         )
         dice = []
         for d in result.dice:
@@ -179,7 +182,16 @@ class WurfState(State[Action]):
                 dice.append(Landed("cocked", int(rng.integers(1, 7)), d.x, d.y, d.yaw))
             else:
                 dice.append(Landed("arena", d.face, d.x, d.y, d.yaw))
-        return Outcome(tuple(dice))
+        outcome = Outcome(tuple(dice))
+        if motion and result.frames:
+            from dicehall.wurf.motion import encode
+
+            self._flight = (outcome, encode(result.frames, result.frame_dt))
+        return outcome
+
+    def event_extras(self) -> dict[str, Any] | None:
+        """After a physics throw on a live table: ``{"motion": ...}``, the dice's flight (see wurf/motion.py)."""
+        return {"motion": self.motion} if self.motion is not None else None
 
     def apply_action(self, action: Action) -> None:
         if self.phase == OVER:
@@ -209,6 +221,9 @@ class WurfState(State[Action]):
             self._end_turn()
         else:  # pragma: no cover - typed union
             raise IllegalActionError(f"unknown action {action!r}", rule="notation")
+        # Applied: the motion sampled with this very outcome goes with its event; any other action drops it.
+        flight, self._flight = self._flight, None
+        self.motion = flight[1] if flight is not None and flight[0] == action else None
 
     # -- decisions ----------------------------------------------------------------------------------------
     def _apply_setup(self, s: Setup) -> None:
@@ -298,13 +313,21 @@ class WurfState(State[Action]):
                 raise IllegalActionError(f"die {k + 1}: unknown status {d.status!r}", rule="outcome")
             if d.status in ("arena", "cocked") and not 1 <= d.face <= 6:
                 raise IllegalActionError(f"die {k + 1}: a face is X or 2..6", rule="outcome")
-            if d.status == "arena" and d.x is not None and d.y is not None:
-                lo, hi = -_POS_TOLERANCE, ARENA_MM + _POS_TOLERANCE
-                if not (lo <= d.x <= hi and lo <= d.y <= hi):
-                    raise IllegalActionError(
-                        f"die {k + 1} at ({d.x:g}, {d.y:g}) is not in the arena; mark it 'out'",
-                        rule="outcome-position",
-                    )
+        problem = layout_problem(
+            [
+                (d.x, d.y, d.yaw)
+                if d.status in ("arena", "cocked") and d.x is not None and d.y is not None
+                else None
+                for d in o.dice
+            ]
+        )
+        if problem is not None:
+            kind, why = problem
+            raise IllegalActionError(
+                f"impossible layout after the throw: {why} (dice lie flat on the floor, never inside each"
+                " other; mark a die that left the arena 'out' or 'rim')",
+                rule=f"outcome-{kind}",
+            )
 
     def _apply_outcome(self, o: Outcome) -> None:
         self._check_outcome(o)

@@ -18,7 +18,8 @@ from dicehall.wurf.actions import (
 from dicehall.wurf.arena.base import ARENA_MM
 
 if TYPE_CHECKING:
-    from dicehall.wurf.state import WurfState
+    from dicehall.wurf.actions import Outcome
+    from dicehall.wurf.state import ThrowReport, WurfState
 
 SKETCH_COLS = 25
 SKETCH_ROWS = 10
@@ -107,3 +108,43 @@ def describe_action(action: object) -> str:
         n = len(action.moves)
         return f"pushes {n} {'die' if n == 1 else 'dice'} together at {', '.join(cells)}"
     return str(action)
+
+
+def _shown(status: str, face: int) -> str:
+    if status == "arena":
+        return face_name(face)
+    if status == "cocked":
+        return f"cocked (re-thrown: {face_name(face)})"
+    return status
+
+
+def describe_outcome(before: list[int], outcome: Outcome, report: ThrowReport, names: list[str]) -> str:
+    """A throw's outcome in words: what the thrown die (or dice) shows, which arena dice it turned or knocked
+    out (``before`` = their faces before the throw, in order), what the rules removed and what was taken."""
+    dice = outcome.dice
+    n_arena = len(dice) - report.thrown
+    thrown = [_shown(d.status, d.face) for d in dice[n_arena:]]
+    words = (
+        f"thrown die shows {thrown[0]}"
+        if len(thrown) == 1
+        else f"{len(thrown)} thrown dice show {' '.join(thrown)}"
+    )
+    knocked = []
+    for k, (d, face) in enumerate(zip(dice[:n_arena], before, strict=False)):
+        if d.status != "arena" or d.face != face:
+            knocked.append(f"#{k} {face_name(face)}→{_shown(d.status, d.face)}")
+    if knocked:
+        words += "; hit: " + ", ".join(knocked)
+    removed = []
+    if report.left:
+        removed.append(f"{report.left} out of the arena")
+    if report.x_removed + report.cocked_lost:
+        removed.append(f"{report.x_removed + report.cocked_lost} X")
+    if removed:
+        words += " (removed: " + ", ".join(removed) + ")"
+    if report.taken:
+        taken = ", ".join(face_name(f) for f in report.taken_faces)
+        words += f" → {names[report.thrower]} takes {report.taken} ({taken})"
+    elif not report.turn_over:
+        words += " → no number repeats"
+    return words

@@ -231,3 +231,22 @@ def test_play_narrates_bot_moves_without_millimetres(app: typer.Typer) -> None:
         "throws at" in line or "ends the turn" in line or "pushes" in line for line in bot_lines
     )
     assert not any("throw " in line and "," in line for line in bot_lines)  # no 'throw 100,80 p0.6'
+
+
+def test_outcome_narration_names_the_thrown_die_and_what_it_did() -> None:
+    from dicehall.wurf.terminal import describe_outcome
+
+    s = play(make(2), "start 2@100,100,0", "throw c2 p0.5", "lands 2@100,100,0 4@40,40,0")
+    before = [d.face for d in s.arena]
+    play(s, "throw c2 p0.5")
+    outcome = s.string_to_action("lands 4@100,100,0 out 4@60,60,0")
+    s.apply_action(outcome)
+    assert s.last is not None
+    text = describe_outcome(before, outcome, s.last, ["Ann", "Bob"])  # type: ignore[arg-type]
+    assert text == "thrown die shows 4; hit: #0 2→4, #1 4→out (removed: 1 out of the arena) → Ann takes 2 (4)"
+    s = play(make(2), "start 2@100,100,0", "throw c2 p0.5")
+    outcome = s.string_to_action("lands 2@100,100,0 cX@60,60,0")
+    s.apply_action(outcome)
+    assert s.last is not None
+    text = describe_outcome([2], outcome, s.last, ["Ann", "Bob"])  # type: ignore[arg-type]
+    assert text == "thrown die shows cocked (re-thrown: X) (removed: 1 X) → no number repeats"

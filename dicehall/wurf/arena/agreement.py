@@ -99,6 +99,51 @@ def compare(physics_throws: int, fast_throws: int, seed: int = 7) -> list[dict[s
     return rows
 
 
+LANDING_AIMS = ((100.0, 60.0), (100.0, 100.0), (100.0, 140.0))
+LANDING_POWERS = (0.2, 0.5, 0.8)
+
+
+def landing(model: ArenaModel, aim: tuple[float, float], power: float, throws: int, seed: int) -> np.ndarray:
+    """Offsets (dx, dy) in mm from the aim point of a lone die that came to rest flat in the arena."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(throws):
+        d = model.throw([], 1, ThrowParams(aim[0], aim[1], power, 0.5), rng).dice[0]
+        if d.status == "arena":
+            out.append((d.x - aim[0], d.y - aim[1]))
+    return np.array(out).reshape(-1, 2)
+
+
+def compare_landing(physics_throws: int, fast_throws: int, seed: int = 11) -> list[dict[str, Any]]:
+    """Where a lone die comes to rest (mean offset along and across the throw, spread along it): physics against
+    the fast model. Tolerance: three standard errors of the physics figure plus 8 mm."""
+    from dicehall.wurf.arena.fast import FastArena
+    from dicehall.wurf.arena.physics import PhysicsArena
+
+    rows = []
+    for aim in LANDING_AIMS:
+        for power in LANDING_POWERS:
+            ph = landing(PhysicsArena(), aim, power, physics_throws, seed)
+            fa = landing(FastArena.default(), aim, power, fast_throws, seed + 1)
+            n = max(2, len(ph))
+            sd = ph.std(axis=0) if len(ph) > 1 else np.array([50.0, 50.0])
+            for metric, p_val, f_val, se in (
+                ("mean dx", ph[:, 0].mean(), fa[:, 0].mean(), sd[0] / math.sqrt(n)),
+                ("mean dy", ph[:, 1].mean(), fa[:, 1].mean(), sd[1] / math.sqrt(n)),
+                ("sd dy", sd[1], fa[:, 1].std(), sd[1] / math.sqrt(2 * n)),
+            ):
+                rows.append(
+                    {
+                        "scenario": f"lone die at {aim[0]:g},{aim[1]:g} power {power}",
+                        "metric": metric,
+                        "physics": float(p_val),
+                        "fast": float(f_val),
+                        "tolerance": 3.0 * float(se) + 8.0,
+                    }
+                )
+    return rows
+
+
 def physics_rates(throws: int = 300, seed: int = 3) -> dict[str, float]:
     """Plausibility figures of the physics model (documented in docs/wurf.md)."""
     from scipy.stats import chisquare
@@ -149,7 +194,7 @@ if __name__ == "__main__":
         for k, v in physics_rates().items():
             print(f"{k:<36} {v:.3f}")
         sys.exit(0)
-    for r in compare(200, 4000):
+    for r in [*compare(200, 4000), *compare_landing(200, 4000)]:
         ok = abs(r["physics"] - r["fast"]) <= r["tolerance"]
         print(
             f"{r['scenario']:<28} {r['metric']:<14} physics {r['physics']:.3f} fast {r['fast']:.3f}"

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from dicehall.wurf.arena.base import ARENA_MM, DieRest, ThrowParams
+from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, DieRest, ThrowParams
 from dicehall.wurf.arena.fast import (
     PARAMS_FILE,
     FastParams,
@@ -44,6 +44,65 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-2, iters: int =
         if np.max(np.abs(step)) < 1e-7:
             break
     return w
+
+
+LANDING_THROWS = 0.2
+"""Lone dice thrown into an empty arena per calibration throw, for the landing spot."""
+
+
+def collect_landing(throws: int, rng: np.random.Generator) -> list[Any]:
+    """Rows of lone dice thrown anywhere into an empty arena (rows shaped like ``collect``'s thrown rows)."""
+    phys = PhysicsArena()
+    out = []
+    for _ in range(throws):
+        ax, ay = (float(v) for v in rng.uniform(20, 180, 2))
+        params = ThrowParams(ax, ay, float(rng.random()), float(rng.random()))
+        d = phys.throw([], 1, params, rng).dice[0]
+        feats = thrown_features(params.power, 1, 0, ax, ay)
+        out.append((feats, d.status, d.face, d.x - ax, d.y - ay, params.power, 1, ax, ay))
+    return out
+
+
+def fit_landing(
+    lone: Sequence[Any], rows: Sequence[Any]
+) -> tuple[tuple[float, ...], tuple[float, ...], float]:
+    """Landing spot of a thrown die: forward drift (1, power, dice near the aim), scatter across and along
+    (1, power each), and the share of an overshoot that rebounds off a wall.
+
+    Drift and scatter come from lone dice thrown into an empty arena with no wall in reach (least squares on the
+    offsets and on their absolute deviations); the rebound share from those that could reach the far wall, by
+    matching the mean spot of the model's own draws (common normals) to physics; the shortening by dice near the
+    aim from the calibration throws (``rows``) with no wall in reach."""
+    p = np.array([r[5] for r in lone])
+    ax, ay = np.array([r[7] for r in lone]), np.array([r[8] for r in lone])
+    dx, dy = np.array([r[3] for r in lone]), np.array([r[4] for r in lone])
+    clear = (ax > 50) & (ax < 150) & (ay < 80)
+    b = np.vstack([np.ones(int(clear.sum())), p[clear]]).T
+    to_sd = math.sqrt(math.pi / 2)  # mean absolute deviation → standard deviation of a Gaussian
+    drift = np.linalg.lstsq(b, dy[clear], rcond=None)[0]
+    sx = np.linalg.lstsq(b, np.abs(dx[clear]) * to_sd, rcond=None)[0]
+    sy = np.linalg.lstsq(b, np.abs(dy[clear] - b @ drift) * to_sd, rcond=None)[0]
+    rp, near = np.array([r[5] for r in rows]), np.array([r[0][4] for r in rows])
+    rx, ry, rdy = (np.array([r[k] for r in rows]) for k in (7, 8, 4))
+    room = (rx > 50) & (rx < 150) & (ry < 80)
+    shortfall = rdy[room] - (drift[0] + drift[1] * rp[room])
+    c = float(near[room] @ shortfall / max(1.0, float(near[room] @ near[room])))
+    far = ay >= 80
+    z = np.random.default_rng(1).standard_normal((int(far.sum()), 64))
+    lo, hi = DIE_MM / 2, ARENA_MM - DIE_MM / 2
+    base = (ay[far] + drift[0] + drift[1] * p[far])[:, None] + (sy[0] + sy[1] * p[far])[:, None] * z
+
+    def miss(bounce: float) -> float:  # fast.rebound on arrays
+        v = np.where(base > hi, hi - bounce * (base - hi), base)
+        v = np.clip(np.where(v < lo, lo + bounce * (lo - v), v), lo, hi)
+        return float(((v.mean(axis=1) - (ay[far] + dy[far])) ** 2).sum())
+
+    bounce = min(np.linspace(0.0, 1.0, 41), key=miss)
+    return (
+        (float(drift[0]), float(drift[1]), c),
+        (max(1.0, float(sx[0])), float(sx[1]), max(1.0, float(sy[0])), float(sy[1])),
+        float(bounce),
+    )
 
 
 def random_arena(rng: np.random.Generator) -> list[DieRest]:
@@ -83,7 +142,7 @@ def scenario(rng: np.random.Generator) -> tuple[list[DieRest], int, ThrowParams]
 def collect(throws: int, seed: int = 20261122) -> dict[str, list[Any]]:
     phys = PhysicsArena()
     rng = np.random.default_rng(seed)
-    rows: dict[str, list[Any]] = {"arena": [], "thrown": []}
+    rows: dict[str, list[Any]] = {"arena": [], "thrown": [], "landing": []}
     for _ in range(throws):
         arena, n_thrown, params = scenario(rng)
         res = phys.throw(arena, n_thrown, params, rng)
@@ -113,8 +172,11 @@ def collect(throws: int, seed: int = 20261122) -> dict[str, list[Any]]:
                     after.y - params.y,
                     params.power,
                     n_thrown,
+                    params.x,
+                    params.y,
                 )
             )
+    rows["landing"] = collect_landing(int(throws * LANDING_THROWS), rng)
     return rows
 
 
@@ -146,21 +208,17 @@ def fit(rows: dict[str, list[Any]], throws: int, seconds: float) -> FastParams:
     landed = [r for r in th if r[1] in ("arena", "cocked")]
     t_cocked = float(sum(r[1] == "cocked" for r in landed) / max(1, len(landed)))
     faces = np.bincount([r[2] for r in landed if r[1] == "arena"], minlength=7)[1:].astype(float)
-    single = [r for r in landed if r[6] == 1]
-    tp = np.array([r[5] for r in single])
-    dy = np.array([r[4] for r in single])
-    dx = np.array([r[3] for r in single])
-    b = np.vstack([np.ones(len(single)), tp]).T
-    drift = np.linalg.lstsq(b, dy, rcond=None)[0]
-    resid = np.sqrt(0.5 * ((dy - b @ drift) ** 2 + dx**2))
-    scatter = np.linalg.lstsq(b, resid * math.sqrt(math.pi / 2), rcond=None)[0]
+    drift, scatter, bounce = fit_landing(
+        [r for r in rows["landing"] if r[1] == "arena"], [r for r in landed if r[6] == 1 and r[1] == "arena"]
+    )
     return FastParams(
         thrown_leave=tuple(float(v) for v in thrown_leave),
         thrown_rim_share=rim_share,
         thrown_cocked=t_cocked,
         face_probs=tuple(float(v / faces.sum()) for v in faces),
-        drift=(float(drift[0]), float(drift[1])),
-        scatter=(max(1.0, float(scatter[0])), float(scatter[1])),
+        drift=drift,
+        scatter=scatter,
+        bounce=bounce,
         hit=tuple(float(v) for v in hit),
         hit_leave=tuple(float(v) for v in hit_leave),
         hit_cocked=float(cocked[dm & ~left.astype(bool)].mean()) if stay.any() else 0.0,
@@ -171,6 +229,7 @@ def fit(rows: dict[str, list[Any]], throws: int, seconds: float) -> FastParams:
             "physics_throws": throws,
             "arena_rows": len(ar),
             "thrown_rows": len(th),
+            "landing_rows": len(rows["landing"]),
             "seconds": round(seconds, 1),
             "features_arena": "1, d, d^2, power, d*power, spin, crowd, ln(n_thrown) with d = distance/100 mm",
             "features_thrown": "1, power, power^2, ln(n_thrown), near, near*power, north, north^2, side, side^2, north*power (near = arena dice within 45 mm of the aim; north/side = aim distance to the north/nearest side wall /100 mm)",

@@ -1,7 +1,7 @@
 """The fast arena: a statistical model of a throw, calibrated from the physics model.
 
 Per thrown die: P(leave the arena) is logistic in power; landing spot scatters around the aim point with a
-forward drift; the face follows the fitted face frequencies. Per arena die: P(disturbed) is logistic in its
+forward drift (shorter when dice lie near the aim) and rebounds off the walls; the face follows the fitted face frequencies. Per arena die: P(disturbed) is logistic in its
 distance from the aim point, power, spin, how many dice crowd around it (how tightly they are gathered) and how
 many dice are thrown; a disturbed die leaves the arena, is cocked, or stays with a changed face (to a
 neighbouring face or the opposite one) with fitted probabilities, and is pushed away from the aim point.
@@ -31,6 +31,7 @@ from dicehall.wurf.arena.base import (
     ThrowResult,
     fill_unknown_positions,
 )
+from dicehall.wurf.layout import free_spot
 
 PARAMS_FILE = Path(__file__).with_name("fast_params.json")
 CROWD_MM = 26.0
@@ -108,8 +109,13 @@ class FastParams:
     thrown_rim_share: float  # of the dice that leave, the share resting on the rim
     thrown_cocked: float
     face_probs: tuple[float, ...]  # X, 2..6 for a thrown die
-    drift: tuple[float, float]  # forward drift (mm) = drift[0] + drift[1] * power
-    scatter: tuple[float, float]  # sd (mm) of the landing spot = scatter[0] + scatter[1] * power
+    drift: tuple[
+        float, ...
+    ]  # forward drift (mm) = drift[0] + drift[1] * power + drift[2] * dice near the aim
+    scatter: tuple[
+        float, ...
+    ]  # sd (mm) of the landing spot: across = [0] + [1] * power, along = [2] + [3] * power
+    bounce: float  # a spot drawn beyond a wall comes back by this share of its overshoot (the die rebounds)
     hit: tuple[float, ...]  # logistic weights on arena_features: P(an arena die is disturbed)
     hit_leave: tuple[float, ...]  # logistic weights on arena_features: P(leave | disturbed)
     hit_cocked: float
@@ -188,11 +194,14 @@ class FastArena:
             )
         near = near_aim(placed, params.x, params.y)
         tl = _sig(_dot(p.thrown_leave, thrown_features(power, max(1, n_thrown), near, params.x, params.y)))
-        spread = (
-            p.scatter[0] + p.scatter[1] * power + (10.0 * math.sqrt(n_thrown - 1) if n_thrown > 1 else 0.0)
-        )
+        bunch = 10.0 * math.sqrt(n_thrown - 1) if n_thrown > 1 else 0.0
         result = _Plan(
-            tuple(dice), tl, spread, p.drift[0] + p.drift[1] * power, p.push[0] + p.push[1] * power
+            tuple(dice),
+            tl,
+            p.scatter[0] + p.scatter[1] * power + bunch,
+            p.scatter[2] + p.scatter[3] * power + bunch,
+            p.drift[0] + p.drift[1] * power + p.drift[2] * near,
+            p.push[0] + p.push[1] * power,
         )
         if len(self._plans) > 4096:
             self._plans.clear()
@@ -251,8 +260,8 @@ class FastArena:
                     results.append(DieResult("rim" if u[ui + 1] < p.thrown_rim_share else "out"))
                 else:
                     status2: Status = "cocked" if u[ui + 3] < p.thrown_cocked else "arena"
-                    nx = min(_HI, max(_LO, params.x + plan.spread * zt[2 * t]))
-                    ny = min(_HI, max(_LO, params.y + plan.drift + plan.spread * zt[2 * t + 1]))
+                    nx = rebound(params.x + plan.spread_x * zt[2 * t], p.bounce)
+                    ny = rebound(params.y + plan.drift + plan.spread_y * zt[2 * t + 1], p.bounce)
                     results.append(
                         DieResult(
                             status2,
@@ -263,7 +272,7 @@ class FastArena:
                         )
                     )
                 ui += _U
-        return ThrowResult(results)
+        return ThrowResult(_placed(results, disturbed, n_arena))
 
     def sample_faces(self, plan: _Plan, n_thrown: int, rng: np.random.Generator) -> list[int]:
         """Only the faces after a throw, for Monte Carlo: 0 = left the arena; a cocked die's face is its
@@ -302,6 +311,33 @@ class FastArena:
         return out
 
 
+def rebound(v: float, bounce: float) -> float:
+    """A landing coordinate drawn beyond a wall, brought back as a die rebounding off it (then kept on the floor)."""
+    if v > _HI:
+        v = _HI - bounce * (v - _HI)
+    elif v < _LO:
+        v = _LO + bounce * (_LO - v)
+    return min(_HI, max(_LO, v))
+
+
+def _placed(results: list[DieResult], disturbed: list[int], n_arena: int) -> list[DieResult]:
+    """The drawn spots made physically possible: every die that moved (a disturbed arena die, a landed thrown die)
+    goes to the free spot nearest its drawn one, after the dice that stayed put."""
+    moved = set(disturbed) | set(range(n_arena, len(results)))
+    taken = [
+        (d.x, d.y, d.yaw) for k, d in enumerate(results) if k not in moved and d.status in ("arena", "cocked")
+    ]
+    for k in sorted(moved):
+        d = results[k]
+        if d.status not in ("arena", "cocked"):
+            continue
+        x, y = free_spot(d.x, d.y, d.yaw, taken)
+        taken.append((x, y, d.yaw))
+        if (x, y) != (d.x, d.y):
+            results[k] = d._replace(x=round(x, 1), y=round(y, 1))
+    return results
+
+
 class _DiePlan(NamedTuple):
     die: DieRest
     unchanged: DieResult
@@ -315,6 +351,7 @@ class _DiePlan(NamedTuple):
 class _Plan:
     dice: tuple[_DiePlan, ...]
     thrown_leave: float
-    spread: float
+    spread_x: float
+    spread_y: float
     drift: float
     push: float

@@ -27,6 +27,7 @@ from dicehall.wurf.arena.base import (
     ThrowResult,
     fill_unknown_positions,
 )
+from dicehall.wurf.layout import settle
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,7 +61,8 @@ class PhysicsParams:
     rest_checks: int = 3  # consecutive resting checks (every `check_every` steps) to stop
     check_every: int = 10
     cocked_deg: float = 12.0  # a die tilted more than this from flat is cocked
-    frame_rate: float = 50.0
+    stacked_mm: float = 3.0  # a flat die whose centre is this much above a floor die's lies on other dice
+    frame_every: int = 10  # steps per recorded frame (a multiple of check_every): 50 frames per second
 
 
 DEFAULT = PhysicsParams()
@@ -77,6 +79,8 @@ _FACE_UP_QUAT = {
     3: np.array([math.cos(math.pi / 4), math.sin(math.pi / 4), 0, 0]),  # +y → +z: rotate +90° about x
     4: np.array([math.cos(-math.pi / 4), math.sin(-math.pi / 4), 0, 0]),
 }
+RIM_TOP_MM = 1.5
+"""A die touching a wall this close to its top (or higher) rests on the rim."""
 _TABLE_Z = -0.06  # the table the box stands on
 _PARK_Z = _TABLE_Z + 0.008  # dice out of the game are parked at rest on the table, far from the box
 
@@ -114,7 +118,7 @@ def build_xml(n_dice: int, p: PhysicsParams = DEFAULT) -> str:
     return f"""<mujoco model="wurf">
   <option timestep="{p.timestep}" iterations="{p.iterations}" ls_iterations="{p.ls_iterations}"
           integrator="implicitfast" cone="pyramidal" jacobian="dense">
-    <flag energy="disable" warmstart="enable"/>
+    <flag energy="disable" warmstart="disable"/>
   </option>
   <visual><global offwidth="800" offheight="800"/><quality shadowsize="2048"/></visual>
   <asset>
@@ -221,10 +225,12 @@ class PhysicsArena:
             start = np.array(
                 [_mm(params.x) - half + rng.normal(0, 0.004), _mm(p.launch_y) - half, _mm(p.launch_z)]
             )
-            # A handful of dice leaves the hand as a loose bunch (no two dice overlapping at release).
-            start[0] += 0.03 * (k % 3 - 1)
-            start[2] += 0.03 * ((k // 3) % 3)
-            start[1] -= 0.03 * (k // 9)
+            if n_thrown > 1:
+                # A handful of dice leaves the hand as a loose bunch (no two dice overlapping at release); a lone
+                # die leaves on its aim line.
+                start[0] += 0.03 * (k % 3 - 1)
+                start[2] += 0.03 * ((k // 3) % 3)
+                start[1] -= 0.03 * (k // 9)
             target = np.array([_mm(ax) - half, _mm(ay) - half, dz])
             t = flight * (1 + rng.normal(0, 0.03))
             vel = (target - start) / t
@@ -235,11 +241,18 @@ class PhysicsArena:
             axis = rng.normal(size=3)
             axis /= np.linalg.norm(axis)
             data.qvel[vadr + 3 : vadr + 6] = axis * p.max_spin * float(np.clip(params.spin, 0, 1))
-        mujoco.mj_forward(model, data)
         frames: list[np.ndarray] = []
-        frame_every = max(1, round(1.0 / (p.frame_rate * p.timestep)))
+        frame_every = p.frame_every
+        # Until the thrown dice come near anything they fly freely: that part is computed, not simulated.
+        skip = _free_flight_steps(data, model, len(placed), n_thrown, p)
+        if record_frames:
+            for k in range(0, skip, frame_every):
+                frames.append(_flown(data, len(placed), n_thrown, k * p.timestep))
+        _fly(data, len(placed), n_thrown, skip * p.timestep)
+        mujoco.mj_forward(model, data)
         outer = half + _mm(RIM_MM)
         gone = np.zeros(n, dtype=bool)
+        gone_step = np.full(n, -1)
         calm = 0
         steps = int(p.max_time / p.timestep)
         qadr = model.jnt_qposadr[:n]
@@ -248,47 +261,168 @@ class PhysicsArena:
         qpos = data.qpos.reshape(n, 7)
         qvel = data.qvel.reshape(n, 6)
         lin2, ang2 = p.rest_lin**2, p.rest_ang**2
-        step = 0
+        step = skip
+        frame_steps = list(range(0, skip, frame_every))
+        if record_frames:
+            frames.append(qpos.copy())
+            frame_steps.append(step)
         while step < steps:
-            if record_frames:
-                for _ in range(p.check_every):
-                    mujoco.mj_step(model, data)
-                    step += 1
-                    if step % frame_every == 0:
-                        frames.append(_poses(data, qadr))
-            else:
-                mujoco.mj_step(model, data, nstep=p.check_every)
-                step += p.check_every
+            mujoco.mj_step(model, data, nstep=p.check_every)
+            step += p.check_every
+            if record_frames and step % frame_every == 0:
+                frames.append(qpos.copy())
+                frame_steps.append(step)
             x, y, z = qpos[:, 0], qpos[:, 1], qpos[:, 2]
             outside = (np.abs(x) > outer) | (np.abs(y) > outer) | (z < -0.005)
             flying = outside & (y < -outer) & (qvel[:, 1] > 0) & (z > 0)  # still on its way to the box
             for j in np.flatnonzero(outside & ~flying & ~gone):
                 gone[j] = True
+                gone_step[j] = step
                 _park(data, qadr[j], vadr_all[j], int(j))
             moving = ((qvel[:, :3] ** 2).sum(axis=1) > lin2) | ((qvel[:, 3:] ** 2).sum(axis=1) > ang2)
             rest = not bool(np.any((moving | flying) & ~gone))
             calm = calm + 1 if rest else 0
             if calm >= p.rest_checks:
                 break
-        results: list[DieResult] = []
+        results = self._classify(model, data, gone, n)
+        res = ThrowResult(results, [], frame_every * p.timestep, step * p.timestep)
+        if record_frames:
+            if step % frame_every:
+                frames.append(qpos.copy())  # the resting poses end every flight
+                frame_steps.append(step)
+            res.frames = _frames_mm(frames, frame_steps, gone_step, half)
+        return res
+
+    def _classify(
+        self, model: mujoco.MjModel, data: mujoco.MjData, gone: np.ndarray, n: int
+    ) -> list[DieResult]:
+        """Each die's status where it came to rest (see the rulings in docs/wurf.md), positions made physically
+        possible (no die inside another, every die flat on the floor)."""
+        p = self.params
+        half = _mm(ARENA_MM) / 2
+        qpos = data.qpos.reshape(n, 7)
+        on_rim = _touching_rim(model, data, n)
+        raw: list[tuple[Status, int, float, float, float, tuple[float, float, float, float], bool]] = []
         for i in range(n):
-            a = qadr[i]
             if gone[i]:
-                results.append(DieResult("out"))
+                raw.append(("out", 0, 0.0, 0.0, 0.0, (1.0, 0.0, 0.0, 0.0), False))
                 continue
-            x, y, z = data.qpos[a : a + 3]
-            quat = np.array(data.qpos[a + 3 : a + 7])
+            x, y, z = (float(v) for v in qpos[i, :3])
+            quat = np.array(qpos[i, 3:])
             face, tilt = face_up(quat)
             q = (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3]))
-            xm, ym = round((x + half) * 1000, 1), round((y + half) * 1000, 1)
-            if abs(x) > half or abs(y) > half or z > _mm(WALL_MM) * 0.5:
-                status: Status = "rim" if z > _mm(WALL_MM) * 0.5 else "out"
-                results.append(DieResult(status, face, xm, ym, 0.0, q))
-            elif tilt > p.cocked_deg:
-                results.append(DieResult("cocked", face, xm, ym, round(yaw_of(quat), 1) % 90.0, q))
+            xm, ym = (x + half) * 1000, (y + half) * 1000
+            if abs(x) > half or abs(y) > half or on_rim[i]:
+                # The box's rim is the top of the walls: a die whose centre is over it, or that rests on it.
+                raw.append(("rim", face, round(xm, 1), round(ym, 1), 0.0, q, False))
+                continue
+            yaw = round(yaw_of(quat), 1) % 90.0
+            status: Status = "cocked" if tilt > p.cocked_deg else "arena"
+            # Lying flat on the foam (not on another die, not leaning): it stays exactly where it is.
+            flat_on_floor = status == "arena" and z < _mm(DIE_MM) / 2 + _mm(p.stacked_mm)
+            raw.append((status, face, xm, ym, yaw, q, flat_on_floor))
+        staying = [k for k, r in enumerate(raw) if r[0] in ("arena", "cocked")]
+        spots = settle([(raw[k][2], raw[k][3], raw[k][4]) for k in staying], [raw[k][6] for k in staying])
+        placed = dict(zip(staying, spots, strict=True))
+        results: list[DieResult] = []
+        for k, (status, face, xm, ym, yaw, q, _) in enumerate(raw):
+            if status == "out":
+                results.append(DieResult("out"))
+            elif status == "rim":
+                results.append(DieResult("rim", face, xm, ym, 0.0, q))
             else:
-                results.append(DieResult("arena", face, xm, ym, round(yaw_of(quat), 1) % 90.0, q))
-        return ThrowResult(results, frames, frame_every * p.timestep, step * p.timestep)
+                sx, sy, _yaw = placed[k]
+                results.append(DieResult(status, face, round(sx, 1), round(sy, 1), yaw, q))
+        return results
+
+
+_GRAVITY = 9.81
+_REACH_MM = WALL_MM + DIE_MM / 2 * math.sqrt(3) + 5.0
+"""Below this height of its centre a flying die could touch a wall's top (its corners reach 13.9 mm out)."""
+
+
+def _free_flight_steps(
+    data: mujoco.MjData, model: mujoco.MjModel, first: int, n: int, p: PhysicsParams
+) -> int:
+    """Whole frames of steps during which no thrown die can touch anything: each stays above the walls' reach and
+    (several dice) no two come within a die's diagonal of each other."""
+    if n == 0:
+        return 0
+    pos = data.qpos.reshape(-1, 7)[first : first + n, :3]
+    vel = data.qvel.reshape(-1, 6)[first : first + n, :3]
+    reach = _mm(_REACH_MM)
+    t_end = math.inf
+    for k in range(n):
+        z0, vz = float(pos[k, 2]), float(vel[k, 2])
+        # z0 + vz t - g t²/2 = reach: the later root is when it comes down to that height.
+        disc = vz * vz + 2 * _GRAVITY * (z0 - reach)
+        if z0 <= reach or disc < 0:
+            return 0
+        t_end = min(t_end, (vz + math.sqrt(disc)) / _GRAVITY)
+    for a in range(n):
+        for b in range(a + 1, n):
+            # Gravity pulls both alike: their separation changes linearly; its closest approach within t_end.
+            dp, dv = pos[b] - pos[a], vel[b] - vel[a]
+            vv = float(dv @ dv)
+            t = 0.0 if vv == 0 else min(t_end, max(0.0, -float(dp @ dv) / vv))
+            if float(np.linalg.norm(dp + dv * t)) < 2 * _mm(DIE_MM) * math.sqrt(3) / 2 + 0.005:
+                return 0
+    frame = p.frame_every
+    return int(t_end / p.timestep) // frame * frame
+
+
+def _flown(data: mujoco.MjData, first: int, n: int, t: float) -> np.ndarray:
+    """All dice's poses (qpos rows) after ``t`` seconds of free flight of the thrown dice."""
+    q: np.ndarray = np.array(data.qpos, dtype=float).reshape(-1, 7)
+    v = data.qvel.reshape(-1, 6)
+    for k in range(first, first + n):
+        q[k, :3] = q[k, :3] + v[k, :3] * t
+        q[k, 2] -= 0.5 * _GRAVITY * t * t
+        quat = q[k, 3:].copy()
+        mujoco.mju_quatIntegrate(quat, v[k, 3:], t)  # a cube's spin stays constant in flight
+        q[k, 3:] = quat
+    return q
+
+
+def _fly(data: mujoco.MjData, first: int, n: int, t: float) -> None:
+    if t <= 0:
+        return
+    data.qpos[:] = _flown(data, first, n, t).reshape(-1)
+    data.qvel.reshape(-1, 6)[first : first + n, 2] -= _GRAVITY * t
+
+
+def _touching_rim(model: mujoco.MjModel, data: mujoco.MjData, n: int) -> np.ndarray:
+    """Per die: whether it touches the top face of a wall (the rim), by the contacts of the final state."""
+    walls = _wall_geoms(model)
+    dice = {int(model.body_geomadr[model.body(f"die{i}").id]): i for i in range(n)}
+    top = _mm(WALL_MM) - _mm(RIM_TOP_MM)
+    out = np.zeros(n, dtype=bool)
+    for c in data.contact[: data.ncon] if data.ncon else ():
+        g1, g2 = int(c.geom1), int(c.geom2)
+        die = dice.get(g1, dice.get(g2))
+        if die is not None and (g1 in walls or g2 in walls) and float(c.pos[2]) >= top:
+            out[die] = True
+    return out
+
+
+def _wall_geoms(model: mujoco.MjModel) -> set[int]:
+    return {int(model.geom(name).id) for name in ("wall_s", "wall_n", "wall_w", "wall_e")}
+
+
+def _frames_mm(
+    frames: list[np.ndarray], steps: list[int], gone_step: np.ndarray, half: float
+) -> list[np.ndarray]:
+    """Frames in the arena frame (mm from the south-west floor corner, mm above the floor; quaternions w, x, y, z);
+    a die that left the box is NaN in the frames after the one that last saw it."""
+    out = []
+    for q, at in zip(frames, steps, strict=True):
+        m = q.copy()
+        m[:, 0:2] = (m[:, 0:2] + half) * 1000
+        m[:, 2] *= 1000
+        left = (gone_step >= 0) & (gone_step < at)
+        m[left] = np.nan
+        out.append(m)
+    return out
 
 
 def separate(arena: Sequence[DieRest], rounds: int = 20) -> list[DieRest]:
@@ -319,14 +453,6 @@ def separate(arena: Sequence[DieRest], rounds: int = 20) -> list[DieRest]:
         if not moved:
             break
     return [DieRest(d.face, p[0], p[1], d.yaw) for d, p in zip(arena, pts, strict=True)]
-
-
-def _poses(data: mujoco.MjData, qadr: np.ndarray) -> np.ndarray:
-    out = np.empty((len(qadr), 7))
-    for i, a in enumerate(qadr):
-        out[i, :3] = data.qpos[a : a + 3] * 1000
-        out[i, 3:] = data.qpos[a + 3 : a + 7]
-    return out
 
 
 def _park(data: mujoco.MjData, qadr: int, vadr: int, i: int) -> None:
