@@ -47,6 +47,10 @@ class Codec(ABC):
     def encode(self, state: State[Any], seat: int) -> np.ndarray:
         """The observation of ``seat`` (float32, length :attr:`obs_size`; seats rotated so ``seat`` comes first)."""
 
+    def index_of(self, action: Any) -> int:
+        """The table index of an engine action (e.g. a bot's choice, for imitation); ``KeyError`` if absent."""
+        return self._index[self.key(action)]
+
     def engine_legal(self, state: State[Any]) -> Sequence[Any]:
         """The engine actions the table offers now (a game may offer more than the engine lists, e.g. aim)."""
         return state.legal_actions()

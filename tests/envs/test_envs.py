@@ -11,7 +11,10 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import dicehall.envs  # noqa: F401  (registers the gymnasium ids)
+from dicehall.core.agents import make_bot, parse_players
 from dicehall.core.errors import IllegalActionError, PlayerSpecError, RuleConfigError
+from dicehall.core.rng import agent_rng, game_seed
+from dicehall.core.simulate import SimulationJob, run_games
 from dicehall.envs import DicehallAEC, aec_env, gym_env
 from dicehall.envs.thousand import KEEPS
 
@@ -71,6 +74,29 @@ def test_aec_seed_determinism(game: str, players: int, kwargs: dict[str, Any]) -
     assert a.table.state.scores() == b.table.state.scores()
     assert rollout(b, 12) != first  # another seed, another game
     assert rollout(b, 11) == first  # and a reset with the seed replays it
+
+
+@pytest.mark.parametrize(
+    ("game", "bots"), [("thousand", "bot:bold,bot:cautious"), ("clever", "bot:greedy,bot:random")]
+)
+def test_env_dice_are_the_simulation_dice(game: str, bots: str) -> None:
+    """Bots playing through the environment with episode seed s play simulation game 0's game of that seed."""
+    env = aec_env(game, 2)
+    job = SimulationJob(game, env.table.rules, tuple(parse_players(bots)), seed=5)
+    expected = run_games(job, range(1))[0]
+    seed = game_seed(5, 0)
+    env.reset(seed=seed)
+    agents = [make_bot(game, spec.bot or "", env.table.rules) for spec in job.players]
+    rng = agent_rng(seed)
+    while env.agents:
+        seat = env.possible_agents.index(env.agent_selection)
+        if env.terminations[env.agent_selection]:
+            env.step(None)
+            continue
+        choice = agents[seat].choose(env.table.state, rng)
+        env.step(env.table.codec.index_of(choice))
+    assert env.table.state.scores() == expected.scores
+    assert env.table.state.returns() == expected.returns
 
 
 def test_aec_refuses_a_masked_action_and_changes_nothing() -> None:
