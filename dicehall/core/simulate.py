@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from dicehall.core.agents import Agent, PlayerSpec, make_bot, seat_names
-from dicehall.core.cluster import BACKENDS, ClusterError
+from dicehall.core.cluster import BACKENDS, ClusterError, RayExecutor
 from dicehall.core.errors import PlayerSpecError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
 from dicehall.core.record import GameRecord
@@ -185,8 +185,6 @@ def iter_outcomes(
     parts = _chunks(games, chunk)
     pool: Executor
     if backend == "ray":
-        from dicehall.core.cluster import RayExecutor
-
         ray_pool = RayExecutor(address, None if address else jobs)
         pool, workers = ray_pool, ray_pool.workers
     elif jobs <= 1:
