@@ -45,6 +45,12 @@ def check_jobs(value: int) -> int:
     return value
 
 
+def check_backend(value: str) -> str:
+    if value not in ("processes", "ray"):
+        raise fail(f"--backend must be processes or ray, got {value!r}")
+    return value
+
+
 def check_output_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
     """An option naming a file to write: refuse a directory or an unwritable place before any work is done."""
     if value is not None and (problem := output_file_problem(value)):
@@ -125,6 +131,19 @@ JobsOpt = typer.Option(
     "-j",
     help=f"Worker processes, 1 to {MAX_JOBS} (this machine has {os.cpu_count()} cores).",
     callback=check_jobs,
+)
+BackendOpt = typer.Option(
+    "processes",
+    "--backend",
+    help="Where the games run: processes (this machine, --jobs of them) or ray (a Ray cluster, "
+    "pip install 'dicehall[cluster]'). The results are the same.",
+    callback=check_backend,
+)
+AddressOpt = typer.Option(
+    None,
+    "--address",
+    help="With --backend ray: the cluster to join (auto, HOST:6379 or ray://HOST:10001); "
+    "default: a local Ray with --jobs CPUs.",
 )
 JsonOpt = typer.Option(False, "--json", help="Print the report as JSON.")
 SaveRecordsOpt = typer.Option(

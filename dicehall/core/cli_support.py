@@ -17,6 +17,8 @@ from rich.table import Table
 
 from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, seat_names
 from dicehall.core.cli_options import (
+    AddressOpt,
+    BackendOpt,
     GamesOpt,
     JobsOpt,
     JsonOpt,
@@ -25,6 +27,7 @@ from dicehall.core.cli_options import (
     SaveRecordsOpt,
     SeedOpt,
     SetOpt,
+    check_backend,
     check_games,
     check_jobs,
     check_seed,
@@ -78,6 +81,8 @@ def run_simulate_command(
     rules_file: Path | None,
     plot: Path | None = None,
     extra_report: ExtraReport | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> dict[str, Any]:
     """The body of ``dicehall simulate GAME``: progress bar, then a table (or JSON) of the results.
 
@@ -86,6 +91,9 @@ def run_simulate_command(
     check_games(games)
     check_jobs(jobs)
     check_seed(seed)
+    check_backend(backend)
+    if address is not None and backend != "ray":
+        raise fail("--address names a Ray cluster: add --backend ray")
     rules = load_rules(game, preset, sets, rules_file)
     specs = load_players(game, players, rules)
     job = SimulationJob(game, rules, tuple(specs), seed, str(save_records) if save_records else None)
@@ -105,7 +113,13 @@ def run_simulate_command(
         ):
             task = progress.add_task("games", total=games)
             report, summary = simulate(
-                job, games, jobs, lambda k: progress.advance(task, k), should_stop=stop.requested
+                job,
+                games,
+                jobs,
+                lambda k: progress.advance(task, k),
+                should_stop=stop.requested,
+                backend=backend,
+                address=address,
             )
     except DicehallError as exc:
         raise fail(str(exc)) from None
@@ -171,6 +185,8 @@ def add_simulate_command(
         games: int = GamesOpt,
         seed: int = SeedOpt,
         jobs: int = JobsOpt,
+        backend: str = BackendOpt,
+        address: str = AddressOpt,
         as_json: bool = JsonOpt,
         save_records: Path = SaveRecordsOpt,
         plot: Path = PlotOpt,
@@ -191,6 +207,8 @@ def add_simulate_command(
             rules_file,
             plot,
             extra_report,
+            backend,
+            address,
         )
 
     command.__doc__ = doc

@@ -1,7 +1,8 @@
 """Bot-versus-bot simulation, shared by every game.
 
 Game ``i`` of a run rooted at ``seed`` always uses the same dice stream (:func:`~dicehall.core.rng.game_seed`),
-so a run's results are identical whatever the number of worker processes.
+so a run's results are identical whatever the number of worker processes — or Ray workers: ``backend="ray"`` runs
+the same chunks as Ray tasks (:mod:`dicehall.core.cluster`) and yields them in the same order.
 
 Results are streamed into a :class:`RunSummary` as the games finish, so memory stays flat however many games a
 run plays (see :class:`~dicehall.core.stats.RunningStats` for when percentiles become estimates).
@@ -13,13 +14,14 @@ import dataclasses
 import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from dicehall.core.agents import Agent, PlayerSpec, make_bot, seat_names
+from dicehall.core.cluster import BACKENDS, ClusterError, RayExecutor
 from dicehall.core.errors import PlayerSpecError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
 from dicehall.core.record import GameRecord
@@ -155,12 +157,23 @@ def _chunks(games: int, size: int) -> Iterator[range]:
 
 
 def iter_outcomes(
-    job: SimulationJob, games: int, jobs: int = 1, chunk: int = 100
+    job: SimulationJob,
+    games: int,
+    jobs: int = 1,
+    chunk: int = 100,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> Iterator[list[GameOutcome]]:
-    """Yield finished games chunk by chunk, in game order (for a progress bar); processes when ``jobs > 1``.
+    """Yield finished games chunk by chunk, in game order (for a progress bar).
 
-    At most a few chunks per worker are in flight, so a run of any length holds little in memory.
+    ``backend="processes"``: worker processes when ``jobs > 1``. ``backend="ray"``: Ray tasks, on a local Ray
+    instance with ``jobs`` CPUs, or on the cluster at ``address`` (then the cluster's CPUs set the pace). At most
+    a few chunks per worker are in flight, so a run of any length holds little in memory.
     """
+    if backend not in BACKENDS:
+        raise ClusterError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ClusterError("a cluster address needs --backend ray")
     for spec in job.players:
         if spec.bot is None:
             raise PlayerSpecError(
@@ -170,14 +183,19 @@ def iter_outcomes(
     for spec in job.players:
         make_bot(job.game, spec.bot or "", job.rules)  # fail fast on an unknown bot name
     parts = _chunks(games, chunk)
-    if jobs <= 1:
+    pool: Executor
+    if backend == "ray":
+        ray_pool = RayExecutor(address, None if address else jobs)
+        pool, workers = ray_pool, ray_pool.workers
+    elif jobs <= 1:
         for part in parts:
             yield run_games(job, part)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    else:
+        pool, workers = ProcessPoolExecutor(max_workers=jobs), jobs
     try:
         pending: list[Future[list[GameOutcome]]] = [
-            pool.submit(run_games, job, part) for part in itertools.islice(parts, 4 * jobs)
+            pool.submit(run_games, job, part) for part in itertools.islice(parts, 4 * workers)
         ]
         while pending:
             done = pending.pop(0).result()
@@ -266,14 +284,18 @@ def simulate(
     progress: ProgressHook | None = None,
     summary: RunSummary | None = None,
     should_stop: Callable[[], bool] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> tuple[dict[str, Any], RunSummary]:
     """Play ``games`` games and return the report and the running totals it was made from.
+
+    ``backend`` and ``address`` choose where the games run (see :func:`iter_outcomes`); the report is the same.
 
     ``should_stop`` is asked after each chunk of games; when it says so the run ends early and the report covers
     the games finished (whole chunks, so the totals are never half-updated).
     """
     summary = summary or RunSummary(job)
-    for part in iter_outcomes(job, games, jobs):
+    for part in iter_outcomes(job, games, jobs, backend=backend, address=address):
         for outcome in part:
             summary.add(outcome)
         if progress is not None:

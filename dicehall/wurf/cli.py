@@ -11,6 +11,8 @@ from rich.markup import escape
 
 from dicehall.core.agents import seat_names
 from dicehall.core.cli_options import (
+    AddressOpt,
+    BackendOpt,
     GamesOpt,
     JobsOpt,
     JsonOpt,
@@ -212,6 +214,8 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         arena: str = typer.Option(None, "--arena", help="Arena model: fast or physics."),
         seed: int = SeedOpt,
         jobs: int = JobsOpt,
+        backend: str = BackendOpt,
+        address: str = AddressOpt,
         as_json: bool = JsonOpt,
         save_records: Path = SaveRecordsOpt,
         plot: Path = PlotOpt,
@@ -222,7 +226,19 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         """Bot-versus-bot games of Der große Wurf: win rates, dice left, throws, big throws."""
         all_sets = [*(sets or []), *([f"arena={arena}"] if arena else [])]
         run_simulate_command(
-            "wurf", players, games, seed, jobs, as_json, save_records, preset, all_sets, rules_file, plot=plot
+            "wurf",
+            players,
+            games,
+            seed,
+            jobs,
+            as_json,
+            save_records,
+            preset,
+            all_sets,
+            rules_file,
+            plot=plot,
+            backend=backend,
+            address=address,
         )
 
     @referee_app.command("wurf")
