@@ -389,16 +389,6 @@ class CleverState(State[int]):
             raise NotationError(f"cannot read {text!r} as a Clever move ({A.NOTATION_HELP})")
         return code
 
-    def render(self) -> str:
-        from dicehall.clever.terminal import render_plain
-
-        return render_plain(self)
-
-    def public_view(self) -> dict[str, Any]:
-        from dicehall.clever.view import public_view
-
-        return public_view(self)
-
     # -- legality helpers -----------------------------------------------------------------------------------
     def _entries(self, p: int, dmask: int, kind: int) -> list[int]:
         """Every way to enter a die of ``dmask`` on player ``p``'s sheet, as actions of ``kind``."""
