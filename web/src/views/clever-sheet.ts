@@ -205,7 +205,6 @@ function track(area: "green" | "orange" | "purple", l: Layout, sh: SheetModel, o
       const written = (area === "orange" ? sh.orange : sh.purple)[i];
       if (area === "orange" && l.orange.multipliers[i] > 1) cell.append(text(x + cw - 10, y0 + 9, `×${l.orange.multipliers[i]}`, "mult", 10));
       if (written !== undefined) cell.append(text(cx, y0 + 24, written, "written", 20));
-      if (area === "purple" && i > 0) g.append(text(x, y0 + 22, "<", "lt", 12));
     }
     if (next) {
       cell.setAttribute("role", "button");
@@ -215,6 +214,8 @@ function track(area: "green" | "orange" | "purple", l: Layout, sh: SheetModel, o
     const b = bonuses[i];
     if (b) g.append(bonusIcon(b, cx, y0 + 58, 20));
   }
+  // purple rises: a "<" between neighbours, drawn over the cell borders
+  if (area === "purple") for (let i = 1; i < n; i++) g.append(s("g", { class: "lt-mark" }, s("circle", { cx: x0 + i * cw, cy: y0 + 22, r: 7 }), text(x0 + i * cw, y0 + 21, "<", "lt", 12)));
   return g;
 }
 

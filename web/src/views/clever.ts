@@ -287,6 +287,8 @@ export class CleverView implements GameView {
     const name = this.ctx.seatName;
     const seat = this.mySeat();
     const handover = this.needsHandover();
+    // for tests and styling: what this device can do now
+    this.root.dataset.state = m.terminal ? "over" : handover ? "handover" : seat !== null && !this.locked ? "act" : "wait";
     this.handover.hidden = !handover;
     this.board.hidden = handover;
     if (handover && seat !== null) this.drawHandover(seat);
@@ -336,6 +338,7 @@ export class CleverView implements GameView {
     if (this.selected === d) el.classList.add("selected");
     if (opts.clickable) {
       el.classList.add("pickable");
+      el.dataset.moves = String(this.movesFor(d).length);
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "0");
       el.setAttribute("aria-label", t("clever.die.label", { die: dieWord(d), value: face }));
