@@ -347,7 +347,7 @@ class CleverState(State[int]):
         new.passive_order = self.passive_order
         new.queue = self.queue[:]
         new.choice_pending = self.choice_pending
-        new.log = []
+        new.log = self.log[:]  # the last action's bonuses: the public view shows them
         new._legal = self._legal
         return new
 

@@ -25,7 +25,6 @@ from dicehall.clever.tables import B_VALUES, Y_PRINTED, Y_VALUES, blue_label, ye
 from dicehall.clever.terminal import describe_action
 from dicehall.core.game import CHANCE, TERMINAL
 
-
 BONUS_IDS = {
     S.YELLOW_X: "yellow_x",
     S.BLUE_X: "blue_x",

@@ -80,7 +80,9 @@ class CleverPlayer:
         elif s["dice"] and not ("stop-btn" in s["buttons"] and self.rng.random() < 0.4):
             die, n = self.rng.choice(s["dice"])
             if self.rng.random() < 0.3:
-                page.keyboard.press(str(["white", "yellow", "blue", "green", "orange", "purple"].index(die) + 1))
+                page.keyboard.press(
+                    str(["white", "yellow", "blue", "green", "orange", "purple"].index(die) + 1)
+                )
             else:
                 page.locator(f'.cdie.pickable[data-die="{die}"]').first.click()
             if n > 1:
@@ -120,4 +122,6 @@ def play_clever(
                     raise AssertionError(f"no game over after {max_moves} moves")
         if not acted:
             time.sleep(0.02)
-    raise AssertionError(f"game not over within {timeout} s ({total} moves): {[look(p.page) for p in players]}")
+    raise AssertionError(
+        f"game not over within {timeout} s ({total} moves): {[look(p.page) for p in players]}"
+    )

@@ -157,7 +157,8 @@ def lobby_create(
     # Only seats on this device (and bots): straight to the table; else the card with the invite links.
     # (the first table with a bot may build its tables: generous timeout)
     page.wait_for_function(
-        "() => location.pathname.startsWith('/table/') || !!document.querySelector('#go-table')", timeout=90000
+        "() => location.pathname.startsWith('/table/') || !!document.querySelector('#go-table')",
+        timeout=90000,
     )
     if page.url.split("?")[0].rsplit("/", 2)[-2] == "table":
         href = "/table/" + page.url.split("?")[0].rsplit("/", 1)[-1]

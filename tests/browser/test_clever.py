@@ -97,7 +97,10 @@ def test_hot_seat_game_of_two_from_the_lobby(new_page: Any, server: Server, arti
         my_name="Ann",
         preset="standard",
         rules={"rounds": 2},
-        seats=[{"kind": "human", "name": "Ann", "where": "here"}, {"kind": "human", "name": "Bob", "where": "here"}],
+        seats=[
+            {"kind": "human", "name": "Ann", "where": "here"},
+            {"kind": "human", "name": "Bob", "where": "here"},
+        ],
     )
     assert created["straight"], "both seats on this device: straight to the table"
     page.wait_for_selector(".clever-root")
@@ -110,7 +113,7 @@ def test_hot_seat_game_of_two_from_the_lobby(new_page: Any, server: Server, arti
     card = page.get_by_test_id("gameover")
     page.screenshot(path=str(artifacts / "clever-gameover.png"), full_page=True)
     text = card.inner_text()
-    assert ("Ann wins" in text or "Bob wins" in text or "Shared win" in text), text
+    assert "Ann wins" in text or "Bob wins" in text or "Shared win" in text, text
     totals = final_totals(server, created["table_id"])
     assert shown_totals(page) == totals
     if totals[0] == totals[1]:
@@ -150,7 +153,11 @@ def test_hot_seat_hides_a_passive_choice_from_the_next_player(new_page: Any, ser
 
 def test_table_with_bots_reload_mid_turn_and_a_phone(new_page: Any, server: Server, artifacts: Path) -> None:
     page = new_page(390, 844)
-    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "expert"}]
+    seats = [
+        {"kind": "human", "name": "Ann"},
+        {"kind": "bot", "bot": "greedy"},
+        {"kind": "bot", "bot": "expert"},
+    ]
     tid = open_table(page, server, seats, {"rounds": 2})
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
     me = CleverPlayer(page, seed=9)

@@ -111,7 +111,8 @@ function diceList(values: [DieName, number][]): string {
   return values.map(([d, v]) => `${dieWord(d)} ${v}`).join(" · ");
 }
 
-function moveWords(m: CleverModel, mv: Move, who: string): string {
+/** A move in words; `before` (the position it was made in) gives the die's value, which a turn's end clears. */
+function moveWords(m: CleverModel, before: CleverModel | null, mv: Move, who: string): string {
   switch (mv.kind) {
     case "reroll":
       return t("clever.log.reroll", { name: who });
@@ -124,14 +125,14 @@ function moveWords(m: CleverModel, mv: Move, who: string): string {
     case "choose":
       return t(mv.black ? "clever.log.black" : "clever.log.choose", { name: who, target: targetWord(m, mv.target) });
     case "entry": {
-      const value = m.dice.find((d) => d.die === mv.die)?.value ?? "";
+      const value = (before ?? m).dice.find((d) => d.die === mv.die)?.value ?? m.dice.find((d) => d.die === mv.die)?.value ?? "";
       return t(mv.plus ? "clever.log.plus" : "clever.log.entry", { name: who, die: dieWord(mv.die), value, target: targetWord(m, mv.target) });
     }
   }
 }
 
 /** Log lines for an event; `hide` words a passive choice as made without saying which (hot seat). */
-export function describeEvent(e: LogEntry, state: View | null, name: (seat: number) => string, hide: boolean): string[] {
+export function describeEvent(e: LogEntry, state: View | null, before: CleverModel | null, name: (seat: number) => string, hide: boolean): string[] {
   if (e.actor === "chance") {
     const roll = parseRoll(e.move);
     if (!roll) return [];
@@ -144,7 +145,7 @@ export function describeEvent(e: LogEntry, state: View | null, name: (seat: numb
   if (!state) return []; // (an old entry of a snapshot: the page shows its notation)
   const m = read(state);
   if (hide && inPassivePhase(m) && seat !== m.active) return [t("clever.log.hidden", { name: name(seat) })];
-  const lines = [moveWords(m, mv, name(seat))];
+  const lines = [moveWords(m, before, mv, name(seat))];
   for (const b of m.bonuses) {
     lines.push(t(b.applied ? "clever.log.bonus" : "clever.log.bonus_lost", { name: name(b.player), bonus: bonusWord(b.bonus) }));
   }

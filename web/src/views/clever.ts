@@ -78,7 +78,8 @@ export class CleverView implements GameView {
   }
 
   describe(entry: LogEntry, state: View | null): string[] {
-    return describeEvent(entry, state, this.ctx.seatName, this.hotSeat());
+    // (the page asks for the words before it shows the new state: this.m is still the position the move was made in)
+    return describeEvent(entry, state, this.m, this.ctx.seatName, this.hotSeat());
   }
 
   summary(state: View): { headline: string; body: HTMLElement } {
@@ -311,7 +312,8 @@ export class CleverView implements GameView {
     if (m.step === "plus") return t("clever.hint.plus");
     if (m.step === "passive_pick") {
       const fallback = m.legal.some((x) => x.kind === "entry" && m.dice.find((d) => d.die === x.die)?.where === "field");
-      return fallback ? t("clever.hint.fallback") : t("clever.hint.passive");
+      const solo = m.sheets.length === 1 ? `${t("clever.dice.solo_rolled")}. ` : "";
+      return solo + (fallback ? t("clever.hint.fallback") : t("clever.hint.passive"));
     }
     if (m.step === "pick") return this.selected ? t("clever.hint.cell", { die: dieWord(this.selected) }) : t("clever.hint.pick");
     return "";
@@ -363,7 +365,7 @@ export class CleverView implements GameView {
     this.tray.append(
       box(
         "rolled",
-        m.step === "passive_pick" && m.sheets.length === 1 ? t("clever.dice.solo_rolled") : t("clever.dice.rolled"),
+        t("clever.dice.rolled"),
         "rolled",
         ...rolled.map((d, i) => this.dieButton(d.die, d.where === "to_roll" ? null : d.value, { clickable: anyPick && canPick(d.die), used: d.where === "unused", delay: i * 40 })),
       ),
