@@ -2,25 +2,29 @@
 // the action bars, yellow and blue grids with their row/column/diagonal bonuses and points, the green, orange and
 // purple tracks with minimums, multipliers and bonus icons, and the score line. Cells a move can reach glow;
 // every cell carries `data-target` (`yellow.r1c2`, `blue.r2c3`, `green`, ...) for the click handler.
+// Built as snabbdom vnodes and patched into the page: an event changes a few cells, and patching keeps the other
+// ~600 nodes (docs/web-frontend.md, "Rendering library").
+import { h as vh, type VNode } from "snabbdom";
 import { formatNumber, t } from "../i18n";
 import type { Area, Bonus, Layout, SheetModel } from "./clever-model";
 import { areaWord, bonusWord } from "./clever-words";
 
-const NS = "http://www.w3.org/2000/svg";
 type Attrs = Record<string, string | number | null | undefined | false>;
+type Kid = VNode | string | null | false | undefined;
 
-export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {}, ...kids: (SVGElement | string | null)[]): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined && v !== false) el.setAttribute(k, String(v));
-  for (const kid of kids) if (kid !== null) el.append(kid);
-  return el;
+/** An SVG element: attributes (null/false left out) and children (nested arrays flattened). */
+export function s(tag: string, attrs: Attrs = {}, ...kids: (Kid | Kid[])[]): VNode {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined && v !== false) out[k] = String(v);
+  const children = kids.flat().filter((k): k is VNode | string => k !== null && k !== false && k !== undefined);
+  return vh(tag, { attrs: out }, children);
 }
 
-const text = (x: number, y: number, str: string | number, cls: string, size?: number): SVGTextElement =>
+const text = (x: number, y: number, str: string | number, cls: string, size?: number): VNode =>
   s("text", { x, y, class: cls, "font-size": size, "text-anchor": "middle", "dominant-baseline": "central" }, String(str));
 
 /** A cross as the pen draws it. */
-function cross(cx: number, cy: number, r: number, cls = "pen"): SVGGElement {
+function cross(cx: number, cy: number, r: number, cls = "pen"): VNode {
   return s("g", { class: cls }, s("line", { x1: cx - r, y1: cy - r, x2: cx + r, y2: cy + r }), s("line", { x1: cx + r, y1: cy - r, x2: cx - r, y2: cy + r }));
 }
 
@@ -28,28 +32,31 @@ const BONUS_AREA: Partial<Record<Bonus, string>> = { yellow_x: "yellow", blue_x:
 const BONUS_MARK: Partial<Record<Bonus, string>> = { yellow_x: "X", blue_x: "X", green_x: "X", orange_4: "4", orange_5: "5", orange_6: "6", purple_6: "6", black: "X/6" };
 
 /** A bonus as the sheet prints it: a coloured square with X or a number, the re-roll arrows, +1, the fox. */
-export function bonusIcon(b: Bonus, cx: number, cy: number, size: number): SVGGElement {
-  const g = s("g", { class: `bonus bonus-${b}` }, s("title", {}, bonusWord(b)));
+export function bonusIcon(b: Bonus, cx: number, cy: number, size: number): VNode {
   const r = size / 2;
+  let body: VNode[];
   if (b === "reroll") {
     const a = r * 0.72;
-    g.append(
+    body = [
       s("circle", { cx, cy, r, class: "bonus-bg" }),
       s("path", { d: `M ${cx - a} ${cy} A ${a} ${a} 0 1 1 ${cx} ${cy + a}`, class: "bonus-arrow" }),
       s("path", { d: `M ${cx - a - r * 0.28} ${cy - r * 0.15} L ${cx - a} ${cy + r * 0.3} L ${cx - a + r * 0.3} ${cy - r * 0.1} Z`, class: "bonus-arrowhead" }),
-    );
+    ];
   } else if (b === "plus_one") {
-    g.append(s("circle", { cx, cy, r, class: "bonus-bg" }), text(cx, cy + 0.5, "+1", "bonus-text", size * 0.5));
+    body = [s("circle", { cx, cy, r, class: "bonus-bg" }), text(cx, cy + 0.5, "+1", "bonus-text", size * 0.5)];
   } else if (b === "fox") {
-    g.append(foxHead(cx, cy, size));
+    body = [foxHead(cx, cy, size)];
   } else {
-    g.append(s("rect", { x: cx - r, y: cy - r, width: size, height: size, rx: size * 0.18, class: `bonus-sq sq-${BONUS_AREA[b]}` }), text(cx, cy + 0.5, BONUS_MARK[b] ?? "", "bonus-sq-text", b === "black" ? size * 0.36 : size * 0.6));
+    body = [
+      s("rect", { x: cx - r, y: cy - r, width: size, height: size, rx: size * 0.18, class: `bonus-sq sq-${BONUS_AREA[b]}` }),
+      text(cx, cy + 0.5, BONUS_MARK[b] ?? "", "bonus-sq-text", b === "black" ? size * 0.36 : size * 0.6),
+    ];
   }
-  return g;
+  return s("g", { class: `bonus bonus-${b}` }, s("title", {}, bonusWord(b)), body);
 }
 
 /** A fox's head: ears, a face narrowing to the nose, eyes. */
-export function foxHead(cx: number, cy: number, size: number): SVGGElement {
+export function foxHead(cx: number, cy: number, size: number): VNode {
   const k = size / 20;
   const p = (x: number, y: number): string => `${cx + x * k} ${cy + y * k}`;
   return s(
@@ -71,54 +78,55 @@ export interface SheetOptions {
   round: number;
   rounds: number;
   label: string;
+  seat: number;
 }
 
 const W = 640;
 const CELL = 52;
 const AREA_LABEL = areaWord;
 
-function cellGroup(key: string, o: SheetOptions, cls: string): SVGGElement {
+/** A cell that a move may aim at: its key for the click handler, lit when the chosen die can go there. */
+function cell(key: string, o: SheetOptions, cls: string, label: string | null, kids: Kid[]): VNode {
   const classes = [cls, o.targets.has(key) ? "target" : "", o.fresh.has(key) ? "fresh" : ""].filter(Boolean).join(" ");
-  return s("g", { class: classes, "data-target": key });
+  return s("g", { class: classes, "data-target": key, role: label === null ? null : "button", "aria-label": label }, kids);
 }
 
-function actionBar(kind: "reroll" | "plus_one", bar: { gained: number; used: number }, circles: number, x: number, y: number): SVGGElement {
-  const g = s("g", { class: `bar bar-${kind}`, "data-testid": `bar-${kind}` });
-  g.append(bonusIcon(kind, x + 14, y, 24));
-  for (let i = 0; i < circles; i++) {
+function actionBar(kind: "reroll" | "plus_one", bar: { gained: number; used: number }, circles: number, x: number, y: number): VNode {
+  const slots = Array.from({ length: circles }, (_, i) => {
     const cx = x + 44 + i * 30;
     const state = i < bar.used ? "used" : i < bar.gained ? "available" : "empty";
-    const c = s("g", { class: `slot slot-${state}` }, s("circle", { cx, cy: y, r: 11, class: "slot-ring" }));
-    if (state === "used") c.append(cross(cx, y, 6.5));
-    g.append(c);
-  }
-  return g;
+    return s("g", { class: `slot slot-${state}` }, s("circle", { cx, cy: y, r: 11, class: "slot-ring" }), state === "used" ? cross(cx, y, 6.5) : null);
+  });
+  return s("g", { class: `bar bar-${kind}`, "data-testid": `bar-${kind}` }, bonusIcon(kind, x + 14, y, 24), slots);
 }
 
-function roundTrack(l: Layout, o: SheetOptions, y: number): SVGGElement {
-  const g = s("g", { class: "rounds", "data-testid": "round-track" });
-  g.append(text(22, y + 20, t("clever.sheet.round"), "label-small", 11));
-  for (let i = 0; i < o.rounds; i++) {
+function roundTrack(l: Layout, o: SheetOptions, y: number): VNode {
+  const rounds = Array.from({ length: o.rounds }, (_, i) => {
     const x = 48 + i * 50;
     const cls = i + 1 < o.round ? "round done" : i + 1 === o.round ? "round now" : "round";
-    const r = s("g", { class: cls, "data-round": i + 1 }, s("rect", { x, y, width: 44, height: 40, rx: 7 }), text(x + 12, y + 20, i + 1, "round-num", 15));
     const bonus = l.round_bonuses[i];
-    if (bonus) r.append(bonusIcon(bonus, x + 31, y + 20, 18));
-    if (i + 1 < o.round) r.append(cross(x + 12, y + 20, 7));
-    g.append(r);
-  }
-  return g;
+    return s(
+      "g",
+      { class: cls, "data-round": i + 1 },
+      s("rect", { x, y, width: 44, height: 40, rx: 7 }),
+      text(x + 12, y + 20, i + 1, "round-num", 15),
+      bonus ? bonusIcon(bonus, x + 31, y + 20, 18) : null,
+      i + 1 < o.round ? cross(x + 12, y + 20, 7) : null,
+    );
+  });
+  return s("g", { class: "rounds", "data-testid": "round-track" }, text(22, y + 20, t("clever.sheet.round"), "label-small", 11), rounds);
 }
 
-function crossGrid(area: "yellow" | "blue", l: Layout, sh: SheetModel, o: SheetOptions, x0: number, y0: number): SVGGElement {
+function crossGrid(area: "yellow" | "blue", l: Layout, sh: SheetModel, o: SheetOptions, x0: number, y0: number): VNode {
   const lay = l[area];
   const crossed = sh[area];
-  const g = s("g", { class: `area area-${area}`, "data-area": area });
   const rows = lay.values.length;
   const cols = lay.values[0].length;
-  g.append(s("rect", { x: x0 - 6, y: y0 - 24, width: cols * CELL + 12 + 40, height: 268, rx: 12, class: "area-bg" }), text(x0 + 6, y0 - 12, AREA_LABEL(area), "area-title", 13));
-  g.lastElementChild?.setAttribute("text-anchor", "start");
   const printed = new Set(lay.printed.map(([r, c]) => `${r},${c}`));
+  const kids: Kid[] = [
+    s("rect", { x: x0 - 6, y: y0 - 24, width: cols * CELL + 12 + 40, height: 268, rx: 12, class: "area-bg" }),
+    s("text", { x: x0 + 6, y: y0 - 12, class: "area-title", "font-size": 13, "text-anchor": "start", "dominant-baseline": "central" }, AREA_LABEL(area)),
+  ];
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const x = x0 + c * CELL;
@@ -126,9 +134,10 @@ function crossGrid(area: "yellow" | "blue", l: Layout, sh: SheetModel, o: SheetO
       const v = lay.values[r][c];
       const cx = x + CELL / 2;
       const cy = y + CELL / 2;
+      const box = s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6 });
       if (area === "blue" && v === null) {
         // the slot where blue + white is added up
-        g.append(
+        kids.push(
           s(
             "g",
             { class: "blue-sum" },
@@ -139,30 +148,22 @@ function crossGrid(area: "yellow" | "blue", l: Layout, sh: SheetModel, o: SheetO
             s("rect", { x: cx + 3, y: cy - 8, width: 16, height: 16, rx: 3, class: "mini-die mini-white" }),
           ),
         );
-        continue;
+      } else if (printed.has(`${r},${c}`)) {
+        kids.push(s("g", { class: "cell printed" }, box, cross(cx, cy, 12, "printed-x")));
+      } else {
+        kids.push(cell(`${area}.r${r + 1}c${c + 1}`, o, "cell", `${AREA_LABEL(area)} ${v}`, [box, text(cx, cy, v ?? "", "cell-num", 22), crossed[r]?.[c] ? cross(cx, cy, 13) : null]));
       }
-      if (printed.has(`${r},${c}`)) {
-        g.append(s("g", { class: "cell printed" }, s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6 }), cross(cx, cy, 12, "printed-x")));
-        continue;
-      }
-      const key = `${area}.r${r + 1}c${c + 1}`;
-      const cell = cellGroup(key, o, "cell");
-      cell.append(s("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6 }), text(cx, cy, v ?? "", "cell-num", 22));
-      if (crossed[r]?.[c]) cell.append(cross(cx, cy, 13));
-      cell.setAttribute("role", "button");
-      cell.setAttribute("aria-label", `${AREA_LABEL(area)} ${v}`);
-      g.append(cell);
     }
     const b = lay.row_bonuses[r];
-    if (b) g.append(bonusIcon(b, x0 + cols * CELL + 20, y0 + r * CELL + CELL / 2, 26));
+    if (b) kids.push(bonusIcon(b, x0 + cols * CELL + 20, y0 + r * CELL + CELL / 2, 26));
   }
   for (let c = 0; c < cols; c++) {
     const cx = x0 + c * CELL + CELL / 2;
     const y = y0 + rows * CELL + 16;
     const b = lay.column_bonuses[c];
-    if (b) g.append(bonusIcon(b, cx, y, 24));
+    if (b) kids.push(bonusIcon(b, cx, y, 24));
     const pts = lay.column_points?.[c];
-    if (pts !== undefined) g.append(s("g", { class: "col-points" }, s("rect", { x: cx - 17, y: y - 11, width: 34, height: 22, rx: 11 }), text(cx, y, pts, "col-points-text", 13)));
+    if (pts !== undefined) kids.push(s("g", { class: "col-points" }, s("rect", { x: cx - 17, y: y - 11, width: 34, height: 22, rx: 11 }), text(cx, y, pts, "col-points-text", 13)));
   }
   if (lay.count_points) {
     // the blue scoring table: points for 1, 2, ... crosses (the current count marked)
@@ -171,82 +172,79 @@ function crossGrid(area: "yellow" | "blue", l: Layout, sh: SheetModel, o: SheetO
     const bw = (cols * CELL + 36) / lay.count_points.length;
     lay.count_points.forEach((p, i) => {
       const x = x0 + i * bw;
-      g.append(s("g", { class: i + 1 === count ? "count now" : "count" }, s("rect", { x, y: y - 10, width: bw - 2, height: 20, rx: 4 }), text(x + bw / 2 - 1, y, p, "count-text", 10)));
+      kids.push(s("g", { class: i + 1 === count ? "count now" : "count" }, s("rect", { x, y: y - 10, width: bw - 2, height: 20, rx: 4 }), text(x + bw / 2 - 1, y, p, "count-text", 10)));
     });
   }
   for (const d of lay.diagonals) {
-    if (d.bonus) {
-      const [lr, lc] = d.cells[d.cells.length - 1];
-      g.append(s("line", { x1: x0 + lc * CELL + CELL - 4, y1: y0 + lr * CELL + CELL - 4, x2: x0 + cols * CELL + 10, y2: y0 + rows * CELL + 6, class: "diag" }));
-      g.append(bonusIcon(d.bonus, x0 + cols * CELL + 20, y0 + rows * CELL + 16, 24));
-    }
+    if (!d.bonus) continue;
+    const [lr, lc] = d.cells[d.cells.length - 1];
+    kids.push(s("line", { x1: x0 + lc * CELL + CELL - 4, y1: y0 + lr * CELL + CELL - 4, x2: x0 + cols * CELL + 10, y2: y0 + rows * CELL + 6, class: "diag" }));
+    kids.push(bonusIcon(d.bonus, x0 + cols * CELL + 20, y0 + rows * CELL + 16, 24));
   }
-  return g;
+  return s("g", { class: `area area-${area}`, "data-area": area }, kids);
 }
 
-function track(area: "green" | "orange" | "purple", l: Layout, sh: SheetModel, o: SheetOptions, y0: number): SVGGElement {
-  const g = s("g", { class: `area area-${area} track`, "data-area": area });
+function track(area: "green" | "orange" | "purple", l: Layout, sh: SheetModel, o: SheetOptions, y0: number): VNode {
   const n = area === "purple" ? l.purple.length : l[area].bonuses.length;
   const bonuses = l[area].bonuses;
   const x0 = 74;
   const cw = (W - x0 - 6) / n;
-  g.append(s("rect", { x: 2, y: y0 - 4, width: W - 4, height: 76, rx: 12, class: "area-bg" }), text(38, y0 + 22, AREA_LABEL(area), "area-title", 12));
   const filled = area === "green" ? sh.green : area === "orange" ? sh.orange.length : sh.purple.length;
+  const kids: Kid[] = [s("rect", { x: 2, y: y0 - 4, width: W - 4, height: 76, rx: 12, class: "area-bg" }), text(38, y0 + 22, AREA_LABEL(area), "area-title", 12)];
   for (let i = 0; i < n; i++) {
     const x = x0 + i * cw;
     const cx = x + cw / 2;
     const next = i === filled;
-    const cell = next ? cellGroup(area, o, "cell track-cell next") : s("g", { class: "cell track-cell", "data-target": area });
-    cell.append(s("rect", { x: x + 2, y: y0, width: cw - 4, height: 44, rx: 6 }));
+    const inner: Kid[] = [s("rect", { x: x + 2, y: y0, width: cw - 4, height: 44, rx: 6 })];
     if (area === "green") {
-      cell.append(text(cx, y0 + 22, `≥${l.green.minimums[i]}`, "cell-min", 14));
-      if (i < sh.green) cell.append(cross(cx, y0 + 22, 12));
+      inner.push(text(cx, y0 + 22, `≥${l.green.minimums[i]}`, "cell-min", 14), i < sh.green ? cross(cx, y0 + 22, 12) : null);
     } else {
       const written = (area === "orange" ? sh.orange : sh.purple)[i];
-      if (area === "orange" && l.orange.multipliers[i] > 1) cell.append(text(x + cw - 10, y0 + 9, `×${l.orange.multipliers[i]}`, "mult", 10));
-      if (written !== undefined) cell.append(text(cx, y0 + 24, written, "written", 20));
+      if (area === "orange" && l.orange.multipliers[i] > 1) inner.push(text(x + cw - 10, y0 + 9, `×${l.orange.multipliers[i]}`, "mult", 10));
+      if (written !== undefined) inner.push(text(cx, y0 + 24, written, "written", 20));
     }
-    if (next) {
-      cell.setAttribute("role", "button");
-      cell.setAttribute("aria-label", AREA_LABEL(area));
-    }
-    g.append(cell);
+    // every cell of a track means "the next one": only that one lights up
+    kids.push(next ? cell(area, o, "cell track-cell next", AREA_LABEL(area), inner) : s("g", { class: "cell track-cell", "data-target": area }, inner));
     const b = bonuses[i];
-    if (b) g.append(bonusIcon(b, cx, y0 + 58, 20));
+    if (b) kids.push(bonusIcon(b, cx, y0 + 58, 20));
   }
   // purple rises: a "<" between neighbours, drawn over the cell borders
-  if (area === "purple") for (let i = 1; i < n; i++) g.append(s("g", { class: "lt-mark" }, s("circle", { cx: x0 + i * cw, cy: y0 + 22, r: 7 }), text(x0 + i * cw, y0 + 21, "<", "lt", 12)));
-  return g;
+  if (area === "purple") for (let i = 1; i < n; i++) kids.push(s("g", { class: "lt-mark" }, s("circle", { cx: x0 + i * cw, cy: y0 + 22, r: 7 }), text(x0 + i * cw, y0 + 21, "<", "lt", 12)));
+  return s("g", { class: `area area-${area} track`, "data-area": area }, kids);
 }
 
-function scoreLine(sh: SheetModel, y: number): SVGGElement {
-  const g = s("g", { class: "score-line", "data-testid": "score-line" });
+function scoreLine(sh: SheetModel, y: number): VNode {
   const parts: [string, string, number][] = [
     ...(["yellow", "blue", "green", "orange", "purple"] as Area[]).map((a): [string, string, number] => [a, AREA_LABEL(a), sh.areas[a]]),
     ["fox", t("clever.sheet.fox_points", { n: sh.foxes }), sh.foxPoints],
   ];
   const bw = 76;
+  const kids: Kid[] = [];
   parts.forEach(([cls, label, value], i) => {
     const x = 6 + i * (bw + 12);
-    g.append(
-      s("g", { class: `score-box score-${cls}`, "data-score": cls }, s("rect", { x, y, width: bw, height: 40, rx: 8 }), text(x + bw / 2, y + 25, formatNumber(value), "score-num", 17), text(x + bw / 2, y + 9, label, "score-label", 9)),
-    );
-    if (i < parts.length - 1) g.append(text(x + bw + 6, y + 22, "+", "op", 14));
+    kids.push(s("g", { class: `score-box score-${cls}`, "data-score": cls }, s("rect", { x, y, width: bw, height: 40, rx: 8 }), text(x + bw / 2, y + 25, formatNumber(value), "score-num", 17), text(x + bw / 2, y + 9, label, "score-label", 9)));
+    if (i < parts.length - 1) kids.push(text(x + bw + 6, y + 22, "+", "op", 14));
   });
   const x = 6 + parts.length * (bw + 12);
-  g.append(text(x - 6, y + 22, "=", "op", 14), s("g", { class: "score-box score-total", "data-score": "total" }, s("rect", { x, y, width: W - x - 4, height: 40, rx: 8 }), text(x + (W - x - 4) / 2, y + 22, formatNumber(sh.total), "score-num total", 20)));
-  return g;
+  kids.push(text(x - 6, y + 22, "=", "op", 14), s("g", { class: "score-box score-total", "data-score": "total" }, s("rect", { x, y, width: W - x - 4, height: 40, rx: 8 }), text(x + (W - x - 4) / 2, y + 22, formatNumber(sh.total), "score-num total", 20)));
+  return s("g", { class: "score-line", "data-testid": "score-line" }, kids);
 }
 
 /** The whole sheet of one player. */
-export function drawSheet(l: Layout, sh: SheetModel, o: SheetOptions): SVGSVGElement {
+export function drawSheet(l: Layout, sh: SheetModel, o: SheetOptions): VNode {
   const H = 690;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "clever-sheet", role: "group", "aria-label": o.label });
-  svg.append(roundTrack(l, o, 4));
-  svg.append(s("g", { class: "foxes", "data-testid": "foxes" }, foxHead(W - 64, 24, 30), text(W - 30, 24, `×${sh.foxes}`, "fox-count", 18)));
-  svg.append(actionBar("reroll", sh.rerolls, l.action_circles, 4, 66), actionBar("plus_one", sh.plusOnes, l.action_circles, 330, 66));
-  svg.append(crossGrid("yellow", l, sh, o, 12, 116), crossGrid("blue", l, sh, o, 338, 116));
-  svg.append(track("green", l, sh, o, 384), track("orange", l, sh, o, 466), track("purple", l, sh, o, 548));
-  svg.append(scoreLine(sh, 636));
-  return svg;
+  return s(
+    "svg",
+    { viewBox: `0 0 ${W} ${H}`, class: o.targets.size ? "clever-sheet choosing" : "clever-sheet", role: "group", "aria-label": o.label, "data-seat": o.seat },
+    roundTrack(l, o, 4),
+    s("g", { class: "foxes", "data-testid": "foxes" }, foxHead(W - 64, 24, 30), text(W - 30, 24, `×${sh.foxes}`, "fox-count", 18)),
+    actionBar("reroll", sh.rerolls, l.action_circles, 4, 66),
+    actionBar("plus_one", sh.plusOnes, l.action_circles, 330, 66),
+    crossGrid("yellow", l, sh, o, 12, 116),
+    crossGrid("blue", l, sh, o, 338, 116),
+    track("green", l, sh, o, 384),
+    track("orange", l, sh, o, 466),
+    track("purple", l, sh, o, 548),
+    scoreLine(sh, 636),
+  );
 }

@@ -8,9 +8,12 @@ import { die } from "../dice";
 import { clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
 import { DICE, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, read, targetKey, whyNot } from "./clever-model";
+import { attributesModule, init, type VNode } from "snabbdom";
 import { drawSheet } from "./clever-sheet";
 import { areaWord, bonusWord, describeEvent, dieWord, inPassivePhase, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
 import type { GameView, ViewContext } from "./index";
+
+const patch = init([attributesModule]);
 
 function keyTarget(key: string): Target | null {
   const m = /^(yellow|blue)\.r(\d)c(\d)$/.exec(key);
@@ -40,6 +43,8 @@ export class CleverView implements GameView {
   private readonly why = h("p", { class: "clever-why", role: "alert", "data-testid": "why" });
   private readonly tabs = h("div", { class: "clever-tabs", role: "tablist", "aria-label": t("clever.sheets") });
   private readonly sheetBox = h("div", { class: "clever-sheet-box", "data-testid": "sheet" });
+  /** The sheet as last drawn (snabbdom patches the next drawing into it); first a placeholder element. */
+  private sheetVNode: VNode | Element = this.sheetBox.appendChild(h("div"));
   private readonly board = h("div", { class: "clever-board" });
   private readonly handover = h("div", { class: "clever-handover card", hidden: true, "data-testid": "handover" });
 
@@ -427,10 +432,8 @@ export class CleverView implements GameView {
         if (mv.kind === "choose" || (mv.kind === "entry" && this.selected === mv.die)) targets.add(targetKey(mv.target));
       }
     }
-    const svg = drawSheet(m.layout, this.visibleSheet(seat), { targets, fresh: this.fresh, round: Math.min(m.round, m.rounds), rounds: m.rounds, label: t("clever.sheet.of", { name: this.ctx.seatName(seat) }) });
-    svg.dataset.seat = String(seat);
-    svg.classList.toggle("choosing", targets.size > 0);
-    this.sheetBox.replaceChildren(svg);
+    const sheet = drawSheet(m.layout, this.visibleSheet(seat), { targets, fresh: this.fresh, round: Math.min(m.round, m.rounds), rounds: m.rounds, label: t("clever.sheet.of", { name: this.ctx.seatName(seat) }), seat });
+    this.sheetVNode = patch(this.sheetVNode, sheet);
     this.sheetBox.dataset.seat = String(seat);
   }
 }
