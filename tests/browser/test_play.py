@@ -264,7 +264,7 @@ def test_server_crash_the_page_reconnects_and_play_goes_on(new_page: Any, server
             {"kind": "human", "name": "Test", "where": "here"},
         ],
     )
-    page.click("#go-table")
+    assert created["straight"]
     page.wait_for_selector("[data-testid=scoreboard] tbody tr")
     hot = Player(page, bank_at=40)
     play([hot], stop_after=5, timeout=30)

@@ -84,6 +84,8 @@ export interface SheetOptions {
 const W = 640;
 const CELL = 52;
 const AREA_LABEL = areaWord;
+/** A font size at which `label` (bold capitals) fits `width`: long names ("ФИОЛЕТОВАЯ") get smaller type. */
+const fitSize = (label: string, width: number, size: number): number => Math.min(size, width / (label.length * 0.8));
 
 /** A cell that a move may aim at: its key for the click handler, lit when the chosen die can go there. */
 function cell(key: string, o: SheetOptions, cls: string, label: string | null, kids: Kid[]): VNode {
@@ -190,7 +192,7 @@ function track(area: "green" | "orange" | "purple", l: Layout, sh: SheetModel, o
   const x0 = 74;
   const cw = (W - x0 - 6) / n;
   const filled = area === "green" ? sh.green : area === "orange" ? sh.orange.length : sh.purple.length;
-  const kids: Kid[] = [s("rect", { x: 2, y: y0 - 4, width: W - 4, height: 76, rx: 12, class: "area-bg" }), text(38, y0 + 22, AREA_LABEL(area), "area-title", 12)];
+  const kids: Kid[] = [s("rect", { x: 2, y: y0 - 4, width: W - 4, height: 76, rx: 12, class: "area-bg" }), text(38, y0 + 22, AREA_LABEL(area), "area-title", fitSize(AREA_LABEL(area), 68, 12))];
   for (let i = 0; i < n; i++) {
     const x = x0 + i * cw;
     const cx = x + cw / 2;
