@@ -90,7 +90,8 @@ const fitSize = (label: string, width: number, size: number): number => Math.min
 /** A cell that a move may aim at: its key for the click handler, lit when the chosen die can go there. */
 function cell(key: string, o: SheetOptions, cls: string, label: string | null, kids: Kid[]): VNode {
   const classes = [cls, o.targets.has(key) ? "target" : "", o.fresh.has(key) ? "fresh" : ""].filter(Boolean).join(" ");
-  return s("g", { class: classes, "data-target": key, role: label === null ? null : "button", "aria-label": label }, kids);
+  const lit = o.targets.has(key);
+  return s("g", { class: classes, "data-target": key, role: label === null ? null : "button", "aria-label": label, tabindex: lit ? 0 : null }, kids);
 }
 
 function actionBar(kind: "reroll" | "plus_one", bar: { gained: number; used: number }, circles: number, x: number, y: number): VNode {

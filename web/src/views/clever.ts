@@ -69,6 +69,21 @@ export class CleverView implements GameView {
       const el = (e.target as Element).closest("[data-target]");
       if (el) this.clickCell(el.getAttribute("data-target") ?? "");
     });
+    // a lit cell reached with Tab takes the die on Enter or Space
+    this.sheetBox.addEventListener("keydown", (e) => {
+      const el = (e.target as Element).closest("[data-target]");
+      if (!el || (e.key !== "Enter" && e.key !== " ")) return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.clickCell(el.getAttribute("data-target") ?? "");
+    });
+    this.tray.addEventListener("keydown", (e) => {
+      const el = (e.target as HTMLElement).closest(".cdie.pickable") as HTMLElement | null;
+      if (!el || (e.key !== "Enter" && e.key !== " ")) return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.clickDie(el.dataset.die as DieName);
+    });
     document.addEventListener("keydown", this.onKey);
   }
 
