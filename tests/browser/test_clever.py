@@ -179,3 +179,25 @@ def test_table_with_bots_reload_mid_turn_and_a_phone(new_page: Any, server: Serv
     assert len(totals) == 3
     tabs = page.locator(".clever-tab").all_inner_texts()
     assert len(tabs) == 3 and any("greedy" in t for t in tabs) and any("expert" in t for t in tabs)
+
+
+@pytest.mark.slow
+def test_whole_standard_games_hot_seat_and_with_every_bot(new_page: Any, server: Server) -> None:
+    """The full length: six rounds of hot seat for two, five rounds with the greedy and master bots."""
+    page = new_page(1100, 820)
+    tid = open_table(page, server, [{"kind": "human", "name": n} for n in ("Ann", "Bob")], {})
+    players = [CleverPlayer(page, seed=21)]
+    play_clever(players, timeout=400)
+    assert shown_totals(page) == final_totals(server, tid)
+    assert players[0].handovers >= 12
+
+    page = new_page(1100, 820)
+    seats = [
+        {"kind": "human", "name": "Ann"},
+        {"kind": "bot", "bot": "greedy"},
+        {"kind": "bot", "bot": "master"},
+    ]
+    tid = open_table(page, server, seats, {})
+    play_clever([CleverPlayer(page, seed=22)], timeout=400)
+    assert shown_totals(page) == final_totals(server, tid)
+    assert "Round 5 of 5" in page.inner_text("[data-testid=round]")

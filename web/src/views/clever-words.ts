@@ -98,7 +98,7 @@ export function statusText(m: CleverModel, name: (seat: number) => string): stri
     case "passive_pick":
       return t("clever.status.passive_pick", { name: who });
     case "bonus":
-      return t("clever.status.bonus", { name: m.pending ? name(m.pending.player) : who, bonus: m.pending ? bonusWord(m.pending.bonus) : "" });
+      return t("clever.status.bonus", { name: m.pending ? name(m.pending.player) : who });
   }
 }
 
