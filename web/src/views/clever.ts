@@ -32,7 +32,9 @@ export class CleverView implements GameView {
   /** Hot seat: the seat that confirmed it holds the device. */
   private holder: number | null = null;
   private passiveBase: { key: string; sheets: SheetModel[] } | null = null;
+  /** The cell the last move filled, marked on the mover's sheet only. */
   private fresh = new Set<string>();
+  private freshSeat = -1;
   private rolling = false;
 
   private readonly status = h("p", { class: "clever-status", "data-testid": "turn-status", "aria-live": "polite" });
@@ -145,7 +147,10 @@ export class CleverView implements GameView {
     this.rolling = fresh?.actor === "chance";
     if (fresh && fresh.actor !== "chance") {
       const mv = parseMove(fresh.move);
-      if (mv && (mv.kind === "entry" || mv.kind === "choose")) this.fresh.add(targetKey(mv.target));
+      if (mv && (mv.kind === "entry" || mv.kind === "choose")) {
+        this.fresh.add(targetKey(mv.target));
+        this.freshSeat = Number(fresh.actor);
+      }
     }
     if (!before || before.actor !== m.actor || before.step !== m.step) {
       this.selected = null;
@@ -447,7 +452,10 @@ export class CleverView implements GameView {
         if (mv.kind === "choose" || (mv.kind === "entry" && this.selected === mv.die)) targets.add(targetKey(mv.target));
       }
     }
-    const sheet = drawSheet(m.layout, this.visibleSheet(seat), { targets, fresh: this.fresh, round: Math.min(m.round, m.rounds), rounds: m.rounds, label: t("clever.sheet.of", { name: this.ctx.seatName(seat) }), seat });
+    const visible = this.visibleSheet(seat);
+    // (no mark on a sheet drawn as the passive phase found it: it would point at the hidden choice)
+    const fresh = seat === this.freshSeat && visible === m.sheets[seat] ? this.fresh : new Set<string>();
+    const sheet = drawSheet(m.layout, visible, { targets, fresh, round: Math.min(m.round, m.rounds), rounds: m.rounds, label: t("clever.sheet.of", { name: this.ctx.seatName(seat) }), seat });
     this.sheetVNode = patch(this.sheetVNode, sheet);
     this.sheetBox.dataset.seat = String(seat);
   }
