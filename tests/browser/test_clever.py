@@ -41,7 +41,7 @@ def final_totals(server: Server, table_id: str) -> list[int]:
 
 
 def shown_totals(page: Any) -> list[int]:
-    cells = page.locator("[data-testid=results] tbody td.total").all_inner_texts()
+    cells = page.locator("[data-testid=results] tbody tr.total td").all_inner_texts()
     return [int("".join(ch for ch in c if ch.isdigit())) for c in cells]
 
 
@@ -174,6 +174,9 @@ def test_table_with_bots_reload_mid_turn_and_a_phone(new_page: Any, server: Serv
     assert (sheet_html(page), look(page)["status"], look(page)["dice"]) == shown
 
     play_clever([me], timeout=150)
+    page.get_by_test_id("gameover").wait_for()
+    page.screenshot(path=str(artifacts / "clever-gameover-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     totals = final_totals(server, tid)
     assert shown_totals(page) == totals
     assert len(totals) == 3

@@ -110,23 +110,20 @@ export class CleverView implements GameView {
     const solo = m.sheets.length === 1;
     const headline = solo ? t("clever.over.solo", { total: m.sheets[0]?.total ?? 0 }) : m.winners.length === 1 ? t("clever.over.winner", { name: name(m.winners[0]) }) : t("clever.over.winners", { names: m.winners.map(name).join(", ") });
     const areas = ["yellow", "blue", "green", "orange", "purple"] as const;
+    // a column per player (at most four: it fits a phone), a row per area, then foxes and the total
+    const win = (i: number): string => (m.winners.includes(i) ? "winner" : "");
+    const row = (label: string, cls: string, cell: (s: SheetModel) => string | HTMLElement): HTMLElement =>
+      h("tr", { class: cls }, h("th", { scope: "row" }, label), m.sheets.map((s, i) => h("td", { class: win(i), "data-seat": i }, cell(s))));
     const table = h(
       "table",
       { class: "clever-results", "data-testid": "results" },
-      h("thead", null, h("tr", null, h("th", null, ""), areas.map((a) => h("th", { class: `area-${a}` }, areaWord(a))), h("th", null, t("clever.over.foxes")), h("th", null, t("clever.over.total")))),
+      h("thead", null, h("tr", null, h("th", null, ""), m.sheets.map((_, i) => h("th", { scope: "col", class: win(i) }, name(i))))),
       h(
         "tbody",
         null,
-        m.sheets.map((s, i) =>
-          h(
-            "tr",
-            { class: m.winners.includes(i) ? "winner" : "", "data-seat": i },
-            h("th", null, name(i)),
-            areas.map((a) => h("td", { class: `area-${a}` }, formatNumber(s.areas[a]))),
-            h("td", null, t("clever.over.fox_points", { n: s.foxes, low: Math.min(...areas.map((a) => s.areas[a])), points: s.foxPoints })),
-            h("td", { class: "total" }, h("b", null, formatNumber(s.total))),
-          ),
-        ),
+        areas.map((a) => row(areaWord(a), `area-${a}`, (s) => formatNumber(s.areas[a]))),
+        row(t("clever.over.foxes"), "foxes", (s) => t("clever.over.fox_points", { n: s.foxes, low: Math.min(...areas.map((a) => s.areas[a])), points: s.foxPoints })),
+        row(t("clever.over.total"), "total", (s) => h("b", null, formatNumber(s.total))),
       ),
     );
     const body = h("div", { class: "clever-summary" }, table);
