@@ -40,7 +40,9 @@ def look(page: Any) -> dict[str, Any]:
 
 def sheet_html(page: Any, *, marks: bool = False) -> str:
     """The sheet's SVG; with ``marks`` also the last entry's flash (which must not betray a hidden choice)."""
-    html: str = page.evaluate("() => document.querySelector('.clever-sheet').outerHTML" if marks else SHEET_JS)
+    html: str = page.evaluate(
+        "() => document.querySelector('.clever-sheet').outerHTML" if marks else SHEET_JS
+    )
     return html
 
 
