@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
-from dicehall.core.game import Game
+from dicehall.core.game import Game, State
 from dicehall.core.rules import RuleSet
 
 
@@ -21,3 +21,15 @@ class CleverGame(Game[CleverRules]):
         n = self.check_player_count(num_players)
         self.check_rules(rules)
         return CleverState(rules, n)
+
+    def render(self, state: State[Any]) -> str:
+        from dicehall.clever.terminal import render_plain
+
+        assert isinstance(state, CleverState)
+        return render_plain(state)
+
+    def public_view(self, state: State[Any]) -> dict[str, Any]:
+        from dicehall.clever.view import public_view
+
+        assert isinstance(state, CleverState)
+        return public_view(state)

@@ -363,7 +363,7 @@ class CleverState(State[int]):
         new.passive_order = self.passive_order
         new.queue = self.queue[:]
         new.choice_pending = self.choice_pending
-        new.log = []
+        new.log = self.log[:]  # the last action's bonuses: the public view shows them
         new._legal = self._legal
         return new
 
@@ -404,16 +404,6 @@ class CleverState(State[int]):
         if code is None:
             raise NotationError(f"cannot read {text!r} as a Clever move ({A.NOTATION_HELP})")
         return code
-
-    def render(self) -> str:
-        from dicehall.clever.terminal import render_plain
-
-        return render_plain(self)
-
-    def public_view(self) -> dict[str, Any]:
-        from dicehall.clever.view import public_view
-
-        return public_view(self)
 
     # -- legality helpers -----------------------------------------------------------------------------------
     def _entries(self, p: int, dmask: int, kind: int) -> list[int]:

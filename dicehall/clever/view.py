@@ -1,14 +1,101 @@
-"""``CleverState.public_view()``: a JSON-able picture of the position for graphical front ends."""
+"""``CleverState.public_view()``: a JSON-able picture of the position for graphical front ends.
+
+Besides the position it carries the sheet's printed layout (from :mod:`dicehall.clever.sheet`), so the browser
+draws the sheet from the same data the engine scores by, and every phase, bonus and rating as an id the browser
+words in the reader's language (the English ``phase`` and ``legal_descriptions`` are for other clients).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from dicehall.clever import sheet as S
-from dicehall.clever.state import PH_OVER, PH_PICK, CleverState
+from dicehall.clever.state import (
+    AFTER_ACTIVE,
+    AFTER_END,
+    PH_OVER,
+    PH_PASSIVE_PICK,
+    PH_PASSIVE_ROLL,
+    PH_PICK,
+    PH_PLUS,
+    PH_ROLL,
+    CleverState,
+)
 from dicehall.clever.tables import B_VALUES, Y_PRINTED, Y_VALUES, blue_label, yellow_label
 from dicehall.clever.terminal import describe_action
 from dicehall.core.game import CHANCE, TERMINAL
+
+BONUS_IDS = {
+    S.YELLOW_X: "yellow_x",
+    S.BLUE_X: "blue_x",
+    S.GREEN_X: "green_x",
+    S.ORANGE_4: "orange_4",
+    S.ORANGE_5: "orange_5",
+    S.ORANGE_6: "orange_6",
+    S.PURPLE_6: "purple_6",
+    S.REROLL: "reroll",
+    S.PLUS_ONE: "plus_one",
+    S.FOX: "fox",
+    S.BLACK: "black",
+}
+STEPS = {
+    PH_ROLL: "roll",
+    PH_PICK: "pick",
+    PH_PLUS: "plus",
+    PH_PASSIVE_ROLL: "passive_roll",
+    PH_PASSIVE_PICK: "passive_pick",
+    PH_OVER: "over",
+}
+
+
+def _bonus(kind: int | None) -> str | None:
+    return None if kind is None else BONUS_IDS[kind]
+
+
+def _grid_layout(grid: S.CrossGrid) -> dict[str, Any]:
+    return {
+        "values": [
+            [None if (r, c) in grid.printed else v for c, v in enumerate(row)]
+            for r, row in enumerate(grid.values)
+        ],
+        "printed": [[r, c] for r, c in sorted(grid.printed)],
+        "row_bonuses": [_bonus(b) for b in grid.row_bonuses],
+        "column_bonuses": [_bonus(b) for b in grid.column_bonuses],
+        "column_points": list(grid.column_points) if grid.column_points else None,
+        "diagonals": [
+            {"cells": [[r, c] for r, c in cells], "bonus": _bonus(b)} for cells, b in grid.diagonals
+        ],
+        "count_points": list(grid.count_points) if grid.count_points else None,
+    }
+
+
+LAYOUT: dict[str, Any] = {
+    "yellow": _grid_layout(S.YELLOW_AREA),
+    "blue": _grid_layout(S.BLUE_AREA),
+    "green": {
+        "minimums": list(S.GREEN_AREA.minimums),
+        "points": list(S.GREEN_AREA.points),
+        "bonuses": [_bonus(b) for b in S.GREEN_AREA.bonuses],
+    },
+    "orange": {
+        "multipliers": list(S.ORANGE_AREA.multipliers),
+        "bonuses": [_bonus(b) for b in S.ORANGE_AREA.bonuses],
+    },
+    "purple": {
+        "length": S.PURPLE_AREA.length,
+        "reset": S.PURPLE_AREA.reset,
+        "bonuses": [_bonus(b) for b in S.PURPLE_AREA.bonuses],
+    },
+    "action_circles": S.ACTION_CIRCLES,
+    "round_bonuses": [_bonus(b) for b in S.ROUND_BONUSES],
+    "solo_ratings": [low for low, _ in S.SOLO_RATINGS[:-1]],
+}
+"""The printed sheet (the same for every player and every position)."""
+
+
+def solo_rank(points: int) -> int:
+    """The solo rating as its row in the rulebook's table (0 = best)."""
+    return next(i for i, (low, _) in enumerate(S.SOLO_RATINGS) if points >= low)
 
 
 def sheet_view(state: CleverState, p: int) -> dict[str, Any]:
@@ -56,6 +143,12 @@ def public_view(state: CleverState) -> dict[str, Any]:
             where = "unused"
         dice.append({"die": S.DIE_NAMES[d], "value": state.values[d] or None, "where": where})
     pending = state.pending_bonus()
+    step = "bonus" if state.choice_pending else STEPS[state.phase]
+    plus_after = None
+    if state.phase == PH_PLUS:
+        plus_after = (
+            "active" if state.after == AFTER_ACTIVE else "end" if state.after == AFTER_END else "passive"
+        )
     return {
         "game": "clever",
         "current_player": None if terminal else ("chance" if cp == CHANCE else cp),
@@ -73,7 +166,16 @@ def public_view(state: CleverState) -> dict[str, Any]:
         "fields": [S.DIE_NAMES[d] for d in state.field],
         "pending_bonus": None
         if pending is None
-        else {"player": pending[0], "bonus": S.BONUS_NAMES[pending[1]]},
+        else {"player": pending[0], "bonus": S.BONUS_NAMES[pending[1]], "kind": BONUS_IDS[pending[1]]},
+        "step": step,
+        "plus_after": plus_after,
+        "next_seats": list(state.passive_order) if step in ("plus", "passive_pick") else [],
+        "plus_used": [
+            [S.DIE_NAMES[d] for d in range(6) if state.plus_used[p] >> d & 1] for p in range(state.n)
+        ],
+        "bonuses": [{"player": p, "bonus": BONUS_IDS[b], "applied": bool(ok)} for p, b, ok in state.log],
         "sheets": [sheet_view(state, p) for p in range(state.n)],
+        "layout": LAYOUT,
         "solo_rating": state.solo_rating() if terminal and state.n == 1 else None,
+        "solo_rank": solo_rank(int(state.sheets[0].total())) if terminal and state.n == 1 else None,
     }

@@ -120,17 +120,18 @@ class State(ABC, Generic[A]):
     def string_to_action(self, text: str) -> A:
         """Parse the notation; raise :class:`~dicehall.core.errors.NotationError` on malformed text."""
 
-    @abstractmethod
     def render(self) -> str:
-        """A plain-text picture of the position for humans."""
+        """A plain-text picture of the position for humans (by default the game's :meth:`Game.render`)."""
+        return get_game(self.game_name).render(self)
 
     def public_view(self) -> dict[str, Any]:
         """A JSON-able picture of the whole position for graphical front ends (all information is public).
 
         It must contain ``current_player`` (seat, ``"chance"`` or ``null`` when over), ``legal_actions`` (notation
         strings of the player to move), ``terminal``, ``scores`` and ``winners``, plus whatever the game's view needs.
+        By default the game's :meth:`Game.public_view` makes it, so that a state module never imports its renderers.
         """
-        raise NotImplementedError(f"{self.game_name} has no public view yet")
+        return get_game(self.game_name).public_view(self)
 
     def set_names(self, names: Sequence[str]) -> None:
         """Display names of the seats, for games whose rendering and narration use them."""
@@ -214,6 +215,15 @@ class Game(ABC, Generic[R]):
 
     @abstractmethod
     def new_initial_state(self, rules: R, num_players: int) -> State[Any]: ...
+
+    # Presentation lives beside the game object, not in the state module (which the renderers import).
+    def render(self, state: State[Any]) -> str:
+        """A plain-text picture of ``state`` (games whose states render themselves need not override this)."""
+        raise NotImplementedError(f"{self.name} has no text rendering")
+
+    def public_view(self, state: State[Any]) -> dict[str, Any]:
+        """``state.public_view()`` for games whose states do not make it themselves."""
+        raise NotImplementedError(f"{self.name} has no public view yet")
 
     def check_player_count(self, n: object) -> int:
         """``n`` as an ``int``; refuses what is not a whole number in ``min_players``–``max_players``."""

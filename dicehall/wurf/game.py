@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from dicehall.core.game import Game
+from dicehall.core.game import Game, State
 from dicehall.core.rules import RuleSet
 from dicehall.wurf.rules import WurfRules
 from dicehall.wurf.state import WurfState
@@ -23,3 +23,9 @@ class WurfGame(Game[WurfRules]):
         n = self.check_player_count(num_players)
         self.check_rules(rules)
         return WurfState(rules, n)
+
+    def render(self, state: State[Any]) -> str:
+        from dicehall.wurf.terminal import render_state
+
+        assert isinstance(state, WurfState)
+        return render_state(state, state.names)

@@ -453,11 +453,6 @@ class WurfState(State[Action]):
     def set_names(self, names: Sequence[str]) -> None:
         self.names = list(names)
 
-    def render(self) -> str:
-        from dicehall.wurf.terminal import render_state
-
-        return render_state(self, self.names)
-
     def public_view(self) -> dict[str, Any]:
         cp = self.current_player()
         legal = [] if cp in (CHANCE, TERMINAL) else [self.action_to_string(a) for a in self.legal_actions()]

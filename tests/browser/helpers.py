@@ -129,11 +129,12 @@ def lobby_create(
     rules: dict[str, Any],
     seats: list[dict[str, str]],
     dice: str = "rolled",
+    game: str = "thousand",
 ) -> dict[str, Any]:
     """Fill the lobby form like a person and create the table. ``seats``: {"kind": "human", "name", "where":
     here|invite|open} or {"kind": "bot", "bot": level}; ``dice``: rolled or real. Returns the table id and the
     invite links shown."""
-    page.goto("/new?game=thousand")
+    page.goto(f"/new?game={game}")
     page.wait_for_selector(".seat-row")
     page.fill("#my-name", my_name)
     page.check(f"input[name=preset][value='{preset}']")
@@ -156,11 +157,19 @@ def lobby_create(
                 row.locator(".seat-name").fill(seat.get("name", ""))
     page.select_option("[data-testid=dice-mode]", dice)
     page.click("#create")
-    page.wait_for_selector("#go-table", timeout=90000)  # the first table with a bot may build its tables
+    # Only seats on this device (and bots): straight to the table; else the card with the invite links.
+    # (the first table with a bot may build its tables: generous timeout)
+    page.wait_for_function(
+        "() => location.pathname.startsWith('/table/') || !!document.querySelector('#go-table')",
+        timeout=90000,
+    )
+    if page.url.split("?")[0].rsplit("/", 2)[-2] == "table":
+        href = "/table/" + page.url.split("?")[0].rsplit("/", 1)[-1]
+        return {"table_id": href.rsplit("/", 1)[-1], "href": href, "invites": {}, "straight": True}
     href = page.get_attribute("#go-table", "href") or ""
     invites = {
         int(li.get_attribute("data-seat") or -1): li.locator("input.invite").input_value()
         for li in page.locator(".created-seats li").all()
         if li.locator("input.invite").count()
     }
-    return {"table_id": href.rsplit("/", 1)[-1], "href": href, "invites": invites}
+    return {"table_id": href.rsplit("/", 1)[-1], "href": href, "invites": invites, "straight": False}

@@ -1,5 +1,5 @@
-"""Every page in every language: no English message left on the home page, the lobby, How to play and a Dice
-1000 table in Russian, Ukrainian and Polish; the switcher works and is remembered; a newcomer starts a game
+"""Every page in every language: no English message left on the home page, the lobby, How to play, a Dice
+1000 table and a Clever table in Russian, Ukrainian and Polish; the switcher works and is remembered; a newcomer starts a game
 against a bot in one click and finds How to play. Screenshots of home (desktop and phone) per language."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from .clever_driver import CleverPlayer, play_clever
 from .conftest import Server
 from .helpers import Player, play, read
 from .test_catalogues import catalogue, strings
@@ -120,6 +121,16 @@ def test_every_page_in_the_browsers_language(
         "the table scrolls sideways on a phone"
     )
 
+    # A Clever solo table a few moves in: the sheet, dice, buttons, hints and log in the language.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/")
+    page.click("[data-start=clever-solo]")
+    page.wait_for_selector(".clever-root[data-state=act]")
+    clever = CleverPlayer(page, seed=4)
+    play_clever([clever], stop=lambda looks: clever.moves >= 5 and looks[0]["state"] == "act")
+    page.screenshot(path=str(artifacts / f"clever-table-{lang}.png"), full_page=True)
+    assert_no_english(page, lang, "a Clever table")
+
 
 def test_switcher_changes_the_language_and_is_remembered(new_page: Any, artifacts: Path) -> None:
     page = new_page(locale="en-US")
@@ -168,8 +179,9 @@ def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, 
         assert "/rules?game=" in page.url
     # Games without a board say so honestly instead of offering a start.
     page.goto("/")
-    assert page.locator("[data-game=clever] [data-start]").count() == 0
-    assert page.locator("[data-game=clever] .badge.coming").is_visible()
+    assert page.locator("[data-game=wurf] [data-start]").count() == 0
+    assert page.locator("[data-game=wurf] .badge.coming").is_visible()
+    assert page.locator("[data-game=clever] [data-start=clever-solo]").is_visible()
 
 
 def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any) -> None:

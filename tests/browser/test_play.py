@@ -43,13 +43,11 @@ def test_full_game_against_a_bot(new_page: Any, server: Server, artifacts: Path)
         rules=SHORT,
         seats=[{"kind": "human", "name": "Alice", "where": "here"}, {"kind": "bot", "bot": "expert"}],
     )
-    page.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
-    assert "#seat=0&token=" in created["invites"][0]
+    assert created["straight"], "every human seat is on this device: straight to the table"
     meta = server.get(f"/api/tables/{created['table_id']}")
     assert meta["overrides"]["target"] == 300 and meta["overrides"]["dump_truck"] is False
     assert meta["preset"] == "classic-nobarrel"
 
-    page.click("#go-table")
     page.wait_for_selector("[data-testid=scoreboard] tbody tr")
     assert "Alice" in page.inner_text("[data-testid=seat-badge]")
     me = Player(page, keyboard=True)
@@ -103,6 +101,7 @@ def test_two_browsers_play_each_other_online(new_page: Any, server: Server, arti
             {"kind": "human", "name": "Bob", "where": "invite"},
         ],
     )
+    ann.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
     invite = created["invites"][1]
     assert "#seat=1&token=" in invite
     ann.click("#go-table")
@@ -138,7 +137,7 @@ def test_reload_mid_game_and_continue_with_a_spectator(new_page: Any, server: Se
             {"kind": "human", "name": "Seat", "where": "here"},
         ],
     )
-    page.click("#go-table")
+    assert created["straight"]
     page.wait_for_selector("[data-testid=scoreboard] tbody tr")
     badge = page.inner_text("[data-testid=seat-badge]")
     assert "Hot" in badge and "Seat" in badge, "hot seat: this browser holds both seats"
@@ -265,7 +264,7 @@ def test_server_crash_the_page_reconnects_and_play_goes_on(new_page: Any, server
             {"kind": "human", "name": "Test", "where": "here"},
         ],
     )
-    page.click("#go-table")
+    assert created["straight"]
     page.wait_for_selector("[data-testid=scoreboard] tbody tr")
     hot = Player(page, bank_at=40)
     play([hot], stop_after=5, timeout=30)

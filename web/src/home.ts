@@ -16,23 +16,27 @@ interface GameCard {
   blurb: MessageId;
   players: MessageId;
   length: MessageId;
+  /** Has a one-player game (Clever's solo). */
+  solo?: boolean;
 }
 
 const GAMES: GameCard[] = [
   { name: "thousand", picture: thousandPicture, blurb: "home.thousand.blurb", players: "home.thousand.players", length: "home.thousand.length" },
-  { name: "clever", picture: (l) => cleverPicture(l), blurb: "home.clever.blurb", players: "home.clever.players", length: "home.clever.length" },
+  { name: "clever", picture: (l) => cleverPicture(l), blurb: "home.clever.blurb", players: "home.clever.players", length: "home.clever.length", solo: true },
   { name: "wurf", picture: (l) => wurfPicture(l), blurb: "home.wurf.blurb", players: "home.wurf.players", length: "home.wurf.length" },
 ];
 
 const TITLES: Record<string, MessageId> = { thousand: "game.thousand.title", clever: "game.clever.title", wurf: "game.wurf.title" };
 
-type Start = "bot" | "hotseat" | "invite";
+type Start = "bot" | "hotseat" | "invite" | "solo";
 
 /** Create a table in one click and go there (invite: show the link to send first). */
 async function start(game: string, how: Start, button: HTMLButtonElement, result: HTMLElement): Promise<void> {
   const seats: SeatSpec[] = [{ kind: "human", name: myName(0) }];
   if (how === "bot") seats.push({ kind: "bot", bot: "expert" });
-  else seats.push({ kind: "human", name: t("seat.player", { n: 2 }) });
+  else if (how === "solo") {
+    // one seat: the whole game is this player's
+  } else seats.push({ kind: "human", name: t("seat.player", { n: 2 }) });
   const here = how === "invite" ? new Set([0]) : new Set([0, 1]);
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
@@ -66,6 +70,7 @@ export function renderHome(app: HTMLElement): () => void {
       };
       actions.append(
         btn("bot", "home.start.bot", true),
+        ...(g.solo ? [btn("solo", "home.start.solo")] : []),
         btn("hotseat", "home.start.hotseat"),
         btn("invite", "home.start.invite"),
         h("a", { class: "btn ghost", href: `/new?game=${g.name}`, "data-link": true }, t("home.start.custom")),

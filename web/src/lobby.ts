@@ -2,7 +2,7 @@
 // you type); the open tables of the games with a board beside it.
 import { api, ApiError, saveToken, type GameInfo, type RuleOption, type SeatSpec } from "./api";
 import { showCreated } from "./created";
-import { clear, h, toast } from "./dom";
+import { clear, h, navigate, toast } from "./dom";
 import { apiErrorText } from "./errors";
 import { t, tKey } from "./i18n";
 import { botName, gameTitle, presetName } from "./names";
@@ -201,7 +201,9 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     try {
       const created = await api.createTable(body);
       for (const s of created.seats) if (s.token && here.has(s.seat)) saveToken(created.table_id, s.seat, s.token);
-      showCreated(result, created, here);
+      // Every human seat on this device: nobody to invite, so straight to the table.
+      if (created.seats.every((s) => s.kind === "bot" || here.has(s.seat))) navigate(`/table/${created.table_id}`);
+      else showCreated(result, created, here);
     } catch (err) {
       toast(apiErrorText(err));
     } finally {

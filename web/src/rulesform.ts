@@ -20,6 +20,7 @@ const GROUPS: Record<string, [string, string[]][]> = {
       ["barrel", "barrel_score", "barrel_cap", "barrel_exact", "barrel_attempts", "barrel_fall_penalty", "barrel_falls_to_zero", "barrel_knock", "open_points_limit", "open_point_penalty", "open_fall_limit"],
     ],
   ],
+  clever: [["rounds", ["rounds", "passive_fallback", "auto_single_choice"]]],
 };
 
 /** A value the player typed that cannot be sent (the message is in the page's language). */

@@ -172,17 +172,19 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     const order = state.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
     const winners = state.winners ?? [];
     const headline = winners.length ? t("table.winners", { names: winners.map(seatName).join(", "), n: winners.length }) : t("table.game_over");
+    const own = view?.summary?.(state);
     clear(overlay);
     overlay.append(
       h(
         "div",
         { class: "card gameover", "data-testid": "gameover" },
-        h("h2", { id: "gameover-title" }, headline),
-        h(
-          "ol",
-          { class: "standings" },
-          order.map((r) => h("li", { class: winners.includes(r.seat) ? "winner" : "" }, h("span", null, seatName(r.seat)), h("b", null, formatNumber(r.score)))),
-        ),
+        h("h2", { id: "gameover-title" }, own?.headline ?? headline),
+        own?.body ??
+          h(
+            "ol",
+            { class: "standings" },
+            order.map((r) => h("li", { class: winners.includes(r.seat) ? "winner" : "" }, h("span", null, seatName(r.seat)), h("b", null, formatNumber(r.score)))),
+          ),
         h(
           "p",
           { class: "actions" },

@@ -1,6 +1,7 @@
 // Per-game views, chosen by the table's game. Adding a game to the web = adding one entry here.
 import type { LogEntry, View } from "../api";
 import type { PrivateChoice, Simultaneous } from "../connection";
+import { CleverView } from "./clever";
 import { ThousandView } from "./thousand";
 
 export interface ViewContext {
@@ -22,6 +23,8 @@ export interface GameView {
   update(state: View, fresh: LogEntry | null): void;
   /** Log lines in words for an event (state = the view after it, null for old entries of a snapshot). */
   describe?(entry: LogEntry, state: View | null): string[];
+  /** The game-over card's headline and body (the page's own standings when absent). */
+  summary?(state: View): { headline: string; body: HTMLElement };
   /** The server answered a move with an error: unlock the controls. */
   refused(): void;
   /** Simultaneous seats: a held seat's own position while the others choose (see docs/web-protocol.md). */
@@ -35,4 +38,5 @@ export type ViewFactory = (root: HTMLElement, ctx: ViewContext) => GameView;
 
 export const VIEWS: Record<string, ViewFactory> = {
   thousand: (root, ctx) => new ThousandView(root, ctx),
+  clever: (root, ctx) => new CleverView(root, ctx),
 };

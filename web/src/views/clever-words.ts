@@ -1,0 +1,175 @@
+// Clever in words: what each player is deciding, the log lines, the cells and bonuses, the refusal reasons, the
+// game-over summary — all from the structured view and the move notation, in the reader's language.
+import type { LogEntry, View } from "../api";
+import { formatNumber, t, type MessageId } from "../i18n";
+import { AREAS, type Area, type Bonus, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read } from "./clever-model";
+
+// (ids written out whole: the catalogue test finds every id it checks in the source)
+const DIE_IDS = {
+  white: "clever.die.white",
+  yellow: "clever.die.yellow",
+  blue: "clever.die.blue",
+  green: "clever.die.green",
+  orange: "clever.die.orange",
+  purple: "clever.die.purple",
+} as const satisfies Record<DieName, MessageId>;
+const AREA_IDS = {
+  yellow: "clever.area.yellow",
+  blue: "clever.area.blue",
+  green: "clever.area.green",
+  orange: "clever.area.orange",
+  purple: "clever.area.purple",
+} as const satisfies Record<Area, MessageId>;
+const BONUS_IDS = {
+  yellow_x: "clever.bonus.yellow_x",
+  blue_x: "clever.bonus.blue_x",
+  green_x: "clever.bonus.green_x",
+  orange_4: "clever.bonus.orange_4",
+  orange_5: "clever.bonus.orange_5",
+  orange_6: "clever.bonus.orange_6",
+  purple_6: "clever.bonus.purple_6",
+  reroll: "clever.bonus.reroll",
+  plus_one: "clever.bonus.plus_one",
+  fox: "clever.bonus.fox",
+  black: "clever.bonus.black",
+} as const satisfies Record<Bonus, MessageId>;
+const WHY_IDS: Record<Reason["id"], MessageId> = {
+  not_rolled: "clever.why.not_rolled",
+  platter_first: "clever.why.platter_first",
+  plus_used: "clever.why.plus_used",
+  wrong_colour: "clever.why.wrong_colour",
+  crossed: "clever.why.crossed",
+  yellow_needs: "clever.why.yellow_needs",
+  blue_needs: "clever.why.blue_needs",
+  green_needs: "clever.why.green_needs",
+  purple_needs: "clever.why.purple_needs",
+  full: "clever.why.full",
+  no_fit: "clever.why.no_fit",
+  pick_die: "clever.why.pick_die",
+  bonus_cell: "clever.why.bonus_cell",
+  not_yours: "clever.why.not_yours",
+  other_sheet: "clever.why.other_sheet",
+};
+const RATING_IDS: MessageId[] = [
+  "clever.rating.0",
+  "clever.rating.1",
+  "clever.rating.2",
+  "clever.rating.3",
+  "clever.rating.4",
+  "clever.rating.5",
+  "clever.rating.6",
+  "clever.rating.7",
+  "clever.rating.8",
+];
+
+export const dieWord = (d: DieName): string => t(DIE_IDS[d]);
+export const areaWord = (a: Area): string => t(AREA_IDS[a]);
+export const bonusWord = (b: Bonus): string => t(BONUS_IDS[b]);
+
+export function reasonText(r: Reason): string {
+  const p: Record<string, string | number> = { ...r.params };
+  if (typeof p.die === "string") p.die = dieWord(p.die as DieName);
+  if (typeof p.area === "string") p.area = areaWord(p.area as Area);
+  return t(WHY_IDS[r.id], p);
+}
+
+/** A target cell in words: "yellow 5 (row 2, column 4)", "green", "orange ×2". */
+export function targetWord(m: CleverModel, tg: Target): string {
+  if (tg.area === "yellow" || tg.area === "blue") {
+    return t("clever.target.grid", { area: areaWord(tg.area), value: m.layout[tg.area].values[tg.r][tg.c] ?? "", r: tg.r + 1, c: tg.c + 1 });
+  }
+  return areaWord(tg.area);
+}
+
+/** Who is deciding what, for the status line. */
+export function statusText(m: CleverModel, name: (seat: number) => string): string {
+  const who = m.actor === null ? "" : name(m.actor);
+  switch (m.step) {
+    case "over":
+      return t("clever.status.over");
+    case "roll":
+      return t("clever.status.roll", { name: name(m.active), n: m.rollsDone + 1 });
+    case "pick":
+      return t("clever.status.pick", { name: who, n: m.rollsDone + 1 });
+    case "plus":
+      return m.plusAfter === "end" ? t("clever.status.plus_end", { name: who }) : t("clever.status.plus", { name: who });
+    case "passive_roll":
+      return t("clever.status.passive_roll");
+    case "passive_pick":
+      return t("clever.status.passive_pick", { name: who });
+    case "bonus":
+      return t("clever.status.bonus", { name: m.pending ? name(m.pending.player) : who });
+  }
+}
+
+/** The passive phase of a turn (another seat than the active one decides), where hot-seat hides choices. */
+export function inPassivePhase(m: CleverModel): boolean {
+  return m.actor !== null && m.actor !== m.active && !m.terminal && m.plusAfter !== "end" && m.step !== "pick";
+}
+
+function diceList(values: [DieName, number][]): string {
+  return values.map(([d, v]) => `${dieWord(d)} ${v}`).join(" · ");
+}
+
+/** A move in words; `before` (the position it was made in) gives the die's value, which a turn's end clears. */
+function moveWords(m: CleverModel, before: CleverModel | null, mv: Move, who: string): string {
+  switch (mv.kind) {
+    case "reroll":
+      return t("clever.log.reroll", { name: who });
+    case "forfeit":
+      return t("clever.log.forfeit", { name: who });
+    case "stop":
+      return t("clever.log.stop", { name: who });
+    case "pass":
+      return t("clever.log.pass", { name: who });
+    case "choose":
+      return t(mv.black ? "clever.log.black" : "clever.log.choose", { name: who, target: targetWord(m, mv.target) });
+    case "entry": {
+      const value = (before ?? m).dice.find((d) => d.die === mv.die)?.value ?? m.dice.find((d) => d.die === mv.die)?.value ?? "";
+      return t(mv.plus ? "clever.log.plus" : "clever.log.entry", { name: who, die: dieWord(mv.die), value, target: targetWord(m, mv.target) });
+    }
+  }
+}
+
+/** Log lines for an event; `hide` words a passive choice as made without saying which (hot seat). */
+export function describeEvent(e: LogEntry, state: View | null, before: CleverModel | null, name: (seat: number) => string, hide: boolean): string[] {
+  if (e.actor === "chance") {
+    const roll = parseRoll(e.move);
+    if (!roll) return [];
+    if (roll.platter.length) return [t("clever.log.passive_roll", { dice: diceList(roll.values), platter: roll.platter.map(dieWord).join(", ") })];
+    return [t("clever.log.roll", { dice: diceList(roll.values) })];
+  }
+  const seat = Number(e.actor);
+  const mv = parseMove(e.move);
+  if (!mv || !Number.isInteger(seat)) return [];
+  if (!state) return []; // (an old entry of a snapshot: the page shows its notation)
+  const m = read(state);
+  if (hide && inPassivePhase(m) && seat !== m.active) return [t("clever.log.hidden", { name: name(seat) })];
+  const lines = [moveWords(m, before, mv, name(seat))];
+  for (const b of m.bonuses) {
+    lines.push(t(b.applied ? "clever.log.bonus" : "clever.log.bonus_lost", { name: name(b.player), bonus: bonusWord(b.bonus) }));
+  }
+  return lines;
+}
+
+const tieKey = (s: SheetModel): [number, number] => [s.total, Math.max(...AREAS.map((a) => s.areas[a]))];
+
+/** How the winner was found: by total, or a tie on total broken by the best single area, or shared. */
+export function tieBreakText(m: CleverModel, name: (seat: number) => string): string {
+  if (m.sheets.length < 2) return "";
+  const best = Math.max(...m.sheets.map((s) => s.total));
+  const tied = m.sheets.map((s, i) => ({ i, k: tieKey(s) })).filter((x) => x.k[0] === best);
+  if (tied.length < 2) return "";
+  const list = tied.map((x) => t("clever.over.tie_entry", { name: name(x.i), best: formatNumber(x.k[1]) })).join(", ");
+  return m.winners.length > 1 ? t("clever.over.shared", { total: best, list }) : t("clever.over.tie", { total: best, list });
+}
+
+/** The solo rating as the rulebook words it, with its range of points. */
+export function ratingText(m: CleverModel): string {
+  if (m.soloRank === null) return "";
+  const lows = m.layout.solo_ratings;
+  const low = lows[m.soloRank];
+  const high = m.soloRank > 0 ? lows[m.soloRank - 1] - 1 : null;
+  const range = low === undefined ? t("clever.over.range_below", { high: lows[lows.length - 1] - 1 }) : high === null ? t("clever.over.range_from", { low }) : `${low}–${high}`;
+  return t("clever.over.rating", { rating: RATING_IDS[m.soloRank] ? t(RATING_IDS[m.soloRank]) : "", range });
+}
