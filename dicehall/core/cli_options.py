@@ -10,7 +10,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from dicehall.core.errors import DicehallError
 from dicehall.core.record import MAX_SEED, output_file_problem
+from dicehall.i18n import localize, tr
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -19,10 +21,17 @@ MAX_GAMES = 10**12
 MAX_JOBS = 4 * (os.cpu_count() or 1)
 
 
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print a one-line error and return the Exit to raise (2: bad usage or input, as click uses)."""
+def fail(message: str | BaseException, code: int = 2) -> typer.Exit:
+    """Print a one-line error and return the Exit to raise (2: bad usage or input, as click uses).
+
+    An error (or a :class:`~dicehall.i18n.message.Message`) is said in the process's language."""
+    text = (
+        message.localized()
+        if isinstance(message, DicehallError)
+        else localize(message if isinstance(message, str) else str(message))
+    )
     # soft_wrap: the message stays one line however narrow the terminal; escape: messages hold '[rule: ...]'
-    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    err_console.print(f"[bold red]{tr('cli.error')}[/] {escape(text)}", soft_wrap=True)
     return typer.Exit(code)
 
 

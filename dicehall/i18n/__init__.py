@@ -32,8 +32,43 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
+from dicehall.i18n.message import Message, message_json
+
+__all__ = [
+    "BROWSER_PREFIXES",
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Message",
+    "Translator",
+    "UnknownLanguageError",
+    "current",
+    "detect_language",
+    "load_catalog",
+    "localize",
+    "message_json",
+    "reset_language",
+    "set_language",
+    "tr",
+    "translator",
+]
+
 LANGUAGES: tuple[str, ...] = ("en", "ru", "uk", "pl")
 DEFAULT_LANGUAGE = "en"
+# Ids whose messages the server sends to browsers (refusals, notation and rule-set errors, with the words they
+# nest): the browser catalogues carry them with the same wording (tests/i18n checks both ways).
+BROWSER_PREFIXES: tuple[str, ...] = (
+    "refusal.",
+    "notation.",
+    "rules.error.",
+    "thousand.refusal.",
+    "thousand.notation.",
+    "thousand.rules_error.",
+    "clever.refusal.",
+    "clever.notation.",
+    "clever.die",
+    "clever.area.",
+    "clever.bonus.",
+)
 # POSIX order of precedence for the language of messages.
 ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -89,9 +124,29 @@ class Translator:
 
     lang: str
     translations: Translations
+    plural_ids: frozenset[str] = frozenset()
 
     def __call__(self, msgid: str, /, **params: Any) -> str:
-        return self.translations.gettext(msgid).format(**_params(self.lang, params))
+        return self.render(msgid, params)
+
+    def render(self, msgid: str, params: Mapping[str, Any], *, plain: bool = False) -> str:
+        """``msgid`` with ``params`` (nested :class:`~dicehall.i18n.message.Message` values rendered in this
+        language too); an id with plural forms picks its form by the ``n`` parameter. ``plain`` leaves numbers
+        as bare digits (the English text an engine message carries as its ``str``)."""
+        values = {k: self.message(v) if isinstance(v, str) else v for k, v in params.items()}
+        if not plain:
+            values = _params(self.lang, values)
+        if msgid in self.plural_ids and "n" in params:
+            return self.translations.ngettext(msgid, msgid, int(params["n"])).format(**values)
+        return self.translations.gettext(msgid).format(**values)
+
+    def message(self, text: str) -> str:
+        """An engine text in this language: a :class:`~dicehall.i18n.message.Message` is rendered from its id,
+        any other text is shown as it is."""
+        msgid = getattr(text, "msgid", None)
+        if msgid is None:
+            return text
+        return self.render(msgid, getattr(text, "params", {}))
 
     def plural(self, msgid: str, n: int, /, **params: Any) -> str:
         """A message with plural forms chosen for ``n`` by the language's CLDR rule; ``{n}`` is ``n``."""
@@ -123,7 +178,8 @@ def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
     translations = _compiled(lang)
     if lang != DEFAULT_LANGUAGE:
         translations.add_fallback(_compiled(DEFAULT_LANGUAGE))
-    return Translator(lang, translations)
+    plural_ids = frozenset(m.id[0] for m in load_catalog(DEFAULT_LANGUAGE) if isinstance(m.id, tuple))
+    return Translator(lang, translations, plural_ids)
 
 
 _current: list[str] = []
@@ -140,3 +196,18 @@ def set_language(lang: str) -> Translator:
 def current() -> Translator:
     """The translator of this process: the one :func:`set_language` chose, else from the locale variables."""
     return translator(_current[0] if _current else detect_language())
+
+
+def tr(msgid: str, /, **params: Any) -> str:
+    """``msgid`` in the process's language (:func:`current`); the terminal views' shorthand."""
+    return current().render(msgid, params)
+
+
+def localize(text: str) -> str:
+    """An engine text (a :class:`Message`, or plain text shown as it is) in the process's language."""
+    return current().message(text)
+
+
+def reset_language() -> None:
+    """Forget :func:`set_language`'s choice: the locale variables decide again (tests use it between cases)."""
+    _current.clear()

@@ -303,7 +303,7 @@ class TableManager:
         try:
             action = table.state.string_to_action(move)
         except DicehallError as exc:
-            raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation") from None
+            raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation", reason=exc.text) from None
         self.advance(table, seat, action)
 
     def advance(self, table: LiveTable, actor: int | None, action: Any) -> None:
@@ -319,10 +319,10 @@ class TableManager:
                 state.apply_action(action)  # refuses before changing anything
             except IllegalActionError as exc:
                 raise TableError(
-                    "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None
+                    "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None, reason=exc.text
                 ) from None
             except DicehallError as exc:
-                raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}") from None
+                raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}", reason=exc.text) from None
             except Exception:
                 log.exception("table %s: the engine failed on %r; rebuilding from the log", table.id, text)
                 self._reload(table)
@@ -339,7 +339,7 @@ class TableManager:
                     self._reload(table)
                     what = repr(pending[-1][0].move) if pending else "this move"
                     raise TableError(
-                        "illegal_move", f"{what} cannot be played here: {exc}", exc.rule or None
+                        "illegal_move", f"{what} cannot be played here: {exc}", exc.rule or None, reason=exc.text
                     ) from None
                 text = state.action_to_string(outcome)
                 state.apply_action(outcome)

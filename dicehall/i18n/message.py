@@ -1,0 +1,67 @@
+"""Engine texts as message ids with parameters that still read as plain English.
+
+A :class:`Message` *is* a ``str`` (its English text, numbers as plain digits, as logs, records and tests have
+always shown them), so code that prints, compares or JSON-encodes engine texts keeps working; it also carries
+``msgid`` and ``params``, so a front end renders it in its reader's language
+(``dicehall.i18n.current().message(m)``) or sends ``m.to_json()`` to a browser that has the same ids.
+Parameters may be messages themselves (a reason inside a sentence); they are rendered in the same language.
+
+>>> m = Message("thousand.refusal.opening", min=50)
+>>> m, m.msgid, m.params
+('not opened: bank at least 50', 'thousand.refusal.opening', {'min': 50})
+>>> m.to_json()
+{'id': 'thousand.refusal.opening', 'params': {'min': 50}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class Message(str):
+    """A message id with named parameters whose ``str`` value is its plain English rendering."""
+
+    msgid: str
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, /, **params: Any) -> Message:
+        from dicehall.i18n import translator  # the catalogue is compiled on first use, not at import
+
+        self = super().__new__(cls, translator("en").render(msgid, params, plain=True))
+        self.msgid = msgid
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles (bot workers) and copies as id + params
+        return (_rebuild, (self.msgid, self.params))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "params"}`` for a front end (nested messages the same way)."""
+        return {"id": self.msgid, "params": {k: _json(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Message:
+        params = {k: cls.from_json(v) if _is_json_message(v) else v for k, v in dict(data["params"]).items()}
+        return cls(str(data["id"]), **params)
+
+
+def _rebuild(msgid: str, params: dict[str, Any]) -> Message:
+    return Message(msgid, **params)
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.to_json()
+    if isinstance(value, tuple | list):
+        return [_json(v) for v in value]
+    return value
+
+
+def _is_json_message(value: Any) -> bool:
+    return isinstance(value, Mapping) and set(value) == {"id", "params"}
+
+
+def message_json(text: str | None) -> dict[str, Any] | None:
+    """The ``{"id", "params"}`` of an engine text, or ``None`` for plain text (or no text)."""
+    return text.to_json() if isinstance(text, Message) else None
