@@ -54,7 +54,9 @@ def rules_cmd(
     presets = ", ".join(f"{p} ({_said(t, f'preset.{game}.{p}', p)})" for p in type(rules).PRESETS)
     title = _said(t, f"game.{game}.title", get_game(game).title)
     preset = _said(t, f"preset.{game}.{rules.preset}", rules.preset)
-    table = Table(title=t("cli.rules.title", game=title, code=rules.preset, preset=preset), title_justify="left")
+    table = Table(
+        title=t("cli.rules.title", game=title, code=rules.preset, preset=preset), title_justify="left"
+    )
     table.add_column(t("cli.col.option"), style="bold")
     table.add_column(t("cli.col.value"))
     table.add_column(t("cli.col.allowed"))

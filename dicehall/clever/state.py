@@ -880,19 +880,19 @@ class CleverState(State[int]):
 
     def describe_phase(self, names: Sequence[str] | None = None) -> str:
         def who(p: int) -> str:
-            return names[p] if names else f"player {p + 1}"
+            return names[p] if names else M("clever.term.player", n=p + 1)
 
         if self.phase == PH_OVER:
-            return "game over"
+            return M("clever.phase.over")
         if self.choice_pending:
             p, b = self.queue[0]
-            return f"{who(p)} places a {S.BONUS_NAMES[b]} bonus"
+            return M("clever.phase.bonus", name=who(p), bonus=W.bonus(b))
         if self.phase == PH_PLUS and self.after == AFTER_END:
-            return f"end of the game: {who(self.actor)} may still use +1"
+            return M("clever.phase.end_plus", name=who(self.actor))
         return {
-            PH_ROLL: f"{who(self.active)} rolls",
-            PH_PICK: f"{who(self.active)} picks a die (roll {self.rolls + 1} of 3)",
-            PH_PLUS: f"{who(self.actor)} may use +1",
-            PH_PASSIVE_ROLL: "solo: the passive roll (three lowest dice to the platter)",
-            PH_PASSIVE_PICK: f"{who(self.actor)} (passive) may take a die from the platter",
+            PH_ROLL: M("clever.phase.roll", name=who(self.active)),
+            PH_PICK: M("clever.phase.pick", name=who(self.active), roll=self.rolls + 1),
+            PH_PLUS: M("clever.phase.plus", name=who(self.actor)),
+            PH_PASSIVE_ROLL: M("clever.phase.passive_roll"),
+            PH_PASSIVE_PICK: M("clever.phase.passive_pick", name=who(self.actor)),
         }[self.phase]

@@ -42,3 +42,11 @@ def area(a: int) -> Message:
 def bonus(b: int) -> Message:
     """A bonus by its kind (``fox``, ``orange 4``)."""
     return Message(f"clever.bonus.{_BONUS_KEYS[b]}")
+
+
+def rating(points: int) -> Message:
+    """The solo rating of a final score (the rulebook's table, best first)."""
+    for i, (low, _) in enumerate(S.SOLO_RATINGS):
+        if points >= low:
+            return Message(f"clever.rating.{i}")
+    return Message(f"clever.rating.{len(S.SOLO_RATINGS) - 1}")

@@ -22,17 +22,16 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
-
-from babel.core import Locale
-from babel.dates import format_datetime
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
-from babel.support import Translations
+from typing import TYPE_CHECKING, Any
 
 from dicehall.i18n.message import Message, message_json
+
+if (
+    TYPE_CHECKING
+):  # Babel is imported when a catalogue is first read, not with the engines that raise messages
+    from babel.core import Locale
+    from babel.messages.catalog import Catalog
+    from babel.support import Translations
 
 __all__ = [
     "BROWSER_PREFIXES",
@@ -102,15 +101,21 @@ def detect_language(option: str | None = None, environ: Mapping[str, str] | None
     return DEFAULT_LANGUAGE
 
 
+@functools.cache
 def load_catalog(lang: str) -> Catalog:
-    """The ``.po`` catalogue of ``lang`` as Babel reads it (plural rules from its header, checked against CLDR)."""
+    """The ``.po`` catalogue of ``lang`` as Babel reads it (plural rules from its header, checked against CLDR);
+    read once per process (treat it as read-only)."""
     if lang not in LANGUAGES:
         raise UnknownLanguageError(f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
+    from babel.messages.pofile import read_po
+
     text = resources.files(__package__).joinpath("locales", f"{lang}.po").read_bytes()
     return read_po(io.BytesIO(text), locale=lang)
 
 
 def _params(lang: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    from babel.numbers import format_decimal
+
     # Numbers in the locale's format (1 000 in ru/uk/pl); booleans are not numbers here.
     return {
         k: format_decimal(v, locale=lang) if isinstance(v, int | float) and not isinstance(v, bool) else v
@@ -154,18 +159,27 @@ class Translator:
         return text.format(**_params(self.lang, {"n": n, **params}))
 
     def number(self, value: float) -> str:
+        from babel.numbers import format_decimal
+
         return format_decimal(value, locale=self.lang)
 
     def datetime(self, value: dt.datetime, length: str = "medium") -> str:
         """A date and time in the locale's words and order (``length``: short, medium, long)."""
+        from babel.dates import format_datetime
+
         return format_datetime(value, length, locale=self.lang)
 
     @property
     def locale(self) -> Locale:
+        from babel.core import Locale
+
         return Locale.parse(self.lang)
 
 
 def _compiled(lang: str) -> Translations:
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
     buf = io.BytesIO()
     write_mo(buf, load_catalog(lang))
     buf.seek(0)

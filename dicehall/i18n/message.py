@@ -15,6 +15,7 @@ Parameters may be messages themselves (a reason inside a sentence); they are ren
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,9 +27,7 @@ class Message(str):
     params: dict[str, Any]
 
     def __new__(cls, msgid: str, /, **params: Any) -> Message:
-        from dicehall.i18n import translator  # the catalogue is compiled on first use, not at import
-
-        self = super().__new__(cls, translator("en").render(msgid, params, plain=True))
+        self = super().__new__(cls, _english(msgid, params))
         self.msgid = msgid
         self.params = params
         return self
@@ -44,6 +43,33 @@ class Message(str):
     def from_json(cls, data: Mapping[str, Any]) -> Message:
         params = {k: cls.from_json(v) if _is_json_message(v) else v for k, v in dict(data["params"]).items()}
         return cls(str(data["id"]), **params)
+
+
+@functools.cache
+def _templates() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+    """The English catalogue as format strings: singular ids, and plural ids' (one, other) forms."""
+    from dicehall.i18n import load_catalog  # read on first use, not at import
+
+    singular: dict[str, str] = {}
+    plural: dict[str, tuple[str, str]] = {}
+    for m in load_catalog("en"):
+        if isinstance(m.id, tuple):
+            plural[m.id[0]] = (m.string[0], m.string[1])
+        elif m.id:
+            singular[m.id] = m.string
+    return singular, plural
+
+
+def _english(msgid: str, params: Mapping[str, Any]) -> str:
+    # Nested messages are str already (their English), numbers stay bare digits: a plain str.format does it.
+    singular, plural = _templates()
+    template = singular.get(msgid)
+    if template is None:
+        forms = plural.get(msgid)
+        if forms is None:
+            return msgid  # an id no catalogue has (the completeness tests keep this from shipping)
+        template = forms[0] if params.get("n") == 1 else forms[1]
+    return template.format(**params)
 
 
 def _rebuild(msgid: str, params: dict[str, Any]) -> Message:
