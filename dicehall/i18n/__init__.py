@@ -134,12 +134,13 @@ class Translator:
     def __call__(self, msgid: str, /, **params: Any) -> str:
         return self.render(msgid, params)
 
-    def render(self, msgid: str, params: Mapping[str, Any], *, plain: bool = False) -> str:
+    def render(self, msgid: str, params: Mapping[str, Any]) -> str:
         """``msgid`` with ``params`` (nested :class:`~dicehall.i18n.message.Message` values rendered in this
-        language too); an id with plural forms picks its form by the ``n`` parameter. ``plain`` leaves numbers
-        as bare digits (the English text an engine message carries as its ``str``)."""
+        language too); an id with plural forms picks its form by the ``n`` parameter. Number parameters are
+        formatted for the locale, except in English, which keeps the engines' bare digits (so an English rendering
+        is the message's own ``str``)."""
         values = {k: self.message(v) if isinstance(v, str) else v for k, v in params.items()}
-        if not plain:
+        if self.lang != DEFAULT_LANGUAGE:
             values = _params(self.lang, values)
         if msgid in self.plural_ids and "n" in params:
             return self.translations.ngettext(msgid, msgid, int(params["n"])).format(**values)

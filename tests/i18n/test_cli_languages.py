@@ -123,3 +123,4 @@ def test_engine_refusals_in_each_language(lang: str) -> None:
     }[lang]
     assert (opening.localized(lang), pit.localized(lang)) == expected
     assert translator(lang).message(opening.text) == expected[0]
+    assert opening.localized("en") == str(opening)  # the English catalogue is the engine's own text
