@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from dicehall.core.errors import DicehallError
 from dicehall.core.record import MAX_SEED, output_file_problem
-from dicehall.i18n import localize, tr
+from dicehall.i18n import current, localize, tr
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -38,26 +38,26 @@ def fail(message: str | BaseException, code: int = 2) -> typer.Exit:
 # Option callbacks: they run while the command line is read, so a bad value stops before anything happens.
 def check_seed(value: int | None) -> int | None:
     if value is not None and not 0 <= value <= MAX_SEED:
-        raise fail(f"--seed must be a whole number from 0 to 2**128-1, e.g. --seed 7 (got {value})")
+        raise fail(tr("cli.check.seed", got=str(value)))
     return value
 
 
 def check_games(value: int) -> int:
     if not 1 <= value <= MAX_GAMES:
-        raise fail(f"--games must be from 1 to {MAX_GAMES:,} (got {value:,})")
+        raise fail(tr("cli.check.games", max=current().number(MAX_GAMES), got=current().number(value)))
     return value
 
 
 def check_jobs(value: int) -> int:
     if not 1 <= value <= MAX_JOBS:
-        raise fail(f"--jobs must be from 1 to {MAX_JOBS} (4 per core of this machine), got {value}")
+        raise fail(tr("cli.check.jobs", max=MAX_JOBS, got=value))
     return value
 
 
 def check_output_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
     """An option naming a file to write: refuse a directory or an unwritable place before any work is done."""
     if value is not None and (problem := output_file_problem(value)):
-        raise fail(f"{param.opts[0]} {value}: cannot write there: {problem}")
+        raise fail(tr("cli.check.cannot_write", option=param.opts[0], path=str(value), problem=problem))
     return value
 
 
@@ -66,14 +66,14 @@ def check_output_dir(ctx: typer.Context, param: typer.CallbackParam, value: Path
     if value is None:
         return value
     if value.exists() and not value.is_dir():
-        raise fail(f"{param.opts[0]} {value}: that is a file; give a directory (it is created if missing)")
+        raise fail(tr("cli.check.is_a_file", option=param.opts[0], path=str(value)))
     parent = value
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
-        raise fail(f"{param.opts[0]} {value}: {parent} is a file, so the directory cannot be created")
+        raise fail(tr("cli.check.parent_file", option=param.opts[0], path=str(value), parent=str(parent)))
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise fail(f"{param.opts[0]} {value}: {parent} is not writable")
+        raise fail(tr("cli.check.not_writable", option=param.opts[0], path=str(value), parent=str(parent)))
     return value
 
 
@@ -83,9 +83,9 @@ def check_input_file(ctx: typer.Context, param: typer.CallbackParam, value: Path
         return value
     name = f"{param.opts[0]} " if param.opts and param.opts[0].startswith("-") else ""
     if not value.exists():
-        raise fail(f"{name}{value}: no such file")
+        raise fail(tr("cli.check.no_such_file", what=f"{name}{value}"))
     if value.is_dir():
-        raise fail(f"{name}{value}: that is a directory; give a file")
+        raise fail(tr("cli.check.is_a_dir", what=f"{name}{value}"))
     return value
 
 

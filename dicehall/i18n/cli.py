@@ -15,9 +15,18 @@ import typer
 
 from dicehall.i18n import LANGUAGES, Translator, UnknownLanguageError, current, detect_language, set_language
 
+
+def _lang_now(value: str | None) -> str | None:
+    # eager: the language is set before the other options' checks run, so their errors are said in it too
+    apply_lang(value)
+    return value
+
+
 LangOpt = typer.Option(
     None,
     "--lang",
+    callback=_lang_now,
+    is_eager=True,
     help=f"Language of the messages: {', '.join(LANGUAGES)} (default: from LC_ALL / LC_MESSAGES / LANG, else en).",
     show_default=False,
     metavar="LANG",

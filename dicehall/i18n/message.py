@@ -53,10 +53,10 @@ def _templates() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     singular: dict[str, str] = {}
     plural: dict[str, tuple[str, str]] = {}
     for m in load_catalog("en"):
-        if isinstance(m.id, tuple):
-            plural[m.id[0]] = (m.string[0], m.string[1])
-        elif m.id:
-            singular[m.id] = m.string
+        if isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list):
+            plural[str(m.id[0])] = (str(m.string[0]), str(m.string[1]))
+        elif isinstance(m.id, str) and m.id:
+            singular[m.id] = str(m.string)
     return singular, plural
 
 

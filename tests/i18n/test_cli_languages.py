@@ -124,3 +124,14 @@ def test_engine_refusals_in_each_language(lang: str) -> None:
     assert (opening.localized(lang), pit.localized(lang)) == expected
     assert translator(lang).message(opening.text) == expected[0]
     assert opening.localized("en") == str(opening)  # the English catalogue is the engine's own text
+
+
+def test_option_errors_are_said_in_the_language_asked_for() -> None:
+    """``--lang`` is read before the other options, so their checks already speak it (exit 2, one line)."""
+    bad = runner.invoke(app, ["simulate", "thousand", "--games", "0", "--lang", "ru"], env={"COLUMNS": "200"})
+    assert (
+        bad.exit_code == 2
+        and "ошибка: --games должен быть от 1 до 1\xa0000\xa0000\xa0000\xa0000" in bad.output
+    )
+    unknown = runner.invoke(app, ["rules", "thousand", "--set", "nonsense=1", "--lang", "pl"])
+    assert unknown.exit_code == 2 and "nieznana opcja zasad 'nonsense'" in " ".join(unknown.output.split())
