@@ -205,6 +205,7 @@ def _built_ids() -> set[str]:
         }
         ids |= {f"rule.{game}.{key}.doc" for key in rules.option_names()}
         ids |= {f"stat.{key}" for key in get_game(game).new_initial_state(rules.from_preset(None), 2).stats()}
+    ids |= {f"preset.wurf.{p}" for p in get_game("wurf").rules_type.PRESETS}  # names only, for `rules wurf`
     ids |= {f"clever.die.{d}" for d in S.DIE_NAMES} | {f"clever.area.{a}" for a in S.AREA_NAMES}
     ids |= {f"clever.bonus.{k}" for k in _BONUS_KEYS.values()}
     return ids
