@@ -385,10 +385,14 @@ class CleverState(State[int]):
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise NotationError(M("clever.notation.not_text", examples=A.NOTATION_EXAMPLES, type=type(text).__name__))
+            raise NotationError(
+                M("clever.notation.not_text", examples=A.NOTATION_EXAMPLES, type=type(text).__name__)
+            )
         code = A.from_string(text)
         if code is None:
-            raise NotationError(M("clever.notation.cannot_read", text=repr(text), examples=A.NOTATION_EXAMPLES))
+            raise NotationError(
+                M("clever.notation.cannot_read", text=repr(text), examples=A.NOTATION_EXAMPLES)
+            )
         return code
 
     def render(self) -> str:
