@@ -26,7 +26,8 @@ class DicehallError(ValueError):
     """
 
     msgid: str | None = None
-    params: dict[str, Any]
+    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance; read-only default for a subclass skipping __init__
+    text: str = ""
 
     def __init__(
         self, message: str = "", *, msgid: str | None = None, params: dict[str, Any] | None = None
@@ -42,7 +43,7 @@ class DicehallError(ValueError):
         """The error in ``lang`` (default: the process's language, ``dicehall.i18n.current()``)."""
         from dicehall.i18n import current, translator
 
-        return (translator(lang) if lang else current()).message(self.text)
+        return (translator(lang) if lang else current()).message(self.text or str(self))
 
     def message_json(self) -> dict[str, Any] | None:
         """``{"id", "params"}`` of the error's text, or ``None`` when it exists only in English."""
