@@ -6,6 +6,7 @@ import importlib
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -15,6 +16,8 @@ from dicehall.core.cli_support import load_rules
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import game_names, get_game
 from dicehall.core.record import GameRecord, replay
+from dicehall.i18n import Translator, current, tr
+from dicehall.i18n.cli import add_lang_option
 
 MAX_BOT_DELAY = 60.0
 
@@ -42,24 +45,36 @@ def rules_cmd(
     try:
         get_game(game)
     except DicehallError as exc:
-        raise fail(str(exc)) from None
+        raise fail(exc) from None
     rules = load_rules(game, preset, sets, rules_file)
     if as_json:
         typer.echo(json.dumps(rules.to_dict(), indent=1))
         return
-    presets = ", ".join(type(rules).PRESETS)
-    table = Table(title=f"{get_game(game).title} — preset {rules.preset}", title_justify="left")
-    table.add_column("option", style="bold")
-    table.add_column("value")
-    table.add_column("allowed")
-    table.add_column("meaning")
+    t = current()
+    presets = ", ".join(f"{p} ({_said(t, f'preset.{game}.{p}', p)})" for p in type(rules).PRESETS)
+    title = _said(t, f"game.{game}.title", get_game(game).title)
+    preset = _said(t, f"preset.{game}.{rules.preset}", rules.preset)
+    table = Table(
+        title=t("cli.rules.title", game=title, code=rules.preset, preset=preset), title_justify="left"
+    )
+    table.add_column(t("cli.col.option"), style="bold")
+    table.add_column(t("cli.col.value"))
+    table.add_column(t("cli.col.allowed"))
+    table.add_column(t("cli.col.meaning"))
     changed = rules.overrides()
     for key, value, doc in rules.describe():
         shown = json.dumps(value) if not isinstance(value, str) else value
         allowed = type(rules).allowed(key) or ("true | false" if isinstance(value, bool) else "")
-        table.add_row(key, f"[yellow]{shown}[/]" if key in changed else shown, allowed, doc)
+        meaning = _said(t, f"rule.{game}.{key}.doc", doc)
+        table.add_row(key, f"[yellow]{shown}[/]" if key in changed else shown, allowed, meaning)
     console.print(table)
-    console.print(f"presets: {presets}. Change an option with --set key=value.")
+    console.print(t("cli.rules.presets", presets=presets))
+
+
+def _said(t: Translator, msgid: str, fallback: str) -> str:
+    """``msgid`` in ``t``'s language, or ``fallback`` (the engine's English) where no catalogue has it."""
+    text = t(msgid)
+    return fallback if text == msgid else text
 
 
 @app.command("replay")
@@ -76,23 +91,21 @@ def replay_cmd(
     try:
         record = GameRecord.load(file)
     except DicehallError as exc:
-        raise fail(f"{file}: {exc}") from None
+        raise fail(tr("cli.file_error", file=str(file), reason=exc.localized())) from None
     if upto is not None and not 0 <= upto <= len(record.events):
-        raise fail(
-            f"--upto must be from 0 to {len(record.events)} (the number of events in {file}), got {upto}"
-        )
+        raise fail(tr("cli.replay.upto", n=len(record.events), file=str(file), got=upto))
     try:
         state = replay(record, upto)
     except DicehallError as exc:
-        raise fail(f"{file}: {exc}") from None
+        raise fail(tr("cli.file_error", file=str(file), reason=exc.localized())) from None
     if as_json:
         out = {"events": len(record.events), "terminal": state.is_terminal(), "scores": state.scores()}
         if state.is_terminal():
             out["winners"] = state.winners()
         typer.echo(json.dumps(out))
         return
-    console.print(state.render())
-    console.print(f"[dim]{len(record.events) if upto is None else upto} events replayed.[/]")
+    console.print(localized_position(record.game, state))
+    console.print(f"[dim]{tr('cli.replay.done', n=len(record.events) if upto is None else upto)}[/]")
 
 
 @app.command("serve")
@@ -130,7 +143,24 @@ def serve_cmd(
     try:
         serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings, trusted_proxy=trusted_proxy)
     except ValueError as exc:
-        raise fail(str(exc)) from None
+        raise fail(exc) from None
+
+
+def localized_position(game: str, state: Any) -> Any:
+    """The position in the reader's language where the game has a terminal view for it, else its own text."""
+    if game == "thousand":
+        from rich.console import Group
+        from rich.text import Text
+
+        from dicehall.i18n import localize
+        from dicehall.thousand.terminal import board, turn_line
+
+        parts: list[Any] = [board(state, state.names)]
+        if not state.is_terminal():
+            parts.append(turn_line(state))
+        parts.extend(Text(f"* {localize(e)}") for e in state.events)
+        return Group(*parts)
+    return state.render()
 
 
 _registered: list[str] = []
@@ -145,6 +175,7 @@ def _register_games() -> None:
     if "dicehall.core.analysis_cli" not in _registered:
         importlib.import_module("dicehall.core.analysis_cli").register(app)
         _registered.append("dicehall.core.analysis_cli")
+    add_lang_option(app)  # every command, the games' own included, takes --lang
 
 
 def main() -> None:

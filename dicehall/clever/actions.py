@@ -28,7 +28,8 @@ STOP = K_STOP << 12
 PASS = K_PASS << 12
 CHANCE_FLAG = 1 << 24
 
-NOTATION_HELP = "e.g. 'W:Y.r1c1', 'B:B.r2c3', 'G:G', '+1 O:O', 'reroll', 'stop', 'X Y.r2c4', 'black O'"
+NOTATION_EXAMPLES = "'W:Y.r1c1', 'B:B.r2c3', 'G:G', '+1 O:O', 'reroll', 'stop', 'X Y.r2c4', 'black O'"
+NOTATION_HELP = "e.g. " + NOTATION_EXAMPLES
 
 
 def entry(die: int, area: int, cell: int = 0, kind: int = K_ENTRY) -> int:

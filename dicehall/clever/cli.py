@@ -9,6 +9,7 @@ from typing import Any
 import typer
 
 from dicehall.clever import sheet as S
+from dicehall.clever import words as W
 from dicehall.clever.state import CleverState
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
@@ -25,12 +26,12 @@ from dicehall.core.cli_options import (
 from dicehall.core.cli_support import add_simulate_command, ask, play_in_terminal, setup_play
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import RunSummary
+from dicehall.i18n import localize, tr
 
-HELP = (
-    "Type the number of a choice, or its notation (e.g. W:Y.r1c1, B:B.r2c3, G:G, +1 O:O, reroll, stop, pass,\n"
-    "X Y.r2c4, black O). '?' or 'h': hints (every choice with its expected final score, the best marked, when the\n"
-    "table allows them). 'board' redraws the sheets, 'help' shows this, Ctrl-C stops (and offers to save)."
-)
+
+def help_text() -> str:
+    """How to answer in the terminal game, in the process's language."""
+    return tr("clever.cli.help")
 
 
 def _choices_table(state: CleverState) -> list[tuple[str, int, str]]:
@@ -44,7 +45,7 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
     def ask_human(state: State[Any], seat: int) -> int:
         assert isinstance(state, CleverState)
         rows = _choices_table(state)
-        console.print(f"[bold]{state.describe_phase(names)}[/]. Your choices:")
+        console.print(f"[bold]{localize(state.describe_phase(names))}[/]. {tr('clever.cli.your_choices')}")
         for code, _, text in rows:
             console.print(f"  [bold cyan]{code:>3}[/]  {text}")
         while True:
@@ -57,7 +58,7 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
                     desk.show(state, names)
                 continue
             if low == "help":
-                console.print(HELP)
+                console.print(help_text())
                 continue
             if low in ("board", "b"):
                 console.print(board_renderable(state, names, console.width))
@@ -66,20 +67,22 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
                 k = int(low)
                 if 1 <= k <= len(rows):
                     return rows[k - 1][1]
-                console.print(f"[red]There is no choice {k}; pick 1–{len(rows)}.[/]")
+                console.print(f"[red]{tr('clever.cli.no_choice', k=k, n=len(rows))}[/]")
                 continue
             try:
                 action = state.string_to_action(raw)
             except ValueError as exc:
-                console.print(f"[red]{exc}[/]")
+                console.print(f"[red]{localize(exc.args[0]) if exc.args else exc}[/]")
                 continue
             if action not in state.legal_actions():
                 try:
                     state.clone().apply_action(action)
                 except ValueError as exc:
                     rule = getattr(exc, "rule", "")
+                    why = localize(exc.args[0]) if exc.args else str(exc)
                     console.print(
-                        f"[red]Not allowed: {exc}[/]" + (f" [dim](rule: {rule})[/]" if rule else "")
+                        f"[red]{tr('clever.cli.not_allowed', reason=why)}[/]"
+                        + (f" [dim]({tr('clever.cli.rule', rule=rule)})[/]" if rule else "")
                     )
                     continue
             return action
@@ -91,12 +94,14 @@ def make_narrator(names: list[str]) -> Any:
     def narrate(state: State[Any], action: Any, player: int) -> None:
         assert isinstance(state, CleverState)
         if player == CHANCE:
-            console.print(f"[dim]dice:[/] {state.action_to_string(action)}")
+            console.print(f"[dim]{tr('clever.cli.dice')}[/] {state.action_to_string(action)}")
         else:
             console.print(f"[bold]{names[player]}[/]: {describe_action(state, action)}")
         for p, bonus, applied in state.log:
-            status = "" if applied else " [red](lost: it cannot be applied)[/]"
-            console.print(f"   bonus for {names[p]}: {S.BONUS_NAMES[bonus]}{status}")
+            status = "" if applied else f" [red]({tr('clever.cli.bonus_lost')})[/]"
+            console.print(
+                f"   {tr('clever.cli.bonus_for', name=names[p], bonus=localize(W.bonus(bonus)))}{status}"
+            )
 
     return narrate
 
@@ -120,7 +125,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         record, rules, specs = setup_play("clever", resume, players, preset, sets, rules_file)
         names = seat_names(specs)
         desk = hint_desk("clever", rules, specs, hints)
-        console.print(HELP)
+        console.print(help_text())
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, CleverState)
@@ -275,7 +280,7 @@ def _solo_ratings(report: dict[str, Any], summary: RunSummary) -> None:
     for score, weight in zip(*summary.scores[0].weighted(), strict=True):
         rating = S.solo_rating(int(score))
         counts[rating] = counts.get(rating, 0.0) + float(weight)
-    console.print("[bold]solo ratings[/]")
-    for _, text in S.SOLO_RATINGS:
+    console.print(f"[bold]{tr('clever.cli.solo_ratings')}[/]")
+    for i, (_, text) in enumerate(S.SOLO_RATINGS):
         if counts.get(text):
-            console.print(f"  {text:<32} {100 * counts[text] / summary.games:5.1f}%")
+            console.print(f"  {tr(f'clever.rating.{i}'):<32} {100 * counts[text] / summary.games:5.1f}%")

@@ -15,6 +15,7 @@ import numpy as np
 
 from dicehall.clever import actions as A
 from dicehall.clever import sheet as S
+from dicehall.clever import words as W
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.tables import (
     B_BY_SUM,
@@ -38,6 +39,7 @@ from dicehall.clever.tables import (
 )
 from dicehall.core.errors import IllegalActionError, NotationError
 from dicehall.core.game import CHANCE, TERMINAL, State
+from dicehall.i18n.message import Message as M
 
 TRACK = 11  # cells of green, orange, purple
 
@@ -304,7 +306,7 @@ class CleverState(State[int]):
             for d in order[:3]:
                 code |= 1 << (18 + d)
             return code
-        raise IllegalActionError("no dice are to be rolled now", rule="chance")
+        raise IllegalActionError(M("clever.refusal.no_roll_now"), rule="chance")
 
     def play_out(
         self, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
@@ -331,9 +333,9 @@ class CleverState(State[int]):
 
     def apply_action(self, action: int) -> None:
         if self.phase == PH_OVER:
-            raise IllegalActionError("the game is over", rule="game-over")
+            raise IllegalActionError(M("refusal.game_over"), rule="game-over")
         if not isinstance(action, int) or isinstance(action, bool) or action < 0:
-            raise IllegalActionError(f"{action!r} is not a Clever action code", rule="legal-actions")
+            raise IllegalActionError(M("clever.refusal.not_a_code", move=repr(action)), rule="legal-actions")
         if self.current_player() == CHANCE:
             self._check_chance(action)
         elif action not in self.legal_actions():
@@ -399,10 +401,14 @@ class CleverState(State[int]):
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise NotationError(f"a Clever move is text ({A.NOTATION_HELP}), not {type(text).__name__}")
+            raise NotationError(
+                M("clever.notation.not_text", examples=A.NOTATION_EXAMPLES, type=type(text).__name__)
+            )
         code = A.from_string(text)
         if code is None:
-            raise NotationError(f"cannot read {text!r} as a Clever move ({A.NOTATION_HELP})")
+            raise NotationError(
+                M("clever.notation.cannot_read", text=repr(text), examples=A.NOTATION_EXAMPLES)
+            )
         return code
 
     # -- legality helpers -----------------------------------------------------------------------------------
@@ -467,72 +473,76 @@ class CleverState(State[int]):
 
     def _check_chance(self, code: int) -> None:
         if not isinstance(code, int) or not code & A.CHANCE_FLAG:
-            raise IllegalActionError(
-                "the dice must be rolled now (a chance outcome is expected)", rule="chance"
-            )
+            raise IllegalActionError(M("clever.refusal.roll_expected"), rule="chance")
         vals = A.chance_values(code)
         platter = A.chance_platter(code)
         want = self.roll_mask if self.phase == PH_ROLL else 0b111111
         for d in range(6):
             rolled = want >> d & 1
             if rolled and not 1 <= vals[d] <= 6:
-                raise IllegalActionError(
-                    f"the {S.DIE_NAMES[d]} die must show 1–6 in this roll", rule="roll-dice"
-                )
+                raise IllegalActionError(M("clever.refusal.die_value", die=W.die(d)), rule="roll-dice")
             if not rolled and vals[d] != 0:
                 raise IllegalActionError(
-                    f"the {S.DIE_NAMES[d]} die is not rolled now (only the dice not yet used this turn)",
+                    M("clever.refusal.die_not_rolled", die=W.die(d)),
                     rule="roll-dice",
                 )
         if self.phase == PH_PASSIVE_ROLL:
             chosen = [d for d in range(6) if platter >> d & 1]
             rest = [d for d in range(6) if not platter >> d & 1]
             if len(chosen) != 3 or max(vals[d] for d in chosen) > min(vals[d] for d in rest):
-                raise IllegalActionError(
-                    "the solo platter must hold exactly the three lowest dice", rule="solo-platter"
-                )
+                raise IllegalActionError(M("clever.refusal.solo_platter"), rule="solo-platter")
         elif platter:
-            raise IllegalActionError("only the solo passive roll names a platter", rule="roll-dice")
+            raise IllegalActionError(M("clever.refusal.platter_named"), rule="roll-dice")
 
     def _why_illegal(self, action: int) -> str:
         text = A.to_string(action) if A.is_valid_code(action) else repr(action)
         who = self.current_player()
         if who == TERMINAL:
-            return "the game is over"
+            return M("refusal.game_over")
         if action & A.CHANCE_FLAG:
-            return f"{text!r} is a dice outcome: dice are rolled by the game, not chosen by a player"
+            return M("clever.refusal.outcome_chosen", move=repr(text))
         if not A.is_valid_code(action) or action >= A.CHANCE_FLAG:
-            return f"{text!r} is not a Clever move"
+            return M("clever.refusal.not_a_move", move=repr(text))
         kind = A.kind_of(action)
         if self.choice_pending:
             _, bonus = self.queue[0]
-            return f"{text!r}: a {S.BONUS_NAMES[bonus]} bonus must be placed first (choose one of the listed cells)"
+            return M("clever.refusal.bonus_first", move=repr(text), bonus=W.bonus(bonus))
         if kind == A.K_REROLL:
             if self.phase != PH_PICK:
-                return "re-roll is only for the active player, right after a roll"
-            return "no re-roll action is left"
+                return M("clever.refusal.reroll_when")
+            return M("clever.refusal.no_reroll")
         if kind == A.K_FORFEIT:
-            return "a roll can be forfeited only when no die can be entered"
+            return M("clever.refusal.forfeit")
         if kind == A.K_PLUS:
             if self.phase != PH_PLUS:
-                return "+1 may be used only at the end of one's own turn"
+                return M("clever.refusal.plus_when")
             d = A.die_of(action)
             if self.plus_used[self.actor] >> d & 1:
-                return f"the {S.DIE_NAMES[d]} die was already taken by +1 this turn"
-            return f"{text!r}: {self._entry_problem(self.actor, action)}"
+                return M("clever.refusal.plus_taken", die=W.die(d))
+            return M(
+                "clever.refusal.move_reason", move=repr(text), reason=self._entry_problem(self.actor, action)
+            )
         if kind == A.K_ENTRY:
             d = A.die_of(action)
             if self.phase == PH_PICK and not self.roll_mask >> d & 1:
-                return f"the {S.DIE_NAMES[d]} die was not just rolled (it is on a field or the platter)"
+                return M("clever.refusal.not_just_rolled", die=W.die(d))
             if self.phase == PH_PASSIVE_PICK:
                 if self.platter >> d & 1:
-                    return f"{text!r}: {self._entry_problem(self.actor, action)}"
+                    return M(
+                        "clever.refusal.move_reason",
+                        move=repr(text),
+                        reason=self._entry_problem(self.actor, action),
+                    )
                 if self._entries(self.actor, self.platter, A.K_ENTRY):
-                    return "a field die may be taken only when no platter die can be entered"
-                return f"the {S.DIE_NAMES[d]} die is not available to a passive player"
+                    return M("clever.refusal.field_die")
+                return M("clever.refusal.not_for_passive", die=W.die(d))
             if self.phase == PH_PICK:
-                return f"{text!r}: {self._entry_problem(self.active, action)}"
-        return f"{text!r} is not legal now"
+                return M(
+                    "clever.refusal.move_reason",
+                    move=repr(text),
+                    reason=self._entry_problem(self.active, action),
+                )
+        return M("clever.refusal.not_legal_now", move=repr(text))
 
     def _entry_problem(self, p: int, action: int) -> str:
         """Why a die cannot be entered where the action says (for error messages)."""
@@ -543,30 +553,32 @@ class CleverState(State[int]):
             or (area == S.AREA_YELLOW and cell >= len(Y_VALUES))
             or (area == S.AREA_BLUE and cell >= len(B_VALUES))
         ):
-            return "no such die, area or cell"
+            return M("clever.refusal.no_such_cell")
         sh = self.sheets[p]
         v = self.values[d]
-        die_name = f"the {S.DIE_NAMES[d]} die ({v})"
+        die_name = W.die_showing(d, v)
         if d != S.WHITE and S.AREA_OF_DIE[d] != area:
-            return f"{die_name} can only go to {S.AREA_NAMES[S.AREA_OF_DIE[d]]} (only white is wild)"
+            return M("clever.refusal.wrong_area", die=die_name, area=W.area(S.AREA_OF_DIE[d]))
         if area == S.AREA_YELLOW:
             if sh.ymask >> cell & 1:
-                return f"yellow {yellow_label(cell)} is already crossed"
-            return f"yellow {yellow_label(cell)} needs a {Y_VALUES[cell]}, {die_name} does not match"
+                return M("clever.refusal.yellow_crossed", cell=yellow_label(cell))
+            return M(
+                "clever.refusal.yellow_value", cell=yellow_label(cell), need=Y_VALUES[cell], die=die_name
+            )
         if area == S.AREA_BLUE:
             total = self.values[S.BLUE] + self.values[S.WHITE]
             if sh.bmask >> cell & 1:
-                return f"blue {blue_label(cell)} is already crossed"
-            return f"blue + white = {total}, but blue {blue_label(cell)} is {B_VALUES[cell]}"
+                return M("clever.refusal.blue_crossed", cell=blue_label(cell))
+            return M("clever.refusal.blue_value", total=total, cell=blue_label(cell), need=B_VALUES[cell])
         if area == S.AREA_GREEN:
             if sh.gcount >= TRACK:
-                return "green is full"
-            return f"the next green cell needs at least {G_MIN[sh.gcount]}, {die_name} is lower"
+                return M("clever.refusal.full", area=W.area(S.AREA_GREEN))
+            return M("clever.refusal.green_value", need=G_MIN[sh.gcount], die=die_name)
         if area == S.AREA_ORANGE:
-            return "orange is full"
+            return M("clever.refusal.full", area=W.area(S.AREA_ORANGE))
         if len(sh.pvals) >= TRACK:
-            return "purple is full"
-        return f"purple needs more than {sh.plast} (anything may follow only a 6), {die_name} is not"
+            return M("clever.refusal.full", area=W.area(S.AREA_PURPLE))
+        return M("clever.refusal.purple_value", last=sh.plast, die=die_name)
 
     def _rule_of(self, action: int) -> str:
         if action & A.CHANCE_FLAG:
@@ -878,19 +890,19 @@ class CleverState(State[int]):
 
     def describe_phase(self, names: Sequence[str] | None = None) -> str:
         def who(p: int) -> str:
-            return names[p] if names else f"player {p + 1}"
+            return names[p] if names else M("clever.term.player", n=p + 1)
 
         if self.phase == PH_OVER:
-            return "game over"
+            return M("clever.phase.over")
         if self.choice_pending:
             p, b = self.queue[0]
-            return f"{who(p)} places a {S.BONUS_NAMES[b]} bonus"
+            return M("clever.phase.bonus", name=who(p), bonus=W.bonus(b))
         if self.phase == PH_PLUS and self.after == AFTER_END:
-            return f"end of the game: {who(self.actor)} may still use +1"
+            return M("clever.phase.end_plus", name=who(self.actor))
         return {
-            PH_ROLL: f"{who(self.active)} rolls",
-            PH_PICK: f"{who(self.active)} picks a die (roll {self.rolls + 1} of 3)",
-            PH_PLUS: f"{who(self.actor)} may use +1",
-            PH_PASSIVE_ROLL: "solo: the passive roll (three lowest dice to the platter)",
-            PH_PASSIVE_PICK: f"{who(self.actor)} (passive) may take a die from the platter",
+            PH_ROLL: M("clever.phase.roll", name=who(self.active)),
+            PH_PICK: M("clever.phase.pick", name=who(self.active), roll=self.rolls + 1),
+            PH_PLUS: M("clever.phase.plus", name=who(self.actor)),
+            PH_PASSIVE_ROLL: M("clever.phase.passive_roll"),
+            PH_PASSIVE_PICK: M("clever.phase.passive_pick", name=who(self.actor)),
         }[self.phase]

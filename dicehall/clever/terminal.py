@@ -10,6 +10,8 @@ from dicehall.clever import actions as A
 from dicehall.clever import sheet as S
 from dicehall.clever.state import PH_PICK, CleverState
 from dicehall.clever.tables import B_VALUES, Y_PRINTED, Y_VALUES, blue_label, yellow_label
+from dicehall.clever.words import area, rating
+from dicehall.i18n import localize, tr
 
 DIE_STYLE = ("bold white", "bold yellow", "bold blue", "bold green", "bold dark_orange", "bold magenta")
 AREA_STYLE = ("yellow", "blue", "green", "dark_orange", "magenta")
@@ -29,16 +31,19 @@ def sheet_text(state: CleverState, p: int, name: str = "") -> Text:
     sh = state.sheets[p]
     areas = sh.area_scores()
     t = Text()
-    title = name or f"player {p + 1}"
+    title = name or tr("clever.term.player", n=p + 1)
     t.append(f"── {title} ", style="bold")
     t.append(
-        f"total {sh.total()}  (areas {sum(areas)} + foxes {sh.foxes}×{min(areas)})\n",
+        tr("clever.term.total", total=sh.total(), areas=sum(areas), foxes=sh.foxes, lowest=min(areas)) + "\n",
         style="bold cyan",
     )
+    labels = [tr(f"clever.term.area.{a}") for a in S.AREA_NAMES]
+    width = max(len(x) for x in labels) + 1
+    pad = " " * width
     # yellow
     ys = AREA_STYLE[0]
     for r in range(4):
-        t.append("Yellow " if r == 0 else "       ", style=ys)
+        t.append(labels[0].ljust(width) if r == 0 else pad, style=ys)
         for c in range(4):
             i = r * 4 + c
             if Y_PRINTED >> i & 1:
@@ -49,14 +54,16 @@ def sheet_text(state: CleverState, p: int, name: str = "") -> Text:
                 t.append(f" {Y_VALUES[i]:>2} ", style=ys)
         t.append(f"→ {_bonus(S.YELLOW_AREA.row_bonuses[r])}", style="dim")
         if r == 0:
-            t.append(f"    score {areas[0]}", style="bold " + ys)
+            t.append("    " + tr("clever.term.score", score=areas[0]), style="bold " + ys)
         t.append("\n")
     pts = S.YELLOW_AREA.column_points or ()
-    t.append("       " + "".join(f" {x:>2} " for x in pts) + "  (diagonal → +1)\n", style="dim " + ys)
+    t.append(
+        pad + "".join(f" {x:>2} " for x in pts) + "  " + tr("clever.term.diagonal") + "\n", style="dim " + ys
+    )
     # blue
     bs = AREA_STYLE[1]
     for r in range(3):
-        t.append("Blue   " if r == 0 else "       ", style=bs)
+        t.append(labels[1].ljust(width) if r == 0 else pad, style=bs)
         for c in range(4):
             i = r * 4 + c
             if i == 0:
@@ -67,44 +74,47 @@ def sheet_text(state: CleverState, p: int, name: str = "") -> Text:
                 t.append(f" {B_VALUES[i]:>3}", style=bs)
         t.append(f" → {_bonus(S.BLUE_AREA.row_bonuses[r])}", style="dim")
         if r == 0:
-            t.append(f"    score {areas[1]} ({sh.bmask.bit_count()} crosses)", style="bold " + bs)
+            t.append(
+                "    " + tr("clever.term.score_crosses", score=areas[1], crosses=sh.bmask.bit_count()),
+                style="bold " + bs,
+            )
         t.append("\n")
-    t.append("       " + "".join(f" {_bonus(b):>3}" for b in S.BLUE_AREA.column_bonuses) + "\n", style="dim")
+    t.append(pad + "".join(f" {_bonus(b):>3}" for b in S.BLUE_AREA.column_bonuses) + "\n", style="dim")
     # green
     gs = AREA_STYLE[2]
-    t.append("Green  ", style=gs)
+    t.append(labels[2].ljust(width), style=gs)
     for i, m in enumerate(S.GREEN_AREA.minimums):
         if i < sh.gcount:
             t.append(f" {CROSS} ", style="bold reverse " + gs)
         else:
             t.append(f"≥{m} ", style=gs)
-    t.append(f"   score {areas[2]}\n", style="bold " + gs)
-    t.append("       " + "".join(f"{_bonus(b):>3}" for b in S.GREEN_AREA.bonuses) + "\n", style="dim")
+    t.append("   " + tr("clever.term.score", score=areas[2]) + "\n", style="bold " + gs)
+    t.append(pad + "".join(f"{_bonus(b):>3}" for b in S.GREEN_AREA.bonuses) + "\n", style="dim")
     # orange
     os_ = AREA_STYLE[3]
-    t.append("Orange ", style=os_)
+    t.append(labels[3].ljust(width), style=os_)
     for i, m in enumerate(S.ORANGE_AREA.multipliers):
         if i < len(sh.ovals):
             t.append(f"{sh.ovals[i]:>3}", style="bold reverse " + os_)
         else:
             t.append(f" ×{m}" if m > 1 else "  _", style=os_)
-    t.append(f"   score {areas[3]}\n", style="bold " + os_)
-    t.append("       " + "".join(f"{_bonus(b):>3}" for b in S.ORANGE_AREA.bonuses) + "\n", style="dim")
+    t.append("   " + tr("clever.term.score", score=areas[3]) + "\n", style="bold " + os_)
+    t.append(pad + "".join(f"{_bonus(b):>3}" for b in S.ORANGE_AREA.bonuses) + "\n", style="dim")
     # purple
     ps = AREA_STYLE[4]
-    t.append("Purple ", style=ps)
+    t.append(labels[4].ljust(width), style=ps)
     for i in range(S.PURPLE_AREA.length):
         if i < len(sh.pvals):
             t.append(f"{sh.pvals[i]:>3}", style="bold reverse " + ps)
         else:
             t.append("  _", style=ps)
-    t.append(f"   score {areas[4]}\n", style="bold " + ps)
-    t.append("       " + "".join(f"{_bonus(b):>3}" for b in S.PURPLE_AREA.bonuses) + "\n", style="dim")
-    t.append("Re-roll ", style="bold")
+    t.append("   " + tr("clever.term.score", score=areas[4]) + "\n", style="bold " + ps)
+    t.append(pad + "".join(f"{_bonus(b):>3}" for b in S.PURPLE_AREA.bonuses) + "\n", style="dim")
+    t.append(tr("clever.term.rerolls") + " ", style="bold")
     t.append(_bar(sh.rr_gain, sh.rr_used))
     t.append("   +1 ", style="bold")
     t.append(_bar(sh.p1_gain, sh.p1_used))
-    t.append("   Foxes ", style="bold")
+    t.append("   " + tr("clever.term.foxes") + " ", style="bold")
     t.append("🦊" * sh.foxes if sh.foxes else "–", style="bold red")
     t.append("\n")
     return t
@@ -119,18 +129,20 @@ def _die(t: Text, state: CleverState, d: int) -> None:
 def dice_text(state: CleverState) -> Text:
     t = Text()
     rolled = [d for d in range(6) if state.roll_mask >> d & 1]
-    t.append("Rolled:   ", style="bold")
+    labels = [tr("clever.term.rolled"), tr("clever.term.fields"), tr("clever.term.platter")]
+    width = max(len(x) for x in labels) + 2
+    t.append((labels[0] + ":").ljust(width), style="bold")
     if state.phase == PH_PICK and not state.choice_pending and rolled:
         for d in rolled:
             _die(t, state, d)
     else:
         t.append("–")
-    t.append("\nFields:   ", style="bold")
+    t.append("\n" + (labels[1] + ":").ljust(width), style="bold")
     for d in state.field:
         _die(t, state, d)
     if not state.field:
         t.append("–")
-    t.append("\nPlatter:  ", style="bold")
+    t.append("\n" + (labels[2] + ":").ljust(width), style="bold")
     plat = [d for d in range(6) if state.platter >> d & 1]
     for d in plat:
         _die(t, state, d)
@@ -142,8 +154,8 @@ def dice_text(state: CleverState) -> Text:
 
 def board_text(state: CleverState, names: list[str] | None = None) -> Text:
     t = Text()
-    t.append(f"Ganz schön clever — round {state.round} of {state.rounds}. ", style="bold")
-    t.append(state.describe_phase(names) + "\n")
+    t.append(_heading(state), style="bold")
+    t.append(localize(state.describe_phase(names)) + "\n")
     for p in range(state.n):
         t.append_text(sheet_text(state, p, names[p] if names else ""))
     t.append_text(dice_text(state))
@@ -155,8 +167,8 @@ def board_text(state: CleverState, names: list[str] | None = None) -> Text:
 def board_renderable(state: CleverState, names: list[str] | None = None, width: int = 120) -> RenderableType:
     """The board for a colour terminal: with several players the sheets stand side by side when they fit."""
     head = Text()
-    head.append(f"Ganz schön clever — round {state.round} of {state.rounds}. ", style="bold")
-    head.append(state.describe_phase(names) + "\n")
+    head.append(_heading(state), style="bold")
+    head.append(localize(state.describe_phase(names)) + "\n")
     sheets = [sheet_text(state, p, names[p] if names else "") for p in range(state.n)]
     per_row = max(1, min(state.n, width // 62))
     grid = Table.grid(padding=(0, 3))
@@ -170,22 +182,33 @@ def board_renderable(state: CleverState, names: list[str] | None = None, width: 
     return Group(*parts)
 
 
+def _heading(state: CleverState) -> str:
+    return (
+        tr("clever.term.heading", game=tr("game.clever.title"), round=state.round, rounds=state.rounds) + " "
+    )
+
+
 def result_text(state: CleverState, names: list[str] | None = None) -> Text:
     t = Text()
-    t.append("Final scores\n", style="bold")
+    t.append(tr("clever.term.final") + "\n", style="bold")
     for p, sh in enumerate(state.sheets):
         a = sh.area_scores()
-        label = names[p] if names else f"player {p + 1}"
-        t.append(
-            f"  {label}: yellow {a[0]} + blue {a[1]} + green {a[2]} + orange {a[3]} + purple {a[4]}"
-            f" + foxes {sh.foxes}×{min(a)} = {sh.total()}\n"
-        )
+        label = names[p] if names else tr("clever.term.player", n=p + 1)
+        parts = " + ".join(f"{tr(f'clever.term.area.{name}')} {a[i]}" for i, name in enumerate(S.AREA_NAMES))
+        foxes = tr("clever.term.foxes_times", foxes=sh.foxes, lowest=min(a))
+        t.append(f"  {label}: {parts} + {foxes} = {sh.total()}\n")
     if state.n == 1:
-        t.append(f"Rating: {state.solo_rating()}\n", style="bold green")
+        t.append(
+            tr("clever.term.rating", rating=localize(rating(int(state.sheets[0].total())))) + "\n",
+            style="bold green",
+        )
     else:
         win = state.winner_seats()
-        who = ", ".join(names[p] if names else f"player {p + 1}" for p in win)
-        t.append(("Shared win: " if len(win) > 1 else "Winner: ") + who + "\n", style="bold green")
+        who = ", ".join(names[p] if names else tr("clever.term.player", n=p + 1) for p in win)
+        t.append(
+            tr("clever.term.shared_win" if len(win) > 1 else "clever.term.winner", names=who) + "\n",
+            style="bold green",
+        )
     return t
 
 
@@ -196,36 +219,44 @@ def render_plain(state: CleverState) -> str:
 def describe_action(state: CleverState, action: int) -> str:
     """Words for an action, in the position before it is applied."""
     if action & A.CHANCE_FLAG:
-        return "dice: " + A.to_string(action)
+        return tr("clever.act.dice", dice=A.to_string(action))
     kind = A.kind_of(action)
     if kind == A.K_REROLL:
-        return "re-roll all the dice just rolled"
+        return tr("clever.act.reroll")
     if kind == A.K_FORFEIT:
-        return "forfeit this roll (no die can be entered)"
+        return tr("clever.act.forfeit")
     if kind == A.K_STOP:
-        return "stop (no more +1 now)"
+        return tr("clever.act.stop")
     if kind == A.K_PASS:
-        return "take no die"
-    area, cell = A.area_of(action), A.cell_of(action)
-    where = _where(area, cell)
+        return tr("clever.act.pass")
+    where_area, cell = A.area_of(action), A.cell_of(action)
+    where = _where(where_area, cell)
     if kind == A.K_CHOOSE:
-        return f"bonus cross: {where}"
+        return tr("clever.act.bonus_cross", where=where)
     if kind == A.K_BLACK:
-        if area in (S.AREA_ORANGE, S.AREA_PURPLE):
-            return f"round 4: black 6 in {S.AREA_NAMES[area]}"
-        return f"round 4: black X on {where}"
+        if where_area in (S.AREA_ORANGE, S.AREA_PURPLE):
+            return tr("clever.act.black_six", area=localize(area(where_area)))
+        return tr("clever.act.black_cross", where=where)
     d = A.die_of(action)
     v = state.values[d]
-    text = f"{S.DIE_NAMES[d]} {v}"
-    if area == S.AREA_BLUE:
-        text += f" (blue {state.values[S.BLUE]} + white {state.values[S.WHITE]} = {B_VALUES[cell]})"
-    text += f" → {where}"
-    return ("+1: " if kind == A.K_PLUS else "") + text
+    if where_area == S.AREA_BLUE:
+        text = tr(
+            "clever.act.enter_blue",
+            die=tr(f"clever.term.die.{S.DIE_NAMES[d]}"),
+            value=v,
+            blue=state.values[S.BLUE],
+            white=state.values[S.WHITE],
+            total=B_VALUES[cell],
+            where=where,
+        )
+    else:
+        text = tr("clever.act.enter", die=tr(f"clever.term.die.{S.DIE_NAMES[d]}"), value=v, where=where)
+    return tr("clever.act.plus_one", action=text) if kind == A.K_PLUS else text
 
 
-def _where(area: int, cell: int) -> str:
-    if area == S.AREA_YELLOW:
-        return f"yellow {Y_VALUES[cell]} at {yellow_label(cell)}"
-    if area == S.AREA_BLUE:
-        return f"blue {B_VALUES[cell]} at {blue_label(cell)}"
-    return S.AREA_NAMES[area]
+def _where(where_area: int, cell: int) -> str:
+    if where_area == S.AREA_YELLOW:
+        return tr("clever.act.where_yellow", value=Y_VALUES[cell], cell=yellow_label(cell))
+    if where_area == S.AREA_BLUE:
+        return tr("clever.act.where_blue", value=B_VALUES[cell], cell=blue_label(cell))
+    return localize(area(where_area))

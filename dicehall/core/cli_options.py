@@ -10,7 +10,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from dicehall.core.errors import DicehallError
 from dicehall.core.record import MAX_SEED, output_file_problem
+from dicehall.i18n import current, localize, tr
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -19,29 +21,36 @@ MAX_GAMES = 10**12
 MAX_JOBS = 4 * (os.cpu_count() or 1)
 
 
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print a one-line error and return the Exit to raise (2: bad usage or input, as click uses)."""
+def fail(message: str | BaseException, code: int = 2) -> typer.Exit:
+    """Print a one-line error and return the Exit to raise (2: bad usage or input, as click uses).
+
+    An error (or a :class:`~dicehall.i18n.message.Message`) is said in the process's language."""
+    text = (
+        message.localized()
+        if isinstance(message, DicehallError)
+        else localize(message if isinstance(message, str) else str(message))
+    )
     # soft_wrap: the message stays one line however narrow the terminal; escape: messages hold '[rule: ...]'
-    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    err_console.print(f"[bold red]{tr('cli.error')}[/] {escape(text)}", soft_wrap=True)
     return typer.Exit(code)
 
 
 # Option callbacks: they run while the command line is read, so a bad value stops before anything happens.
 def check_seed(value: int | None) -> int | None:
     if value is not None and not 0 <= value <= MAX_SEED:
-        raise fail(f"--seed must be a whole number from 0 to 2**128-1, e.g. --seed 7 (got {value})")
+        raise fail(tr("cli.check.seed", got=str(value)))
     return value
 
 
 def check_games(value: int) -> int:
     if not 1 <= value <= MAX_GAMES:
-        raise fail(f"--games must be from 1 to {MAX_GAMES:,} (got {value:,})")
+        raise fail(tr("cli.check.games", max=current().number(MAX_GAMES), got=current().number(value)))
     return value
 
 
 def check_jobs(value: int) -> int:
     if not 1 <= value <= MAX_JOBS:
-        raise fail(f"--jobs must be from 1 to {MAX_JOBS} (4 per core of this machine), got {value}")
+        raise fail(tr("cli.check.jobs", max=MAX_JOBS, got=value))
     return value
 
 
@@ -54,7 +63,7 @@ def check_backend(value: str) -> str:
 def check_output_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
     """An option naming a file to write: refuse a directory or an unwritable place before any work is done."""
     if value is not None and (problem := output_file_problem(value)):
-        raise fail(f"{param.opts[0]} {value}: cannot write there: {problem}")
+        raise fail(tr("cli.check.cannot_write", option=param.opts[0], path=str(value), problem=problem))
     return value
 
 
@@ -63,14 +72,14 @@ def check_output_dir(ctx: typer.Context, param: typer.CallbackParam, value: Path
     if value is None:
         return value
     if value.exists() and not value.is_dir():
-        raise fail(f"{param.opts[0]} {value}: that is a file; give a directory (it is created if missing)")
+        raise fail(tr("cli.check.is_a_file", option=param.opts[0], path=str(value)))
     parent = value
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
-        raise fail(f"{param.opts[0]} {value}: {parent} is a file, so the directory cannot be created")
+        raise fail(tr("cli.check.parent_file", option=param.opts[0], path=str(value), parent=str(parent)))
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise fail(f"{param.opts[0]} {value}: {parent} is not writable")
+        raise fail(tr("cli.check.not_writable", option=param.opts[0], path=str(value), parent=str(parent)))
     return value
 
 
@@ -80,9 +89,9 @@ def check_input_file(ctx: typer.Context, param: typer.CallbackParam, value: Path
         return value
     name = f"{param.opts[0]} " if param.opts and param.opts[0].startswith("-") else ""
     if not value.exists():
-        raise fail(f"{name}{value}: no such file")
+        raise fail(tr("cli.check.no_such_file", what=f"{name}{value}"))
     if value.is_dir():
-        raise fail(f"{name}{value}: that is a directory; give a file")
+        raise fail(tr("cli.check.is_a_dir", what=f"{name}{value}"))
     return value
 
 

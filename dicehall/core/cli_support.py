@@ -41,6 +41,7 @@ from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
 from dicehall.core.simulate import RunSummary, SimulationJob, simulate
+from dicehall.i18n import current, tr
 
 
 def load_rules(game: str, preset: str | None, sets: list[str] | None, rules_file: Path | None) -> RuleSet:
@@ -49,7 +50,7 @@ def load_rules(game: str, preset: str | None, sets: list[str] | None, rules_file
     except UnicodeDecodeError:
         raise fail(f"--rules {rules_file}: not UTF-8 text; a rules file is UTF-8 TOML") from None
     except DicehallError as exc:
-        raise fail(str(exc)) from None
+        raise fail(exc) from None
 
 
 def load_players(game: str, text: str, rules: RuleSet) -> list[PlayerSpec]:
@@ -60,7 +61,7 @@ def load_players(game: str, text: str, rules: RuleSet) -> list[PlayerSpec]:
             if spec.bot:
                 make_bot(game, spec.bot, rules)
     except DicehallError as exc:
-        raise fail(str(exc)) from None
+        raise fail(exc) from None
     return specs
 
 
@@ -102,7 +103,7 @@ def run_simulate_command(
         with (
             stop,
             Progress(
-                TextColumn("[bold]simulating"),
+                TextColumn(f"[bold]{tr('cli.report.simulating')}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeRemainingColumn(),
@@ -122,13 +123,13 @@ def run_simulate_command(
                 address=address,
             )
     except DicehallError as exc:
-        raise fail(str(exc)) from None
+        raise fail(exc) from None
     interrupted = stop.requested()
     if interrupted:
         if summary.games == 0:
-            err_console.print("[yellow]interrupted before any game finished[/]")
+            err_console.print(f"[yellow]{tr('cli.report.interrupted_none')}[/]")
             raise typer.Exit(130)
-        err_console.print(f"[yellow]interrupted: the report covers the {summary.games:,} games finished[/]")
+        err_console.print(f"[yellow]{tr('cli.report.interrupted', games=summary.games)}[/]")
     if plot is not None:
         save_score_histogram(report, summary, plot)
         report["plot"] = str(plot)
@@ -216,20 +217,23 @@ def add_simulate_command(
 
 
 def print_report(report: dict[str, Any]) -> None:
+    game, preset = report["game"], report["rules"]["preset"]
     console.print(
-        f"[bold]{report['games']}[/] games of [bold]{report['game']}[/] "
-        f"(preset {report['rules']['preset']}), seed {report['seed']}"
+        tr(
+            "cli.report.header",
+            games=f"[bold]{current().plural('unit.games', report['games'])}[/]",
+            game=f"[bold]{tr(f'game.{game}.title')}[/]",
+            preset=current().render(f"preset.{game}.{preset}", {}) if preset else "-",
+            seed=str(report["seed"]),
+        )
     )
     estimated = [s["player"] for s in report["seats"] if s["score"].get("exact") is False]
     estimated += [k for k, d in report["stats"].items() if d.get("exact") is False]
     if estimated:
-        console.print(
-            f"[dim]percentiles of {', '.join(estimated)} are estimated from a uniform sample "
-            f"(more than 50,000 distinct values); means, sd, min and max are exact[/]"
-        )
-    table = Table(title="per seat")
-    for col in ("seat", "player", "win rate", "95% CI", "mean score", "sd", "median"):
-        table.add_column(col, justify="right" if col not in ("player",) else "left")
+        console.print(f"[dim]{tr('cli.report.estimated', names=', '.join(estimated))}[/]")
+    table = Table(title=tr("cli.report.per_seat"))
+    for col in ("seat", "player", "win_rate", "ci95", "mean_score", "sd", "median"):
+        table.add_column(tr(f"cli.col.{col}"), justify="right" if col not in ("player",) else "left")
     for s in report["seats"]:
         lo, hi = s["win_rate_ci95"]
         sc = s["score"]
@@ -244,12 +248,12 @@ def print_report(report: dict[str, Any]) -> None:
         )
     console.print(table)
     if report["stats"]:
-        st = Table(title="game statistics")
+        st = Table(title=tr("cli.report.statistics"))
         for col in ("statistic", "mean", "sd", "p5", "median", "p95"):
-            st.add_column(col, justify="left" if col == "statistic" else "right")
+            st.add_column(tr(f"cli.col.{col}"), justify="left" if col == "statistic" else "right")
         for key, d in report["stats"].items():
             st.add_row(
-                key,
+                _stat_label(key),
                 f"{d['mean']:.2f}",
                 f"{d['sd']:.2f}",
                 f"{d['p5']:.1f}",
@@ -257,6 +261,12 @@ def print_report(report: dict[str, Any]) -> None:
                 f"{d['p95']:.1f}",
             )
         console.print(st)
+
+
+def _stat_label(key: str) -> str:
+    """A statistic's name in the process's language (its key when the catalogue has none)."""
+    label = tr(f"stat.{key}")
+    return key if label == f"stat.{key}" else label
 
 
 def save_score_histogram(report: dict[str, Any], summary: RunSummary, path: Path) -> None:
@@ -359,7 +369,7 @@ def play_in_terminal(
         state = replay(resume)
         record = resume
         record.seed = None  # the events, not a seed, now reproduce the game: it ran on two dice streams
-        console.print(f"[dim]resumed after {len(record.events)} events[/]")
+        console.print(f"[dim]{tr('cli.play.resumed', n=len(record.events))}[/]")
     if real_dice:
         record.seed = None  # nothing was drawn: the entered dice, not a seed, make the game
     humans = [i for i, a in enumerate(agents) if a is None]
@@ -394,17 +404,17 @@ def play_in_terminal(
         show(state)
     except (KeyboardInterrupt, EOFError, QuitGame) as exc:
         quit_on_purpose = isinstance(exc, QuitGame)
-        console.print("\n[yellow]Game left.[/]" if quit_on_purpose else "\n[yellow]Game interrupted.[/]")
+        console.print(f"\n[yellow]{tr('cli.play.left' if quit_on_purpose else 'cli.play.interrupted')}[/]")
         _offer_save(record, save_to)
         raise typer.Exit(0 if quit_on_purpose else 130) from None
     if save_to is not None:
         try:
             record.save(save_to)
         except DicehallError as exc:
-            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+            err_console.print(f"[bold red]{tr('cli.error')}[/] {escape(exc.localized())}", soft_wrap=True)
             _offer_save(record, None)  # the game is over: offer another place rather than lose it
             raise typer.Exit(1) from None
-        console.print(f"record saved to [bold]{save_to}[/]")
+        console.print(tr("cli.play.saved", path=f"[bold]{save_to}[/]"))
     return record
 
 
@@ -447,25 +457,22 @@ def _offer_save(record: GameRecord, save_to: Path | None) -> None:
     path = save_to
     try:
         if path is None:
-            answer = input("Save the record to replay or continue later? [y/N] ").strip().lower()
-            if answer not in ("y", "yes"):
+            answer = input(tr("cli.play.save_question") + " ").strip().lower()
+            if answer not in ("y", "yes", tr("cli.play.yes_short"), tr("cli.play.yes")):
                 return
         while True:
             if path is None:
                 default = f"{record.game}-{record.game_id[:8]}.json"
-                path = Path(input(f"File name [{default}]: ").strip() or default)
+                path = Path(input(tr("cli.play.file_name", default=default) + " ").strip() or default)
             try:
                 record.save(path)
                 break
             except DicehallError as exc:
-                console.print(f"[red]{escape(str(exc))}[/] — type another file name (Ctrl-C gives up)")
+                console.print(f"[red]{escape(exc.localized())}[/] — {tr('cli.play.another_name')}")
                 path = None
     except (KeyboardInterrupt, EOFError):
         return
-    console.print(
-        f"record saved to [bold]{path}[/] — replay it with: dicehall replay {path}; "
-        f"continue it with: dicehall play {record.game} --resume {path}"
-    )
+    console.print(tr("cli.play.saved_how", path=f"[bold]{path}[/]", plain=str(path), game=record.game))
 
 
 def ask(prompt: str) -> str:

@@ -1,14 +1,53 @@
 """The error hierarchy. Every error a user can cause is a ``ValueError`` subclass.
 
+An error raised with a :class:`~dicehall.i18n.message.Message` (or ``msgid=``/``params=``) carries the message id
+and parameters, so a front end can say it in its reader's language (:meth:`DicehallError.localized`, the web's
+error payload); ``str(err)`` stays the English text.
+
 >>> issubclass(IllegalActionError, ValueError)
 True
+>>> err = IllegalActionError(msgid="thousand.refusal.max_rolls", params={"max": 3}, rule="max-rolls")
+>>> str(err), err.msgid, err.localized("ru")
+('at most 3 rolls per turn: bank now', 'thousand.refusal.max_rolls', 'не больше 3 бросков за ход: запишите очки')
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from dicehall.i18n.message import Message
+
 
 class DicehallError(ValueError):
-    """Base class of every error caused by bad input (a move, a rule, a record)."""
+    """Base class of every error caused by bad input (a move, a rule, a record).
+
+    ``msgid``/``params`` are the message id and parameters of the text when it has one (``None``/``{}`` for a
+    text that exists only in English).
+    """
+
+    msgid: str | None = None
+    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance; read-only default for a subclass skipping __init__
+    text: str = ""
+
+    def __init__(
+        self, message: str = "", *, msgid: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
+        if msgid is not None:
+            message = Message(msgid, **(params or {}))
+        super().__init__(message)
+        self.text = message
+        self.msgid = message.msgid if isinstance(message, Message) else None
+        self.params = dict(message.params) if isinstance(message, Message) else {}
+
+    def localized(self, lang: str | None = None) -> str:
+        """The error in ``lang`` (default: the process's language, ``dicehall.i18n.current()``)."""
+        from dicehall.i18n import current, translator
+
+        return (translator(lang) if lang else current()).message(self.text or str(self))
+
+    def message_json(self) -> dict[str, Any] | None:
+        """``{"id", "params"}`` of the error's text, or ``None`` when it exists only in English."""
+        return self.text.to_json() if isinstance(self.text, Message) else None
 
 
 class IllegalActionError(DicehallError):
@@ -17,8 +56,15 @@ class IllegalActionError(DicehallError):
     ``rule`` names the rule that forbids it, so that front ends can show it and records can cite it.
     """
 
-    def __init__(self, message: str, *, rule: str = "") -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        rule: str = "",
+        msgid: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, msgid=msgid, params=params)
         self.rule = rule
 
 
@@ -33,8 +79,15 @@ class RuleConfigError(DicehallError):
     ``None`` for a problem with the rule set as a whole (an unknown preset, a TOML file that cannot be read).
     """
 
-    def __init__(self, message: str, *, option: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        option: str | None = None,
+        msgid: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, msgid=msgid, params=params)
         self.option = option
 
 
@@ -45,7 +98,9 @@ class RecordError(DicehallError):
     """
 
     def __init__(self, message: str, *, event: int | None = None) -> None:
-        super().__init__(message if event is None else f"event {event}: {message}")
+        super().__init__(
+            message if event is None else Message("record.error.event", event=event, reason=message)
+        )
         self.event = event
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from dicehall.core.errors import RuleConfigError
+from dicehall.i18n.message import Message as M
 
 
 def option(
@@ -83,20 +84,22 @@ def _range_problem(name: str, meta: Mapping[str, Any], value: Any) -> RuleConfig
     if isinstance(value, tuple):
         if "max_items" in meta and len(value) > meta["max_items"]:
             return RuleConfigError(
-                f"{name} may hold at most {meta['max_items']} entries, got {len(value)}", option=name
+                M("rules.error.max_items", option=name, max=meta["max_items"], got=len(value)), option=name
             )
-        subject = f"every number in {name}"
+        subject = M("rules.error.every_number", option=name)
     for number in _numbers(value):
         if isinstance(number, float) and not math.isfinite(number):
-            return RuleConfigError(f"{subject} must be a finite number, got {number}", option=name)
+            return RuleConfigError(M("rules.error.finite", subject=subject, got=str(number)), option=name)
         if (lo is not None and number < lo) or (hi is not None and number > hi):
             if lo is not None and hi is not None:
-                bounds = f"between {lo} and {hi}"
+                bounds = M("rules.error.between", subject=subject, min=lo, max=hi, got=number)
+            elif lo is not None:
+                bounds = M("rules.error.at_least", subject=subject, min=lo, got=number)
             else:
-                bounds = f"at least {lo}" if lo is not None else f"at most {hi}"
-            return RuleConfigError(f"{subject} must be {bounds}, got {number}", option=name)
+                bounds = M("rules.error.at_most", subject=subject, max=hi, got=number)
+            return RuleConfigError(bounds, option=name)
         if step and number % step:
-            return RuleConfigError(f"{subject} must be a multiple of {step}, got {number}", option=name)
+            return RuleConfigError(M("rules.error.step", subject=subject, step=step, got=number), option=name)
     return None
 
 
@@ -133,7 +136,9 @@ class RuleSet:
     def from_preset(cls, name: str | None = None, overrides: Mapping[str, Any] | None = None) -> Self:
         name = name or cls.DEFAULT_PRESET
         if name not in cls.PRESETS:
-            raise RuleConfigError(f"unknown preset {name!r}; choose one of: {', '.join(cls.PRESETS)}")
+            raise RuleConfigError(
+                M("rules.error.unknown_preset", name=repr(name), choices=", ".join(cls.PRESETS))
+            )
         values = cls._coerce_all(cls.PRESETS[name])
         values.update(cls._coerce_all(overrides or {}))
         values["preset"] = name
@@ -154,7 +159,9 @@ class RuleSet:
         name = preset or cls.DEFAULT_PRESET
         if name not in cls.PRESETS:
             return None, [
-                RuleConfigError(f"unknown preset {name!r}; choose one of: {', '.join(cls.PRESETS)}")
+                RuleConfigError(
+                    M("rules.error.unknown_preset", name=repr(name), choices=", ".join(cls.PRESETS))
+                )
             ]
         errors: list[RuleConfigError] = []
         values = cls._coerce_all(cls.PRESETS[name])
@@ -180,12 +187,12 @@ class RuleSet:
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise RuleConfigError(f"cannot read rules file {path}: {exc}") from exc
+            raise RuleConfigError(M("rules.error.file", path=str(path), reason=str(exc))) from exc
         table = dict(data.pop("rules", {}))
         preset = data.pop("preset", table.pop("preset", None))
         table.update(data)
         if preset is not None and not isinstance(preset, str):
-            raise RuleConfigError("'preset' must be a string")
+            raise RuleConfigError(M("rules.error.preset_type"))
         return cls.from_preset(preset, table)
 
     @classmethod
@@ -210,7 +217,7 @@ class RuleSet:
             key, sep, raw = item.partition("=")
             key = key.strip().replace("-", "_")
             if not sep:
-                raise RuleConfigError(f"--set needs key=value, got {item!r}", option=key or None)
+                raise RuleConfigError(M("rules.error.assignment", got=repr(item)), option=key or None)
             out[key] = cls._parse_text(key, raw.strip())
         return out
 
@@ -220,7 +227,7 @@ class RuleSet:
             if f.name == key and key != "preset":
                 return f
         names = ", ".join(cls.option_names())
-        raise RuleConfigError(f"unknown rule option {key!r}; known options: {names}", option=key)
+        raise RuleConfigError(M("rules.error.unknown_option", option=repr(key), choices=names), option=key)
 
     @classmethod
     def _hint(cls, key: str) -> Any:
@@ -237,10 +244,14 @@ class RuleSet:
         except (TypeError, ValueError):
             ok = False
         if not ok:
-            return RuleConfigError(f"{key} must be {cls._type_name(hint)}, got {value!r}", option=key)
+            return RuleConfigError(
+                M("rules.error.type", option=key, type=cls._type_name(hint), got=repr(value)), option=key
+            )
         choices = f.metadata.get("choices")
         if choices and value not in choices:
-            return RuleConfigError(f"{key} must be one of {', '.join(choices)}; got {value!r}", option=key)
+            return RuleConfigError(
+                M("rules.error.choice", option=key, choices=", ".join(choices), got=repr(value)), option=key
+            )
         return _range_problem(key, f.metadata, value)
 
     @classmethod
@@ -258,14 +269,14 @@ class RuleSet:
                 return True
             if low in ("false", "no", "off", "0"):
                 return False
-            raise RuleConfigError(f"{key} must be true or false, got {raw!r}", option=key)
+            raise RuleConfigError(M("rules.error.bool", option=key, got=repr(raw)), option=key)
         if hint is str:
             return raw
         try:
             return json.loads(raw)
         except json.JSONDecodeError:
             raise RuleConfigError(
-                f"{key}: cannot read {raw!r} as {cls._type_name(hint)}", option=key
+                M("rules.error.unreadable", option=key, got=repr(raw), type=cls._type_name(hint)), option=key
             ) from None
 
     @staticmethod
@@ -284,11 +295,13 @@ class RuleSet:
             result = _coerce_to(hint, value)
         except (TypeError, ValueError):
             raise RuleConfigError(
-                f"{key} must be {cls._type_name(hint)}, got {value!r}", option=key
+                M("rules.error.type", option=key, type=cls._type_name(hint), got=repr(value)), option=key
             ) from None
         choices = f.metadata.get("choices")
         if choices and result not in choices:
-            raise RuleConfigError(f"{key} must be one of {', '.join(choices)}; got {result!r}", option=key)
+            raise RuleConfigError(
+                M("rules.error.choice", option=key, choices=", ".join(choices), got=repr(result)), option=key
+            )
         return result
 
     # -- checks and description -------------------------------------------------------------------------------

@@ -22,18 +22,52 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from babel.core import Locale
-from babel.dates import format_datetime
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
-from babel.support import Translations
+from dicehall.i18n.message import Message, message_json
+
+if (
+    TYPE_CHECKING
+):  # Babel is imported when a catalogue is first read, not with the engines that raise messages
+    from babel.core import Locale
+    from babel.messages.catalog import Catalog
+    from babel.support import Translations
+
+__all__ = [
+    "BROWSER_PREFIXES",
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Message",
+    "Translator",
+    "UnknownLanguageError",
+    "current",
+    "detect_language",
+    "load_catalog",
+    "localize",
+    "message_json",
+    "reset_language",
+    "set_language",
+    "tr",
+    "translator",
+]
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "uk", "pl")
 DEFAULT_LANGUAGE = "en"
+# Ids whose messages the server sends to browsers (refusals, notation and rule-set errors, with the words they
+# nest): the browser catalogues carry them with the same wording (tests/i18n checks both ways).
+BROWSER_PREFIXES: tuple[str, ...] = (
+    "refusal.",
+    "notation.",
+    "rules.error.",
+    "thousand.refusal.",
+    "thousand.notation.",
+    "thousand.rules_error.",
+    "clever.refusal.",
+    "clever.notation.",
+    "clever.die",
+    "clever.area.",
+    "clever.bonus.",
+)
 # POSIX order of precedence for the language of messages.
 ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -67,15 +101,21 @@ def detect_language(option: str | None = None, environ: Mapping[str, str] | None
     return DEFAULT_LANGUAGE
 
 
+@functools.cache
 def load_catalog(lang: str) -> Catalog:
-    """The ``.po`` catalogue of ``lang`` as Babel reads it (plural rules from its header, checked against CLDR)."""
+    """The ``.po`` catalogue of ``lang`` as Babel reads it (plural rules from its header, checked against CLDR);
+    read once per process (treat it as read-only)."""
     if lang not in LANGUAGES:
         raise UnknownLanguageError(f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
+    from babel.messages.pofile import read_po
+
     text = resources.files(__package__).joinpath("locales", f"{lang}.po").read_bytes()
     return read_po(io.BytesIO(text), locale=lang)
 
 
 def _params(lang: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    from babel.numbers import format_decimal
+
     # Numbers in the locale's format (1 000 in ru/uk/pl); booleans are not numbers here.
     return {
         k: format_decimal(v, locale=lang) if isinstance(v, int | float) and not isinstance(v, bool) else v
@@ -89,9 +129,30 @@ class Translator:
 
     lang: str
     translations: Translations
+    plural_ids: frozenset[str] = frozenset()
 
     def __call__(self, msgid: str, /, **params: Any) -> str:
-        return self.translations.gettext(msgid).format(**_params(self.lang, params))
+        return self.render(msgid, params)
+
+    def render(self, msgid: str, params: Mapping[str, Any]) -> str:
+        """``msgid`` with ``params`` (nested :class:`~dicehall.i18n.message.Message` values rendered in this
+        language too); an id with plural forms picks its form by the ``n`` parameter. Number parameters are
+        formatted for the locale, except in English, which keeps the engines' bare digits (so an English rendering
+        is the message's own ``str``)."""
+        values = {k: self.message(v) if isinstance(v, str) else v for k, v in params.items()}
+        if self.lang != DEFAULT_LANGUAGE:
+            values = _params(self.lang, values)
+        if msgid in self.plural_ids and "n" in params:
+            return self.translations.ngettext(msgid, msgid, int(params["n"])).format(**values)
+        return self.translations.gettext(msgid).format(**values)
+
+    def message(self, text: str) -> str:
+        """An engine text in this language: a :class:`~dicehall.i18n.message.Message` is rendered from its id,
+        any other text is shown as it is."""
+        msgid = getattr(text, "msgid", None)
+        if msgid is None:
+            return text
+        return self.render(msgid, getattr(text, "params", {}))
 
     def plural(self, msgid: str, n: int, /, **params: Any) -> str:
         """A message with plural forms chosen for ``n`` by the language's CLDR rule; ``{n}`` is ``n``."""
@@ -99,18 +160,27 @@ class Translator:
         return text.format(**_params(self.lang, {"n": n, **params}))
 
     def number(self, value: float) -> str:
+        from babel.numbers import format_decimal
+
         return format_decimal(value, locale=self.lang)
 
     def datetime(self, value: dt.datetime, length: str = "medium") -> str:
         """A date and time in the locale's words and order (``length``: short, medium, long)."""
+        from babel.dates import format_datetime
+
         return format_datetime(value, length, locale=self.lang)
 
     @property
     def locale(self) -> Locale:
+        from babel.core import Locale
+
         return Locale.parse(self.lang)
 
 
 def _compiled(lang: str) -> Translations:
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
     buf = io.BytesIO()
     write_mo(buf, load_catalog(lang))
     buf.seek(0)
@@ -123,7 +193,8 @@ def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
     translations = _compiled(lang)
     if lang != DEFAULT_LANGUAGE:
         translations.add_fallback(_compiled(DEFAULT_LANGUAGE))
-    return Translator(lang, translations)
+    plural_ids = frozenset(m.id[0] for m in load_catalog(DEFAULT_LANGUAGE) if isinstance(m.id, tuple))
+    return Translator(lang, translations, plural_ids)
 
 
 _current: list[str] = []
@@ -140,3 +211,18 @@ def set_language(lang: str) -> Translator:
 def current() -> Translator:
     """The translator of this process: the one :func:`set_language` chose, else from the locale variables."""
     return translator(_current[0] if _current else detect_language())
+
+
+def tr(msgid: str, /, **params: Any) -> str:
+    """``msgid`` in the process's language (:func:`current`); the terminal views' shorthand."""
+    return current().render(msgid, params)
+
+
+def localize(text: str) -> str:
+    """An engine text (a :class:`Message`, or plain text shown as it is) in the process's language."""
+    return current().message(text)
+
+
+def reset_language() -> None:
+    """Forget :func:`set_language`'s choice: the locale variables decide again (tests use it between cases)."""
+    _current.clear()

@@ -1,16 +1,35 @@
-"""The ``--lang`` option for every command: define it once here, apply it at the start of a command."""
+"""The ``--lang`` option for every command: defined once here and added to each command of the CLI.
+
+:func:`add_lang_option` gives every registered command (games' ``play``/``simulate``/``solve``/``train``/...
+included) a ``--lang`` option that is applied before the command runs, so no command has to declare it.
+"""
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
 import typer
 
-from dicehall.i18n import LANGUAGES, Translator, UnknownLanguageError, detect_language, set_language
+from dicehall.i18n import LANGUAGES, Translator, UnknownLanguageError, current, detect_language, set_language
+
+
+def _lang_now(value: str | None) -> str | None:
+    # eager: the language is set before the other options' checks run, so their errors are said in it too
+    apply_lang(value)
+    return value
+
 
 LangOpt = typer.Option(
     None,
     "--lang",
+    callback=_lang_now,
+    is_eager=True,
     help=f"Language of the messages: {', '.join(LANGUAGES)} (default: from LC_ALL / LC_MESSAGES / LANG, else en).",
     show_default=False,
+    metavar="LANG",
 )
 
 
@@ -18,6 +37,36 @@ def apply_lang(option: str | None) -> Translator:
     """Choose the process's language from ``--lang`` (an unknown value is a usage error) or the environment."""
     try:
         lang = detect_language(option)
-    except UnknownLanguageError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--lang") from None
+    except UnknownLanguageError:
+        tr = current()
+        message = tr("cli.error.unknown_language", value=repr(option), choices=", ".join(LANGUAGES))
+        raise typer.BadParameter(message, param_hint="--lang") from None
     return set_language(lang)
+
+
+def with_lang(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """``callback`` with a ``--lang`` option that is applied first (a command that has one is left alone)."""
+    signature = inspect.signature(callback)
+    if "lang" in signature.parameters:
+        return callback
+
+    @functools.wraps(callback)
+    def run(*args: Any, lang: str | None = None, **kwargs: Any) -> Any:
+        apply_lang(lang)
+        return callback(*args, **kwargs)
+
+    parameter = inspect.Parameter(
+        "lang", inspect.Parameter.KEYWORD_ONLY, default=LangOpt, annotation=str | None
+    )
+    run.__signature__ = signature.replace(parameters=[*signature.parameters.values(), parameter])  # type: ignore[attr-defined]
+    return run
+
+
+def add_lang_option(app: typer.Typer) -> None:
+    """Give every command of ``app`` and of its sub-apps ``--lang`` (idempotent)."""
+    for command in app.registered_commands:
+        if command.callback is not None:
+            command.callback = with_lang(command.callback)
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            add_lang_option(group.typer_instance)

@@ -13,6 +13,7 @@ import numpy as np
 from dicehall.core.agents import Agent, RandomAgent, register_bot
 from dicehall.core.game import State
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message as M
 from dicehall.thousand import dp
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
@@ -112,16 +113,16 @@ class ThousandBot(Agent):
             return self.keep(state)
         if state.hot_dice:
             if self.explain:
-                self.last_reason = "hot dice: the roll of all 5 is forced"
+                self.last_reason = M("thousand.bot.hot_forced")
             return ROLL
         if state.turn_total < state.min_bank():
             if self.explain:
-                self.last_reason = state.bank_refusal() or "must roll"
+                self.last_reason = state.bank_refusal() or M("thousand.bot.must_roll")
             return ROLL
         m = state.rules.max_rolls
         if m and free_rolls(state) >= m:
             if self.explain:
-                self.last_reason = f"no rolls left ({m} per turn)"
+                self.last_reason = M("thousand.bot.no_rolls_left", max=m)
             return BANK
         return ROLL if self.wants_roll(state) else BANK
 
@@ -131,7 +132,7 @@ class ThousandBot(Agent):
     def keep(self, state: ThousandState) -> str:
         choice = _best_points_keep(state)
         if self.explain:
-            self.last_reason = f"keeps the most points ({choice[5:]})"
+            self.last_reason = M("thousand.bot.keeps_most", dice=choice[5:])
         return choice
 
 
@@ -179,12 +180,15 @@ class ThresholdBot(ThousandBot):
         n = state.in_hand
         target = self.bank_target(state)
         if t >= target:
-            self.last_reason = f"banks: turn total {t} ≥ {target}"
+            if self.explain:
+                self.last_reason = M("thousand.bot.banks_target", total=t, target=target)
             return False
         if n <= self.few_dice:
-            self.last_reason = f"banks: only {n} {'die' if n == 1 else 'dice'} left"
+            if self.explain:
+                self.last_reason = M("thousand.bot.banks_few", n=n)
             return False
-        self.last_reason = f"rolls {n}: turn total {t} < {target}"
+        if self.explain:
+            self.last_reason = M("thousand.bot.rolls_below", dice=n, total=t, target=target)
         return True
 
 
@@ -263,10 +267,8 @@ class ExpertBot(ThousandBot):
         roll = tab.decide(t, n, r)
         if self.explain:
             rv, bv = tab.roll_value(t, n, r), tab.bank_value(t)
-            verb = "rolls" if roll else "banks"
-            self.last_reason = (
-                f"{verb}: rolling {n} is worth {rv:.1f} on average, banking {t} is worth {bv:.0f}"
-            )
+            verb = "thousand.bot.rolls_worth" if roll else "thousand.bot.banks_worth"
+            self.last_reason = M(verb, dice=n, roll_value=f"{rv:.1f}", total=t, bank_value=f"{bv:.0f}")
         return roll
 
     def keep(self, state: ThousandState) -> str:
@@ -281,7 +283,7 @@ class ExpertBot(ThousandBot):
             if value > best_value:
                 best, best_value = text, value
         if self.explain:
-            self.last_reason = f"keeps {best[5:]}: worth {best_value:.1f} on average"
+            self.last_reason = M("thousand.bot.keeps_worth", dice=best[5:], value=f"{best_value:.1f}")
         return best
 
 
@@ -293,7 +295,10 @@ class ThousandRandom(RandomAgent):
         super().__init__(rules)
 
     explain = False
-    last_reason = "a random legal move"
+
+    @property
+    def last_reason(self) -> str:
+        return M("thousand.bot.random")
 
 
 # bot:optimal (the solved table) registers itself on import; it builds on ThousandBot above

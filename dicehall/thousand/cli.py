@@ -24,33 +24,29 @@ from dicehall.core.cli_support import QuitGame, add_simulate_command, ask, play_
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import RunSummary
+from dicehall.i18n import Message, current, localize, tr
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 from dicehall.thousand.terminal import board, roll_picture, turn_line
 
-HELP = (
-    "Commands: [bold]r[/] or [bold]roll[/] — roll the dice in hand; [bold]b[/] or [bold]bank[/] — bank the "
-    "turn total;\n"
-    "  [bold]keep 1,5[/] (or the number of a choice) — with free set-aside, which scoring dice to keep;\n"
-    "  [bold]?[/] or [bold]h[/] — hints: every legal move with its value, the best marked (when the table allows "
-    "them);\n"
-    "  [bold]help[/] — this text; [bold]board[/] — redraw; [bold]q[/] or [bold]quit[/] — leave "
-    "(offers to save). Ctrl-C also stops."
-)
+
+def help_text() -> str:
+    """The commands of the terminal game (rich markup), in the process's language."""
+    return tr("thousand.cli.help")
 
 
 def allowed_text(state: ThousandState) -> str:
     """What may be typed now, e.g. ``r/roll, b/bank, ?/help, q/quit``."""
     if state.pending_roll is not None:
         opts = ", ".join(keep_options(state.pending_roll.combos))
-        return f"{opts} (or its number), ?/hints, help, q/quit"
+        return tr("thousand.cli.allowed_keep", options=opts)
     moves = []
     legal = state.legal_actions()
     if ROLL in legal:
-        moves.append("r/roll")
+        moves.append(tr("thousand.cli.key_roll"))
     if BANK in legal:
-        moves.append("b/bank")
-    return ", ".join([*moves, "?/hints", "help", "q/quit"])
+        moves.append(tr("thousand.cli.key_bank"))
+    return ", ".join([*moves, tr("cli.play.key_help"), tr("cli.play.key_quit")])
 
 
 def read_command(state: ThousandState, raw: str) -> Any:
@@ -62,7 +58,7 @@ def read_command(state: ThousandState, raw: str) -> Any:
     if text in ("q", "quit", "exit"):
         raise QuitGame
     if text == "help":
-        console.print(HELP)
+        console.print(help_text())
         return None
     if text in ("board", "show"):
         return None
@@ -74,21 +70,25 @@ def read_command(state: ThousandState, raw: str) -> Any:
             kept = state.string_to_action(text)
             if kept in options:
                 return kept
-            raise ValueError(f"{raw.strip()!r} is not a choice here; allowed: {allowed_text(state)}")
-        raise ValueError(f"choose the dice to keep first; allowed: {allowed_text(state)}")
+            raise ValueError(
+                tr("thousand.cli.not_a_choice", text=repr(raw.strip()), allowed=allowed_text(state))
+            )
+        raise ValueError(tr("thousand.cli.keep_first", allowed=allowed_text(state)))
     if text in ("r", "roll"):
         action: Any = ROLL
     elif text in ("b", "bank", "stop", "enough"):
         action = BANK
     elif not text:
-        raise ValueError(f"type a command; allowed: {allowed_text(state)}")
+        raise ValueError(tr("cli.play.type_command", allowed=allowed_text(state)))
     else:
-        raise ValueError(f"cannot read {raw.strip()!r}; allowed: {allowed_text(state)}")
+        raise ValueError(tr("cli.play.cannot_read", text=repr(raw.strip()), allowed=allowed_text(state)))
     if action not in state.legal_actions():
         try:
             state.clone().apply_action(action)
         except DicehallError as exc:
-            raise ValueError(f"cannot {action} now: {exc}; allowed: {allowed_text(state)}") from None
+            raise ValueError(
+                tr(f"thousand.cli.cannot_{action}", reason=exc.localized(), allowed=allowed_text(state))
+            ) from None
     return action
 
 
@@ -96,9 +96,9 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
     def ask_human(state: State[Any], seat: int) -> Any:
         assert isinstance(state, ThousandState)
         if state.pending_roll is not None:
-            console.print("Which scoring dice do you keep?")
+            console.print(tr("thousand.cli.which_keep"))
             for i, (text, (points, _)) in enumerate(keep_options(state.pending_roll.combos).items(), 1):
-                console.print(f"  [bold cyan]{i}[/]  {text}  ({points} points)")
+                console.print(f"  [bold cyan]{i}[/]  {text}  ({current().plural('unit.points', points)})")
         while True:
             raw = ask(f"{names[seat]} [{allowed_text(state)}] > ")
             if raw.strip().lower() in HINT_WORDS:
@@ -139,15 +139,15 @@ def make_narrator(names: list[str], agents: list[Agent | None]) -> Any:
         turn[0] = state.player
         if player == CHANCE:
             who = names[mover]
-            console.print(f"[bold]{who}[/] rolls:")
+            console.print(tr("thousand.cli.rolls", name=f"[bold]{who}[/]"))
             console.print(roll_picture(state, big=mover in human_seats or len(human_seats) == 0))
         else:
             agent = agents[player]
             if agent is not None:
                 why = getattr(agent, "last_reason", "")
-                console.print(f"[bold]{names[player]}[/] → [bold cyan]{action}[/]  [dim]{why}[/]")
+                console.print(f"[bold]{names[player]}[/] → [bold cyan]{action}[/]  [dim]{localize(why)}[/]")
         for event in events:
-            console.print(f"  [yellow]•[/] {event}")
+            console.print(f"  [yellow]•[/] {localize(event)}")
         if (
             not state.is_terminal()
             and state.current_player() >= 0
@@ -159,7 +159,7 @@ def make_narrator(names: list[str], agents: list[Agent | None]) -> Any:
         if state.is_terminal():
             console.print(board(state, names))
             if state.winner is not None:
-                console.print(f"[bold green]{names[state.winner]} wins![/]")
+                console.print(f"[bold green]{tr('cli.play.wins', name=names[state.winner])}[/]")
 
     def resync(state: State[Any]) -> None:
         """After an entry was taken back (real dice): whose turn it is again."""
@@ -171,6 +171,11 @@ def make_narrator(names: list[str], agents: list[Agent | None]) -> Any:
 
 
 def _rename(event: str, names: list[str]) -> str:
+    if isinstance(event, Message):  # the names are parameters (nested reasons too)
+        return Message(
+            event.msgid,
+            **{k: _rename(v, names) if isinstance(v, str) else v for k, v in event.params.items()},
+        )
     return re.sub(
         r"\bP(\d+)\b",
         lambda m: names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names) else m.group(0),
@@ -184,10 +189,12 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
     if "turns" in stats:
         seats = len(report["players"])
         mean = stats["turns"]["mean"]
-        console.print(f"mean game length: [bold]{mean:.1f}[/] turns ({mean / seats:.1f} per player)")
-    table = Table(title="final score distribution")
+        console.print(
+            tr("thousand.cli.mean_length", turns=f"[bold]{mean:.1f}[/]", per_player=f"{mean / seats:.1f}")
+        )
+    table = Table(title=tr("thousand.cli.score_distribution"))
     for col in ("player", "min", "p5", "p25", "median", "p75", "p95", "max"):
-        table.add_column(col, justify="left" if col == "player" else "right")
+        table.add_column(tr(f"cli.col.{col}"), justify="left" if col == "player" else "right")
     for s in report["seats"]:
         d = s["score"]
         table.add_row(
@@ -227,7 +234,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             if isinstance(bot, ThousandBot):
                 bot.explain = True
             agents.append(bot)
-        console.print(HELP)
+        console.print(help_text())
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, ThousandState)

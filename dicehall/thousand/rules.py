@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from dicehall.core.errors import RuleConfigError
 from dicehall.core.rules import RuleSet, option
+from dicehall.i18n.message import Message as M
 from dicehall.thousand.scoring import CLASSIC_KINDS, YARD_KINDS
 
 MAX_ONE_TURN = 300
@@ -185,56 +186,79 @@ class ThousandRules(RuleSet):
     def validate(self) -> None:
         """Cross-option checks (each option's own range is checked by :class:`RuleSet`)."""
 
-        def bad(option: str, msg: str) -> RuleConfigError:
-            return RuleConfigError(msg, option=option)
+        def bad(option: str, msgid: str, **params: Any) -> RuleConfigError:
+            return RuleConfigError(M(msgid, **params), option=option)
 
         target = self.target
         if self.open_min >= target:
-            raise bad("open_min", f"open_min must be below the target {target}, got {self.open_min}")
+            raise bad("open_min", "thousand.rules_error.open_min", target=target, got=self.open_min)
         score_barrel = self.barrel == "score"
         if score_barrel:
             if not self.open_min < self.barrel_score < target:
                 raise bad(
                     "barrel_score",
-                    f"barrel_score must be above the opening minimum {self.open_min} and below the target "
-                    f"{target}, got {self.barrel_score}",
+                    "thousand.rules_error.barrel_score",
+                    open_min=self.open_min,
+                    target=target,
+                    got=self.barrel_score,
                 )
             if target - self.barrel_score > MAX_ONE_TURN:
                 raise bad(
                     "barrel_score",
-                    f"barrel_score {self.barrel_score} leaves {target - self.barrel_score} to make in one turn "
-                    f"from the barrel; at most {MAX_ONE_TURN} is allowed (raise barrel_score)",
+                    "thousand.rules_error.barrel_gap",
+                    barrel=self.barrel_score,
+                    gap=target - self.barrel_score,
+                    max=MAX_ONE_TURN,
                 )
         # pits: [low, high) below the target, below the barrel (or the win condition there would fight the pit)
-        ceiling, ceiling_name = (self.barrel_score, "the barrel") if score_barrel else (target, "the target")
+        ceiling = self.barrel_score if score_barrel else target
+        ceiling_name = M(
+            "thousand.rules_error.the_barrel" if score_barrel else "thousand.rules_error.the_target"
+        )
         previous_high = 0
         for pit in sorted(self.pits):
             low, high = pit
             if low >= high:
-                raise bad("pits", f"pit {list(pit)}: need low < high")
+                raise bad("pits", "thousand.rules_error.pit_order", pit=str(list(pit)))
             if high - low > MAX_ONE_TURN:
-                raise bad("pits", f"pit {list(pit)} is {high - low} wide; at most {MAX_ONE_TURN} is allowed")
+                raise bad(
+                    "pits",
+                    "thousand.rules_error.pit_wide",
+                    pit=str(list(pit)),
+                    width=high - low,
+                    max=MAX_ONE_TURN,
+                )
             if high > ceiling:
-                raise bad("pits", f"pit {list(pit)} reaches past {ceiling_name} at {ceiling}")
+                raise bad(
+                    "pits",
+                    "thousand.rules_error.pit_ceiling",
+                    pit=str(list(pit)),
+                    ceiling_name=ceiling_name,
+                    ceiling=ceiling,
+                )
             if low < previous_high:
-                raise bad("pits", f"pits overlap at {list(pit)}")
+                raise bad("pits", "thousand.rules_error.pit_overlap", pit=str(list(pit)))
             previous_high = high
         if self.dump_truck and not self.dump_truck_score < ceiling:
             raise bad(
                 "dump_truck_score",
-                f"dump_truck_score must be below {ceiling_name} at {ceiling}, got {self.dump_truck_score}",
+                "thousand.rules_error.dump_truck",
+                ceiling_name=ceiling_name,
+                ceiling=ceiling,
+                got=self.dump_truck_score,
             )
         if self.bolts and self.bolt_penalty > MAX_BOLT_COST * self.bolts_count:
             raise bad(
                 "bolt_penalty",
-                f"bolt_penalty {self.bolt_penalty} every {self.bolts_count} bolts is more than {MAX_BOLT_COST} a "
-                f"bolt; allow at most {MAX_BOLT_COST * self.bolts_count} or raise bolts_count",
+                "thousand.rules_error.bolt_penalty",
+                penalty=self.bolt_penalty,
+                bolts=self.bolts_count,
+                cost=MAX_BOLT_COST,
+                max=MAX_BOLT_COST * self.bolts_count,
             )
         if self.barrel_exact and not score_barrel:
-            raise bad("barrel_exact", "barrel_exact applies to the score barrel only (barrel = 'score')")
+            raise bad("barrel_exact", "thousand.rules_error.exact_needs_score")
         if self.barrel_exact and self.barrel_cap:
-            raise bad(
-                "barrel_exact", "barrel_exact needs barrel_cap = false (a capped score cannot land exactly)"
-            )
+            raise bad("barrel_exact", "thousand.rules_error.exact_uncapped")
         if self.reconfirm_hot and self.hot_dice != "confirm":
-            raise bad("reconfirm_hot", "reconfirm_hot needs hot_dice = 'confirm'")
+            raise bad("reconfirm_hot", "thousand.rules_error.reconfirm_hot")

@@ -29,6 +29,7 @@ import numpy as np
 
 from dicehall.core.errors import IllegalActionError, NotationError
 from dicehall.core.game import CHANCE, TERMINAL, State
+from dicehall.i18n.message import Message as M
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.scoring import Combo, score_roll
 
@@ -103,27 +104,27 @@ _Event = str | tuple[Any, ...]
 
 
 def _ev_zero(name: str, dice: Dice, total: int) -> str:
-    return f"{name} rolls {','.join(map(str, dice))}: zero, {total} burnt"
+    return M("thousand.narrate.zero", name=name, dice=",".join(map(str, dice)), total=total)
 
 
 def _ev_hot(total: int) -> str:
-    return f"hot dice: all 5 scored, {total} this turn"
+    return M("thousand.narrate.hot", total=total)
 
 
 def _ev_bank(name: str, total: int, old: int, new: int) -> str:
-    return f"{name} banks {total}: {old} → {new}"
+    return M("thousand.narrate.bank", name=name, total=total, old=old, new=new)
 
 
 def _ev_bolt(name: str, bolts: int, count: int) -> str:
-    return f"{name} gets a bolt ({bolts}/{count})"
+    return M("thousand.narrate.bolt", name=name, bolts=bolts, count=count)
 
 
 def _ev_set(name: str, why: str, old: int, value: int) -> str:
-    return f"{name} {why} ({old} → {value})"
+    return M("thousand.narrate.set", name=name, why=why, old=old, value=value)
 
 
 def _ev_penalty(name: str, why: str, amount: int, old: int, value: int) -> str:
-    return f"{name} {why}: -{amount} ({old} → {value})"
+    return M("thousand.narrate.penalty", name=name, why=why, amount=amount, old=old, value=value)
 
 
 _KEEP_CACHE: dict[tuple[Combo, ...], dict[str, tuple[int, Dice]]] = {}
@@ -418,7 +419,7 @@ class ThousandState(State[Action]):
     def sample_chance(self, rng: np.random.Generator) -> Action:
         # One uniform float per roll is several times cheaper than rng.integers(size=k).
         if self._phase != _CHANCE and self._phase != _ROLLOFF:
-            raise IllegalActionError("no dice are to be rolled now", rule="turn-order")
+            raise IllegalActionError(M("thousand.refusal.no_roll_now"), rule="turn-order")
         outs = OUTCOMES[self.in_hand]
         return outs[int(rng.random() * len(outs))]
 
@@ -435,10 +436,10 @@ class ThousandState(State[Action]):
         except TypeError:
             in_range = False
         if not in_range or isinstance(u, bool):
-            raise IllegalActionError(f"a uniform draw lies in [0, 1), got {u!r}", rule="chance-uniform")
+            raise IllegalActionError(M("thousand.refusal.uniform", value=repr(u)), rule="chance-uniform")
         if self._phase != _CHANCE:
             if self._phase != _ROLLOFF:
-                raise IllegalActionError("no dice are to be rolled now", rule="turn-order")
+                raise IllegalActionError(M("thousand.refusal.no_roll_now"), rule="turn-order")
             action = OUTCOMES[1][int(u * 6)]
             self.apply_action(action)
             return action
@@ -449,7 +450,7 @@ class ThousandState(State[Action]):
     def sample_and_apply_chance(self, rng: np.random.Generator) -> Action:
         """``sample_chance`` then ``apply_action`` of that outcome, in one step (same draw, same result)."""
         if self._phase != _CHANCE and self._phase != _ROLLOFF:
-            raise IllegalActionError("no dice are to be rolled now", rule="turn-order")
+            raise IllegalActionError(M("thousand.refusal.no_roll_now"), rule="turn-order")
         return self.apply_chance_uniform(rng.random())
 
     def apply_action(self, action: Action) -> None:
@@ -457,7 +458,7 @@ class ThousandState(State[Action]):
         if phase == _CHANCE:
             if not isinstance(action, tuple):
                 raise IllegalActionError(
-                    f"the dice are to be rolled now (a dice outcome like 3,1,5,5,2), not {action!r}",
+                    M("thousand.refusal.roll_expected", move=repr(action)),
                     rule="turn-order",
                 )
             self._apply_roll(action)
@@ -469,7 +470,7 @@ class ThousandState(State[Action]):
                     self.hot_dice = False
                 elif self.rules.max_rolls and self._free_rolls >= self.rules.max_rolls:  # _out_of_rolls()
                     raise IllegalActionError(
-                        f"at most {self.rules.max_rolls} rolls per turn: bank now", rule="max-rolls"
+                        M("thousand.refusal.max_rolls", max=self.rules.max_rolls), rule="max-rolls"
                     )
                 else:
                     self._forced = False
@@ -485,7 +486,7 @@ class ThousandState(State[Action]):
                 self._bank()
             else:
                 raise IllegalActionError(
-                    f"{self.names[self._player]} decides now: roll or bank, not {self._show(action)}",
+                    M("thousand.refusal.decide", name=self.names[self._player], move=self._show(action)),
                     rule="turn-order",
                 )
         elif phase == _ROLLOFF:
@@ -496,8 +497,12 @@ class ThousandState(State[Action]):
             choice = options.get(action) if isinstance(action, str) else None
             if choice is None:
                 raise IllegalActionError(
-                    f"{self._show(action)} is not a choice of scoring combinations of "
-                    f"{self._dice_text(self.last_roll or ())}; choose one of: {', '.join(options)}",
+                    M(
+                        "thousand.refusal.keep_choice",
+                        move=self._show(action),
+                        dice=self._dice_text(self.last_roll or ()),
+                        options=", ".join(options),
+                    ),
                     rule="set-aside",
                 )
             self._ev = []
@@ -505,7 +510,7 @@ class ThousandState(State[Action]):
             self._take(choice[0], choice[1])
             self._resolve(self._confirm)
         else:
-            raise IllegalActionError("the game is over", rule="game-over")
+            raise IllegalActionError(M("refusal.game_over"), rule="game-over")
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
@@ -635,17 +640,17 @@ class ThousandState(State[Action]):
         """Why ``bank`` is refused now, or ``None`` when it is allowed."""
         phase = self._phase
         if phase == _OVER:
-            return "the game is over"
+            return M("refusal.game_over")
         if phase == _CHANCE:
-            return "the dice are to be rolled first"
+            return M("thousand.refusal.roll_first")
         if phase == _ROLLOFF:
-            return "the roll-off for the start is not over"
+            return M("thousand.refusal.rolloff_on")
         if phase == _KEEP:
-            return "choose the dice to set aside first"
+            return M("thousand.refusal.keep_first")
         if self.hot_dice:
             if self.rules.hot_dice == "confirm":
-                return "hot dice: confirm by rolling all 5 dice"
-            return "hot dice: the roll of all 5 dice is mandatory"
+                return M("thousand.refusal.hot_confirm")
+            return M("thousand.refusal.hot_mandatory")
         if self.turn_total < self._need:
             return self._need_reason()
         return None
@@ -655,14 +660,16 @@ class ThousandState(State[Action]):
         r = self.rules
         rule = self._need_rule
         if rule == "opening":
-            return f"not opened: bank at least {r.open_min}"
+            return M("thousand.refusal.opening", min=r.open_min)
         if rule == "pit":
             pit = r.pit_of(self.score[self._player])
             assert pit is not None
-            return f"in pit {pit[0]}–{pit[1]}: bank at least {self._need}"
+            return M("thousand.refusal.pit", low=pit[0], high=pit[1], need=self._need)
         if rule == "barrel":
-            word = "exactly" if r.barrel_exact else "at least"
-            return f"on the barrel: need {word} {self._need} this turn"
+            return M(
+                "thousand.refusal.barrel_exact" if r.barrel_exact else "thousand.refusal.barrel",
+                need=self._need,
+            )
         return ""
 
     def _refusal_rule(self) -> str:
@@ -800,17 +807,13 @@ class ThousandState(State[Action]):
 
     def _apply_roll_off(self, action: Action) -> None:
         if not isinstance(action, tuple):
-            raise IllegalActionError(
-                f"the roll-off for the start is on: one die like 4, not {action!r}", rule="turn-order"
-            )
+            raise IllegalActionError(M("thousand.refusal.rolloff_die", move=repr(action)), rule="turn-order")
         if len(action) != 1:
-            raise IllegalActionError(
-                f"in the roll-off each player rolls 1 die, got {len(action)} values", rule="dice-count"
-            )
+            raise IllegalActionError(M("thousand.refusal.rolloff_count", got=len(action)), rule="dice-count")
         (die,) = _whole_dice(action)
         if not 1 <= die <= 6:
-            raise IllegalActionError(f"a die shows 1..6, not {die!r}", rule="dice-values")
-        self._ev = [f"{self.names[self._player]} rolls {die} for the start"]
+            raise IllegalActionError(M("thousand.refusal.die_value", value=repr(die)), rule="dice-values")
+        self._ev = [M("thousand.narrate.rolloff", name=self.names[self._player], die=die)]
         self._off_dice[self._player] = die
         i = self._contenders.index(self._player) + 1
         if i < len(self._contenders):
@@ -819,12 +822,14 @@ class ThousandState(State[Action]):
         top = max(self._off_dice[c] or 0 for c in self._contenders)
         tied = tuple(c for c in self._contenders if self._off_dice[c] == top)
         if len(tied) > 1:
-            self._ev.append(f"tie at {top} between {', '.join(self.names[c] for c in tied)}: they roll again")
+            self._ev.append(
+                M("thousand.narrate.rolloff_tie", top=top, names=", ".join(self.names[c] for c in tied))
+            )
             dice = self._off_dice[:]
             self._begin_roll_off(tied)
             self._off_dice = dice
             return
-        self._ev.append(f"{self.names[tied[0]]} starts")
+        self._ev.append(M("thousand.narrate.starts", name=self.names[tied[0]]))
         self._contenders = ()
         self._start_turn(tied[0])
 
@@ -848,7 +853,7 @@ class ThousandState(State[Action]):
             seat = (self._player + 1) % self.n
             while self.skip_next[seat]:
                 self.skip_next[seat] = False
-                self._ev.append(f"{self.names[seat]} skips a turn")
+                self._ev.append(M("thousand.narrate.skips", name=self.names[seat]))
                 seat = (seat + 1) % self.n
         self._player = seat
         self._phase = _CHANCE
@@ -929,7 +934,7 @@ class ThousandState(State[Action]):
             name = self.names[self._player]
             if r.pair_reroll and len(dice) == 2 and dice[0] == dice[1] and len(self.set_aside_dice) == 3:
                 self._ev.append(
-                    f"pair {dice[0]}-{dice[1]}: {name} keeps {self.turn_total}, rolls all 5 again"
+                    M("thousand.narrate.pair", a=dice[0], b=dice[1], name=name, total=self.turn_total)
                 )
                 self.hot_dice = True
                 self.in_hand = 5
@@ -940,7 +945,7 @@ class ThousandState(State[Action]):
             return
         if info.golden and r.golden_win:
             self.turn_total += points
-            self._ev.append(f"{self.names[self._player]} rolls five 1s: golden win")
+            self._ev.append(M("thousand.narrate.golden", name=self.names[self._player]))
             self._win()
             return
         if r.free_set_aside and len(info.combos) > 1:
@@ -968,10 +973,10 @@ class ThousandState(State[Action]):
         k = self.in_hand
         if len(dice) != k:
             raise IllegalActionError(
-                f"{k} {'die is' if k == 1 else 'dice are'} to be rolled, got {len(dice)} values",
+                M("thousand.refusal.dice_count", n=k, got=len(dice)),
                 rule="dice-count",
             )
-        raise IllegalActionError(f"a die shows 1..6: {self._show(dice)} is not a roll", rule="dice-values")
+        raise IllegalActionError(M("thousand.refusal.not_a_roll", dice=self._show(dice)), rule="dice-values")
 
     def _take(self, points: int, kept: Dice) -> None:
         self.turn_total += points
@@ -989,14 +994,20 @@ class ThousandState(State[Action]):
             self._fail(zero=False, overshoot=True)
             return
         if confirm and not (self.hot_dice and r.reconfirm_hot) and self.turn_total >= self._need:
-            self._ev.append(f"confirmed: {self.names[self._player]} banks {self.turn_total}")
+            self._ev.append(
+                M("thousand.narrate.confirmed", name=self.names[self._player], total=self.turn_total)
+            )
             self.hot_dice = False
             self._bank()
             return
         if not self.hot_dice and self._out_of_rolls() and self.turn_total < self._need:
             self._ev.append(
-                f"{self.names[self._player]} is out of rolls without reaching {self._need}: "
-                f"{self.turn_total} lost"
+                M(
+                    "thousand.narrate.out_of_rolls",
+                    name=self.names[self._player],
+                    need=self._need,
+                    total=self.turn_total,
+                )
             )
             self._fail(zero=False)
             return
@@ -1018,39 +1029,51 @@ class ThousandState(State[Action]):
         )
         if overshoot:
             self._ev.append(
-                f"{name} passes {r.target} ({self.score[p]} + {self.turn_total}): the turn ends, nothing banked"
+                M(
+                    "thousand.narrate.overshoot",
+                    name=name,
+                    target=r.target,
+                    score=self.score[p],
+                    total=self.turn_total,
+                )
             )
             if r.barrel == "open":
                 self.points[p] += 1
-                self._ev.append(f"{name} scores a point ({self.points[p]}/{r.open_points_limit})")
+                self._ev.append(
+                    M("thousand.narrate.point", name=name, points=self.points[p], limit=r.open_points_limit)
+                )
                 if self.points[p] >= r.open_points_limit:
                     self.points[p] = 0
                     self.falls[p] += 1
                     self._fall_total += 1
                     if self.falls[p] >= r.open_fall_limit:
-                        self._set_score(p, 0, f"{r.open_points_limit} points, fall limit reached")
+                        self._set_score(p, 0, M("thousand.why.fall_limit", points=r.open_points_limit))
                     else:
-                        self._penalize(p, r.open_point_penalty, f"{r.open_points_limit} points")
+                        self._penalize(
+                            p, r.open_point_penalty, M("thousand.why.points", points=r.open_points_limit)
+                        )
         if r.barrel == "score" and self.on_barrel[p]:
             self.attempts[p] += 1
             if r.barrel_attempts:
-                self._ev.append(f"{name}: barrel attempt {self.attempts[p]}/{r.barrel_attempts} failed")
+                self._ev.append(
+                    M("thousand.narrate.attempt", name=name, n=self.attempts[p], limit=r.barrel_attempts)
+                )
                 if self.attempts[p] >= r.barrel_attempts:
-                    self._fall(p, f"{r.barrel_attempts} failed attempts")
+                    self._fall(p, M("thousand.why.attempts", attempts=r.barrel_attempts))
         if bolt:
             self.bolts[p] += 1
             self._ev.append((_ev_bolt, name, self.bolts[p], r.bolts_count))
             if self.bolts[p] >= r.bolts_count:
                 self.bolts[p] = 0
                 self._bolt_total += 1
-                self._penalize(p, r.bolt_penalty, f"{r.bolts_count} bolts")
+                self._penalize(p, r.bolt_penalty, M("thousand.why.bolts", bolts=r.bolts_count))
         if not self.opened[p]:
             self.open_fails[p] += 1
             if r.open_fail_penalty and self.open_fails[p] % r.open_fail_every == 0:
-                self._penalize(p, r.open_fail_penalty, f"{r.open_fail_every} failed opening turns")
+                self._penalize(p, r.open_fail_penalty, M("thousand.why.open_fails", turns=r.open_fail_every))
         if zero and r.skip_on_zero_first and self.rolls == 1 and self.anyone_banked:
             self.skip_next[p] = True
-            self._ev.append(f"{name} rolled zero on the first roll: skips the next turn")
+            self._ev.append(M("thousand.narrate.zero_first", name=name))
         self._start_turn()
 
     def _bank(self) -> None:
@@ -1080,31 +1103,31 @@ class ThousandState(State[Action]):
         if r.exact_reset and new > 0:  # a reset to 0 must not lift a negative score
             for q in others:
                 if q != p and scores[q] == new:
-                    self._set_score(q, 0, f"{name} landed exactly on their score")
+                    self._set_score(q, 0, M("thousand.why.exact_reset", name=name))
         penalty = r.overtake_penalty
         if penalty:
             for q in others:
                 if q != p and old < scores[q] < new:
                     self._overtakes += 1
-                    self._penalize(q, penalty, "overtaken")
+                    self._penalize(q, penalty, M("thousand.why.overtaken"))
         if r.dump_truck and scores[p] == r.dump_truck_score:
             self._dump_check(p)
         if climbs and scores[p] >= r.barrel_score:
             self.on_barrel[p] = True
             self.attempts[p] = 0
-            self._ev.append(f"{name} climbs onto the barrel at {scores[p]}")
+            self._ev.append(M("thousand.narrate.barrel_on", name=name, score=scores[p]))
             if r.barrel_knock != "none":
                 for q in others:
                     if q != p and self.on_barrel[q]:
                         if r.barrel_knock == "fall":
-                            self._fall(q, f"knocked off by {name}")
+                            self._fall(q, M("thousand.why.knocked_off", name=name))
                         else:
                             self.on_barrel[q] = False
                             self.attempts[q] = 0
                             back = self.opening_score[q]
                             if back >= r.barrel_score:  # opened straight onto the barrel: the nominal minimum
                                 back = r.open_min
-                            self._set_score(q, back, f"knocked back to the opening bank by {name}")
+                            self._set_score(q, back, M("thousand.why.knocked_back", name=name))
         score = self.score[p]
         if r.barrel == "none":
             won = score >= r.target
@@ -1126,9 +1149,9 @@ class ThousandState(State[Action]):
         self._fall_total += 1
         nth = self.falls[q]
         if r.barrel_falls_to_zero and nth >= r.barrel_falls_to_zero:
-            self._set_score(q, 0, f"falls off the barrel ({why}; fall {nth})")
+            self._set_score(q, 0, M("thousand.why.fall", why=why, nth=nth))
         else:
-            self._penalize(q, r.barrel_fall_penalty, f"falls off the barrel ({why}; fall {nth})")
+            self._penalize(q, r.barrel_fall_penalty, M("thousand.why.fall", why=why, nth=nth))
 
     def _penalize(self, q: int, amount: int, why: str) -> None:
         if amount:
@@ -1145,7 +1168,7 @@ class ThousandState(State[Action]):
         if self.on_barrel[q] and r.barrel == "score" and value < r.barrel_score:
             self.on_barrel[q] = False
             self.attempts[q] = 0
-            self._ev.append(f"{self.names[q]} is off the barrel")
+            self._ev.append(M("thousand.narrate.off_barrel", name=self.names[q]))
         self._dump_check(q)
 
     def _dump_check(self, q: int) -> None:
@@ -1153,13 +1176,15 @@ class ThousandState(State[Action]):
         if r.dump_truck and self.score[q] == r.dump_truck_score:
             self._dumps += 1
             self.score[q] = 0
-            self._ev.append(f"dump truck: {self.names[q]} {r.dump_truck_score} → 0")
+            self._ev.append(M("thousand.narrate.dump", name=self.names[q], score=r.dump_truck_score))
 
     def _win(self) -> None:
         self.winner = self._player
         self._phase = _OVER
         self.hot_dice = False
-        self._ev.append(f"{self.names[self._player]} wins with {self.score[self._player]}")
+        self._ev.append(
+            M("thousand.narrate.wins", name=self.names[self._player], score=self.score[self._player])
+        )
 
     # -- text helpers ---------------------------------------------------------------------------------------
     @staticmethod
@@ -1175,7 +1200,7 @@ class ThousandState(State[Action]):
 def parse_action(text: str) -> Action:
     """Read ``roll``, ``bank``, ``keep 1,5`` or a dice outcome ``3,1,5,5,2`` (``31552`` also accepted)."""
     if not isinstance(text, str):
-        raise NotationError(f"a move must be text, got {type(text).__name__}")
+        raise NotationError(M("notation.not_text", type=type(text).__name__))
     t = text.strip().lower()
     if t == ROLL:
         return ROLL
@@ -1193,7 +1218,7 @@ def _whole_dice(values: tuple[Any, ...]) -> Dice:
     for v in values:
         if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
             raise IllegalActionError(
-                f"dice show whole numbers 1..6, not {v!r} ({type(v).__name__})", rule="dice-values"
+                M("thousand.refusal.whole_dice", value=repr(v), type=type(v).__name__), rule="dice-values"
             )
         out.append(int(v))
     return tuple(out)
@@ -1205,22 +1230,18 @@ def _parse_dice(text: str, what: str) -> Dice:
     if len(parts) == 1 and _ascii_digits(parts[0]) and len(parts[0]) > 1:
         parts = list(parts[0])
     if not parts:
-        hint = (
-            "keep needs dice, e.g. 'keep 1,5'" if what == "keep" else "expected roll, bank, keep D,D or dice"
-        )
-        raise NotationError(f"cannot read {text.strip()!r}: {hint}")
+        hint = M("thousand.notation.keep_needs_dice" if what == "keep" else "thousand.notation.expected")
+        raise NotationError(M("notation.cannot_read", text=repr(text.strip()), hint=hint))
     values = []
     for p in parts:
         if not _ascii_digits(p):
-            raise NotationError(
-                f"cannot read {p!r} in {text.strip()!r}: expected roll, bank, keep D,D or dice like 3,1,5,5,2"
-            )
+            raise NotationError(M("thousand.notation.bad_part", part=repr(p), text=repr(text.strip())))
         v = int(p)
         if not 1 <= v <= 6:
-            raise NotationError(f"a die shows 1..6, not {v}")
+            raise NotationError(M("thousand.refusal.die_value", value=v))
         values.append(v)
     if len(values) > 5:
-        raise NotationError(f"at most 5 dice, got {len(values)}")
+        raise NotationError(M("thousand.notation.too_many", got=len(values)))
     return tuple(values)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
+from dicehall.i18n import current, localize, tr
 from dicehall.thousand.state import ThousandState
 
 FACES = "⚀⚁⚂⚃⚄⚅"
@@ -83,22 +84,22 @@ def status_text(state: ThousandState, seat: int) -> Text:
         text.append(part, style=style)
 
     if not st.opened:
-        add(f"not opened (needs {r.open_min})", "yellow")
+        add(tr("thousand.term.not_opened", min=r.open_min), "yellow")
     if st.pit:
-        add(f"⛏ pit {st.pit[0]}–{st.pit[1]}", "magenta")
+        add("⛏ " + tr("thousand.term.pit", low=st.pit[0], high=st.pit[1]), "magenta")
     if st.on_barrel:
         attempts = (
             f"{st.barrel_attempts}/{r.barrel_attempts}" if r.barrel_attempts else f"{st.barrel_attempts}"
         )
-        add(f"🛢 barrel, attempts {attempts}", "bold cyan")
+        add("🛢 " + tr("thousand.term.barrel", attempts=attempts), "bold cyan")
     if r.bolts and st.bolts:
-        add(f"bolts {st.bolts}/{r.bolts_count}", "red")
+        add(tr("thousand.term.bolts", bolts=st.bolts, limit=r.bolts_count), "red")
     if st.barrel_falls:
-        add(f"falls {st.barrel_falls}", "red")
+        add(tr("thousand.term.falls", falls=st.barrel_falls), "red")
     if r.barrel == "open" and st.open_points:
-        add(f"points {st.open_points}/{r.open_points_limit}", "red")
+        add(tr("thousand.term.points", points=st.open_points, limit=r.open_points_limit), "red")
     if st.skip_next_turn:
-        add("skips next turn", "dim")
+        add(tr("thousand.term.skips"), "dim")
     if not text:
         text.append("—", style="dim")
     return text
@@ -107,27 +108,32 @@ def status_text(state: ThousandState, seat: int) -> Text:
 def board(state: ThousandState, names: Sequence[str]) -> Table:
     """Scores and statuses of every seat; the player to move is marked."""
     r = state.rules
-    barrel = {
-        "none": f"first to {r.target} wins",
-        "score": f"barrel at {r.barrel_score}, then {'exactly ' if r.barrel_exact else ''}{r.target}",
-        "open": f"open barrel: exactly {r.target}",
-    }[r.barrel]
+    if r.barrel == "none":
+        barrel = tr("thousand.term.goal_first", target=r.target)
+    elif r.barrel == "score":
+        exact = "thousand.term.goal_barrel_exact" if r.barrel_exact else "thousand.term.goal_barrel"
+        barrel = tr(exact, barrel=r.barrel_score, target=r.target)
+    else:
+        barrel = tr("thousand.term.goal_open", target=r.target)
+    preset = tr(f"preset.thousand.{r.preset}") if r.preset in type(r).PRESETS else tr("thousand.term.custom")
     table = Table(
-        title=f"Dice 1000 — turn {state.turns}",
-        caption=f"{r.preset or 'custom'} rules: {barrel}",
+        title=tr("thousand.term.title", game=tr("game.thousand.title"), turn=state.turns),
+        caption=tr("thousand.term.caption", preset=preset, goal=barrel),
         title_justify="left",
         caption_justify="left",
         show_edge=False,
         pad_edge=False,
     )
     table.add_column("", width=1)
-    table.add_column("player", style="bold")
-    table.add_column("score", justify="right")
-    table.add_column("status")
+    table.add_column(tr("thousand.term.col.player"), style="bold")
+    table.add_column(tr("thousand.term.col.score"), justify="right")
+    table.add_column(tr("thousand.term.col.status"))
     over = state.is_terminal()
     for seat, name in enumerate(names):
         mark = "▶" if seat == state.player and not over else ("★" if over and state.winner == seat else "")
-        table.add_row(mark, name, str(state.score[seat]), status_text(state, seat))
+        table.add_row(
+            mark, name, tr("thousand.term.score", score=state.score[seat]), status_text(state, seat)
+        )
     return table
 
 
@@ -154,31 +160,34 @@ def roll_picture(state: ThousandState, big: bool = True) -> Text:
     if state.last_combos:
         parts = ", ".join(f"{c} = {c.points}" for c in state.last_combos)
         total = sum(c.points for c in state.last_combos)
-        text.append(f"scores {total}: {parts}" if len(state.last_combos) > 1 else f"scores {parts}")
+        if len(state.last_combos) > 1:
+            text.append(tr("thousand.term.scores_parts", total=total, parts=parts))
+        else:
+            text.append(tr("thousand.term.scores", parts=parts))
     else:
-        text.append("zero roll", style="bold red")
+        text.append(tr("thousand.term.zero_roll"), style="bold red")
     return text
 
 
 def turn_line(state: ThousandState) -> Text:
     """Turn total, set-aside dice, dice in hand and whether banking is allowed (and why not)."""
     text = Text()
-    text.append("turn total ", style="dim")
-    text.append(str(state.turn_total), style="bold")
-    text.append("   set aside ", style="dim")
+    text.append(tr("thousand.term.turn_total") + " ", style="dim")
+    text.append(tr("thousand.term.score", score=state.turn_total), style="bold")
+    text.append("   " + tr("thousand.term.set_aside") + " ", style="dim")
     text.append_text(dice_inline(state.set_aside, "green") if state.set_aside else Text("—", style="dim"))
-    text.append("   dice in hand ", style="dim")
-    text.append(str(state.dice_in_hand), style="bold")
+    text.append("   " + tr("thousand.term.in_hand") + " ", style="dim")
+    text.append(current().plural("unit.dice", state.dice_in_hand), style="bold")
     m = state.rules.max_rolls
     if m:
-        text.append(f"   rolls {free_rolls_of(state)}/{m}", style="dim")
+        text.append("   " + tr("thousand.term.rolls", rolls=free_rolls_of(state), max=m), style="dim")
     refusal = state.bank_refusal()
     if state.current_player() >= 0 and state.pending_roll is None:
         text.append("\n")
         if refusal is None:
-            text.append("may bank", style="green")
+            text.append(tr("thousand.term.may_bank"), style="green")
         else:
-            text.append(f"cannot bank: {refusal}", style="yellow")
+            text.append(tr("thousand.term.cannot_bank", reason=localize(refusal)), style="yellow")
     return text
 
 

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.core.agents import bots_for
-from dicehall.core.errors import DicehallError
+from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.core.game import Game, game_names, get_game
 from dicehall.core.rules import RuleSet
 from dicehall.web.limits import CreationLimits, LimitExceeded
@@ -130,6 +130,15 @@ class RulesCheck(BaseModel):
     overrides: dict[str, Any] = Field(default_factory=dict, max_length=64)
 
 
+def _problem(exc: RuleConfigError) -> dict[str, Any]:
+    """A rule-set problem for a form: the option, the English text, and its message id + parameters if any."""
+    out: dict[str, Any] = {"option": exc.option, "message": str(exc)}
+    said = exc.message_json()
+    if said is not None:
+        out["msgid"], out["params"] = said["id"], said["params"]
+    return out
+
+
 @router.post("/rules/check")
 async def check_rules(body: RulesCheck) -> dict[str, Any]:
     """Validate a rule set without creating anything: ``{"ok": true, "rules": {...}}`` or every problem found.
@@ -145,7 +154,7 @@ async def check_rules(body: RulesCheck) -> dict[str, Any]:
         raise _http_error(exc) from None
     rules, errors = rules_type.check(body.preset, body.overrides)
     if rules is None:
-        return {"ok": False, "errors": [{"option": e.option, "message": str(e)} for e in errors]}
+        return {"ok": False, "errors": [_problem(e) for e in errors]}
     return {"ok": True, "rules": rules.to_dict()}
 
 

@@ -41,10 +41,11 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 class TableError(DicehallError):
     """A request the table refuses; ``code`` is the protocol's error code, ``rule`` the rule broken if any."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, code: str, message: str, rule: str | None = None, *, reason: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
+        self.reason = reason  # the engine's own reason (a Message carries its id and parameters)
 
 
 def hash_token(token: str) -> str:

@@ -318,7 +318,7 @@ class TableManager:
             try:
                 action = branch.string_to_action(move)
             except DicehallError as exc:
-                raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation") from None
+                raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation", reason=exc.text) from None
             self.act_together(table, seat, action)
             return
         player = table.state.current_player()
@@ -331,7 +331,7 @@ class TableManager:
         try:
             action = table.state.string_to_action(move)
         except DicehallError as exc:
-            raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation") from None
+            raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation", reason=exc.text) from None
         self.advance(table, seat, action)
 
     def act_together(self, table: LiveTable, seat: int, action: Any) -> None:
@@ -350,10 +350,10 @@ class TableManager:
             branch.apply_action(action)  # refuses before changing anything
         except IllegalActionError as exc:
             raise TableError(
-                "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None
+                "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None, reason=exc.text
             ) from None
         except DicehallError as exc:
-            raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}") from None
+            raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}", reason=exc.text) from None
         except Exception:
             log.exception("table %s: the engine failed on %r (seat %d's own choice)", table.id, text, seat)
             table.together = None
@@ -401,13 +401,13 @@ class TableManager:
         try:
             action = read_entry(state, outcome)
         except NotationError as exc:
-            raise TableError("illegal_move", f"cannot read {outcome!r}: {exc}", "notation") from None
+            raise TableError("illegal_move", f"cannot read {outcome!r}: {exc}", "notation", reason=exc.text) from None
         except IllegalActionError as exc:
             raise TableError(
-                "illegal_move", f"{outcome!r} cannot be entered: {exc}", exc.rule or None
+                "illegal_move", f"{outcome!r} cannot be entered: {exc}", exc.rule or None, reason=exc.text
             ) from None
         except DicehallError as exc:
-            raise TableError("illegal_move", f"{outcome!r} cannot be entered: {exc}") from None
+            raise TableError("illegal_move", f"{outcome!r} cannot be entered: {exc}", reason=exc.text) from None
         self._commit(table, [("chance", action, seat)])
 
     def undo(self, table: LiveTable, held: list[int], seat: int, seq: int) -> None:
@@ -486,12 +486,12 @@ class TableManager:
                 if k:
                     self._reload(table)
                 raise TableError(
-                    "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None
+                    "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None, reason=exc.text
                 ) from None
             except DicehallError as exc:
                 if k:
                     self._reload(table)
-                raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}") from None
+                raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}", reason=exc.text) from None
             except Exception:
                 log.exception("table %s: the engine failed on %r; rebuilding from the log", table.id, text)
                 self._reload(table)
@@ -510,7 +510,7 @@ class TableManager:
                     self._reload(table)
                     what = repr(pending[-1][0].move) if pending else "this move"
                     raise TableError(
-                        "illegal_move", f"{what} cannot be played here: {exc}", exc.rule or None
+                        "illegal_move", f"{what} cannot be played here: {exc}", exc.rule or None, reason=exc.text
                     ) from None
                 text = state.action_to_string(outcome)
                 state.apply_action(outcome)

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
+from dicehall.i18n.message import message_json
+
 MAX_MESSAGE_BYTES = 4096
 """Largest client frame the server reads; larger ones get ``too_large`` (the transport cuts at 64 KiB)."""
 
@@ -116,9 +118,13 @@ class JoinSeat(BaseModel):
     name: str | None = Field(default=None, max_length=40)
 
 
-def error(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
+def error(code: str, message: str, rule: str | None = None, reason: str | None = None) -> dict[str, Any]:
+    """An error frame; an engine ``reason`` with a message id adds ``msgid``/``params`` (the page words it)."""
     assert code in ERROR_CODES, code
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if rule:
         out["rule"] = rule
+    said = message_json(reason)
+    if said is not None:
+        out["msgid"], out["params"] = said["id"], said["params"]
     return out

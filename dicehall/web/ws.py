@@ -187,7 +187,7 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
         else:
             conn.send({"type": "pong"})
     except TableError as exc:
-        conn.send(error(exc.code, str(exc), exc.rule))
+        conn.send(error(exc.code, str(exc), exc.rule, exc.reason))
     except Exception:  # a bug must not cost the client its connection, nor leak details
         log.exception("error handling a %r message", kind)
         conn.send(error("server_error", "the server failed on this message; nothing changed"))

@@ -15,6 +15,7 @@ from babel.core import Locale
 
 from dicehall.core.agents import bots_for
 from dicehall.core.game import game_names, get_game
+from dicehall.i18n import BROWSER_PREFIXES, load_catalog
 from dicehall.web.protocol import ERROR_CODES
 
 WEB = Path(__file__).resolve().parents[2] / "web" / "src"
@@ -34,10 +35,12 @@ SAME_AS_ENGLISH = {
     "home.wurf.length",
     "home.thousand.length",
     # Clever's messages made only of parameters and signs
-    "clever.die.label",
+    "clever.ui.die_label",
     "clever.log.entry",
     "clever.over.fox_points",
     "clever.over.tie_entry",
+    "clever.die_showing",  # "{die} ({value})"
+    "clever.refusal.move_reason",  # "{move}: {reason}"
 }
 
 
@@ -65,6 +68,10 @@ def dynamic_ids() -> set[str]:
     # every installed game's presets are named (a table of a game without a board still shows its preset)
     ids |= {f"preset.{g}.{p}" for g in game_names() for p in get_game(g).rules_type.PRESETS}
     ids |= {f"error.{code}" for code in ERROR_CODES}
+    # engine messages the server sends as msgid/params (refusals, rule-set errors and the words they nest)
+    ids |= {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalog("en") if m.id} & {
+        k for k in catalogue("en") if k.startswith(BROWSER_PREFIXES)
+    }
     topics = re.findall(r'\[\s*"(\w+)",\s*(?:\[|rest\])', (WEB / "rulesform.ts").read_text(encoding="utf-8"))
     ids |= {f"rules.group.{t}" for t in topics}
     for name in games_with_a_view():

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.plurals import get_plural
 
 from dicehall.i18n import (
+    BROWSER_PREFIXES,
     DEFAULT_LANGUAGE,
     LANGUAGES,
     UnknownLanguageError,
@@ -144,20 +148,80 @@ def test_unknown_lang_option_is_an_error_that_names_the_choices() -> None:
     assert DEFAULT_LANGUAGE == "en"
 
 
-def test_messages_shared_with_the_browser_say_the_same() -> None:
-    """Engine messages (refusals today) have the same id, wording and parameters in the .po catalogues and the
-    browser's JSON catalogues, so an engine message id renders alike in the terminal and the page."""
-    import json
-    from pathlib import Path
+def _browser_forms(lang: str, msg: Any) -> Any:
+    """A .po message as the browser catalogue writes it: a string, or forms by CLDR category."""
+    if not isinstance(msg.id, tuple):
+        return msg.string
+    categories = ["one", "other"] if lang == "en" else ["one", "few", "many"]
+    forms = dict(zip(categories, msg.string, strict=True))
+    if lang != "en":
+        forms["other"] = forms["few"]  # fractions: the CLDR "other" of ru/uk/pl reads like "few"
+    return forms
 
+
+def test_messages_shared_with_the_browser_say_the_same() -> None:
+    """Engine messages the server sends (refusals, rule-set errors, the words they nest) are in the browser's JSON
+    catalogues with the same id, wording and parameters, so an id renders alike in the terminal and the page;
+    an id both sides have says the same on both."""
     web = Path(__file__).resolve().parents[2] / "web" / "src" / "locales"
     for lang in LANGUAGES:
         browser = json.loads((web / f"{lang}.json").read_text(encoding="utf-8"))
         catalog = load_catalog(lang)
-        shared = [m for m in catalog if isinstance(m.id, str) and m.id.startswith("thousand.") and m.id]
-        assert shared, "the .po catalogues carry the Dice 1000 refusals"
-        for msg in shared:
-            assert browser.get(msg.id) == msg.string, f"{lang}: {msg.id} differs between .po and JSON"
+        sent = [m for m in catalog if m.id and _id(m).startswith(BROWSER_PREFIXES)]
+        assert len(sent) > 50, "the .po catalogues carry the engines' refusals"
+        for msg in sent:
+            assert browser.get(_id(msg)) == _browser_forms(lang, msg), (
+                f"{lang}: {_id(msg)} differs or is missing"
+            )
+        for msg in catalog:
+            if msg.id and _id(msg) in browser:
+                assert browser[_id(msg)] == _browser_forms(lang, msg), f"{lang}: {_id(msg)} differs"
+
+
+def _id(msg: Any) -> str:
+    return msg.id if isinstance(msg.id, str) else msg.id[0]
+
+
+def _source_ids() -> tuple[set[str], set[str]]:
+    """Ids written whole in dicehall's source, and the prefixes of ids built in f-strings (``f"cli.col.{c}"``)."""
+    root = Path(__file__).resolve().parents[2] / "dicehall"
+    source = "\n".join(p.read_text(encoding="utf-8") for p in root.rglob("*.py"))
+    whole = set(re.findall(r"""["']([a-z][a-z0-9_]*(?:\.[a-z0-9_-]+)+)["']""", source))
+    prefixes = set(re.findall(r"""f["']([a-z][a-z0-9_]*\.[a-z0-9_.]+)\{""", source))
+    return whole, prefixes
+
+
+def _built_ids() -> set[str]:
+    """Ids built from engine data: game titles, presets, rule options, statistics, Clever's dice/areas/bonuses."""
+    from dicehall.clever import sheet as S
+    from dicehall.clever.words import _BONUS_KEYS
+    from dicehall.core.game import game_names, get_game
+
+    ids = {f"game.{g}.title" for g in game_names()}
+    for game in ("thousand", "clever"):
+        rules = get_game(game).rules_type
+        ids |= {f"preset.{game}.{p}" for p in rules.PRESETS} | {
+            f"preset.{game}.{p}.doc" for p in rules.PRESETS
+        }
+        ids |= {f"rule.{game}.{key}.doc" for key in rules.option_names()}
+        ids |= {f"stat.{key}" for key in get_game(game).new_initial_state(rules.from_preset(None), 2).stats()}
+    ids |= {f"preset.wurf.{p}" for p in get_game("wurf").rules_type.PRESETS}  # names only, for `rules wurf`
+    ids |= {f"clever.die.{d}" for d in S.DIE_NAMES} | {f"clever.area.{a}" for a in S.AREA_NAMES}
+    ids |= {f"clever.bonus.{k}" for k in _BONUS_KEYS.values()}
+    return ids
+
+
+def test_every_message_is_used_and_every_engine_name_has_one() -> None:
+    """No id in the catalogues that nothing uses; every rule option, preset, statistic of Dice 1000 and Clever has
+    its message (a new option without a translation fails here)."""
+    ids = {_id(m) for m in load_catalog("en") if m.id}
+    whole, prefixes = _source_ids()
+    built = _built_ids()
+    assert sorted(built - ids) == [], "engine names without a message"
+    unused = sorted(
+        i for i in ids if i not in whole and i not in built and not any(i.startswith(p) for p in prefixes)
+    )
+    assert unused == [], f"messages nothing uses: {unused}"
 
 
 def test_lang_option_for_commands(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -184,5 +248,8 @@ def test_lang_option_for_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     assert runner.invoke(app, ["--lang", "pl"]).output.strip() == "22 punkty"
     assert current().lang == "pl"
     bad = runner.invoke(app, ["--lang", "xx"])
-    assert bad.exit_code == 2 and "use one of en, ru, uk, pl" in bad.output
+    said = " ".join(re.sub("[│╭╮╰╯─]", " ", bad.output).split())
+    assert (
+        bad.exit_code == 2 and "nieznany język 'xx'" in said and "en, ru, uk, pl" in said
+    )  # in the language in force
     assert current().lang == "pl"

@@ -15,7 +15,21 @@ export interface RuleOption {
 }
 
 /** `POST /api/rules/check`: the merged rules, or what is wrong (option null = the combination). */
-export type RulesCheck = { ok: true; rules: Record<string, unknown> } | { ok: false; errors: { option: string | null; message: string }[] };
+export type RulesCheck = { ok: true; rules: Record<string, unknown> } | { ok: false; errors: RuleProblem[] };
+
+/** An engine text as a message id with parameters (parameters may be messages too), for the page to word. */
+export interface EngineMessage {
+  id: string;
+  params: Record<string, unknown>;
+}
+
+/** One problem with a rule set: `msgid`/`params` say it in any language, `message` is the server's English. */
+export interface RuleProblem {
+  option: string | null;
+  message: string;
+  msgid?: string;
+  params?: Record<string, unknown>;
+}
 
 export interface BotInfo {
   name: string;

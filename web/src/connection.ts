@@ -9,6 +9,9 @@ export interface ServerError {
   code: string;
   message: string;
   rule?: string;
+  /** The engine's reason (a refused move), as a message id with parameters: the page words it itself. */
+  msgid?: string;
+  params?: Record<string, unknown>;
 }
 
 export interface TableEvent extends LogEntry {

@@ -3,7 +3,7 @@
 import { api, ApiError, saveToken, type GameInfo, type RuleOption, type SeatSpec } from "./api";
 import { showCreated } from "./created";
 import { clear, h, navigate, toast } from "./dom";
-import { apiErrorText } from "./errors";
+import { apiErrorText, ruleProblemText } from "./errors";
 import { t, tKey } from "./i18n";
 import { botName, gameTitle, presetName } from "./names";
 import { RuleInputError, rulesForm, type RulesForm } from "./rulesform";
@@ -141,7 +141,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       const res = await api.checkRules({ game: game.name, preset: selectedPreset(), overrides });
       if (serial !== checkSerial) return;
       // Shown as you type; Create stays available (the server refuses a bad table with the same message).
-      form.showErrors(res.ok ? [] : res.errors);
+      form.showErrors(res.ok ? [] : res.errors.map((e) => ({ option: e.option, message: ruleProblemText(e) })));
     } catch (err) {
       if (err instanceof ApiError && (err.status === 404 || err.status === 405)) checkAvailable = false; // an older server
     }

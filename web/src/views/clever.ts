@@ -365,10 +365,10 @@ export class CleverView implements GameView {
       el.dataset.moves = String(this.movesFor(d).length);
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "0");
-      el.setAttribute("aria-label", t("clever.die.label", { die: dieWord(d), value: face }));
+      el.setAttribute("aria-label", t("clever.ui.die_label", { die: dieWord(d), value: face }));
       el.addEventListener("click", () => this.clickDie(d));
     } else {
-      el.setAttribute("aria-label", t("clever.die.label", { die: dieWord(d), value: face }));
+      el.setAttribute("aria-label", t("clever.ui.die_label", { die: dieWord(d), value: face }));
     }
     return el;
   }

@@ -1,0 +1,137 @@
+"""The CLI in Russian, Ukrainian and Polish: ``rules``, a scripted ``play thousand``, ``simulate`` and ``replay``
+leave no English catalogue text in their output, and engine refusals read in every language."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dicehall.cli import _register_games, app
+from dicehall.core.errors import DicehallError, IllegalActionError, RuleConfigError
+from dicehall.i18n import LANGUAGES, load_catalog, translator
+from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.state import BANK, ThousandState
+
+_register_games()
+runner = CliRunner()
+SLAVIC = ("ru", "uk", "pl")
+
+
+def invoke(*args: str, stdin: str | None = None) -> str:
+    result = runner.invoke(app, list(args), input=stdin, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return " ".join(result.output.split())
+
+
+@cache
+def english_fragments(lang: str) -> tuple[tuple[str, str], ...]:
+    """Pieces of English catalogue text (between parameters, without markup) that ``lang`` does not keep:
+    finding one in ``lang``'s output means an English message was left there."""
+    theirs = {m.id: m.string for m in load_catalog(lang) if m.id}
+    out = []
+    for msg in load_catalog("en"):
+        if not msg.id:
+            continue
+        english = list(msg.string) if isinstance(msg.string, tuple) else [msg.string]
+        translated = theirs[msg.id]
+        kept = " ".join(" ".join(translated if isinstance(translated, tuple) else [translated]).split())
+        for text in english:
+            for piece in re.split(r"\{\w+\}|\[/?[a-z ]*\]", text):
+                piece = " ".join(piece.split()).strip(" ;:,.()—-«»\"'?")
+                if len(piece) >= 8 and re.search(r"[A-Za-z]{4}", piece) and piece not in kept:
+                    out.append((str(msg.id if isinstance(msg.id, str) else msg.id[0]), piece))
+    return tuple(out)
+
+
+def english_left(output: str, lang: str) -> list[tuple[str, str]]:
+    return [(msgid, piece) for msgid, piece in english_fragments(lang) if piece in output]
+
+
+def test_the_english_check_catches_english() -> None:
+    out = invoke("rules", "thousand", "--lang", "en")
+    assert english_left(out, "ru"), "an English page must fail the check"
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_rules_in_each_language(lang: str) -> None:
+    thousand = invoke("rules", "thousand", "--preset", "yard", "--lang", lang)
+    clever = invoke("rules", "clever", "--lang", lang)
+    assert {"ru": "Тысяча", "uk": "Тисяча", "pl": "Tysiąc"}[lang] in thousand
+    assert {"ru": "Хитрый ход", "uk": "Влучний хід", "pl": "Ganz schön clever"}[lang] in clever
+    assert english_left(thousand, lang) == [] and english_left(clever, lang) == []
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_a_scripted_game_of_dice_1000_in_each_language(lang: str, tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    script = "\n".join(["xyzzy", "", "?", "b", "r", "r", "r", "r", "r", "board", "q"]) + "\n"
+    out = invoke(
+        "play", "thousand", "--players", "me,bot:expert", "--seed", "5", "--save", str(save), "--lang", lang,
+        stdin=script,
+    )  # fmt: skip
+    assert english_left(out, lang) == []
+    words = {
+        "ru": ("не понимаю 'xyzzy'", "«хватит» сейчас нельзя: игра не открыта", "Вы вышли из игры"),
+        "uk": ("не розумію 'xyzzy'", "«досить» зараз не можна: гру не відкрито", "Ви вийшли з гри"),
+        "pl": ("nie rozumiem 'xyzzy'", "„dość” teraz nie wolno: gra nie otwarta", "Opuszczono grę"),
+    }[lang]
+    for said in words:
+        assert said in out
+    replayed = invoke("replay", str(save), "--lang", lang)
+    assert english_left(replayed, lang) == []
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_simulate_reports_in_each_language(lang: str) -> None:
+    out = invoke("simulate", "thousand", "--games", "6", "--jobs", "1", "--lang", lang)
+    assert {"ru": "6 партий", "uk": "6 партій", "pl": "6 partii"}[lang] in out
+    assert english_left(out, lang) == []
+
+
+def _refusals() -> list[DicehallError]:
+    """One refusal of each kind: a move the rules forbid, a nested reason, a rule set that cannot be."""
+    state = ThousandState(ThousandRules.from_preset("classic"), 2)
+    state.apply_action((2, 3, 4, 6, 6))  # a zero roll: the next seat to move has not opened
+    state.apply_action((1, 2, 3, 4, 6))
+    errors: list[DicehallError] = []
+    for bad in (
+        lambda: state.apply_action(BANK),
+        lambda: ThousandRules.from_preset("classic", {"pits": [[900, 950]]}),
+    ):
+        try:
+            bad()
+        except DicehallError as exc:
+            errors.append(exc)
+    return errors
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_engine_refusals_in_each_language(lang: str) -> None:
+    opening, pit = _refusals()
+    assert isinstance(opening, IllegalActionError) and isinstance(pit, RuleConfigError)
+    assert str(opening) == "not opened: bank at least 50"  # str() stays English whatever the language
+    assert str(pit) == "pit [900, 950] reaches past the barrel at 880"
+    expected = {
+        "en": ("not opened: bank at least 50", "pit [900, 950] reaches past the barrel at 880"),
+        "ru": ("игра не открыта: запишите не меньше 50", "яма [900, 950] заходит за границу бочки (880)"),
+        "uk": ("гру не відкрито: запишіть щонайменше 50", "яма [900, 950] заходить за межу бочки (880)"),
+        "pl": ("gra nie otwarta: zapisz co najmniej 50", "dołek [900, 950] sięga poza granicę beczki (880)"),
+    }[lang]
+    assert (opening.localized(lang), pit.localized(lang)) == expected
+    assert translator(lang).message(opening.text) == expected[0]
+    assert opening.localized("en") == str(opening)  # the English catalogue is the engine's own text
+
+
+def test_option_errors_are_said_in_the_language_asked_for() -> None:
+    """``--lang`` is read before the other options, so their checks already speak it (exit 2, one line)."""
+    bad = runner.invoke(app, ["simulate", "thousand", "--games", "0", "--lang", "ru"], env={"COLUMNS": "200"})
+    assert (
+        bad.exit_code == 2
+        and "ошибка: --games должен быть от 1 до 1\xa0000\xa0000\xa0000\xa0000" in bad.output
+    )
+    unknown = runner.invoke(app, ["rules", "thousand", "--set", "nonsense=1", "--lang", "pl"])
+    assert unknown.exit_code == 2 and "nieznana opcja zasad 'nonsense'" in " ".join(unknown.output.split())

@@ -1,0 +1,59 @@
+"""Refusals reach the browser as message ids with parameters (the page words them; it never parses English):
+the websocket's ``illegal_move`` errors and ``POST /api/rules/check``'s problems carry ``msgid``/``params``."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any
+
+from webtools import connect, create, latest, tokens
+
+from dicehall.i18n import Message, translator
+
+
+def _render(lang: str, msgid: str, params: dict[str, Any]) -> str:
+    return translator(lang).message(Message.from_json({"id": msgid, "params": params}))
+
+
+def test_a_refused_move_carries_the_engines_message_id(server):
+    with server() as c, ExitStack() as stack:
+        ws = stack.enter_context(connect(c))
+        for _ in range(50):  # seat 0 to move, nothing banked yet: banking is refused for the opening
+            t = create(c)
+            msg = latest(ws.join(t["table_id"], tokens(t)[:1]))
+            if msg["state"]["current_player"] == 0 and msg["state"]["legal_actions"] == ["roll"]:
+                break
+        seq = msg["seq"]
+        refused = ws.act(0, seq, "bank")
+        assert len(refused) == 1 and refused[0]["code"] == "illegal_move"
+        err = refused[0]
+        assert err["msgid"] == "thousand.refusal.opening" and err["params"] == {"min": 50}
+        assert "not opened: bank at least 50" in err["message"]  # the English text is still there for logs
+        assert _render("ru", err["msgid"], err["params"]) == "игра не открыта: запишите не меньше 50"
+        # a move that cannot be read: a nested message (the hint) comes as {"id", "params"} too
+        unreadable = ws.act(0, seq, "fly away")[0]
+        assert unreadable["msgid"] == "thousand.notation.bad_part"
+        assert unreadable["params"]["part"] == "'fly'"
+        assert _render("pl", unreadable["msgid"], unreadable["params"]).startswith("nie można odczytać 'fly'")
+        # errors that are not the engine's have no msgid (their code is the page's message id)
+        stale = ws.act(0, seq + 3, "roll")[0]
+        assert stale["code"] == "stale_seq" and "msgid" not in stale
+
+
+def test_rule_set_problems_carry_message_ids(server):
+    with server() as c:
+        body = {"game": "thousand", "preset": "classic", "overrides": {"pits": [[900, 950]], "nonsense": 1}}
+        got = c.post("/api/rules/check", json=body).json()
+        assert got["ok"] is False
+        by_option = {e["option"]: e for e in got["errors"]}
+        unknown = by_option["nonsense"]
+        assert unknown["msgid"] == "rules.error.unknown_option" and unknown["params"]["option"] == "'nonsense'"
+        assert _render("uk", unknown["msgid"], unknown["params"]).startswith("невідомий параметр правил 'nonsense'")
+        only_pits = c.post(
+            "/api/rules/check", json={"game": "thousand", "preset": "classic", "overrides": {"pits": [[900, 950]]}}
+        ).json()
+        pit = only_pits["errors"][0]
+        assert pit["option"] == "pits" and pit["msgid"] == "thousand.rules_error.pit_ceiling"
+        assert pit["params"]["ceiling_name"] == {"id": "thousand.rules_error.the_barrel", "params": {}}
+        assert pit["message"] == "pit [900, 950] reaches past the barrel at 880"
+        assert _render("ru", pit["msgid"], pit["params"]) == "яма [900, 950] заходит за границу бочки (880)"
