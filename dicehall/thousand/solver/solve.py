@@ -87,6 +87,7 @@ class Solution:
     tol: float
     converged: bool
     levels: list[LevelStats] = dataclasses.field(default_factory=list)
+    cpu_seconds: float = 0.0
 
     @property
     def sweep_equivalents(self) -> float:
@@ -151,6 +152,7 @@ class Solution:
             "max_change": self.max_change,
             "tolerance": self.tol,
             "seconds": round(self.seconds, 2),
+            "cpu_seconds": round(self.cpu_seconds, 2),
             "peak_memory_mb": round(self.peak_memory_mb, 1),
             "score_floor": s.floor,
             "approximation": (
@@ -180,13 +182,15 @@ def solve(
     checkpoint_seconds: float = 60.0,
     threads: int | None = None,
     by_level: bool = True,
+    skip_settled: bool = True,
 ) -> Solution:
     """Solve ``rules`` for two players (resuming from ``checkpoint`` when it holds an unfinished run).
 
     ``by_level`` solves one fall level after the other (:func:`levels`, most falls first); without it every
     sweep covers all positions (the plain order, kept for the tests). A level is done when its bounds meet within
     ``tol / 2`` and no value moved by ``tol`` in its last sweep (or nothing moves any more: endless play).
-    ``max_sweeps`` applies per level.
+    ``max_sweeps`` applies per level. ``skip_settled`` leaves out positions whose bounds already meet within
+    ``tol / 4`` (off: the plain iteration, for the tests).
 
     ``threads`` (default: up to 2, the CPUs there are) sweep interleaved rows at once. Rows may read what another
     thread is writing: any mix of old and new bounds is still a pair of bounds, so the result does not depend on
@@ -200,6 +204,8 @@ def solve(
     plan = levels(space) if by_level else [Level((0, 0), schedule(space), [(0, size, 0, size)])]
     tmax = int(space.top.max())
     start = time.perf_counter()
+    cpu_start = time.process_time()
+    cpu_spent = 0.0
     lower = np.zeros((size, size))
     upper = np.ones((size, size))
     level_sweeps = np.zeros(len(plan), dtype=np.int64)
@@ -213,13 +219,16 @@ def solve(
                 level_sweeps[:] = data["level_sweeps"]
                 first_level = int(data["level"])
                 spent = float(data["seconds"])
+                cpu_spent = float(data["cpu_seconds"]) if "cpu_seconds" in data else 0.0
     tabs = turn_tables(space, dice)
+    # a position whose bounds are within tol / 4 is done for good (they only move towards each other)
+    settled = tol / 4 if skip_settled else -1.0
     threads = default_threads() if threads is None else max(1, threads)
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def run_part(part: npt.NDArray[np.int64], a: int, b: int) -> tuple[float, float]:
         a, b = min(a, len(part)), min(b, len(part))
-        return kernel.sweep(part, lower, upper, tmax, tabs, a, b)  # type: ignore[no-any-return]
+        return kernel.sweep(part, lower, upper, tmax, tabs, a, b, settled)  # type: ignore[no-any-return]
 
     def level_gap(level: Level) -> float:
         return max(float((upper[a:b, c:d] - lower[a:b, c:d]).max()) for a, b, c, d in level.blocks)
@@ -253,8 +262,11 @@ def solve(
                 if progress is not None:
                     progress(int(level_sweeps.sum()), change, gap, 1.0)
                 if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
-                    elapsed = spent + time.perf_counter() - start
-                    _save_checkpoint(checkpoint, lower, upper, level_sweeps, li, elapsed)
+                    elapsed = (
+                        spent + time.perf_counter() - start,
+                        cpu_spent + time.process_time() - cpu_start,
+                    )
+                    _save_checkpoint(checkpoint, lower, upper, level_sweeps, li, *elapsed)
                     last_save = time.perf_counter()
                 # done when the bounds meet (a certified value), or when nothing moves any more (endless optimal
                 # play somewhere if they still differ): a level is never stopped at an arbitrary sweep
@@ -266,17 +278,28 @@ def solve(
         if pool is not None:
             pool.shutdown()
     seconds = spent + time.perf_counter() - start
+    cpu_seconds = cpu_spent + time.process_time() - cpu_start
     if checkpoint is not None:
         if converged:
             checkpoint.unlink(missing_ok=True)
         else:  # stopped at --max-sweeps: keep the state so that a longer run goes on from here
-            _save_checkpoint(checkpoint, lower, upper, level_sweeps, li, seconds)
+            _save_checkpoint(checkpoint, lower, upper, level_sweeps, li, seconds, cpu_seconds)
     stats = [
         LevelStats(lv.falls, sum((b - a) * (d - c) for a, b, c, d in lv.blocks), int(n))
         for lv, n in zip(plan, level_sweeps, strict=True)
     ]
     return Solution(
-        space, lower, upper, int(level_sweeps.sum()), change, seconds, peak_memory_mb(), tol, converged, stats
+        space,
+        lower,
+        upper,
+        int(level_sweeps.sum()),
+        change,
+        seconds,
+        peak_memory_mb(),
+        tol,
+        converged,
+        stats,
+        cpu_seconds,
     )
 
 
@@ -287,10 +310,19 @@ def _save_checkpoint(
     level_sweeps: npt.NDArray[np.int64],
     level: int,
     seconds: float,
+    cpu_seconds: float,
 ) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, lower=lower, upper=upper, level_sweeps=level_sweeps, level=level, seconds=seconds)
+    np.savez(
+        tmp,
+        lower=lower,
+        upper=upper,
+        level_sweeps=level_sweeps,
+        level=level,
+        seconds=seconds,
+        cpu_seconds=cpu_seconds,
+    )
     tmp.replace(path)
 
 

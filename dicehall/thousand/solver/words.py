@@ -59,7 +59,8 @@ def policy_table(space: Space, values: npt.NDArray[np.floating]) -> list[dict[st
     start = PlayerState(0, False)
     rows.append(thresholds_for(space, values, start, start))
     top = int(space.scores.max())
-    grid = [s for s in range(0, top + 1, 100) if _index(space, s) is not None]
+    step = 100 if top >= 800 else max(STEP, round(top / 8 / STEP) * STEP)  # about 9 scores a side
+    grid = [s for s in range(0, top + 1, step) if _index(space, s) is not None]
     for own in grid:
         for other in grid:
             rows.append(thresholds_for(space, values, PlayerState(own, True), PlayerState(other, True)))
