@@ -21,6 +21,7 @@ CLASSIC = ThousandRules.from_preset("classic")
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)  # 200,000 classic games with two optimal bots: about half an hour of one core
 def test_classic_self_play_first_player_wins_at_the_solved_probability() -> None:
     table = load_table(CLASSIC)
     if table is None:

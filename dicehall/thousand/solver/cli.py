@@ -153,16 +153,20 @@ def run_with_progress(
     if quiet:
         return solve(rules, floor=floor, tol=tol, max_sweeps=max_sweeps, checkpoint=ckpt, threads=threads)
     columns = (
-        TextColumn("sweep {task.fields[sweep]}"),
+        TextColumn("{task.fields[level]} · sweep {task.fields[sweep]}"),
         BarColumn(),
         TextColumn("max change {task.fields[change]}  gap {task.fields[gap]}"),
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("solve", total=1.0, sweep=0, change="-", gap="-")
+        task = bar.add_task("solve", total=1.0, sweep=0, change="-", gap="-", level="")
 
-        def progress(sweep: int, change: float, gap: float, done: float) -> None:
-            fields: dict[str, Any] = {"sweep": sweep + (0 if done >= 1 else 1), "change": f"{change:.1e}"}
+        def progress(sweep: int, change: float, gap: float, done: float, level: str) -> None:
+            fields: dict[str, Any] = {
+                "sweep": sweep + (0 if done >= 1 else 1),
+                "change": f"{change:.1e}",
+                "level": level,
+            }
             if gap == gap:  # not NaN: the sweep is complete
                 fields["gap"] = f"{gap:.1e}"
             bar.update(task, completed=done, **fields)

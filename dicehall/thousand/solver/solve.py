@@ -42,8 +42,9 @@ SOLVER_VERSION = 2
 DEFAULT_TOL = 1e-9
 DEFAULT_MAX_SWEEPS = 500
 
-Progress = Callable[[int, float, float, float], None]
-"""Called after each sweep with (sweep, largest change, largest gap, fraction of the sweep done)."""
+Progress = Callable[[int, float, float, float, str], None]
+"""Called during each sweep with (sweeps so far, largest change, largest gap of the level or NaN while the sweep
+runs, fraction of the sweep done, the level: "falls 2/2, level 1 of 6")."""
 
 
 class SolveError(DicehallError):
@@ -239,6 +240,7 @@ def solve(
     try:
         for li in range(first_level, len(plan)):
             level = plan[li]
+            label = f"falls {level.falls[0]}/{level.falls[1]}, level {li + 1} of {len(plan)}"
             parts = [np.ascontiguousarray(level.rows[k::threads]) for k in range(threads)]
             n_rows = len(parts[0])
             # a sweep is cut into chunks so that the progress bar moves and Ctrl-C is answered
@@ -256,11 +258,12 @@ def solve(
                         results = list(pool.map(run_part, parts, [first] * threads, [last] * threads))
                     change = max(change, *(max(r) for r in results))
                     if progress is not None:
-                        progress(int(level_sweeps.sum()), change, float("nan"), min(last, n_rows) / n_rows)
+                        done = min(last, n_rows) / n_rows
+                        progress(int(level_sweeps.sum()), change, float("nan"), done, label)
                 level_sweeps[li] += 1
                 gap = level_gap(level)
                 if progress is not None:
-                    progress(int(level_sweeps.sum()), change, gap, 1.0)
+                    progress(int(level_sweeps.sum()), change, gap, 1.0, label)
                 if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
                     elapsed = (
                         spent + time.perf_counter() - start,
