@@ -1,8 +1,8 @@
 """Solver figures for ``make bench``: a rule set solved and timed, ``optimal`` against ``expert``, decision time.
 
 By default the table solved is ``BENCH_RULES`` with the floor at −100 (a no-barrel game to 300 with a pit,
-overtaking, bolts and the dump truck; about a minute), ``--quick`` a tiny barrel rule set. The full classic solve
-(tens of CPU-minutes on this machine, see docs/thousand-solved.md) runs only when asked:
+overtaking, bolts and the dump truck; about ten CPU-seconds), ``--quick`` a small barrel rule set. The classic
+solve (CPU-hours by value iteration today, see docs/thousand-solved.md) runs only when asked:
 ``make bench ARGS=--solve-classic`` (it sets ``DICEHALL_BENCH_CLASSIC``), resuming from its checkpoint.
 """
 

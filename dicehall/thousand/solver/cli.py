@@ -75,7 +75,8 @@ def register_solve(app: typer.Typer) -> None:
 
         The table is cached in the user data directory (bot:optimal plays from it; a second run prints the
         cached result); an interrupted run resumes from its checkpoint. Scores below --floor are kept at the
-        floor: the model's one approximation.
+        floor: the model's one approximation. Classic itself still takes CPU-hours (docs/thousand-solved.md);
+        Ctrl-C and the same command again resume it.
         """
         rules = load_rules("thousand", preset, sets, rules_file)
         assert isinstance(rules, ThousandRules)
