@@ -1,7 +1,8 @@
 """`make bench`: run every part's benchmark and print (and save) the measured figures.
 
-Usage: python scripts/bench.py [--quick] [--only thousand,clever,...] [--out bench-results/latest.json]
+Usage: python scripts/bench.py [--quick] [--solve-classic] [--only thousand,clever,...] [--out FILE]
                                [--cluster-games 100000]
+(``make bench ARGS="--solve-classic"``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test of the benchmarks)")
+    parser.add_argument(
+        "--solve-classic",
+        action="store_true",
+        help="also solve classic Dice 1000 for two players (CPU-hours today; resumes its checkpoint)",
+    )
     parser.add_argument("--only", default="", help="comma-separated parts to run (default: all)")
     parser.add_argument(
         "--cluster-games",
@@ -41,6 +47,8 @@ def main() -> int:
     parser.add_argument("--out", default="bench-results/latest.json", help="where to write the JSON figures")
     args = parser.parse_args()
     parts = [p for p in args.only.split(",") if p] or PARTS
+    if args.solve_classic:
+        os.environ["DICEHALL_BENCH_CLASSIC"] = "1"  # read by dicehall.thousand.solver.bench
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:
         parser.error(f"unknown part(s): {', '.join(unknown)}; known: {', '.join(PARTS)}")

@@ -318,6 +318,63 @@ def test_solver_equals_brute_force_over_the_engine(rules: ThousandRules) -> None
     assert solution.bounds(space.start, space.start) == pytest.approx(start, abs=1e-7)
 
 
+# fall counts 0..2 for both players: six levels, barrel falls and knock-offs between them
+LEVELS = ThousandRules.from_preset(
+    "classic",
+    {
+        "target": 60,
+        "barrel_score": 40,
+        "barrel_attempts": 2,
+        "barrel_fall_penalty": 10,
+        "barrel_falls_to_zero": 3,
+        "pits": [[15, 20]],
+        "open_min": 10,
+        "bolts_count": 2,
+        "bolt_penalty": 10,
+        "overtake_penalty": 5,
+        "dump_truck_score": 25,
+    },
+)
+
+
+@pytest.mark.parametrize("rules", [LEVELS, SMALL_BARREL], ids=["levels", "small-barrel"])
+def test_levels_and_threads_reach_the_plain_sweeps_bounds(rules: ThousandRules) -> None:
+    """Solving fall level after fall level (two threads, settled positions left out) ends at the same bounds
+    as plain sweeps over every position in one thread: both converge to the extreme fixed points, whatever the
+    order."""
+    plain = solve(rules, floor=FLOOR, tol=1e-11, by_level=False, threads=1, skip_settled=False)
+    by_level = solve(rules, floor=FLOOR, tol=1e-11, threads=2)
+    falls = len(plain.space.fall_lo) - 1
+    assert (
+        len(by_level.levels) == falls * (falls + 1) // 2
+        and sum(lv.positions for lv in by_level.levels) == plain.space.positions
+    )
+    assert np.abs(plain.lower - by_level.lower).max() < 1e-9
+    assert np.abs(plain.upper - by_level.upper).max() < 1e-9
+    assert by_level.converged and plain.converged
+
+
+def test_levels_read_only_their_own_level_or_one_with_more_falls() -> None:
+    from dicehall.thousand.solver.space import levels
+
+    space = build_space(LEVELS, FLOOR)
+    order = {lv.falls: i for i, lv in enumerate(levels(space))}
+
+    def level(m: int, o: int) -> int:
+        a, b = sorted((int(space.falls_of[m]), int(space.falls_of[o])))
+        return order[(a, b)]
+
+    for m in range(space.size):
+        for o in range(space.size):
+            here = level(m, o)
+            nxt = [(o, int(space.burn_next[m]))]
+            for ti in range(1, int(space.top[m]) + 1):
+                code = int(space.bank_next[m, ti])
+                if code >= 0:
+                    nxt.append((opponent_after_bank(space, m, ti, o), code))
+            assert all(level(a, b) <= here for a, b in nxt), (space.states[m], space.states[o])
+
+
 def test_solution_summary_has_the_figures() -> None:
     solution = solve(SMALL, floor=FLOOR)
     s = solution.summary()

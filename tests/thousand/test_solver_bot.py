@@ -77,6 +77,7 @@ def test_optimal_bot_refuses_rules_without_a_table() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 200,000 games: ≈ 15 minutes of one core, far more on a loaded machine
 def test_self_play_first_player_wins_at_the_solved_probability() -> None:
     bots = [make_bot("thousand", "optimal", SMALL), make_bot("thousand", "optimal", SMALL)]
     table = load_table(SMALL)

@@ -55,10 +55,38 @@ def test_solve_refuses_rules_it_does_not_model() -> None:
 
 def test_an_interrupted_run_resumes_to_the_same_values(tmp_path: Path) -> None:
     ckpt = tmp_path / "run.checkpoint.npz"
-    part = solve(SMALL, floor=FLOOR, max_sweeps=3, checkpoint=ckpt, checkpoint_seconds=0)
+    # one thread: two threads may interleave differently from run to run (same bounds, other last bits)
+    part = solve(SMALL, floor=FLOOR, max_sweeps=3, checkpoint=ckpt, checkpoint_seconds=0, threads=1)
     assert not part.converged and part.sweeps == 3 and ckpt.exists()
     assert part.summary()["win_probability_first"] is None  # never a value from a cut iteration
-    resumed = solve(SMALL, floor=FLOOR, checkpoint=ckpt)
-    fresh = solve(SMALL, floor=FLOOR)
+    resumed = solve(SMALL, floor=FLOOR, checkpoint=ckpt, threads=1)
+    fresh = solve(SMALL, floor=FLOOR, threads=1)
     assert resumed.converged and resumed.sweeps == fresh.sweeps and not ckpt.exists()
     assert np.array_equal(resumed.lower, fresh.lower) and np.array_equal(resumed.upper, fresh.upper)
+
+
+def test_policy_in_words_matches_the_tables_decisions() -> None:
+    from dicehall.thousand.solver.policy import TurnValues
+    from dicehall.thousand.solver.space import PlayerState
+    from dicehall.thousand.solver.words import bank_from, policy_table
+
+    result = runner.invoke(app, ["solve", "thousand", *SMALL_ARGS, "--policy"])
+    assert result.exit_code == 0, result.output
+    assert "Opening turn" in result.output and "own    0 vs    0" in result.output
+    solution = solve(SMALL, floor=FLOOR, threads=1)
+    values = (solution.lower + solution.upper) / 2
+    space = solution.space
+    rows = policy_table(space, values)
+    assert rows[0]["own"] == 0 and len(rows) > 4
+    for row in rows[1:]:
+        m = space.index[space.canonical(PlayerState(row["own"], True))]
+        o = space.index[space.canonical(PlayerState(row["opponent"], True))]
+        tv = TurnValues(space, values, m, o)
+        for n in range(1, 6):
+            first, _ = bank_from(tv, n)
+            assert row[f"dice{n}"] == first
+            bankable = [t * 5 for t in range(tv.top + 1) if tv.bank(t * 5) is not None]
+            below = [t for t in bankable if first is None or t < first]
+            assert all(tv.should_roll(t, n) for t in below)
+            if first is not None:
+                assert not tv.should_roll(first, n)

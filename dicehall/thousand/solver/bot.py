@@ -63,10 +63,11 @@ def table_for(rules: ThousandRules) -> Table:
 class OptimalBot(ThousandBot):
     name = "optimal"
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, table: Table | None = None) -> None:
+        """``table``: play from this solved table (another floor, say) instead of the cached one of ``rules``."""
         super().__init__(rules)
         assert isinstance(rules, ThousandRules)
-        self.table = table_for(rules)
+        self.table = table if table is not None else table_for(rules)
         self._key: tuple[Any, ...] | None = None
         self._turn: TurnValues | None = None
 

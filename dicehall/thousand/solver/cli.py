@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -23,7 +25,7 @@ from dicehall.thousand.solver.solve import (
     solve,
     table_paths,
 )
-from dicehall.thousand.solver.space import DEFAULT_FLOOR
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space
 
 
 def _solve_group(app: typer.Typer) -> typer.Typer:
@@ -57,6 +59,12 @@ def register_solve(app: typer.Typer) -> None:
             DEFAULT_MAX_SWEEPS, "--max-sweeps", help="Give up after this many sweeps."
         ),
         plot: Path = typer.Option(None, "--plot", help="Also draw the banking thresholds into this PNG."),
+        policy: bool = typer.Option(
+            False, "--policy", help="Also print the optimal policy in words (banking thresholds by score)."
+        ),
+        threads: int = typer.Option(
+            0, "--threads", help="Threads that sweep at once (0: up to 2, as many as there are CPUs)."
+        ),
         fresh: bool = typer.Option(
             False,
             "--fresh",
@@ -67,7 +75,8 @@ def register_solve(app: typer.Typer) -> None:
 
         The table is cached in the user data directory (bot:optimal plays from it; a second run prints the
         cached result); an interrupted run resumes from its checkpoint. Scores below --floor are kept at the
-        floor: the model's one approximation.
+        floor: the model's one approximation. Classic itself still takes CPU-hours (docs/thousand-solved.md);
+        Ctrl-C and the same command again resume it.
         """
         rules = load_rules("thousand", preset, sets, rules_file)
         assert isinstance(rules, ThousandRules)
@@ -82,19 +91,14 @@ def register_solve(app: typer.Typer) -> None:
             if cached is not None and cached.info.get("tolerance", 1.0) <= tol:
                 summary = dict(cached.info, cached=True, table=str(table_paths(rules, floor)[0]))
                 summary.pop("rules", None)
-                if plot is not None:
-                    from dicehall.thousand.solver.plot import plot_thresholds
-
-                    plot_thresholds(cached.space, cached.values, plot)
-                    summary["plot"] = str(plot)
-                if as_json:
-                    typer.echo(json.dumps(summary))
-                else:
+                if not as_json:
                     console.print("[dim]cached result (--fresh solves again)[/]")
-                    _print_summary(summary)
+                _report(summary, cached.space, cached.values, plot, policy, as_json)
                 return
         try:
-            solution = run_with_progress(rules, floor, tol, max_sweeps, ckpt, quiet=as_json)
+            solution = run_with_progress(
+                rules, floor, tol, max_sweeps, ckpt, quiet=as_json, threads=threads or None
+            )
         except DicehallError as exc:
             raise fail(str(exc)) from None
         except KeyboardInterrupt:
@@ -103,39 +107,80 @@ def register_solve(app: typer.Typer) -> None:
         summary = solution.summary()
         if solution.exact:
             summary["table"] = str(save_table(solution))
-        if plot is not None:
-            from dicehall.thousand.solver.plot import plot_thresholds
+        values = (solution.lower + solution.upper) / 2
+        _report(summary, solution.space, values, plot, policy and solution.exact, as_json)
 
-            plot_thresholds(solution.space, (solution.lower + solution.upper) / 2, plot)
-            summary["plot"] = str(plot)
+
+def _report(
+    summary: dict[str, Any],
+    space: Space,
+    values: npt.NDArray[np.floating],
+    plot: Path | None,
+    policy: bool,
+    as_json: bool,
+) -> None:
+    """Print the figures (and the policy in words, the plot) of a solved or cached table."""
+    if plot is not None:
+        from dicehall.thousand.solver.plot import plot_thresholds
+
+        plot_thresholds(space, values, plot)
+        summary["plot"] = str(plot)
+    if policy:
+        from dicehall.thousand.solver.words import policy_table, policy_words
+
         if as_json:
-            typer.echo(json.dumps(summary))
-            return
-        _print_summary(summary)
+            summary["policy"] = policy_table(space, values)
+        else:
+            lines = policy_words(space, values)
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    _print_summary(summary)
+    if policy:
+        for line in lines:
+            console.print(line, highlight=False)
 
 
 def run_with_progress(
-    rules: ThousandRules, floor: int, tol: float, max_sweeps: int, ckpt: Path, quiet: bool = False
+    rules: ThousandRules,
+    floor: int,
+    tol: float,
+    max_sweeps: int,
+    ckpt: Path,
+    quiet: bool = False,
+    threads: int | None = None,
 ) -> Solution:
     """Solve with a rich progress bar (sweep, largest change, gap), checkpointing to ``ckpt``."""
     if quiet:
-        return solve(rules, floor=floor, tol=tol, max_sweeps=max_sweeps, checkpoint=ckpt)
+        return solve(rules, floor=floor, tol=tol, max_sweeps=max_sweeps, checkpoint=ckpt, threads=threads)
     columns = (
-        TextColumn("sweep {task.fields[sweep]}"),
+        TextColumn("{task.fields[level]} · sweep {task.fields[sweep]}"),
         BarColumn(),
         TextColumn("max change {task.fields[change]}  gap {task.fields[gap]}"),
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("solve", total=1.0, sweep=0, change="-", gap="-")
+        task = bar.add_task("solve", total=1.0, sweep=0, change="-", gap="-", level="")
 
-        def progress(sweep: int, change: float, gap: float, done: float) -> None:
-            fields: dict[str, Any] = {"sweep": sweep + (0 if done >= 1 else 1), "change": f"{change:.1e}"}
+        def progress(sweep: int, change: float, gap: float, done: float, level: str) -> None:
+            fields: dict[str, Any] = {
+                "sweep": sweep + (0 if done >= 1 else 1),
+                "change": f"{change:.1e}",
+                "level": level,
+            }
             if gap == gap:  # not NaN: the sweep is complete
                 fields["gap"] = f"{gap:.1e}"
             bar.update(task, completed=done, **fields)
 
-        return solve(rules, floor=floor, tol=tol, max_sweeps=max_sweeps, checkpoint=ckpt, progress=progress)
+        return solve(
+            rules,
+            floor=floor,
+            tol=tol,
+            max_sweeps=max_sweeps,
+            checkpoint=ckpt,
+            progress=progress,
+            threads=threads,
+        )
 
 
 def _print_summary(s: dict[str, Any]) -> None:
@@ -148,7 +193,7 @@ def _print_summary(s: dict[str, Any]) -> None:
         )
     console.print(
         f"{s['states']:,} positions ({s['player_states']:,} player states, {s['turn_states']:,} turn states), "
-        f"{s['sweeps']} sweeps, max change {s['max_change']:.1e}, gap {s['gap']:.1e}, "
+        f"{s['sweeps']} sweeps ({s.get('sweep_equivalents', s['sweeps'])} over all positions), max change {s['max_change']:.1e}, gap {s['gap']:.1e}, "
         f"{s['seconds']:.1f} s, peak memory {s['peak_memory_mb']:.0f} MB"
     )
     console.print(f"[bold yellow]approximation:[/] {s['approximation']}")

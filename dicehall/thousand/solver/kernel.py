@@ -157,13 +157,17 @@ def _store_start(C, X, m, olo, lanes):
 
 
 @numba.njit(cache=True, nogil=True)
-def sweep(rows, L, U, tmax, tabs, row_from, row_to):
+def sweep(rows, L, U, tmax, tabs, row_from, row_to, settled):
     """One Gauss–Seidel sweep over ``rows[row_from:row_to]`` for both bounds; returns their largest changes.
 
     A row ``(m0, m1, o0, o1)`` solves the turns of movers ``m0..m1`` against the opponents ``o0..o1`` (the
     lanes). ``L`` (from below) is updated from ``U`` and ``U`` from ``L``: the value operator reverses order (the
     next value is one minus the opponent's), so a lower bound comes from an upper one and vice versa. ``tabs``
-    is the tuple of tables :func:`turn` reads after ``B``. (A parallel version over the movers of a row was
+    is the tuple of tables :func:`turn` reads after ``B``.
+
+    Lanes whose bounds are already within ``settled`` of each other are left out (only the span between the
+    first and the last unsettled lane is solved): from 0 and 1 the lower bounds only rise and the upper ones only
+    fall, so such a value is known to ``settled`` for good. (A parallel version over the movers of a row was
     measured 3x slower in CPU time on the shared 2-core machine under load: threads spin while others run.)
     """
     change_l = 0.0
@@ -171,7 +175,16 @@ def sweep(rows, L, U, tmax, tabs, row_from, row_to):
     for q in range(row_from, row_to):
         m0, m1, olo, ohi = rows[q, 0], rows[q, 1], rows[q, 2], rows[q, 3]
         for m in range(m0, m1):
-            cl, cu = _row(m, olo, ohi, L, U, tmax, tabs)
+            first = ohi
+            last = olo
+            for o in range(olo, ohi):
+                if U[o, m] - L[o, m] > settled:
+                    if o < first:
+                        first = o
+                    last = o + 1
+            if first >= last:
+                continue
+            cl, cu = _row(m, first, last, L, U, tmax, tabs)
             change_l = max(change_l, cl)
             change_u = max(change_u, cu)
     return change_l, change_u

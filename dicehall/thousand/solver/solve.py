@@ -13,11 +13,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import resource
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -27,19 +29,22 @@ from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import kernel
 from dicehall.thousand.solver.space import (
     DEFAULT_FLOOR,
+    Level,
     Space,
     build_space,
     dice_table,
+    levels,
     schedule,
     turn_tables,
 )
 
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
 DEFAULT_TOL = 1e-9
 DEFAULT_MAX_SWEEPS = 500
 
-Progress = Callable[[int, float, float, float], None]
-"""Called after each sweep with (sweep, largest change, largest gap, fraction of the sweep done)."""
+Progress = Callable[[int, float, float, float, str], None]
+"""Called during each sweep with (sweeps so far, largest change, largest gap of the level or NaN while the sweep
+runs, fraction of the sweep done, the level: "falls 2/2, level 1 of 6")."""
 
 
 class SolveError(DicehallError):
@@ -63,6 +68,12 @@ def rules_key(rules: ThousandRules, floor: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+class LevelStats(NamedTuple):
+    falls: tuple[int, int]
+    positions: int
+    sweeps: int
+
+
 @dataclasses.dataclass
 class Solution:
     """The result of a solve: both bounds of every position and the figures of the run."""
@@ -76,6 +87,15 @@ class Solution:
     peak_memory_mb: float
     tol: float
     converged: bool
+    levels: list[LevelStats] = dataclasses.field(default_factory=list)
+    cpu_seconds: float = 0.0
+
+    @property
+    def sweep_equivalents(self) -> float:
+        """Sweeps over all positions that the level sweeps amount to (the cost in units of one full sweep)."""
+        if not self.levels:
+            return float(self.sweeps)
+        return sum(lv.sweeps * lv.positions for lv in self.levels) / self.space.positions
 
     @property
     def gap(self) -> float:
@@ -125,9 +145,15 @@ class Solution:
             "player_states": s.size,
             "turn_states": int(((s.top + 1) * 6).sum()) * s.size,
             "sweeps": self.sweeps,
+            "sweep_equivalents": round(self.sweep_equivalents, 2),
+            "levels": [
+                {"falls": list(lv.falls), "positions": lv.positions, "sweeps": lv.sweeps}
+                for lv in self.levels
+            ],
             "max_change": self.max_change,
             "tolerance": self.tol,
             "seconds": round(self.seconds, 2),
+            "cpu_seconds": round(self.cpu_seconds, 2),
             "peak_memory_mb": round(self.peak_memory_mb, 1),
             "score_floor": s.floor,
             "approximation": (
@@ -135,6 +161,11 @@ class Solution:
             ),
             "undecided_positions": self.undecided(),
         }
+
+
+def default_threads() -> int:
+    """Two threads where there are two CPUs: the sweep scales to two, and the machine has no more to give."""
+    return max(1, min(2, os.cpu_count() or 1))
 
 
 def peak_memory_mb() -> float:
@@ -150,68 +181,151 @@ def solve(
     progress: Progress | None = None,
     checkpoint: Path | None = None,
     checkpoint_seconds: float = 60.0,
+    threads: int | None = None,
+    by_level: bool = True,
+    skip_settled: bool = True,
 ) -> Solution:
-    """Solve ``rules`` for two players (resuming from ``checkpoint`` when it holds an unfinished run)."""
+    """Solve ``rules`` for two players (resuming from ``checkpoint`` when it holds an unfinished run).
+
+    ``by_level`` solves one fall level after the other (:func:`levels`, most falls first); without it every
+    sweep covers all positions (the plain order, kept for the tests). A level is done when its bounds meet within
+    ``tol / 2`` and no value moved by ``tol`` in its last sweep (or nothing moves any more: endless play).
+    ``max_sweeps`` applies per level. ``skip_settled`` leaves out positions whose bounds already meet within
+    ``tol / 4`` (off: the plain iteration, for the tests).
+
+    ``threads`` (default: up to 2, the CPUs there are) sweep interleaved rows at once. Rows may read what another
+    thread is writing: any mix of old and new bounds is still a pair of bounds, so the result does not depend on
+    the interleaving (only the number of sweeps may)."""
     try:
         space = build_space(rules, floor)
     except DicehallError as exc:
         raise SolveError(str(exc)) from None
     dice = dice_table(rules)
-    rows = schedule(space)
     size = space.size
+    plan = levels(space) if by_level else [Level((0, 0), schedule(space), [(0, size, 0, size)])]
     tmax = int(space.top.max())
     start = time.perf_counter()
+    cpu_start = time.process_time()
+    cpu_spent = 0.0
     lower = np.zeros((size, size))
     upper = np.ones((size, size))
-    sweeps = 0
+    level_sweeps = np.zeros(len(plan), dtype=np.int64)
+    first_level = 0
     spent = 0.0
     if checkpoint is not None and checkpoint.exists():
         with np.load(checkpoint) as data:
-            if data["lower"].shape == lower.shape:
+            if data["lower"].shape == lower.shape and data["level_sweeps"].shape == level_sweeps.shape:
                 lower[:] = data["lower"]
                 upper[:] = data["upper"]
-                sweeps = int(data["sweeps"])
+                level_sweeps[:] = data["level_sweeps"]
+                first_level = int(data["level"])
                 spent = float(data["seconds"])
+                cpu_spent = float(data["cpu_seconds"]) if "cpu_seconds" in data else 0.0
     tabs = turn_tables(space, dice)
-    # a sweep is cut into chunks so that the progress bar moves and Ctrl-C is answered
-    chunk = max(1, len(rows) // 50)
-    change = float("inf")
+    # a position whose bounds are within tol / 4 is done for good (they only move towards each other)
+    settled = tol / 4 if skip_settled else -1.0
+    threads = default_threads() if threads is None else max(1, threads)
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+
+    def run_part(part: npt.NDArray[np.int64], a: int, b: int) -> tuple[float, float]:
+        a, b = min(a, len(part)), min(b, len(part))
+        return kernel.sweep(part, lower, upper, tmax, tabs, a, b, settled)  # type: ignore[no-any-return]
+
+    def level_gap(level: Level) -> float:
+        return max(float((upper[a:b, c:d] - lower[a:b, c:d]).max()) for a, b, c, d in level.blocks)
+
     last_save = time.perf_counter()
-    converged = False
-    while sweeps < max_sweeps:
-        change = 0.0
-        for first in range(0, len(rows), chunk):
-            cl, cu = kernel.sweep(rows, lower, upper, tmax, tabs, first, min(first + chunk, len(rows)))
-            change = max(change, cl, cu)
-            if progress is not None:
-                progress(sweeps, change, float("nan"), min(first + chunk, len(rows)) / len(rows))
-        sweeps += 1
-        gap = float((upper - lower).max())
-        if progress is not None:
-            progress(sweeps, change, gap, 1.0)
-        if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
-            _save_checkpoint(checkpoint, lower, upper, sweeps, spent + time.perf_counter() - start)
-            last_save = time.perf_counter()
-        # done when the bounds meet (a certified value), or when they stopped moving apart from each other
-        # (endless optimal play somewhere): the iteration is never stopped at an arbitrary sweep
-        if (gap <= tol and change < tol) or change < tol / 100:
-            converged = True
-            break
+    converged = True
+    change = 0.0
+    try:
+        for li in range(first_level, len(plan)):
+            level = plan[li]
+            label = f"falls {level.falls[0]}/{level.falls[1]}, level {li + 1} of {len(plan)}"
+            parts = [np.ascontiguousarray(level.rows[k::threads]) for k in range(threads)]
+            n_rows = len(parts[0])
+            # a sweep is cut into chunks so that the progress bar moves and Ctrl-C is answered
+            chunk = max(1, n_rows // 50)
+            while True:
+                if level_sweeps[li] >= max_sweeps:
+                    converged = False
+                    break
+                change = 0.0
+                for first in range(0, n_rows, chunk):
+                    last = first + chunk
+                    if pool is None:
+                        results = [run_part(parts[0], first, last)]
+                    else:
+                        results = list(pool.map(run_part, parts, [first] * threads, [last] * threads))
+                    change = max(change, *(max(r) for r in results))
+                    if progress is not None:
+                        done = min(last, n_rows) / n_rows
+                        progress(int(level_sweeps.sum()), change, float("nan"), done, label)
+                level_sweeps[li] += 1
+                gap = level_gap(level)
+                if progress is not None:
+                    progress(int(level_sweeps.sum()), change, gap, 1.0, label)
+                if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
+                    elapsed = (
+                        spent + time.perf_counter() - start,
+                        cpu_spent + time.process_time() - cpu_start,
+                    )
+                    _save_checkpoint(checkpoint, lower, upper, level_sweeps, li, *elapsed)
+                    last_save = time.perf_counter()
+                # done when the bounds meet (a certified value), or when nothing moves any more (endless optimal
+                # play somewhere if they still differ): a level is never stopped at an arbitrary sweep
+                if (gap <= tol / 2 and change < tol) or change < tol / 100:
+                    break
+            if not converged:
+                break
+    finally:
+        if pool is not None:
+            pool.shutdown()
     seconds = spent + time.perf_counter() - start
+    cpu_seconds = cpu_spent + time.process_time() - cpu_start
     if checkpoint is not None:
         if converged:
             checkpoint.unlink(missing_ok=True)
         else:  # stopped at --max-sweeps: keep the state so that a longer run goes on from here
-            _save_checkpoint(checkpoint, lower, upper, sweeps, seconds)
-    return Solution(space, lower, upper, sweeps, change, seconds, peak_memory_mb(), tol, converged)
+            _save_checkpoint(checkpoint, lower, upper, level_sweeps, li, seconds, cpu_seconds)
+    stats = [
+        LevelStats(lv.falls, sum((b - a) * (d - c) for a, b, c, d in lv.blocks), int(n))
+        for lv, n in zip(plan, level_sweeps, strict=True)
+    ]
+    return Solution(
+        space,
+        lower,
+        upper,
+        int(level_sweeps.sum()),
+        change,
+        seconds,
+        peak_memory_mb(),
+        tol,
+        converged,
+        stats,
+        cpu_seconds,
+    )
 
 
 def _save_checkpoint(
-    path: Path, lower: npt.NDArray[np.float64], upper: npt.NDArray[np.float64], sweeps: int, seconds: float
+    path: Path,
+    lower: npt.NDArray[np.float64],
+    upper: npt.NDArray[np.float64],
+    level_sweeps: npt.NDArray[np.int64],
+    level: int,
+    seconds: float,
+    cpu_seconds: float,
 ) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, lower=lower, upper=upper, sweeps=sweeps, seconds=seconds)
+    np.savez(
+        tmp,
+        lower=lower,
+        upper=upper,
+        level_sweeps=level_sweeps,
+        level=level,
+        seconds=seconds,
+        cpu_seconds=cpu_seconds,
+    )
     tmp.replace(path)
 
 

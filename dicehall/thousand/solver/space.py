@@ -93,7 +93,8 @@ def unsupported(rules: ThousandRules) -> list[str]:
 class Space:
     """Every player state of a rule set, with the per-state tables the kernel reads.
 
-    States are sorted by score, so the states with one score form the slice ``lo[k]:hi[k]`` of ``scores[k]``.
+    States are sorted by falls, then score: the states with ``f`` falls form the slice ``fall_lo[f]:fall_lo[f+1]``,
+    sorted by score (``scores`` lists every score that occurs).
     """
 
     rules: ThousandRules
@@ -101,9 +102,9 @@ class Space:
     states: list[PlayerState]
     index: dict[PlayerState, int]
     score_of: IntArray
+    falls_of: IntArray
     scores: IntArray
-    lo: IntArray
-    hi: IntArray
+    fall_lo: IntArray
     top: IntArray  # T: turn totals at or above T * STEP are all alike (bank is the same)
     burn_next: IntArray
     ovt_next: IntArray
@@ -169,7 +170,8 @@ def enumerate_states(r: ThousandRules, floor: int) -> list[PlayerState]:
             # not opened: only overtaking (and bolts everywhere) moves the score, and no fall has happened
             for b in bolts if r.bolts_everywhere else range(1):
                 out.append(PlayerState(score, False, b, 0, 0))
-    out.sort(key=lambda p: (p.score, p.opened, p.bolts, p.falls, p.attempts))
+    # falls first: a player's falls never go down, so each fall count is a contiguous block (see levels())
+    out.sort(key=lambda p: (p.falls, p.score, p.opened, p.bolts, p.attempts))
     return out
 
 
@@ -266,8 +268,8 @@ def build_space(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Space:
         return index[p]
 
     score_of = np.array([p.score for p in states], dtype=np.int64)
-    scores, lo = np.unique(score_of, return_index=True)
-    hi = np.append(lo[1:], size)
+    falls_of = np.array([p.falls for p in states], dtype=np.int64)
+    fall_lo = np.searchsorted(falls_of, np.arange(_fall_states(r) + 1)).astype(np.int64)
     top = np.zeros(size, dtype=np.int64)
     for i, p in enumerate(states):
         if _on_barrel(r, p.score) or r.barrel == "none":
@@ -300,9 +302,9 @@ def build_space(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Space:
         states=states,
         index=index,
         score_of=score_of,
-        scores=scores.astype(np.int64),
-        lo=lo.astype(np.int64),
-        hi=hi.astype(np.int64),
+        falls_of=falls_of,
+        scores=np.unique(score_of).astype(np.int64),
+        fall_lo=fall_lo,
         top=top,
         burn_next=burn_next,
         ovt_next=ovt_next,
@@ -370,30 +372,94 @@ def turn_tables(space: Space, dice: Dice) -> tuple[npt.NDArray[Any], ...]:
     )
 
 
-def schedule(space: Space, group: int = 16) -> npt.NDArray[np.int64]:
-    """The rows ``(m0, m1, o0, o1)`` of a sweep: movers ``m0..m1`` (one score) against opponents ``o0..o1``.
+GROUP = 32
+"""Scores per group: the opponents of a row (the kernel's lanes) are the states of one fall count in a group."""
 
-    Scores are cut into groups of ``group`` consecutive scores; the opponents of a row are a whole group (wide
-    lanes for the vector units). Group pairs go by higher group, then lower group, both descending: a bank raises
-    the mover's score (and an overtaken opponent's loss comes with a higher maximum), so almost every successor
-    was visited earlier in the same sweep. Only penalties (bolts, falls, the dump truck, knock-offs) point the
-    other way. Within a pair of groups, each group's movers meet the other group, higher scores first.
+
+class Level(NamedTuple):
+    """A set of positions solved together: mover and opponent fall counts ``{a, b}`` (either way round)."""
+
+    falls: tuple[int, int]
+    rows: IntArray
+    blocks: list[tuple[int, int, int, int]]  # (opponent lo, hi, mover lo, hi): the W slices of the level
+
+
+def levels(space: Space, group: int = GROUP) -> list[Level]:
+    """The positions in solving order: one level per pair of fall counts, most falls first.
+
+    Falls never go down (a fall moves a player to the next count, or keeps the last count while sending the
+    score to 0), so every position reads only its own level or one with more falls, already solved: barrel
+    falls and knock-offs never have to be iterated around. Within a level the rows (see :func:`schedule`) go by
+    score.
     """
-    k = len(space.scores)
+    count = len(space.fall_lo) - 1
+    pairs = sorted(
+        ((a, b) for a in range(count) for b in range(a, count)),
+        key=lambda ab: (-(ab[0] + ab[1]), -ab[1], -ab[0]),
+    )
+    out = []
+    for a, b in pairs:
+        sides = [(a, b)] if a == b else [(a, b), (b, a)]
+        rows = schedule(space, sides, group)
+        blocks = []
+        for fm, fo in sides:
+            blocks.append(
+                (
+                    int(space.fall_lo[fo]),
+                    int(space.fall_lo[fo + 1]),
+                    int(space.fall_lo[fm]),
+                    int(space.fall_lo[fm + 1]),
+                )
+            )
+        out.append(Level((a, b), rows, blocks))
+    return out
+
+
+def schedule(
+    space: Space, sides: list[tuple[int, int]] | None = None, group: int = GROUP
+) -> npt.NDArray[np.int64]:
+    """The rows ``(m0, m1, o0, o1)`` of a sweep: movers ``m0..m1`` (one score, one fall count) against opponents
+    ``o0..o1`` (one fall count, a group of scores). ``sides``: the (mover falls, opponent falls) pairs to cover
+    (default: all).
+
+    Scores are cut into groups of ``group`` consecutive scores (wide lanes for the vector units). Group pairs go by
+    higher group, then lower group, both descending: a bank raises the mover's score (and an overtaken opponent's
+    loss comes with a higher maximum), so almost every successor was visited earlier in the same sweep. Only
+    penalties (bolts, the dump truck, the third fall to 0) point the other way. Within a pair of groups, each
+    group's movers meet the other group, higher scores first.
+    """
+    count = len(space.fall_lo) - 1
+    if sides is None:
+        sides = [(a, b) for a in range(count) for b in range(count)]
+    scores = space.scores
+    k = len(scores)
+    # per fall count: the slice of each score (empty where no state has it)
+    ranges = []
+    for f in range(count):
+        a, b = int(space.fall_lo[f]), int(space.fall_lo[f + 1])
+        block = space.score_of[a:b]
+        lo = a + np.searchsorted(block, scores, side="left")
+        hi = a + np.searchsorted(block, scores, side="right")
+        ranges.append((lo, hi))
     groups = [list(range(g, min(g + group, k))) for g in range(0, k, group)]
     order = sorted(
         ((x, y) for x in range(len(groups)) for y in range(x + 1)), key=lambda xy: (-xy[0], -xy[1])
     )
     rows = []
-    lo, hi = space.lo, space.hi
     for x, y in order:
         for movers, opponents in ((groups[x], groups[y]), (groups[y], groups[x])):
-            o0, o1 = int(lo[opponents[0]]), int(hi[opponents[-1]])
-            for a in reversed(movers):
-                rows.append((int(lo[a]), int(hi[a]), o0, o1))
+            for fm, fo in sides:
+                olo, ohi = ranges[fo]
+                o0, o1 = int(olo[opponents[0]]), int(ohi[opponents[-1]])
+                if o0 == o1:
+                    continue
+                mlo, mhi = ranges[fm]
+                for a in reversed(movers):
+                    if mlo[a] < mhi[a]:
+                        rows.append((int(mlo[a]), int(mhi[a]), o0, o1))
             if x == y:
                 break
-    return np.array(rows, dtype=np.int64)
+    return np.array(rows, dtype=np.int64).reshape(-1, 4)
 
 
 def opponent_after_bank(space: Space, mover: int, ti: int, opponent: int) -> int:
