@@ -1,9 +1,9 @@
 """bot:master on held-out solo games: figures per setting and paired differences (docs/clever-training.md).
 
 Usage: python scripts/clever_master_eval.py [--weights A.npz,B.npz] [--games 1000] [--seed 2029]
-           [--lookahead off,24:10:3] [--json OUT]
+           [--lookahead off,24:3:2,24:3:2:all] [--json OUT]
 
-Every combination of weights and look-ahead (ROLLS:MARGIN:WIDTH, or off) plays the same games; the first one is
+Every combination of weights and look-ahead (ROLLS:MARGIN:WIDTH[:all], or off) plays the same games; the first one is
 the reference of the paired differences. ``package`` names the shipped weights.
 """
 
@@ -20,8 +20,8 @@ from dicehall.clever.master_eval import paired, solo_games, summary
 def _lookahead(text: str) -> Lookahead | None:
     if text == "off":
         return None
-    rolls, margin, width = text.split(":")
-    return Lookahead(int(rolls), float(margin), int(width))
+    rolls, margin, width, *every = text.split(":")
+    return Lookahead(int(rolls), float(margin), int(width), every == ["all"])
 
 
 def main() -> None:
@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--weights", default="package")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2029)
-    parser.add_argument("--lookahead", default="off,24:10:3")
+    parser.add_argument("--lookahead", default="off,24:3:2")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     rows = []

@@ -60,8 +60,9 @@ class Lookahead:
     of the same turn whose plain value is within ``margin`` points of the best, at most ``width`` of them."""
 
     rolls: int = 24
-    margin: float = 10.0
-    width: int = 3
+    margin: float = 3.0
+    width: int = 2
+    every_roll: bool = False  # also the first roll of a turn and the solo passive roll
 
     def __post_init__(self) -> None:
         if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
@@ -71,9 +72,9 @@ class Lookahead:
     def table(self) -> np.ndarray:
         return SR.roll_table(self.rolls)
 
-    def args(self) -> tuple[np.ndarray, float, int]:
+    def args(self) -> tuple[np.ndarray, float, int, bool]:
         """The kernel's arguments (the margin in value units)."""
-        return self.table, self.margin / net.SCALE, self.width
+        return self.table, self.margin / net.SCALE, self.width, self.every_roll
 
 
 LOOKAHEAD = Lookahead()  # what bot:master plays with (figures in docs/clever-training.md)
@@ -111,8 +112,8 @@ class MasterAgent(Agent):
             return self.values(state)
         g = B.from_state(state)
         w1, b1, w2, b2, w3, b3 = self.weights
-        rolls, margin, width = self.lookahead.args()
-        SR.choose_search(g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width)
+        rolls, margin, width, every = self.lookahead.args()
+        SR.choose_search(g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width, every)
         k = K.legal(g, self._out)
         return [(int(self._out[i]), float(self._values[i] * net.SCALE)) for i in range(k)]
 
@@ -125,6 +126,8 @@ class MasterAgent(Agent):
         w1, b1, w2, b2, w3, b3 = self.weights
         if self.lookahead is None:
             return int(self._out[net.choose(g, w1, b1, w2, b2, w3, b3, self._out, self._values)])
-        rolls, margin, width = self.lookahead.args()
-        pick = SR.choose_search(g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width)
+        rolls, margin, width, every = self.lookahead.args()
+        pick = SR.choose_search(
+            g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width, every
+        )
         return int(self._out[pick])

@@ -31,6 +31,7 @@ from dicehall.clever.kernel.features import COUNT
 EVAL_ROOT = 20_261_123
 CHECKPOINT = "checkpoint.npz"
 BEST = "best.npz"  # the weights of the best evaluation so far (export format)
+SNAPSHOTS = "snapshots"  # the weights at every evaluation (export format), to average late ones
 WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 METHODS = ("adam", "sgd")
 ROWS_PER_EPISODE = 160  # room for each seat's recorded afterstates (a solo game has about 40)
@@ -304,6 +305,7 @@ def _evaluate_into(run: Run, directory: Path, best: float) -> bool:
     improved = run.history[-1]["mean"] >= best  # self-play value nets can get worse again
     if improved:
         export_weights(run, directory / BEST)
+    export_weights(run, directory / SNAPSHOTS / f"{run.episodes:08d}.npz")  # for weight averaging
     run.save(directory)
     plot_curve(run, directory / "curve.png")
     return improved

@@ -105,6 +105,8 @@ def test_resume_continues_the_same_run(tmp_path: Path) -> None:
     assert _weights(resumed) == _weights(whole)
     assert (tmp_path / "half" / "curve.png").stat().st_size > 0
     assert (tmp_path / "half" / T.BEST).exists()
+    snapshots = sorted(p.name for p in (tmp_path / "half" / T.SNAPSHOTS).iterdir())
+    assert snapshots == ["00000000.npz", "00000020.npz", "00000040.npz"]
 
 
 def test_bad_checkpoint_and_settings_are_refused(tmp_path: Path) -> None:

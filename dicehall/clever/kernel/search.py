@@ -16,7 +16,7 @@ import numpy as np
 
 from dicehall.clever.kernel import rules as K
 from dicehall.clever.kernel.features import COUNT
-from dicehall.clever.kernel.layout import ACTIVE, PHASE, ROLLS, SIZE, njit
+from dicehall.clever.kernel.layout import ACTIVE, PHASE, ROLLS, SIZE, N, njit
 from dicehall.clever.kernel.net import afterstate_value
 from dicehall.core.game import CHANCE, TERMINAL
 
@@ -80,6 +80,7 @@ def choose_search(
     rolls: np.ndarray,
     margin: float,
     width: int,
+    every_roll: bool,
 ) -> int:
     """Like :func:`net.choose`, with the next-roll look-ahead for the close candidates that lead to a roll."""
     p = K.current_player(g)
@@ -94,7 +95,12 @@ def choose_search(
         h[:] = g
         K.apply(h, out[i])
         values[i] = afterstate_value(h, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
-        rolls_next[i] = h[PHASE] == K.PH_ROLL and h[ACTIVE] == p and (h[ROLLS] > 0 or out[i] == K.REROLL)
+        if every_roll:  # any roll after which p decides (a new turn's first roll, the solo passive roll)
+            rolls_next[i] = K.current_player(h) == CHANCE and (
+                (h[PHASE] == K.PH_ROLL and h[ACTIVE] == p) or (h[PHASE] == K.PH_PASSIVE_ROLL and h[N] == 1)
+            )
+        else:
+            rolls_next[i] = h[PHASE] == K.PH_ROLL and h[ACTIVE] == p and (h[ROLLS] > 0 or out[i] == K.REROLL)
         if values[i] > values[best]:
             best = i
     if k == 1 or width <= 0:
@@ -131,6 +137,7 @@ def play_search(
     rolls: np.ndarray,
     margin: float,
     width: int,
+    every_roll: bool,
 ) -> None:
     """Finish the game with every seat playing :func:`choose_search`; dice from ``rng``."""
     out = np.empty(K.MAX_LEGAL, np.int64)
@@ -142,4 +149,5 @@ def play_search(
         if p == CHANCE:
             K.apply(g, K.sample_chance(g, rng))
         else:
-            K.apply(g, out[choose_search(g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width)])
+            pick = choose_search(g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width, every_roll)
+            K.apply(g, out[pick])
