@@ -48,9 +48,9 @@ def summary(scores: np.ndarray, stats: dict[str, np.ndarray], ms: float) -> dict
         "mean": round(float(scores.mean()), 2),
         "sd": round(sd, 2),
         "ci95": round(1.96 * sd / np.sqrt(n), 2),
-        "p10": float(np.percentile(scores, 10)),
-        "p50": float(np.percentile(scores, 50)),
-        "p90": float(np.percentile(scores, 90)),
+        "p10": round(float(np.percentile(scores, 10)), 1),
+        "p50": round(float(np.percentile(scores, 50)), 1),
+        "p90": round(float(np.percentile(scores, 90)), 1),
         "ms_per_game": round(ms, 2),
     }
     for key in (*AREAS, "foxes", "fox_points"):

@@ -161,3 +161,5 @@ def test_shipped_weights_are_small_and_numpy_only() -> None:
     assert sum(w.nbytes for w in weights) < 2 * 2**20
     assert all(isinstance(w, np.ndarray) and np.isfinite(w).all() for w in weights)
     assert info["episodes"] > 0
+    # solo training never sets "players - 1": its input row must not feed untrained noise into 2-4 player games
+    assert not weights[0][NAMES.index("players - 1")].any()
