@@ -1,5 +1,6 @@
 """Clever benchmark: random games per second on one core (compiled kernel, simulation path, plain engine),
-greedy solo games per second, the expert's mean and speed.
+bot:master's held-out mean and ms per game, training episodes per second, greedy solo games per second, the
+expert's mean and speed.
 
 Run alone with ``python -m dicehall.clever.bench [--quick]``; ``make bench`` calls :func:`run`.
 """
@@ -46,27 +47,35 @@ def _kernel(games: int, players: int) -> tuple[float, float]:
 
 
 def _learned(quick: bool) -> dict[str, float]:
-    """bot:master on held-out seeds (those of ``simulate --seed 2026``) and TD(λ) training episodes per second."""
+    """bot:master (with and without the look-ahead) on held-out seeds and the trainer's episodes per second.
+
+    The games are those of ``dicehall simulate clever --players bot:master --seed 2029`` (never used in training
+    or in choosing the weights; docs/clever-training.md).
+    """
+    from dicehall.clever import train as T
     from dicehall.clever.kernel import net
     from dicehall.clever.master import MasterAgent
+    from dicehall.clever.master_eval import solo_games, summary
 
     out: dict[str, float] = {}
     games = 100 if quick else 1000
-    secs, scores = _run(MasterAgent(), games, 2026)
-    arr = np.array(scores)
-    out["master_solo_games"] = games
-    out["master_solo_mean"] = round(float(arr.mean()), 2)
-    out["master_solo_sd"] = round(float(arr.std(ddof=1)), 2)
-    for q in (10, 50, 90):
-        out[f"master_solo_p{q}"] = round(float(np.percentile(arr, q)), 1)
-    out["master_ms_per_solo_game"] = round(1000 * secs / games, 2)
-    rng = np.random.default_rng(1)
-    weights = net.init_weights(rng, 64, 64)
-    episodes = 100 if quick else 1000
-    w1, b1, w2, b2, w3, b3 = weights
+    for label, agent in (("master", MasterAgent()), ("master_plain", MasterAgent(lookahead=None))):
+        figures = summary(*solo_games(agent, games, 2029))
+        out[f"{label}_solo_games"] = games
+        for key in ("mean", "sd", "p10", "p50", "p90", "foxes", "fox_points", "ms_per_game"):
+            out[f"{label}_solo_{key}"] = figures[key]
+    episodes = 64 if quick else 640
+    T.adam_batch(T.new_run(T.TrainConfig(episodes=2, shards=1, sync=2)), 1e-4, 0.04, None)  # loads the kernel
+    run = T.new_run(T.TrainConfig(episodes=episodes, shards=1, sync=episodes))
     start = time.perf_counter()
-    net.td_episodes(episodes, 1, 6, rng, w1, b1, w2, b2, w3, b3, 0.03, 0.8, 0.05, np.zeros(episodes))
+    T.adam_batch(run, 1e-4, 0.04, None)
     out["train_episodes_per_s_one_core"] = round(episodes / (time.perf_counter() - start), 1)
+    w1, b1, w2, b2, w3, b3 = net.init_weights(np.random.default_rng(1), 64, 64)
+    start = time.perf_counter()
+    net.td_episodes(
+        episodes, 1, 6, np.random.default_rng(1), w1, b1, w2, b2, w3, b3, 0.03, 0.8, 0.05, np.zeros(episodes)
+    )
+    out["train_sgd_episodes_per_s_one_core"] = round(episodes / (time.perf_counter() - start), 1)
     return out
 
 

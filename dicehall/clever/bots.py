@@ -316,7 +316,9 @@ def _expert(rules: RuleSet) -> Agent:
     return ExpertAgent(rules)
 
 
-@register_bot("clever", "master", "the learned afterstate value (TD(λ) self-play network), best afterstate")
+@register_bot(
+    "clever", "master", "learned afterstate value (TD(λ) self-play), close calls looked at one roll deeper"
+)
 def _master(rules: RuleSet) -> Agent:
     from dicehall.clever.master import MasterAgent
 

@@ -180,14 +180,28 @@ def train_clever(
     jobs: int = typer.Option(2, "--jobs", "-j", help="Worker processes (the result does not depend on it)."),
     hidden: str = typer.Option("64,64", "--hidden", help="Sizes of the two hidden layers."),
     eval_every: int = typer.Option(10_000, "--eval-every", help="Evaluate and checkpoint every N episodes."),
-    eval_games: int = typer.Option(300, "--eval-games", help="Held-out games per evaluation."),
+    eval_games: int = typer.Option(500, "--eval-games", help="Held-out games per evaluation."),
     shards: int = typer.Option(2, "--shards", help="Self-play streams merged after each batch."),
-    sync: int = typer.Option(250, "--sync", help="Episodes per stream between merges."),
+    sync: int = typer.Option(
+        None, "--sync", help="Episodes per stream between weight updates (default 64; sgd: 250)."
+    ),
     export: Path = typer.Option(None, "--export", help="Also write the final weights (float32 .npz) here."),
     lr: str = typer.Option(
-        None, "--lr", help="Learning rate START,END (linear over the run; default 0.03,0.003)."
+        None,
+        "--lr",
+        help="Learning rate START,END (linear over the run; default 3e-4,5e-5; sgd: 0.03,0.003).",
     ),
-    epsilon: str = typer.Option(None, "--epsilon", help="Exploration START,END (default 0.05,0.01)."),
+    epsilon: str = typer.Option(None, "--epsilon", help="Exploration START,END (default 0.1,0.01)."),
+    init: Path = typer.Option(
+        None,
+        "--init",
+        help="Start a new run from these weights (an exported .npz, e.g. the shipped master.npz).",
+    ),
+    method: str = typer.Option(
+        "adam",
+        "--method",
+        help="adam (λ-returns fitted with Adam, default) or sgd (online traces, older runs).",
+    ),
 ) -> None:
     """TD(λ) self-play for the learned afterstate value of bot:master (see docs/clever-training.md)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -202,17 +216,29 @@ def train_clever(
             if episodes is not None:
                 run.config = dataclasses.replace(run.config, episodes=episodes)
         else:
+            start = None
+            if init is not None:  # the network's shape is the starting weights'
+                from dicehall.clever.master import load_weights
+
+                start = load_weights(init)[0]
+                hidden = f"{start[1].size},{start[3].size}"
             sizes = tuple(int(x) for x in hidden.split(",") if x.strip().isdigit())
+            old = (
+                {"lr_start": 0.03, "lr_end": 0.003, "eps_start": 0.05, "sync": 250} if method == "sgd" else {}
+            )
+            if sync is not None:
+                old["sync"] = sync
             config = T.TrainConfig(
                 episodes=episodes or 300_000,
                 seed=seed,
                 hidden=(sizes[0], sizes[-1]) if len(sizes) == 2 else (0, 0),
                 shards=shards,
-                sync=sync,
                 eval_every=eval_every,
                 eval_games=eval_games,
+                method=method,
+                **old,
             )
-            run = T.new_run(config)
+            run = T.new_run(config, start)
             directory = out or default_train_dir(seed)
             if (directory / T.CHECKPOINT).exists():
                 raise ValueError(f"{directory} already holds a run; continue it with --resume {directory}")

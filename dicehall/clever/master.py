@@ -1,4 +1,5 @@
-"""``bot:master``: plays the legal action whose afterstate has the highest learned value.
+"""``bot:master``: plays the legal action whose afterstate has the highest learned value, with a look-ahead over
+the turn's next roll where the choice is close (:mod:`dicehall.clever.kernel.search`).
 
 The value network (``dicehall/clever/data/master.npz``, trained by ``dicehall train clever``) is loaded with numpy
 alone and evaluated by the compiled kernel; every seat count works (the features see the player's own sheet and
@@ -7,7 +8,9 @@ the rounds left).
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,7 @@ import numpy as np
 from dicehall.clever.kernel import bridge as B
 from dicehall.clever.kernel import net
 from dicehall.clever.kernel import rules as K
+from dicehall.clever.kernel import search as SR
 from dicehall.clever.kernel.features import COUNT
 from dicehall.clever.state import CleverState
 from dicehall.core.agents import Agent
@@ -43,19 +47,53 @@ def load_weights(path: Path | None = None) -> tuple[list[np.ndarray], dict[str, 
                 info = json.loads(str(data["info"])) if "info" in data else {}
         except (OSError, KeyError, ValueError) as exc:
             raise WeightsError(f"cannot load Clever master weights from {source}: {exc}") from None
-        if weights[0].shape[0] != COUNT or weights[0].shape[1] != weights[2].shape[0]:
+        if weights[0].shape[0] > COUNT or weights[0].shape[1] != weights[2].shape[0]:
             raise WeightsError(f"{source}: the network does not fit the {COUNT} features of this version")
+        weights = net.widen(weights)  # weights from before the last features were added
         _CACHE[key] = (weights, info)
     return _CACHE[key]
 
 
+@dataclasses.dataclass(frozen=True)
+class Lookahead:
+    """The next-roll look-ahead: ``rolls`` sampled rolls (a multiple of 6), for the candidates leading to a roll
+    of the same turn whose plain value is within ``margin`` points of the best, at most ``width`` of them."""
+
+    rolls: int = 24
+    margin: float = 3.0
+    width: int = 2
+    every_roll: bool = False  # also the first roll of a turn and the solo passive roll
+
+    def __post_init__(self) -> None:
+        if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
+            raise ValueError("look-ahead: rolls a positive multiple of 6, margin and width not negative")
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        return SR.roll_table(self.rolls)
+
+    def args(self) -> tuple[np.ndarray, float, int, bool]:
+        """The kernel's arguments (the margin in value units)."""
+        return self.table, self.margin / net.SCALE, self.width, self.every_roll
+
+
+LOOKAHEAD = Lookahead()  # what bot:master plays with (figures in docs/clever-training.md)
+
+
 class MasterAgent(Agent):
-    """Best afterstate by the learned value (ties: the first legal action)."""
+    """Best afterstate by the learned value, the close ones leading to a roll looked at one roll deeper (ties: the
+    first legal action). ``lookahead=None`` plays the plain afterstate argmax."""
 
     name = "master"
 
-    def __init__(self, rules: RuleSet | None = None, weights: list[np.ndarray] | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | None = None,
+        weights: list[np.ndarray] | None = None,
+        lookahead: Lookahead | None = LOOKAHEAD,
+    ) -> None:
         self.weights = weights if weights is not None else load_weights()[0]
+        self.lookahead = lookahead
         self._out = np.empty(K.MAX_LEGAL, np.int64)
         self._values = np.empty(K.MAX_LEGAL)
 
@@ -67,6 +105,18 @@ class MasterAgent(Agent):
         k = K.legal(g, self._out)
         return [(int(self._out[i]), float(self._values[i] * net.SCALE)) for i in range(k)]
 
+    def lookahead_values(self, state: CleverState) -> list[tuple[int, float]]:
+        """Every legal action with the value the bot decides by, in points: :meth:`values`, with the next-roll
+        look-ahead in place of the plain value for the close candidates that lead to a roll of the same turn."""
+        if self.lookahead is None:
+            return self.values(state)
+        g = B.from_state(state)
+        w1, b1, w2, b2, w3, b3 = self.weights
+        rolls, margin, width, every = self.lookahead.args()
+        SR.choose_search(g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width, every)
+        k = K.legal(g, self._out)
+        return [(int(self._out[i]), float(self._values[i] * net.SCALE)) for i in range(k)]
+
     def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
         assert isinstance(state, CleverState)
         legal = state.legal_actions()
@@ -74,4 +124,10 @@ class MasterAgent(Agent):
             return legal[0]
         g = B.from_state(state)
         w1, b1, w2, b2, w3, b3 = self.weights
-        return int(self._out[net.choose(g, w1, b1, w2, b2, w3, b3, self._out, self._values)])
+        if self.lookahead is None:
+            return int(self._out[net.choose(g, w1, b1, w2, b2, w3, b3, self._out, self._values)])
+        rolls, margin, width, every = self.lookahead.args()
+        pick = SR.choose_search(
+            g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width, every
+        )
+        return int(self._out[pick])

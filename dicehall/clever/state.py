@@ -323,12 +323,12 @@ class CleverState(State[int]):
         master = sys.modules.get("dicehall.clever.master")  # no MasterAgent exists unless it was imported
         if master is None or not all(type(a) is master.MasterAgent for a in agents):
             return False
-        weights = agents[0].weights
-        if any(a.weights is not weights for a in agents):
+        weights, lookahead = agents[0].weights, agents[0].lookahead
+        if any(a.weights is not weights or a.lookahead != lookahead for a in agents):
             return False
         from dicehall.clever.kernel.bridge import finish_master
 
-        finish_master(self, chance_rng, weights)
+        finish_master(self, chance_rng, weights, None if lookahead is None else lookahead.args())
         return True
 
     def apply_action(self, action: int) -> None:

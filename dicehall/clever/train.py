@@ -1,9 +1,12 @@
 """``dicehall train clever``: TD(λ) self-play of the learned afterstate value (recipe: docs/clever-training.md).
 
-Training runs in batches. In batch ``b`` each of ``shards`` self-play streams plays ``sync`` episodes with
-online TD(λ) from the same weights, its dice and exploration drawn from ``SeedSequence([seed, b, shard])``; the
-weight changes of the shards are then added up. The result depends on the seed and the settings, never on the
-number of worker processes. Evaluation games use the seeds ``[EVAL_ROOT, j]`` (two words; training seeds have
+Training runs in batches. In batch ``b`` each of ``shards`` self-play streams plays ``sync`` episodes from the
+same weights, its dice and exploration drawn from ``SeedSequence([seed, b, shard])``. With the default method
+(``adam``) the streams only play and record their afterstates with their λ-returns; the main process then fits
+the network to them in shuffled minibatches with Adam (order from ``SeedSequence([seed, b, 0, 1])``). The older
+``sgd`` method (online TD(λ) with eligibility traces in each stream, the weight changes added up) is kept for
+the runs made with it. The result depends on the seed and the settings, never on the number of worker
+processes. Evaluation games use the seeds ``[EVAL_ROOT, j]`` (two words; training seeds have
 three), so they are never played in training.
 """
 
@@ -28,7 +31,10 @@ from dicehall.clever.kernel.features import COUNT
 EVAL_ROOT = 20_261_123
 CHECKPOINT = "checkpoint.npz"
 BEST = "best.npz"  # the weights of the best evaluation so far (export format)
+SNAPSHOTS = "snapshots"  # the weights at every evaluation (export format), to average late ones
 WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+METHODS = ("adam", "sgd")
+ROWS_PER_EPISODE = 160  # room for each seat's recorded afterstates (a solo game has about 40)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,14 +43,16 @@ class TrainConfig:
     seed: int = 1
     hidden: tuple[int, int] = (64, 64)
     lam: float = 0.8
-    lr_start: float = 0.03
-    lr_end: float = 0.003
-    eps_start: float = 0.05
+    lr_start: float = 3e-4
+    lr_end: float = 5e-5
+    eps_start: float = 0.1
     eps_end: float = 0.01
     shards: int = 2
-    sync: int = 250
+    sync: int = 64
     eval_every: int = 10_000
-    eval_games: int = 300
+    eval_games: int = 500
+    method: str = "adam"  # "adam": forward-view λ-returns fitted with Adam; "sgd": online traces (older runs)
+    batch: int = 32  # Adam minibatch (rows)
 
     def __post_init__(self) -> None:
         checks = (
@@ -58,6 +66,8 @@ class TrainConfig:
             ),
             (min(self.lr_start, self.lr_end) > 0.0, "learning rates must be positive"),
             (self.eval_every > 0 and self.eval_games > 0, "eval_every and eval_games must be positive"),
+            (self.method in METHODS, f"method must be one of {', '.join(METHODS)}"),
+            (self.batch > 0, "batch must be positive"),
         )
         for ok, message in checks:
             if not ok:
@@ -84,6 +94,7 @@ class TrainConfig:
     def from_json(cls, data: dict[str, Any]) -> TrainConfig:
         data = dict(data)
         data["hidden"] = tuple(data["hidden"])
+        data.setdefault("method", "sgd")  # runs from before the Adam trainer
         return cls(**data)
 
 
@@ -100,6 +111,8 @@ class Run:
     train_means: list[tuple[int, float]] = dataclasses.field(
         default_factory=list
     )  # (episodes, mean) per batch
+    moments: np.ndarray | None = None  # Adam's first and second moments, flat (method "adam")
+    adam_steps: int = 0
 
     def save(self, directory: Path) -> Path:
         directory.mkdir(parents=True, exist_ok=True)
@@ -111,10 +124,13 @@ class Run:
             "history": self.history,
             "train_means": self.train_means,
             "features": COUNT,
+            "adam_steps": self.adam_steps,
         }
         path = directory / CHECKPOINT
         tmp = directory / (CHECKPOINT + ".tmp.npz")
         arrays: dict[str, Any] = dict(zip(WEIGHT_NAMES, self.weights, strict=True))
+        if self.moments is not None:
+            arrays["moments"] = self.moments
         np.savez(tmp, meta=np.array(json.dumps(meta)), **arrays)
         os.replace(tmp, path)
         return path
@@ -127,8 +143,15 @@ class Run:
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
             weights = [np.array(data[k], np.float64) for k in WEIGHT_NAMES]
+            moments = np.array(data["moments"], np.float64) if "moments" in data else None
         if meta.get("features") != COUNT:
-            raise ValueError(f"{path}: made for {meta.get('features')} features, this version has {COUNT}")
+            if not isinstance(meta.get("features"), int) or meta["features"] > COUNT:
+                raise ValueError(
+                    f"{path}: made for {meta.get('features')} features, this version has {COUNT}"
+                )
+            weights = net.widen(weights)  # older runs: zero rows for the new features, Adam starts afresh
+            moments = None
+            meta["adam_steps"] = 0
         return cls(
             TrainConfig.from_json(meta["config"]),
             weights,
@@ -137,12 +160,74 @@ class Run:
             meta["seconds"],
             meta["history"],
             [(int(a), float(b)) for a, b in meta["train_means"]],
+            moments,
+            int(meta.get("adam_steps", 0)),
         )
 
 
-def new_run(config: TrainConfig) -> Run:
-    rng = np.random.default_rng(np.random.SeedSequence([config.seed]))
-    return Run(config, net.init_weights(rng, *config.hidden))
+def new_run(config: TrainConfig, init: list[np.ndarray] | None = None) -> Run:
+    """A fresh run: He-initialised weights, or a copy of ``init`` (a warm start from trained weights)."""
+    if init is None:
+        rng = np.random.default_rng(np.random.SeedSequence([config.seed]))
+        weights = net.init_weights(rng, *config.hidden)
+    else:
+        init = net.widen(init)
+        if tuple(init[1].shape + init[3].shape) != config.hidden:
+            raise ValueError(
+                f"the starting weights are a {init[0].shape[0]}→{init[1].shape[0]}→{init[3].shape[0]} network; "
+                f"this run wants {COUNT}→{config.hidden[0]}→{config.hidden[1]}"
+            )
+        weights = [np.array(w, np.float64) for w in init]
+    return Run(config, weights)
+
+
+def record_shard(
+    weights: list[np.ndarray], seed: int, batch: int, shard: int, episodes: int, lam: float, eps: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One shard's episodes of a batch (method "adam"): the recorded afterstates, their targets, the scores."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, batch, shard]))
+    xs = np.empty((episodes * ROWS_PER_EPISODE, COUNT))
+    ys = np.empty(episodes * ROWS_PER_EPISODE)
+    scores = np.zeros(episodes)
+    w1, b1, w2, b2, w3, b3 = weights
+    rows = net.play_record(
+        episodes, 1, S.ROUNDS_BY_PLAYERS[1], rng, w1, b1, w2, b2, w3, b3, lam, eps, xs, ys, scores
+    )
+    if rows >= xs.shape[0]:
+        raise RuntimeError("more afterstates than the recording buffer holds")  # never seen: ~40 per game
+    return xs[:rows], ys[:rows], scores
+
+
+def adam_batch(run: Run, lr: float, eps: float, pool: Executor | None) -> list[np.ndarray]:
+    cfg = run.config
+    args = [(run.weights, cfg.seed, run.batches, s, cfg.sync, cfg.lam, eps) for s in range(cfg.shards)]
+    if pool is None:
+        results = [record_shard(*a) for a in args]
+    else:
+        results = list(pool.map(record_shard, *zip(*args, strict=True)))
+    xs = np.concatenate([r[0] for r in results])
+    ys = np.concatenate([r[1] for r in results])
+    order = np.random.default_rng(np.random.SeedSequence([cfg.seed, run.batches, 0, 1])).permutation(len(ys))
+    if run.moments is None:
+        run.moments = np.zeros(2 * sum(w.size for w in run.weights))
+    w1, b1, w2, b2, w3, b3 = run.weights
+    run.adam_steps, _ = net.adam_pass(
+        xs, ys, order, cfg.batch, lr, run.adam_steps, (w1, b1, w2, b2, w3, b3), run.moments
+    )
+    return [r[2] for r in results]
+
+
+def sgd_batch(run: Run, lr: float, eps: float, pool: Executor | None) -> list[np.ndarray]:
+    cfg = run.config
+    args = [(run.weights, cfg.seed, run.batches, s, cfg.sync, lr, cfg.lam, eps) for s in range(cfg.shards)]
+    if pool is None:
+        results = [play_shard(*a) for a in args]
+    else:
+        results = list(pool.map(play_shard, *zip(*args, strict=True)))
+    for delta, _ in results:
+        for w, d in zip(run.weights, delta, strict=True):
+            w += d
+    return [r[1] for r in results]
 
 
 def play_shard(
@@ -183,45 +268,47 @@ def train(run: Run, directory: Path, jobs: int = 2, progress: Progress | None = 
     best = best_score(directory / BEST)
     pool: Executor | None = ProcessPoolExecutor(max_workers=min(jobs, cfg.shards)) if jobs > 1 else None
     try:
+        if not run.history:  # the starting point (a warm start's strength anchors the best-so-far)
+            _evaluate_into(run, directory, best)
+            best = max(best, run.history[-1]["mean"])
         while run.episodes < cfg.episodes:
             start = time.perf_counter()
             lr, eps = cfg.schedule(run.episodes)
-            args = [
-                (run.weights, cfg.seed, run.batches, s, cfg.sync, lr, cfg.lam, eps) for s in range(cfg.shards)
-            ]
-            if pool is None:
-                results = [play_shard(*a) for a in args]
-            else:
-                results = list(pool.map(play_shard, *zip(*args, strict=True)))
-            for delta, _ in results:
-                for w, d in zip(run.weights, delta, strict=True):
-                    w += d
+            batch = adam_batch if cfg.method == "adam" else sgd_batch
+            scores = batch(run, lr, eps, pool)
             run.batches += 1
             run.episodes += cfg.batch_episodes
-            run.train_means.append((run.episodes, float(np.mean([s.mean() for _, s in results]))))
+            run.train_means.append((run.episodes, float(np.mean([s.mean() for s in scores]))))
             run.seconds += time.perf_counter() - start
             due = run.episodes // cfg.eval_every > (run.episodes - cfg.batch_episodes) // cfg.eval_every
-            if due or run.episodes >= cfg.episodes:
-                scores = evaluate(run.weights, cfg.eval_games)
-                run.history.append(
-                    {
-                        "episodes": run.episodes,
-                        "mean": float(scores.mean()),
-                        "sd": float(scores.std(ddof=1)),
-                        "seconds": run.seconds,
-                    }
-                )
-                if run.history[-1]["mean"] >= best:  # self-play value nets can get worse again
-                    best = run.history[-1]["mean"]
-                    export_weights(run, directory / BEST)
-                run.save(directory)
-                plot_curve(run, directory / "curve.png")
+            if (due or run.episodes >= cfg.episodes) and _evaluate_into(run, directory, best):
+                best = run.history[-1]["mean"]
             if progress is not None:
                 progress(run, cfg.batch_episodes)
     finally:
         if pool is not None:
             pool.shutdown()
     return run
+
+
+def _evaluate_into(run: Run, directory: Path, best: float) -> bool:
+    """Evaluate, checkpoint and redraw the curve; True (and ``best.npz`` written) when it is the best so far."""
+    scores = evaluate(run.weights, run.config.eval_games)
+    run.history.append(
+        {
+            "episodes": run.episodes,
+            "mean": float(scores.mean()),
+            "sd": float(scores.std(ddof=1)),
+            "seconds": run.seconds,
+        }
+    )
+    improved = run.history[-1]["mean"] >= best  # self-play value nets can get worse again
+    if improved:
+        export_weights(run, directory / BEST)
+    export_weights(run, directory / SNAPSHOTS / f"{run.episodes:08d}.npz")  # for weight averaging
+    run.save(directory)
+    plot_curve(run, directory / "curve.png")
+    return improved
 
 
 def best_score(path: Path) -> float:

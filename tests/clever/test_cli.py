@@ -109,6 +109,20 @@ def test_train_tiny_run_resume_and_export(tmp_path: Path) -> None:
     assert bad.exit_code != 0 and "no training checkpoint" in bad.output
 
 
+def test_train_warm_start_from_weights_and_bad_method(tmp_path: Path) -> None:
+    shipped = Path(__file__).parents[2] / "dicehall" / "clever" / "data" / "master.npz"
+    base = ["train", "clever", "--sync", "4", "--eval-games", "4", "--episodes", "8", "--jobs", "1"]
+    warm = CliRunner().invoke(make_app(), [*base, "--init", str(shipped), "--out", str(tmp_path / "w")])
+    assert warm.exit_code == 0, warm.output
+    assert "→64→64→1" in warm.output  # the network's shape is the starting weights'
+    bad = CliRunner().invoke(make_app(), [*base, "--method", "rmsprop", "--out", str(tmp_path / "b")])
+    assert bad.exit_code != 0 and "method must be one of adam, sgd" in bad.output
+    missing = CliRunner().invoke(
+        make_app(), [*base, "--init", str(tmp_path / "no.npz"), "--out", str(tmp_path / "m")]
+    )
+    assert missing.exit_code != 0 and "cannot load" in missing.output
+
+
 def test_simulate_master_solo(tmp_path: Path) -> None:
     args = ["simulate", "clever", "--players", "bot:master", "--games", "20", "--seed", "3", "--json"]
     result = CliRunner().invoke(make_app(), args)

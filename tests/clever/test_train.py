@@ -12,9 +12,13 @@ import pytest
 
 from dicehall.clever import actions as A
 from dicehall.clever import train as T
-from dicehall.clever.master import MasterAgent, load_weights
+from dicehall.clever.kernel import net
+from dicehall.clever.kernel import rules as K
+from dicehall.clever.kernel.features import NAMES, features
+from dicehall.clever.master import Lookahead, MasterAgent, load_weights
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, PH_PLUS, CleverState
+from dicehall.core.game import CHANCE, TERMINAL
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
 
@@ -34,6 +38,63 @@ def test_same_seed_same_network_whatever_the_processes(tmp_path: Path) -> None:
     assert _weights(other) != _weights(one)
 
 
+def test_the_older_sgd_method_is_reproducible_too(tmp_path: Path) -> None:
+    sgd = dataclasses.replace(TINY, method="sgd", lr_start=0.03, lr_end=0.003)
+    one = T.train(T.new_run(sgd), tmp_path / "a", jobs=1)
+    two = T.train(T.new_run(sgd), tmp_path / "b", jobs=2)
+    assert _weights(one) == _weights(two)
+    assert _weights(one) != _weights(T.train(T.new_run(TINY), tmp_path / "c", jobs=1))
+
+
+def test_older_weights_widen_without_changing_play() -> None:
+    """Weights made before the last features were added get zero rows for them: the same values, the same play."""
+    weights = load_weights()[0]
+    old = [weights[0][:120].copy(), *weights[1:]]
+    wide = net.widen(old)
+    assert wide[0].shape == weights[0].shape and not wide[0][120:].any()
+    w1, b1, w2, b2, w3, b3 = old
+    rng = np.random.default_rng(4)
+    g = K.new_game(1, 6, True, True)
+    x = np.zeros(len(NAMES))
+    a1, a2 = np.empty(b1.size), np.empty(b2.size)
+    seen = 0
+    while K.current_player(g) != TERMINAL:
+        if K.current_player(g) == CHANCE:
+            K.apply(g, K.sample_chance(g, rng))
+            continue
+        features(g, K.current_player(g), x)
+        by_hand = np.maximum(np.maximum(x[:120] @ w1 + b1, 0) @ w2 + b2, 0) @ w3 + b3[0]
+        assert net.forward(x, *wide, a1, a2) == pytest.approx(by_hand, abs=1e-9)
+        seen += int(x[120:].any())
+        out = np.empty(K.MAX_LEGAL, np.int64)
+        K.apply(g, out[rng.integers(0, K.legal(g, out))])
+    assert seen > 0  # the new features were not all zero, yet changed nothing
+    run = T.new_run(dataclasses.replace(TINY, hidden=(b1.size, b2.size)), old)
+    assert np.array_equal(run.weights[0], wide[0])
+
+
+def test_lookahead_decides_by_its_values() -> None:
+    agent = MasterAgent()
+    plain = MasterAgent(lookahead=None)
+    state = CleverState(CleverRules.from_preset(), 1)
+    rng = seeded_rng(11)
+    changed = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        looked = agent.lookahead_values(state)
+        flat = plain.values(state)
+        assert [a for a, _ in looked] == [a for a, _ in flat] == state.legal_actions()
+        changed += sum(abs(u - v) > 1e-9 for (_, u), (_, v) in zip(looked, flat, strict=True))
+        if len(looked) > 1:
+            assert agent.choose(state, rng) == max(looked, key=lambda av: av[1])[0]
+        state.apply_action(agent.choose(state, rng))
+    assert changed > 0
+    with pytest.raises(ValueError, match="multiple of 6"):
+        Lookahead(rolls=10)
+
+
 def test_resume_continues_the_same_run(tmp_path: Path) -> None:
     whole = T.train(T.new_run(TINY), tmp_path / "whole", jobs=1)
     half = T.train(T.new_run(dataclasses.replace(TINY, episodes=20)), tmp_path / "half", jobs=1)
@@ -44,6 +105,8 @@ def test_resume_continues_the_same_run(tmp_path: Path) -> None:
     assert _weights(resumed) == _weights(whole)
     assert (tmp_path / "half" / "curve.png").stat().st_size > 0
     assert (tmp_path / "half" / T.BEST).exists()
+    snapshots = sorted(p.name for p in (tmp_path / "half" / T.SNAPSHOTS).iterdir())
+    assert snapshots == ["00000000.npz", "00000020.npz", "00000040.npz"]
 
 
 def test_bad_checkpoint_and_settings_are_refused(tmp_path: Path) -> None:
@@ -79,10 +142,10 @@ def test_master_plays_legal_moves_in_every_phase() -> None:
         assert seen[label] > 0, label
 
 
-@pytest.mark.parametrize("players", [1, 3])
-def test_master_fast_path_is_the_engine_game(players: int) -> None:
+@pytest.mark.parametrize(("players", "lookahead"), [(1, True), (3, True), (1, False)])
+def test_master_fast_path_is_the_engine_game(players: int, lookahead: bool) -> None:
     rules = CleverRules.from_preset()
-    agent = MasterAgent()
+    agent = MasterAgent() if lookahead else MasterAgent(lookahead=None)
     for i in range(4):
         seed = game_seed(9, i)
         ref = CleverState(rules, players)
@@ -98,3 +161,5 @@ def test_shipped_weights_are_small_and_numpy_only() -> None:
     assert sum(w.nbytes for w in weights) < 2 * 2**20
     assert all(isinstance(w, np.ndarray) and np.isfinite(w).all() for w in weights)
     assert info["episodes"] > 0
+    # solo training never sets "players - 1": its input row must not feed untrained noise into 2-4 player games
+    assert not weights[0][NAMES.index("players - 1")].any()

@@ -171,10 +171,21 @@ def finish_random(state: CleverState, chance_rng: np.random.Generator, bot_rng: 
     to_state(g, state)
 
 
-def finish_master(state: CleverState, chance_rng: np.random.Generator, weights: list[np.ndarray]) -> None:
-    """Play ``state`` to the end with the learned policy in every seat (``bot:master`` needs no random draws)."""
-    from dicehall.clever.kernel import net
+def finish_master(
+    state: CleverState,
+    chance_rng: np.random.Generator,
+    weights: list[np.ndarray],
+    lookahead: tuple[np.ndarray, float, int, bool] | None = None,
+) -> None:
+    """Play ``state`` to the end with the learned policy in every seat (``bot:master`` needs no random draws);
+    ``lookahead``: the arguments of :func:`search.choose_search` (None: the plain afterstate argmax)."""
+    from dicehall.clever.kernel import net, search
 
     g = from_state(state)
-    net.play_greedy(g, chance_rng, *weights)
+    if lookahead is None:
+        net.play_greedy(g, chance_rng, *weights)
+    else:
+        w1, b1, w2, b2, w3, b3 = weights
+        rolls, margin, width, every = lookahead
+        search.play_search(g, chance_rng, w1, b1, w2, b2, w3, b3, rolls, margin, width, every)
     to_state(g, state)

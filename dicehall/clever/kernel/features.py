@@ -2,7 +2,8 @@
 
 Per area the crossed cells or the fill count (one-hot), written sums, the purple last value, the action bars,
 foxes, area scores, how much of the game is left, and "bonus economy": per bonus kind how many of its sources
-are one mark away (a grid group missing one cell, or the next cell of a track). The names, in order, are
+are one mark away (a grid group missing one cell, or the next cell of a track), and which dice the next roll of
+one's own turn throws. The names, in order, are
 :data:`NAMES` (documented in ``docs/clever-training.md``).
 """
 
@@ -75,6 +76,9 @@ def _names() -> list[str]:
     out += [f"rolls used {k}" for k in range(4)] + ["dice left to roll", "+1 step", "passive step", "choice"]
     out += [f"one away: {S.BONUS_NAMES[k]}" for k in range(1, KINDS + 1)]
     out += ["players - 1"]
+    # added after the first shipped network (which had the names above): new inputs go last, so that older
+    # weights widen with zero rows and play exactly as before (train.new_run)
+    out += [f"to roll: {name}" for name in S.DIE_NAMES]
     return out
 
 
@@ -157,3 +161,7 @@ def features(g: np.ndarray, p: int, x: np.ndarray) -> None:
         x[f] = one_away[k] / 2.0
         f += 1
     x[f] = (g[N] - 1) / 3.0
+    f += 1
+    if mine:  # which colours the next roll of one's own turn throws (the network sees no faces)
+        for d in range(6):
+            x[f + d] = (g[ROLL_MASK] >> d) & 1

@@ -31,6 +31,19 @@ def init_weights(rng: np.random.Generator, h1: int, h2: int) -> list[np.ndarray]
     ]
 
 
+def widen(weights: list[np.ndarray]) -> list[np.ndarray]:
+    """Weights made for an older, shorter feature list (new features are appended) with zero input rows for the
+    new features: the network's values, so its play, stay exactly the same."""
+    rows = weights[0].shape[0]
+    if rows > COUNT:
+        raise ValueError(f"the network takes {rows} features, more than the {COUNT} of this version")
+    if rows == COUNT:
+        return weights
+    w1 = np.zeros((COUNT, weights[0].shape[1]), weights[0].dtype)
+    w1[:rows] = weights[0]
+    return [w1, *weights[1:]]
+
+
 @njit
 def forward(
     x: np.ndarray,
@@ -315,3 +328,191 @@ def td_episodes(
                 updates += 1
         scores[game] = K.total(g, 0)
     return updates
+
+
+# -- forward-view TD(λ) with Adam (the default trainer; see docs/clever-training.md) -------------------------
+
+
+@njit
+def play_record(
+    games: int,
+    players: int,
+    rounds: int,
+    rng: np.random.Generator,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    lam: float,
+    eps: float,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    scores: np.ndarray,
+) -> int:
+    """Self-play ``games`` with fixed weights (ε-greedy); record every seat's afterstates and their λ-returns.
+
+    Row ``i`` of ``xs`` gets the features of a recorded afterstate and ``ys[i]`` the network's regression target:
+    the λ-return G_t = (1 − λ)·V(s_{t+1}) + λ·G_{t+1} (G of the last afterstate: the final score / 300) minus the
+    points already on the sheet (the part the network predicts). Returns the number of rows written; stops
+    recording (never overruns) when ``xs`` is full.
+    """
+    out = np.empty(K.MAX_LEGAL, np.int64)
+    values = np.empty(K.MAX_LEGAL)
+    x = np.empty(COUNT)
+    a1 = np.empty(b1.shape[0])
+    a2 = np.empty(b2.shape[0])
+    cap = xs.shape[0]
+    rows = 0
+    seat_rows = np.empty((players, 400), np.int64)  # the rows of each seat's afterstates, in order
+    seat_now = np.empty((players, 400))  # the points on the sheet at each of them / 300
+    seat_v = np.empty((players, 400))  # the value (now + network) of each
+    seat_n = np.zeros(players, np.int64)
+    for game in range(games):
+        g = K.new_game(players, rounds, True, True)
+        seat_n[:] = 0
+        while True:
+            p = K.current_player(g)
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                K.apply(g, K.sample_chance(g, rng))
+                continue
+            k = K.legal(g, out)
+            if k == 1:
+                pick = 0
+            elif rng.random() < eps:
+                pick = int(rng.integers(0, k))
+            else:
+                pick = choose(g, w1, b1, w2, b2, w3, b3, out, values)
+            K.apply(g, out[pick])
+            if g[4] == K.PH_OVER or rows >= cap or seat_n[p] >= seat_rows.shape[1]:
+                continue
+            features(g, p, x)
+            now = K.total(g, p) / SCALE
+            n = seat_n[p]
+            seat_rows[p, n] = rows
+            seat_now[p, n] = now
+            seat_v[p, n] = now + forward(x, w1, b1, w2, b2, w3, b3, a1, a2)
+            seat_n[p] = n + 1
+            xs[rows, :] = x
+            rows += 1
+        for p in range(players):
+            ret = K.total(g, p) / SCALE
+            for t in range(seat_n[p] - 1, -1, -1):
+                ys[seat_rows[p, t]] = ret - seat_now[p, t]
+                ret = (1.0 - lam) * seat_v[p, t] + lam * ret
+        scores[game] = K.total(g, 0)
+    return rows
+
+
+@njit
+def _backprop(
+    x: np.ndarray,
+    err: float,
+    w2: np.ndarray,
+    w3: np.ndarray,
+    a1: np.ndarray,
+    a2: np.ndarray,
+    g1: np.ndarray,
+    h1: np.ndarray,
+    g2: np.ndarray,
+    h2: np.ndarray,
+    g3: np.ndarray,
+    h3: np.ndarray,
+) -> None:
+    """Add the gradient of ½·err² (err = output − target) to the gradient arrays."""
+    n1 = a1.shape[0]
+    n2 = a2.shape[0]
+    d2 = np.zeros(n2)
+    for k in range(n2):
+        if a2[k] > 0.0:
+            d2[k] = err * w3[k]
+            g3[k] += err * a2[k]
+            h2[k] += d2[k]
+    h3[0] += err
+    for j in range(n1):
+        aj = a1[j]
+        if aj > 0.0:
+            acc = 0.0
+            for k in range(n2):
+                g2[j, k] += aj * d2[k]
+                acc += w2[j, k] * d2[k]
+            h1[j] += acc
+            for i in range(x.shape[0]):
+                if x[i] != 0.0:
+                    g1[i, j] += x[i] * acc
+
+
+@njit
+def _adam(
+    w: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.ndarray, lr: float, c1: float, c2: float
+) -> None:
+    """One Adam step (β 0.9 / 0.999) of ``w`` from the mean gradient ``g`` (all flat views); clears ``g``."""
+    for i in range(w.shape[0]):
+        gi = g[i]
+        m[i] = 0.9 * m[i] + 0.1 * gi
+        v[i] = 0.999 * v[i] + 0.001 * gi * gi
+        w[i] -= lr * (m[i] / c1) / (np.sqrt(v[i] / c2) + 1e-8)
+        g[i] = 0.0
+
+
+@njit
+def adam_pass(
+    xs: np.ndarray,
+    ys: np.ndarray,
+    order: np.ndarray,
+    batch: int,
+    lr: float,
+    step: int,
+    weights: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    moments: np.ndarray,
+) -> tuple[int, float]:
+    """Minibatches of rows ``order`` of (``xs``, ``ys``), one Adam step each; (the new step count, mean |error|).
+
+    ``moments`` is the flat Adam state, first all first moments then all second moments, in weight order.
+    """
+    w1, b1, w2, b2, w3, b3 = weights
+    n1 = b1.shape[0]
+    n2 = b2.shape[0]
+    a1 = np.empty(n1)
+    a2 = np.empty(n2)
+    g1 = np.zeros_like(w1)
+    h1 = np.zeros_like(b1)
+    g2 = np.zeros_like(w2)
+    h2 = np.zeros_like(b2)
+    g3 = np.zeros_like(w3)
+    h3 = np.zeros_like(b3)
+    size = w1.size + n1 + w2.size + n2 + w3.size + 1
+    first = moments[:size]
+    second = moments[size:]
+    total_err = 0.0
+    x = np.empty(xs.shape[1])
+    for start in range(0, order.shape[0], batch):
+        end = min(order.shape[0], start + batch)
+        for r in range(start, end):
+            row = order[r]
+            for i in range(x.shape[0]):
+                x[i] = xs[row, i]
+            err = forward(x, w1, b1, w2, b2, w3, b3, a1, a2) - ys[row]
+            total_err += abs(err)
+            _backprop(x, err, w2, w3, a1, a2, g1, h1, g2, h2, g3, h3)
+        step += 1
+        c1 = 1.0 - 0.9**step
+        c2 = 1.0 - 0.999**step
+        scale = 1.0 / (end - start)
+        off = 0
+        pairs = (
+            (w1.reshape(-1), g1.reshape(-1)),
+            (b1, h1),
+            (w2.reshape(-1), g2.reshape(-1)),
+            (b2, h2),
+            (w3, g3),
+            (b3, h3),
+        )
+        for w, g in pairs:
+            g *= scale
+            _adam(w, g, first[off : off + w.size], second[off : off + w.size], lr, c1, c2)
+            off += w.size
+    return step, total_err / max(1, order.shape[0])

@@ -1,0 +1,153 @@
+"""Decision-time look-ahead for ``bot:master``: expectimax over the turn's next roll, the learned value at the leaves.
+
+The value network is face-blind: after an active pick it sees how many dice are left to roll, not which colours.
+So where a candidate action leads to another roll of the same turn (a pick with rolls left, a re-roll, a bonus
+choice in between), :func:`choose_search` replaces that candidate's value by the mean, over a fixed set of rolls,
+of the best afterstate value the player could then reach (one more decision, valued by the network). Only the
+candidates within ``margin`` of the best plain value are looked at (at most ``width`` of them): elsewhere the
+choice is clear and the look-ahead would not change it. The rolls are a fixed table (each die's faces exactly
+uniform over the table), so the bot stays deterministic: the engine path and the kernel fast path play the
+same game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dicehall.clever.kernel import rules as K
+from dicehall.clever.kernel.features import COUNT
+from dicehall.clever.kernel.layout import ACTIVE, PHASE, ROLLS, SIZE, N, njit
+from dicehall.clever.kernel.net import afterstate_value
+from dicehall.core.game import CHANCE, TERMINAL
+
+
+def roll_table(count: int, seed: int = 12) -> np.ndarray:
+    """``count`` six-dice rolls (a multiple of 6) in which every die shows each face exactly ``count / 6`` times."""
+    if count <= 0 or count % 6:
+        raise ValueError(f"the look-ahead needs a positive multiple of 6 rolls, not {count}")
+    rng = np.random.default_rng(seed)
+    faces = np.repeat(np.arange(1, 7, dtype=np.int64), count // 6)
+    return np.stack([rng.permutation(faces) for _ in range(6)], axis=1)
+
+
+@njit
+def next_roll_value(
+    h: np.ndarray,
+    p: int,
+    rolls: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+) -> float:
+    """Mean over ``rolls`` of the best afterstate value ``p`` reaches by the decision after the roll at ``h``."""
+    out = np.empty(K.MAX_LEGAL, np.int64)
+    x = np.empty(COUNT)
+    a1 = np.empty(b1.shape[0])
+    a2 = np.empty(b2.shape[0])
+    rolled = np.empty(SIZE, np.int64)
+    leaf = np.empty(SIZE, np.int64)
+    keys = np.zeros(6)
+    acc = 0.0
+    for r in range(rolls.shape[0]):
+        rolled[:] = h
+        K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
+        k = K.legal(rolled, out)
+        best = -np.inf
+        for i in range(k):
+            leaf[:] = rolled
+            K.apply(leaf, out[i])
+            v = afterstate_value(leaf, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
+            if v > best:
+                best = v
+        acc += best
+    return float(acc / rolls.shape[0])
+
+
+@njit
+def choose_search(
+    g: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    out: np.ndarray,
+    values: np.ndarray,
+    rolls: np.ndarray,
+    margin: float,
+    width: int,
+    every_roll: bool,
+) -> int:
+    """Like :func:`net.choose`, with the next-roll look-ahead for the close candidates that lead to a roll."""
+    p = K.current_player(g)
+    k = K.legal(g, out)
+    x = np.empty(COUNT)
+    a1 = np.empty(b1.shape[0])
+    a2 = np.empty(b2.shape[0])
+    h = np.empty(SIZE, np.int64)
+    rolls_next = np.zeros(k, np.bool_)
+    best = 0
+    for i in range(k):
+        h[:] = g
+        K.apply(h, out[i])
+        values[i] = afterstate_value(h, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
+        if every_roll:  # any roll after which p decides (a new turn's first roll, the solo passive roll)
+            rolls_next[i] = K.current_player(h) == CHANCE and (
+                (h[PHASE] == K.PH_ROLL and h[ACTIVE] == p) or (h[PHASE] == K.PH_PASSIVE_ROLL and h[N] == 1)
+            )
+        else:
+            rolls_next[i] = h[PHASE] == K.PH_ROLL and h[ACTIVE] == p and (h[ROLLS] > 0 or out[i] == K.REROLL)
+        if values[i] > values[best]:
+            best = i
+    if k == 1 or width <= 0:
+        return best
+    top = values[best]
+    looked = 0
+    for i in np.argsort(-values[:k]):
+        if looked >= width or values[i] < top - margin:
+            break
+        if rolls_next[i]:
+            h[:] = g
+            K.apply(h, out[i])
+            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3)
+            looked += 1
+    if looked == 0:
+        return best
+    best = 0
+    for i in range(k):
+        if values[i] > values[best]:
+            best = i
+    return best
+
+
+@njit
+def play_search(
+    g: np.ndarray,
+    rng: np.random.Generator,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    rolls: np.ndarray,
+    margin: float,
+    width: int,
+    every_roll: bool,
+) -> None:
+    """Finish the game with every seat playing :func:`choose_search`; dice from ``rng``."""
+    out = np.empty(K.MAX_LEGAL, np.int64)
+    values = np.empty(K.MAX_LEGAL)
+    while True:
+        p = K.current_player(g)
+        if p == TERMINAL:
+            return
+        if p == CHANCE:
+            K.apply(g, K.sample_chance(g, rng))
+        else:
+            pick = choose_search(g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width, every_roll)
+            K.apply(g, out[pick])

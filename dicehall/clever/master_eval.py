@@ -1,0 +1,65 @@
+"""Figures of ``bot:master`` on held-out seeds: mean ± sd with a 95 % interval, percentiles, areas, foxes, speed,
+and paired differences between two settings played on the same dice.
+
+The games are those of ``dicehall simulate clever --players bot:master --seed SEED`` (game ``i`` from
+``game_seed(SEED, i)``, the kernel fast path). Used by the Clever bench and ``scripts/clever_master_eval.py``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from dicehall.clever.game import CleverGame
+from dicehall.clever.master import MasterAgent
+from dicehall.clever.rules import CleverRules
+from dicehall.core.rng import agent_rng, game_seed, seeded_rng
+from dicehall.core.simulate import play_game
+
+AREAS = ("yellow", "blue", "green", "orange", "purple")
+
+
+def solo_games(agent: MasterAgent, games: int, seed: int) -> tuple[np.ndarray, dict[str, np.ndarray], float]:
+    """Solo scores, per-game statistics (areas, foxes, fox points) and ms per game."""
+    rules = CleverRules.from_preset()
+    game = CleverGame()
+    scores = np.zeros(games)
+    stats: dict[str, list[float]] = {}
+    warm = game.new_initial_state(rules, 1)  # loads (or compiles) the kernel outside the timing
+    play_game(warm, [agent], seeded_rng(0), agent_rng(0))
+    start = time.perf_counter()
+    for i in range(games):
+        s = game_seed(seed, i)
+        state = game.new_initial_state(rules, 1)
+        play_game(state, [agent], seeded_rng(s), agent_rng(s))
+        scores[i] = state.scores()[0]
+        for key, value in state.stats().items():
+            stats.setdefault(key, []).append(float(value))
+    ms = 1000 * (time.perf_counter() - start) / games
+    return scores, {k: np.array(v) for k, v in stats.items()}, ms
+
+
+def summary(scores: np.ndarray, stats: dict[str, np.ndarray], ms: float) -> dict[str, float]:
+    n = len(scores)
+    sd = float(scores.std(ddof=1)) if n > 1 else 0.0
+    out = {
+        "games": float(n),
+        "mean": round(float(scores.mean()), 2),
+        "sd": round(sd, 2),
+        "ci95": round(1.96 * sd / np.sqrt(n), 2),
+        "p10": round(float(np.percentile(scores, 10)), 1),
+        "p50": round(float(np.percentile(scores, 50)), 1),
+        "p90": round(float(np.percentile(scores, 90)), 1),
+        "ms_per_game": round(ms, 2),
+    }
+    for key in (*AREAS, "foxes", "fox_points"):
+        if key in stats:
+            out[key] = round(float(stats[key].mean()), 2)
+    return out
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean of ``a - b`` over the same games and its 95 % half-width."""
+    d = a - b
+    return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))

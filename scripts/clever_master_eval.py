@@ -1,0 +1,57 @@
+"""bot:master on held-out solo games: figures per setting and paired differences (docs/clever-training.md).
+
+Usage: python scripts/clever_master_eval.py [--weights A.npz,B.npz] [--games 1000] [--seed 2029]
+           [--lookahead off,24:3:2,24:3:2:all] [--json OUT]
+
+Every combination of weights and look-ahead (ROLLS:MARGIN:WIDTH[:all], or off) plays the same games; the first one is
+the reference of the paired differences. ``package`` names the shipped weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from dicehall.clever.master import Lookahead, MasterAgent, load_weights
+from dicehall.clever.master_eval import paired, solo_games, summary
+
+
+def _lookahead(text: str) -> Lookahead | None:
+    if text == "off":
+        return None
+    rolls, margin, width, *every = text.split(":")
+    return Lookahead(int(rolls), float(margin), int(width), every == ["all"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--weights", default="package")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2029)
+    parser.add_argument("--lookahead", default="off,24:3:2")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    rows = []
+    reference = None
+    for name in args.weights.split(","):
+        weights = load_weights(None if name == "package" else Path(name))[0]
+        for spec in args.lookahead.split(","):
+            scores, stats, ms = solo_games(
+                MasterAgent(weights=weights, lookahead=_lookahead(spec)), args.games, args.seed
+            )
+            row = {"weights": name, "lookahead": spec, **summary(scores, stats, ms)}
+            if reference is None:
+                reference = scores
+            else:
+                row["diff"], row["diff_ci95"] = (round(v, 2) for v in paired(scores, reference))
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
