@@ -130,8 +130,12 @@ def play_together(players: dict[int, CleverPlayer], timeout: float, shots: Path 
     raise AssertionError(f"game not over within {timeout} s: {[look(p.page) for p in players.values()]}")
 
 
-def start(new_page: Any, server: Server, overrides: dict[str, Any], width: int = 1280, height: int = 800) -> tuple[str, dict[int, CleverPlayer]]:
-    created = server.post("/api/tables", {"game": "clever", "preset": None, "overrides": overrides, "seats": SEATS})
+def start(
+    new_page: Any, server: Server, overrides: dict[str, Any], width: int = 1280, height: int = 800
+) -> tuple[str, dict[int, CleverPlayer]]:
+    created = server.post(
+        "/api/tables", {"game": "clever", "preset": None, "overrides": overrides, "seats": SEATS}
+    )
     tid: str = created["table_id"]
     players = {}
     for s in (1, 2):
@@ -147,10 +151,14 @@ def check_record(server: Server, tid: str, players: dict[int, CleverPlayer]) -> 
     for p in players.values():
         p.page.get_by_test_id("gameover").wait_for()
         cells = p.page.locator("[data-testid=results] tbody tr.total td").all_inner_texts()
-        assert [int("".join(ch for ch in c if ch.isdigit())) for c in cells] == [int(x) for x in state.scores()]
+        assert [int("".join(ch for ch in c if ch.isdigit())) for c in cells] == [
+            int(x) for x in state.scores()
+        ]
 
 
-def test_two_browsers_and_a_bot_choose_passively_at_once(new_page: Any, server: Server, artifacts: Path) -> None:
+def test_two_browsers_and_a_bot_choose_passively_at_once(
+    new_page: Any, server: Server, artifacts: Path
+) -> None:
     tid, players = start(new_page, server, {"rounds": 2})
     phases = play_together(players, timeout=120, shots=artifacts)
     assert phases >= 2, "every round the bot is active and both humans choose at once"
@@ -162,7 +170,7 @@ def test_together_on_a_phone(new_page: Any, server: Server, artifacts: Path) -> 
     deadline = time.monotonic() + 60
     while not any(pending(look(p.page), 1) and pending(look(p.page), 2) for p in players.values()):
         assert time.monotonic() < deadline, "no passive phase of both humans"
-        for s, p in players.items():
+        for p in players.values():
             if look(p.page)["state"] == "act":
                 p.move()
         time.sleep(0.02)

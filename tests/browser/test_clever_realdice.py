@@ -23,7 +23,13 @@ pytestmark = pytest.mark.browser
 def open_real(page: Any, server: Server, overrides: dict[str, Any]) -> str:
     created = server.post(
         "/api/tables",
-        {"game": "clever", "preset": None, "overrides": overrides, "dice": "real", "seats": [{"kind": "human", "name": "Ann"}]},
+        {
+            "game": "clever",
+            "preset": None,
+            "overrides": overrides,
+            "dice": "real",
+            "seats": [{"kind": "human", "name": "Ann"}],
+        },
     )
     tid: str = created["table_id"]
     tokens = json.dumps({"0": created["seats"][0]["token"]})
@@ -60,7 +66,9 @@ def seq(page: Any) -> int:
 def confirm(page: Any) -> None:
     before = seq(page)
     page.get_by_test_id("entry-confirm").click()
-    page.wait_for_function(f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {before}")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {before}"
+    )
 
 
 def play_real(page: Any, rng: random.Random, timeout: float, stop: Any = None) -> int:
@@ -89,7 +97,14 @@ def test_a_solo_game_with_real_dice_entered_by_taps(new_page: Any, server: Serve
     page = new_page(1280, 800)
     tid = open_real(page, server, {"rounds": 3})
     assert look(page)["state"] == "enter"
-    assert slot_colours(page) == ["die-white", "die-yellow", "die-blue", "die-green", "die-orange", "die-purple"]
+    assert slot_colours(page) == [
+        "die-white",
+        "die-yellow",
+        "die-blue",
+        "die-green",
+        "die-orange",
+        "die-purple",
+    ]
     # a wrong tap is fixed with Back before anything is sent
     tap(page, [3, 5, 1, 6, 2, 2])
     page.get_by_test_id("entry-back").click()
@@ -124,9 +139,11 @@ def test_a_solo_game_with_real_dice_entered_by_taps(new_page: Any, server: Serve
     pick.locator("[data-die=blue]").click()
     pick.locator("[data-die=orange]").click()
     confirm(page)
-    assert sorted(page.evaluate(
-        "() => [...document.querySelectorAll('[data-testid=platter] .cdie')].map((d) => d.dataset.die)"
-    )) == ["blue", "green", "orange"]
+    assert sorted(
+        page.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=platter] .cdie')].map((d) => d.dataset.die)"
+        )
+    ) == ["blue", "green", "orange"]
 
     play_real(page, rng, 90)
     page.get_by_test_id("gameover").wait_for()
