@@ -47,7 +47,7 @@ def test_real_dice_game_entered_by_taps(new_page: Any, server: Server, artifacts
     )
     tid = created["table_id"]
     assert server.get(f"/api/tables/{tid}")["dice"] == "real"
-    page.click("#go-table")
+    assert created["straight"], "both seats on this device: straight to the table"
     entry = page.get_by_test_id("dice-entry")
     entry.wait_for(state="visible")
     assert "Ann" in entry.inner_text() and page.get_by_test_id("real-dice").is_visible()
