@@ -1,6 +1,6 @@
 """Clever online with the passive players choosing at the same time: two browsers (Ann, Bob) and a bot. Each
 passive player acts at once on their own sheet, in either order; neither browser sees the other's choice before the
-phase is over, then both see the same sheets. Screenshots: test-artifacts/clever-together-*.png."""
+phase is over, then both see the same sheets; a whole game of five rounds. Screenshots: test-artifacts/clever-together-*.png."""
 
 from __future__ import annotations
 
@@ -159,9 +159,10 @@ def check_record(server: Server, tid: str, players: dict[int, CleverPlayer]) -> 
 def test_two_browsers_and_a_bot_choose_passively_at_once(
     new_page: Any, server: Server, artifacts: Path
 ) -> None:
-    tid, players = start(new_page, server, {"rounds": 2})
-    phases = play_together(players, timeout=120, shots=artifacts)
-    assert phases >= 2, "every round the bot is active and both humans choose at once"
+    """A whole game (five rounds): every passive phase of both humans is played concurrently and checked."""
+    tid, players = start(new_page, server, {})
+    phases = play_together(players, timeout=240, shots=artifacts)
+    assert phases >= 5, "every round the bot is active and both humans choose at once"
     check_record(server, tid, players)
 
 
@@ -178,11 +179,3 @@ def test_together_on_a_phone(new_page: Any, server: Server, artifacts: Path) -> 
     page.wait_for_selector(".clever-root[data-state=act]")
     page.screenshot(path=str(artifacts / "clever-together-phone.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
-
-
-@pytest.mark.slow
-def test_a_whole_game_of_two_browsers_and_a_bot(new_page: Any, server: Server) -> None:
-    tid, players = start(new_page, server, {})
-    phases = play_together(players, timeout=400)
-    assert phases >= 5
-    check_record(server, tid, players)
