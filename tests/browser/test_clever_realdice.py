@@ -1,10 +1,9 @@
-"""Clever as a score pad for real dice: a solo game whose throws are tapped in by colour (the active rolls and the
+"""Clever as a score pad for real dice: a solo game made in the lobby whose throws are tapped in by colour (the active rolls and the
 solo passive roll with its silver platter, a tie settled by tapping), one entry taken back; the record marks every
 outcome as entered and replays. Screenshots: test-artifacts/clever-realdice-*.png."""
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from pathlib import Path
@@ -16,28 +15,25 @@ from dicehall.core.record import GameRecord, replay
 
 from .clever_driver import CleverPlayer, look
 from .conftest import Server
+from .helpers import lobby_create
 
 pytestmark = pytest.mark.browser
 
 
-def open_real(page: Any, server: Server, overrides: dict[str, Any]) -> str:
-    created = server.post(
-        "/api/tables",
-        {
-            "game": "clever",
-            "preset": None,
-            "overrides": overrides,
-            "dice": "real",
-            "seats": [{"kind": "human", "name": "Ann"}],
-        },
+def open_real(page: Any, rounds: int | None) -> str:
+    """A solo table with real dice, made in the lobby like a person (straight to the table)."""
+    created = lobby_create(
+        page,
+        game="clever",
+        my_name="Ann",
+        preset="standard",
+        rules={} if rounds is None else {"rounds": rounds},
+        seats=[{"kind": "human", "name": "Ann", "where": "here"}],
+        dice="real",
     )
-    tid: str = created["table_id"]
-    tokens = json.dumps({"0": created["seats"][0]["token"]})
-    page.goto("/")
-    page.evaluate(f"localStorage.setItem('dicehall.tokens.{tid}', {json.dumps(tokens)})")
-    page.goto(f"/table/{tid}")
+    assert created["straight"]
     page.wait_for_selector(".clever-root[data-state]")
-    return tid
+    return str(created["table_id"])
 
 
 def tap(page: Any, faces: list[int]) -> None:
@@ -95,7 +91,8 @@ def play_real(page: Any, rng: random.Random, timeout: float, stop: Any = None) -
 
 def test_a_solo_game_with_real_dice_entered_by_taps(new_page: Any, server: Server, artifacts: Path) -> None:
     page = new_page(1280, 800)
-    tid = open_real(page, server, {"rounds": 3})
+    tid = open_real(page, 3)
+    assert server.get(f"/api/tables/{tid}")["dice"] == "real"
     assert look(page)["state"] == "enter"
     assert slot_colours(page) == [
         "die-white",
@@ -157,7 +154,7 @@ def test_a_solo_game_with_real_dice_entered_by_taps(new_page: Any, server: Serve
 @pytest.mark.slow
 def test_a_whole_solo_game_with_real_dice(new_page: Any, server: Server) -> None:
     page = new_page(1100, 820)
-    tid = open_real(page, server, {})
+    tid = open_real(page, None)
     entries = play_real(page, random.Random(11), 400)
     assert entries >= 12
     assert replay(GameRecord.from_json(server.get(f"/api/tables/{tid}/record"))).is_terminal()
