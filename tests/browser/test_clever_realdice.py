@@ -1,6 +1,6 @@
-"""Clever as a score pad for real dice: a solo game made in the lobby whose throws are tapped in by colour (the active rolls and the
-solo passive roll with its silver platter, a tie settled by tapping), one entry taken back; the record marks every
-outcome as entered and replays. Screenshots: test-artifacts/clever-realdice-*.png."""
+"""Clever as a score pad for real dice: a solo game made in the lobby whose throws are tapped in by colour (the
+active rolls and the solo passive roll with its silver platter, a tie settled by tapping), one entry taken back;
+the record marks every outcome as entered and replays. Screenshots: test-artifacts/clever-realdice-*.png."""
 
 from __future__ import annotations
 
