@@ -50,6 +50,8 @@ export class CleverView implements GameView {
   private fresh = new Set<string>();
   private freshSeat = -1;
   private rolling = false;
+  /** The seat this device decided for at the last change (a new one drops the chosen die and tab). */
+  private lastSeat: number | null = null;
 
   private readonly status = h("p", { class: "clever-status", "data-testid": "turn-status", "aria-live": "polite" });
   private readonly hint = h("p", { class: "clever-hint muted small", "data-testid": "hint" });
@@ -214,8 +216,6 @@ export class CleverView implements GameView {
     this.render();
   }
 
-  private lastSeat: number | null = null;
-
   /** The position this browser decides in now: the deciding seat's own (simultaneous phase) or the table's. */
   private cur(): CleverModel | null {
     const seat = this.mySeat();
@@ -233,10 +233,11 @@ export class CleverView implements GameView {
     const m = this.m;
     if (!m) return null;
     const mine = this.ctx.mySeats();
-    if (m.simultaneous) {
-      const choosing = (s: number): boolean => mine.includes(s) && m.simultaneous!.waiting_for.includes(s) && this.own.get(s)?.choice.done === false;
+    const sim = m.simultaneous;
+    if (sim) {
+      const choosing = (s: number): boolean => mine.includes(s) && sim.waiting_for.includes(s) && this.own.get(s)?.choice.done === false;
       if (this.holder !== null && choosing(this.holder)) return this.holder;
-      return m.simultaneous.seats.find(choosing) ?? null;
+      return sim.seats.find(choosing) ?? null;
     }
     return m.deciders.find((s) => mine.includes(s)) ?? null;
   }
