@@ -166,9 +166,9 @@ def test_two_browsers_and_a_bot_choose_passively_at_once(
     check_record(server, tid, players)
 
 
-def test_together_on_a_phone(new_page: Any, server: Server, artifacts: Path) -> None:
+def test_together_on_a_phone_and_a_reload_mid_phase(new_page: Any, server: Server, artifacts: Path) -> None:
     _, players = start(new_page, server, {"rounds": 1}, 390, 844)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120  # (generous: a fresh server's bot workers may still be starting)
     while not any(pending(look(p.page), 1) and pending(look(p.page), 2) for p in players.values()):
         assert time.monotonic() < deadline, "no passive phase of both humans"
         for p in players.values():
@@ -179,3 +179,17 @@ def test_together_on_a_phone(new_page: Any, server: Server, artifacts: Path) -> 
     page.wait_for_selector(".clever-root[data-state=act]")
     page.screenshot(path=str(artifacts / "clever-together-phone.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
+
+    # Ann finishes and reloads: her own choice comes back (from the server, to her only), still hidden from Bob
+    ann = players[1]
+    ann.page.wait_for_selector(".clever-root[data-state=act]")
+    bob_sees = peek(page, 1, 2)
+    finish_choices(ann, 1)
+    mine = sheet_core(ann.page)
+    ann.page.reload()
+    ann.page.wait_for_selector("[data-testid=together] li[data-seat='1'][data-done=true]")
+    deadline = time.monotonic() + 10  # (the snapshot comes first, then her own position)
+    while sheet_core(ann.page) != mine and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert look(ann.page)["state"] == "wait" and sheet_core(ann.page) == mine
+    assert peek(page, 1, 2) == bob_sees
