@@ -1,7 +1,8 @@
 """Web server benchmark: the load generator (a separate process) against the server (another process), both on
 loopback, with a fresh SQLite database; then every acknowledged move is looked up in the database.
 
-Also: the same load while a pathological bot table (Dice 1000, target 5000 (the largest allowed), expert against expert, bot delay 0)
+Also: a four-player online Clever table, one websocket client per seat (``clever4_``, see ``bench_clever.py``);
+the same load while a pathological bot table (Dice 1000, target 5000 (the largest allowed), expert against expert, bot delay 0)
 runs, with ``/api/health`` polled every 20 ms (``patho_``); and a soak (``soak_``): rounds of create/play/finish
 cycles against one server, with the resident memory of the server (and of its bot workers) after each round, once
 idle tables were unloaded.
@@ -56,7 +57,15 @@ def start_server(
     ``settings`` (default ``LOAD_SETTINGS``) go to ``--settings``."""
     env = {**os.environ, **(extra_env or {})}
     cmd = [sys.executable, "-m", "dicehall.web", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
-    cmd += ["--bot-delay", str(bot_delay), "--sqlite-sync", sqlite_sync, "--log-level", "warning", *extra_args]
+    cmd += [
+        "--bot-delay",
+        str(bot_delay),
+        "--sqlite-sync",
+        sqlite_sync,
+        "--log-level",
+        "warning",
+        *extra_args,
+    ]
     values = LOAD_SETTINGS if settings is None else settings
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False, encoding="utf-8") as f:
         f.write("".join(f"{k} = {v!r}\n" for k, v in values.items()))
@@ -342,6 +351,11 @@ def run(quick: bool = False) -> dict[str, Any]:
     result["abuse_flood_rate_limited"] = mix["flood_codes"].get("rate_limited", 0)
     result["abuse_flood_closed_1008"] = mix["flood_closes"].get("1008", 0)
     result["abuse_creator_429"] = mix["creator_refused_429"]
+    from dicehall.web import (
+        bench_clever,
+    )  # a four-player Clever table: click → every client (bench_clever.py)
+
+    result.update(bench_clever.measure(1 if quick else 3))
     return result
 
 

@@ -23,6 +23,10 @@ LOOK_JS = """() => {
     seat: sheet ? Number(sheet.dataset.seat) : null,
     total: Number((root.querySelector('[data-score=total] .score-num') || {}).textContent || 0),
     seq: Number((document.querySelector('[data-testid=log] > li') || {dataset: {}}).dataset.seq || 0),
+    // a simultaneous phase: [seat, done] for each seat choosing in it (empty when none is open)
+    sim: [...root.querySelectorAll('[data-testid=together]:not([hidden]) li')].map(
+      (li) => [Number(li.dataset.seat), li.dataset.done === 'true']),
+    entry: !!document.querySelector('[data-testid=dice-entry]:not([hidden])'),
   };
 }"""
 

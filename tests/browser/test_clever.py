@@ -103,7 +103,7 @@ def test_hot_seat_game_of_two_from_the_lobby(new_page: Any, server: Server, arti
         ],
     )
     assert created["straight"], "both seats on this device: straight to the table"
-    page.wait_for_selector(".clever-root")
+    page.wait_for_selector(".clever-root[data-state]")
     assert look(page)["state"] == "handover"
     assert "Pass the device to Ann" in page.inner_text("[data-testid=handover]")
     assert page.locator(".clever-board").is_hidden(), "the handover screen hides the sheets"
@@ -121,27 +121,40 @@ def test_hot_seat_game_of_two_from_the_lobby(new_page: Any, server: Server, arti
 
 
 def test_hot_seat_hides_a_passive_choice_from_the_next_player(new_page: Any, server: Server) -> None:
+    """Bob and Cid choose at once (on the server); at one screen Cid never sees Bob's choice before the phase
+    is over, not even after a reload in the middle of it."""
     page = new_page(1100, 820)
     seats = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cid")]
     open_table(page, server, seats, {"rounds": 1})
     driver = CleverPlayer(page, seed=2)
-    # Ann's active turn (three picks); then Bob is the first passive player.
-    play_clever([driver], stop=lambda looks: "Bob (passive)" in looks[0]["status"])
+    # Ann's active turn (three picks); then the passive phase opens and the device goes to Bob.
+    play_clever([driver], stop=lambda looks: looks[0]["state"] == "handover" and bool(looks[0]["sim"]))
+    assert "Bob" in page.inner_text("[data-testid=handover]")
     page.get_by_test_id("handover-ready").click()
     page.wait_for_selector(".clever-root[data-state=act]")
     bob_before = sheet_html(page, marks=True)
     s = look(page)
-    assert s["seat"] == 1 and s["dice"], s
+    assert s["seat"] == 1 and s["dice"] and s["sim"] == [[1, False], [2, False]], s
     die, n = s["dice"][0]
     page.locator(f'.cdie.pickable[data-die="{die}"]').click()
     if n > 1:
         click_cell(page, look(page)["targets"][0])
+    page.wait_for_function("() => document.querySelector('.clever-root').dataset.state !== 'wait'")
+    while look(page)["state"] == "act":  # a bonus the die fired, ...
+        driver.move()
+        page.wait_for_function("() => document.querySelector('.clever-root').dataset.state !== 'wait'")
+    assert "Cid" in page.inner_text("[data-testid=handover]")
+
+    # a reload in the middle of the phase: Bob's choice is still kept from Cid
+    page.reload()
     page.wait_for_selector(".clever-root[data-state=handover]")
     assert "Cid" in page.inner_text("[data-testid=handover]")
     page.get_by_test_id("handover-ready").click()
+    page.wait_for_selector(".clever-root[data-state=act]")
+    assert look(page)["sim"] == [[1, True], [2, False]]
     page.locator(".clever-tab[data-seat='1']").click()
     assert sheet_html(page, marks=True) == bob_before, "Cid must not see Bob's passive choice yet"
-    assert "has chosen" in page.inner_text("[data-testid=log]")
+    assert "Bob" not in page.inner_text("[data-testid=log]"), "nothing of Bob's is logged yet"
     page.locator(".clever-tab[data-seat='2']").click()
     page.get_by_test_id("pass-btn").click()
     page.wait_for_selector(".clever-root[data-state=handover]")

@@ -42,6 +42,8 @@ export interface EntryOptions {
   format(faces: number[]): string;
   /** Send the outcome; false when it could not be sent (offline). */
   submit(outcome: string): boolean;
+  /** The faces changed (a view may offer a choice that depends on them, e.g. Clever's solo platter). */
+  changed?(): void;
 }
 
 /** Tap input for the faces of a throw: a slot per die, a pad of six faces, Back and Confirm (keys 1–6,
@@ -53,7 +55,7 @@ export class DiceEntry {
   private readonly confirmBtn: HTMLButtonElement;
   private readonly backBtn: HTMLButtonElement;
   private dice: EntryDie[] = [];
-  private faces: (number | null)[] = [];
+  private values: (number | null)[] = [];
   private busy = false;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
 
@@ -72,11 +74,16 @@ export class DiceEntry {
   show(dice: EntryDie[], prompt: string, keep = false): void {
     const same = keep && !this.el.hidden && dice.length === this.dice.length && dice.every((d, i) => d.color === this.dice[i]?.color);
     this.dice = dice;
-    if (!same) this.faces = dice.map(() => null);
+    if (!same) this.values = dice.map(() => null);
     this.prompt.textContent = prompt;
     this.el.hidden = false;
     this.busy = false;
     this.draw();
+  }
+
+  /** The faces tapped so far (null: empty slot). */
+  faces(): (number | null)[] {
+    return this.values.slice();
   }
 
   hide(): void {
@@ -96,17 +103,17 @@ export class DiceEntry {
 
   private tap(face: number): void {
     if (this.busy) return;
-    const i = this.faces.indexOf(null);
+    const i = this.values.indexOf(null);
     if (i < 0) return;
-    this.faces[i] = face;
+    this.values[i] = face;
     this.draw();
   }
 
   private back(): void {
     if (this.busy) return;
-    for (let i = this.faces.length - 1; i >= 0; i--) {
-      if (this.faces[i] !== null) {
-        this.faces[i] = null;
+    for (let i = this.values.length - 1; i >= 0; i--) {
+      if (this.values[i] !== null) {
+        this.values[i] = null;
         break;
       }
     }
@@ -115,13 +122,13 @@ export class DiceEntry {
 
   private clearSlot(i: number): void {
     if (this.busy) return;
-    this.faces[i] = null;
+    this.values[i] = null;
     this.draw();
   }
 
   private confirm(): void {
-    if (this.busy || this.faces.some((f) => f === null)) return;
-    if (this.opts.submit(this.opts.format(this.faces as number[]))) {
+    if (this.busy || this.values.some((f) => f === null)) return;
+    if (this.opts.submit(this.opts.format(this.values as number[]))) {
       this.busy = true;
       this.draw();
     }
@@ -140,16 +147,17 @@ export class DiceEntry {
 
   private draw(): void {
     clear(this.slots);
-    this.faces.forEach((f, i) => {
+    this.values.forEach((f, i) => {
       const d = this.dice[i] ?? {};
       const content = f === null ? dieSlot() : die(f);
       if (d.color) content.classList.add(`die-${d.color}`);
       const label = f === null ? t("realdice.slot", { n: i + 1 }) : `${d.label ?? ""} ${t("realdice.face", { face: f })}`.trim();
       this.slots.append(h("button", { type: "button", class: "entry-slot", "data-testid": "entry-slot", "data-face": f ?? "", "aria-label": label, disabled: f === null || this.busy, onclick: () => this.clearSlot(i) }, content));
     });
-    const full = this.faces.every((f) => f !== null);
+    const full = this.values.every((f) => f !== null);
     this.confirmBtn.disabled = !full || this.busy;
-    this.backBtn.disabled = this.busy || this.faces.every((f) => f === null);
+    this.backBtn.disabled = this.busy || this.values.every((f) => f === null);
+    this.opts.changed?.();
   }
 }
 

@@ -104,8 +104,10 @@ export type Step = "roll" | "pick" | "plus" | "passive_roll" | "passive_pick" | 
 export interface CleverModel {
   /** The seat deciding now (null: the dice are rolling, or the game is over). */
   actor: number | null;
-  /** Seats that may decide now: today one; a server that lets passive players choose at once sends several. */
+  /** Seats that may decide now: the current player, or every seat of a simultaneous phase still choosing. */
   deciders: number[];
+  /** A simultaneous phase (the passive players choosing at once): its seats and who has not finished. */
+  simultaneous: { seats: number[]; waiting_for: number[] } | null;
   step: Step;
   plusAfter: "active" | "passive" | "end" | null;
   nextSeats: number[];
@@ -164,12 +166,15 @@ export function read(v: View): CleverModel {
   const layout = o.layout as Layout;
   const cp = v.current_player;
   const actor = typeof cp === "number" && cp >= 0 ? cp : null;
-  // A server letting several seats decide at once names them in `deciders`; else the one current player.
-  const deciders = Array.isArray(o.deciders) ? (o.deciders as number[]) : actor === null ? [] : [actor];
+  // While several seats choose at once (docs/web-protocol.md) the view names them in `simultaneous`.
+  const sim = o.simultaneous as Obj | undefined;
+  const simultaneous = sim && Array.isArray(sim.seats) ? { seats: arr(sim.seats).map((x) => num(x)), waiting_for: arr(sim.waiting_for).map((x) => num(x)) } : null;
+  const deciders = simultaneous ? simultaneous.waiting_for : actor === null ? [] : [actor];
   const pending = o.pending_bonus as Obj | null;
   return {
     actor,
     deciders,
+    simultaneous,
     step: (typeof o.step === "string" ? o.step : "roll") as Step,
     plusAfter: (o.plus_after ?? null) as CleverModel["plusAfter"],
     nextSeats: arr(o.next_seats).map((x) => num(x)),

@@ -102,11 +102,6 @@ export function statusText(m: CleverModel, name: (seat: number) => string): stri
   }
 }
 
-/** The passive phase of a turn (another seat than the active one decides), where hot-seat hides choices. */
-export function inPassivePhase(m: CleverModel): boolean {
-  return m.actor !== null && m.actor !== m.active && !m.terminal && m.plusAfter !== "end" && m.step !== "pick";
-}
-
 function diceList(values: [DieName, number][]): string {
   return values.map(([d, v]) => `${dieWord(d)} ${v}`).join(" · ");
 }
@@ -131,8 +126,8 @@ function moveWords(m: CleverModel, before: CleverModel | null, mv: Move, who: st
   }
 }
 
-/** Log lines for an event; `hide` words a passive choice as made without saying which (hot seat). */
-export function describeEvent(e: LogEntry, state: View | null, before: CleverModel | null, name: (seat: number) => string, hide: boolean): string[] {
+/** Log lines for an event (a passive choice arrives only once the whole passive phase is over). */
+export function describeEvent(e: LogEntry, state: View | null, before: CleverModel | null, name: (seat: number) => string): string[] {
   if (e.actor === "chance") {
     const roll = parseRoll(e.move);
     if (!roll) return [];
@@ -144,7 +139,6 @@ export function describeEvent(e: LogEntry, state: View | null, before: CleverMod
   if (!mv || !Number.isInteger(seat)) return [];
   if (!state) return []; // (an old entry of a snapshot: the page shows its notation)
   const m = read(state);
-  if (hide && inPassivePhase(m) && seat !== m.active) return [t("clever.log.hidden", { name: name(seat) })];
   const lines = [moveWords(m, before, mv, name(seat))];
   for (const b of m.bonuses) {
     lines.push(t(b.applied ? "clever.log.bonus" : "clever.log.bonus_lost", { name: name(b.player), bonus: bonusWord(b.bonus) }));

@@ -1,16 +1,20 @@
 // Ganz schön clever table: the six dice (rolled, on the three fields, on the silver platter), the score sheets
 // (tabs for every player), and the decision at hand — pick a die and a lit cell, re-roll, +1, forfeit, take
-// nothing, place a bonus cross. Hot seat: a handover screen between the players on this device, and during the
-// passive phase the other passive players' fresh entries stay hidden until the phase is over.
+// nothing, place a bonus cross. The passive players choose at the same time (the server's simultaneous seats):
+// each seat of this browser plays on its own position (the `private` messages), the others show only as
+// "choosing…" / "done". Hot seat: a handover screen between the players on this device, and a seat's provisional
+// choice is drawn only while that seat holds the device. Real dice: the tap input for the six dice by colour.
 import "./clever.css";
 import type { LogEntry, View } from "../api";
+import type { PrivateChoice, Simultaneous } from "../connection";
+import { DiceEntry, type EntryDie, UndoEntryButton, realDice, type RealDiceInfo } from "../realdice";
 import { die } from "../dice";
 import { clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
-import { DICE, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, read, targetKey, whyNot } from "./clever-model";
+import { DICE, LETTER_OF, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read, targetKey, whyNot } from "./clever-model";
 import { attributesModule, init, type VNode } from "snabbdom";
 import { drawSheet } from "./clever-sheet";
-import { areaWord, bonusWord, describeEvent, dieWord, inPassivePhase, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
+import { areaWord, bonusWord, describeEvent, dieWord, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
 import type { GameView, ViewContext } from "./index";
 
 const patch = init([attributesModule]);
@@ -31,11 +35,23 @@ export class CleverView implements GameView {
   private reason = "";
   /** Hot seat: the seat that confirmed it holds the device. */
   private holder: number | null = null;
-  private passiveBase: { key: string; sheets: SheetModel[] } | null = null;
+  /** The state object last drawn (a redraw of the same state keeps the simultaneous choices). */
+  private lastState: View | null = null;
+  /** Simultaneous phase: each held seat's own position (from its `private` message), by seat. */
+  private own = new Map<number, { choice: PrivateChoice; m: CleverModel }>();
+  private real: RealDiceInfo | null = null;
+  private readonly entry = new DiceEntry({ format: (faces) => this.rollText(faces), submit: (outcome) => this.submitEntry(outcome), changed: () => this.drawPlatterPick() });
+  private readonly undoBtn = new UndoEntryButton((seat) => this.ctx.undo(seat));
+  /** Real dice, solo passive roll: the dice tapped for the silver platter where a tie leaves a choice. */
+  private platterPick: DieName[] = [];
+  private readonly platterBox = h("div", { class: "clever-platter-pick", "data-testid": "platter-pick", hidden: true });
+  private readonly together = h("ul", { class: "clever-together", "data-testid": "together", hidden: true });
   /** The cell the last move filled, marked on the mover's sheet only. */
   private fresh = new Set<string>();
   private freshSeat = -1;
   private rolling = false;
+  /** The seat this device decided for at the last change (a new one drops the chosen die and tab). */
+  private lastSeat: number | null = null;
 
   private readonly status = h("p", { class: "clever-status", "data-testid": "turn-status", "aria-live": "polite" });
   private readonly hint = h("p", { class: "clever-hint muted small", "data-testid": "hint" });
@@ -56,6 +72,9 @@ export class CleverView implements GameView {
   ) {
     this.board.append(
       h("div", { class: "clever-head" }, h("div", { class: "clever-round", "data-testid": "round" }), this.status),
+      this.together,
+      this.entry.el,
+      this.platterBox,
       this.tray,
       this.pending,
       this.controls,
@@ -91,17 +110,20 @@ export class CleverView implements GameView {
 
   destroy(): void {
     document.removeEventListener("keydown", this.onKey);
+    this.entry.destroy();
     this.root.classList.remove("clever-root");
   }
 
   refused(): void {
     this.locked = false;
+    this.entry.unlock();
     this.render();
   }
 
   describe(entry: LogEntry, state: View | null): string[] {
     // (the page asks for the words before it shows the new state: this.m is still the position the move was made in)
-    return describeEvent(entry, state, this.m, this.ctx.seatName, this.hotSeat());
+    // (a passive choice reaches the log only when the whole simultaneous phase is over: nothing to hide)
+    return describeEvent(entry, state, this.m, this.ctx.seatName);
   }
 
   summary(state: View): { headline: string; body: HTMLElement } {
@@ -136,8 +158,13 @@ export class CleverView implements GameView {
   update(state: View, fresh: LogEntry | null): void {
     const m = read(state);
     if (!m.layout) return;
-    const before = this.m;
+    const before = this.cur();
+    // A new state (an event, a snapshot) ends what the seats chose privately; the server sends it again while
+    // the phase is open. A redraw of the same state (seats changed) keeps it.
+    if (fresh !== null || state !== this.lastState) this.own.clear();
+    this.lastState = state;
     this.m = m;
+    this.real = realDice(state);
     this.locked = false;
     this.reason = "";
     this.fresh = new Set();
@@ -149,17 +176,50 @@ export class CleverView implements GameView {
         this.freshSeat = Number(fresh.actor);
       }
     }
-    if (!before || before.actor !== m.actor || before.step !== m.step) {
-      this.selected = null;
-      if (!before || before.actor !== m.actor) this.chosenTab = null;
+    this.afterChange(before, fresh !== null && fresh.actor === "chance");
+  }
+
+  /** Simultaneous seats: a seat of this browser moved on its own position (or the phase opened for it). */
+  private(choice: PrivateChoice): void {
+    if (!this.ctx.mySeats().includes(choice.seat)) return;
+    const m = read(choice.state);
+    if (!m.layout) return;
+    const before = this.cur();
+    this.own.set(choice.seat, { choice, m });
+    this.locked = false;
+    this.reason = "";
+    this.fresh = new Set();
+    const last = choice.moves.length ? parseMove(choice.moves[choice.moves.length - 1]) : null;
+    if (last && (last.kind === "entry" || last.kind === "choose")) {
+      this.fresh.add(targetKey(last.target));
+      this.freshSeat = choice.seat;
     }
-    if (this.selected && !this.movesFor(this.selected).length) this.selected = null;
-    // hot seat: remember the sheets as the passive phase found them
-    const key = `${m.round}.${m.active}`;
-    if (inPassivePhase(m)) {
-      if (this.passiveBase?.key !== key) this.passiveBase = { key, sheets: m.sheets };
-    } else this.passiveBase = null;
+    this.afterChange(before, false);
+  }
+
+  /** Simultaneous seats: the phase opened or a seat finished (never what it chose). */
+  progress(sim: Simultaneous): void {
+    if (!this.m) return;
+    this.m = { ...this.m, simultaneous: sim, deciders: sim.waiting_for };
     this.render();
+  }
+
+  private afterChange(before: CleverModel | null, rolled: boolean): void {
+    const c = this.cur() as CleverModel;
+    this.rolling = rolled;
+    if (!before || before.actor !== c.actor || before.step !== c.step || this.mySeat() !== this.lastSeat) {
+      this.selected = null;
+      if (!before || before.actor !== c.actor || this.mySeat() !== this.lastSeat) this.chosenTab = null;
+    }
+    this.lastSeat = this.mySeat();
+    if (this.selected && !this.movesFor(this.selected).length) this.selected = null;
+    this.render();
+  }
+
+  /** The position this browser decides in now: the deciding seat's own (simultaneous phase) or the table's. */
+  private cur(): CleverModel | null {
+    const seat = this.mySeat();
+    return (seat !== null ? this.own.get(seat)?.m : undefined) ?? this.m;
   }
 
   // -- who may act ------------------------------------------------------------------------------------------
@@ -167,11 +227,19 @@ export class CleverView implements GameView {
     return this.ctx.mySeats().length > 1;
   }
 
-  /** The seat this device decides for now, if any. */
+  /** The seat this device decides for now, if any (in a simultaneous phase: the holder first, once it has its
+   * own position from the server; then the next seat of this device still choosing). */
   private mySeat(): number | null {
-    if (!this.m) return null;
+    const m = this.m;
+    if (!m) return null;
     const mine = this.ctx.mySeats();
-    return this.m.deciders.find((s) => mine.includes(s)) ?? null;
+    const sim = m.simultaneous;
+    if (sim) {
+      const choosing = (s: number): boolean => mine.includes(s) && sim.waiting_for.includes(s) && this.own.get(s)?.choice.done === false;
+      if (this.holder !== null && choosing(this.holder)) return this.holder;
+      return sim.seats.find(choosing) ?? null;
+    }
+    return m.deciders.find((s) => mine.includes(s)) ?? null;
   }
 
   private needsHandover(): boolean {
@@ -180,8 +248,9 @@ export class CleverView implements GameView {
   }
 
   private myMoves(): Move[] {
-    if (!this.m || this.locked || this.mySeat() === null || this.needsHandover()) return [];
-    return this.m.legal;
+    const c = this.cur();
+    if (!c || this.locked || this.mySeat() === null || this.needsHandover()) return [];
+    return c.legal;
   }
 
   private movesFor(d: DieName): Move[] {
@@ -200,12 +269,12 @@ export class CleverView implements GameView {
     return m.actor ?? m.active;
   }
 
-  /** The sheet as this device may see it: in hot seat, another passive player's choice stays hidden. */
+  /** The sheet as this device may see it: a seat's provisional choice (its own position) only to that seat —
+   * in hot seat only while it holds the device; everyone else sees the sheet as the passive phase found it. */
   private visibleSheet(seat: number): SheetModel {
     const m = this.m as CleverModel;
-    if (this.passiveBase && this.hotSeat() && seat !== m.actor && seat !== m.active && this.ctx.mySeats().includes(seat)) {
-      return this.passiveBase.sheets[seat] ?? m.sheets[seat];
-    }
+    const own = this.own.get(seat);
+    if (own && (!this.hotSeat() || seat === this.holder)) return own.m.sheets[seat] ?? m.sheets[seat];
     return m.sheets[seat];
   }
 
@@ -227,7 +296,7 @@ export class CleverView implements GameView {
   }
 
   private clickDie(d: DieName): void {
-    const m = this.m;
+    const m = this.cur();
     const seat = this.mySeat();
     if (!m || seat === null || this.locked || this.needsHandover()) return;
     if (this.shownSeat() !== seat) this.chosenTab = seat;
@@ -246,7 +315,7 @@ export class CleverView implements GameView {
   }
 
   private clickCell(key: string): void {
-    const m = this.m;
+    const m = this.cur();
     const seat = this.mySeat();
     const tg = keyTarget(key);
     if (!m || !tg || this.locked || this.needsHandover()) return;
@@ -299,34 +368,146 @@ export class CleverView implements GameView {
 
   private takeOver(): void {
     this.holder = this.mySeat();
+    this.lastSeat = this.holder;
     this.chosenTab = null;
+    this.selected = null;
     this.render();
   }
 
   // -- drawing ----------------------------------------------------------------------------------------------
   private render(): void {
-    const m = this.m;
-    if (!m) return;
+    const pub = this.m;
+    const m = this.cur();
+    if (!m || !pub) return;
     const name = this.ctx.seatName;
     const seat = this.mySeat();
     const handover = this.needsHandover();
+    const entering = !handover && this.drawEntry(pub);
     // for tests and styling: what this device can do now
-    this.root.dataset.state = m.terminal ? "over" : handover ? "handover" : seat !== null && !this.locked ? "act" : "wait";
+    this.root.dataset.state = m.terminal ? "over" : handover ? "handover" : entering ? "enter" : seat !== null && !this.locked ? "act" : "wait";
     this.handover.hidden = !handover;
     this.board.hidden = handover;
     if (handover && seat !== null) this.drawHandover(seat);
 
     (this.board.querySelector(".clever-round") as HTMLElement).textContent = t("clever.round", { round: Math.min(m.round, m.rounds), rounds: m.rounds });
-    this.status.textContent = statusText(m, name);
+    this.status.textContent = pub.simultaneous ? t("clever.status.together") : statusText(m, name);
     this.status.classList.toggle("mine", seat !== null);
+    this.drawTogether(pub);
     this.hint.textContent = seat === null ? "" : this.hintText(m);
     this.pending.hidden = !m.pending;
     this.pending.textContent = m.pending ? t("clever.pending", { name: name(m.pending.player), bonus: bonusWord(m.pending.bonus) }) : "";
     this.why.textContent = this.reason;
     this.drawTray(m);
     this.drawControls(m, seat);
-    this.drawTabs(m);
+    this.undoBtn.update(this.real, this.ctx.mySeats(), (move) => this.rollWords(move));
+    this.controls.append(this.undoBtn.el);
+    this.drawTabs(pub);
     this.drawSheet(m);
+  }
+
+  /** Who chooses in a simultaneous phase: "choosing…" or "done" per seat, never what. */
+  private drawTogether(m: CleverModel): void {
+    clear(this.together);
+    const sim = m.simultaneous;
+    this.together.hidden = !sim;
+    if (!sim) return;
+    const mine = this.ctx.mySeats();
+    for (const s of sim.seats) {
+      const done = !sim.waiting_for.includes(s);
+      const id = done ? (mine.includes(s) && !this.hotSeat() ? "clever.sim.done_mine" : "clever.sim.done") : "clever.sim.choosing";
+      this.together.append(h("li", { class: done ? "done" : "choosing", "data-seat": s, "data-done": String(done) }, t(id, { name: this.ctx.seatName(s) })));
+    }
+  }
+
+  // -- real dice --------------------------------------------------------------------------------------------
+  /** The seat of this browser that enters the dice now, if any. */
+  private enterer(m: CleverModel): number | null {
+    if (!this.real || m.terminal || m.actor !== null || m.step === "over") return null;
+    return this.real.enter.find((s) => this.ctx.mySeats().includes(s)) ?? null;
+  }
+
+  /** The dice to enter: those being thrown, or all six for the solo passive roll (W Y B G O P order). */
+  private entryDice(m: CleverModel): DieName[] {
+    if (m.step === "passive_roll") return [...DICE];
+    return DICE.filter((d) => m.dice.find((x) => x.die === d)?.where === "to_roll");
+  }
+
+  /** Show (or hide) the tap input; true when this browser enters the dice now. */
+  private drawEntry(m: CleverModel): boolean {
+    const seat = this.enterer(m);
+    if (seat === null) {
+      this.entry.hide();
+      this.platterBox.hidden = true;
+      return false;
+    }
+    const dice = this.entryDice(m);
+    const shown: EntryDie[] = dice.map((d) => ({ label: dieWord(d), color: d }));
+    const prompt = m.step === "passive_roll" ? t("clever.entry.passive") : t("realdice.your_throw", { name: this.ctx.seatName(this.real?.roller ?? seat) });
+    const key = `${m.step}.${m.round}.${m.rollsDone}.${dice.join()}`;
+    this.entry.show(shown, prompt, key === this.entryKey);
+    if (key !== this.entryKey) this.platterPick = [];
+    this.entryKey = key;
+    this.drawPlatterPick();
+    return true;
+  }
+
+  private entryKey = "";
+
+  /** Solo passive roll: the three lowest dice go to the silver platter; where a tie leaves a choice, the tied
+   * dice that fill it are tapped (the lowest strictly below the tie go there anyway). */
+  private platterChoice(faces: (number | null)[]): { sure: DieName[]; tied: DieName[]; need: number } | null {
+    const m = this.cur();
+    if (!m || m.step !== "passive_roll" || faces.some((f) => f === null)) return null;
+    const vals = faces as number[];
+    const cut = [...vals].sort((a, b) => a - b)[2];
+    const sure = DICE.filter((_, i) => vals[i] < cut);
+    const tied = DICE.filter((_, i) => vals[i] === cut);
+    return { sure, tied, need: 3 - sure.length };
+  }
+
+  private drawPlatterPick(): void {
+    const choice = this.entry.el.hidden ? null : this.platterChoice(this.entry.faces());
+    clear(this.platterBox);
+    this.platterBox.hidden = !choice || choice.tied.length <= choice.need;
+    if (!choice || this.platterBox.hidden) return;
+    this.platterPick = this.platterPick.filter((d) => choice.tied.includes(d));
+    this.platterBox.append(h("span", { class: "small" }, t("clever.entry.platter", { n: choice.need })));
+    for (const d of choice.tied) {
+      const on = this.platterPick.includes(d);
+      const b = h("button", { type: "button", class: `btn small die-pick${on ? " on" : ""}`, "aria-pressed": String(on), "data-die": d, onclick: () => this.togglePlatter(d, choice.need) }, dieWord(d));
+      this.platterBox.append(b);
+    }
+  }
+
+  private togglePlatter(d: DieName, need: number): void {
+    if (this.platterPick.includes(d)) this.platterPick = this.platterPick.filter((x) => x !== d);
+    else this.platterPick = [...this.platterPick, d].slice(-need);
+    this.drawPlatterPick();
+  }
+
+  /** The faces in Clever's chance notation: `W3 Y5 B1 …`, and for the solo passive roll `platter W,Y,B`. */
+  private rollText(faces: number[]): string {
+    const m = this.cur() as CleverModel;
+    const dice = this.entryDice(m);
+    let text = dice.map((d, i) => `${LETTER_OF[d]}${faces[i]}`).join(" ");
+    const choice = this.platterChoice(faces);
+    if (choice) {
+      const picked = this.platterPick.length === choice.need ? this.platterPick : choice.tied.slice(0, choice.need);
+      const platter = DICE.filter((d) => choice.sure.includes(d) || (choice.tied.length > choice.need ? picked.includes(d) : choice.tied.includes(d)));
+      text += ` platter ${platter.map((d) => LETTER_OF[d]).join(",")}`;
+    }
+    return text;
+  }
+
+  private submitEntry(outcome: string): boolean {
+    const m = this.m;
+    const seat = m ? this.enterer(m) : null;
+    return seat !== null && this.ctx.enter(seat, outcome);
+  }
+
+  private rollWords(move: string): string {
+    const roll = parseRoll(move);
+    return roll ? roll.values.map(([d, v]) => `${dieWord(d)} ${v}`).join(" · ") : move;
   }
 
   private hintText(m: CleverModel): string {
@@ -425,7 +606,8 @@ export class CleverView implements GameView {
     clear(this.tabs);
     const shown = this.shownSeat();
     m.sheets.forEach((_, i) => {
-      const deciding = m.deciders.includes(i) || m.pending?.player === i;
+      const done = m.simultaneous !== null && m.simultaneous.seats.includes(i) && !m.simultaneous.waiting_for.includes(i);
+      const deciding = m.deciders.includes(i) || (m.simultaneous === null && m.pending?.player === i);
       const total = this.visibleSheet(i).total;
       const tab = h(
         "button",
@@ -433,6 +615,7 @@ export class CleverView implements GameView {
         h("span", { class: "tab-name" }, this.ctx.seatName(i)),
         i === m.active && !m.terminal ? h("span", { class: "badge small" }, t("clever.tab.active")) : null,
         deciding ? h("span", { class: "badge small deciding" }, t("clever.tab.deciding")) : null,
+        done ? h("span", { class: "badge small done" }, t("clever.tab.done")) : null,
         h("b", { class: "tab-total" }, formatNumber(total)),
       );
       this.tabs.append(tab);
@@ -451,7 +634,8 @@ export class CleverView implements GameView {
     }
     const visible = this.visibleSheet(seat);
     // (no mark on a sheet drawn as the passive phase found it: it would point at the hidden choice)
-    const fresh = seat === this.freshSeat && visible === m.sheets[seat] ? this.fresh : new Set<string>();
+    const drawn = visible === m.sheets[seat] || visible === this.own.get(seat)?.m.sheets[seat];
+    const fresh = seat === this.freshSeat && drawn ? this.fresh : new Set<string>();
     const sheet = drawSheet(m.layout, visible, { targets, fresh, round: Math.min(m.round, m.rounds), rounds: m.rounds, label: t("clever.sheet.of", { name: this.ctx.seatName(seat) }), seat });
     this.sheetVNode = patch(this.sheetVNode, sheet);
     this.sheetBox.dataset.seat = String(seat);

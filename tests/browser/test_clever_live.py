@@ -1,0 +1,195 @@
+"""Clever online with the passive players choosing at the same time: two browsers (Ann, Bob) and a bot. Each
+passive player acts at once on their own sheet, in either order; neither browser sees the other's choice before the
+phase is over, then both see the same sheets; a whole game of five rounds. Screenshots: test-artifacts/clever-together-*.png."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dicehall.core.record import GameRecord, replay
+
+from .clever_driver import CleverPlayer, look, sheet_html
+from .conftest import Server
+
+pytestmark = pytest.mark.browser
+
+SEATS = [
+    {"kind": "bot", "bot": "greedy"},
+    {"kind": "human", "name": "Ann"},
+    {"kind": "human", "name": "Bob"},
+]
+
+
+def join(page: Any, tid: str, seat: int, token: str) -> None:
+    page.goto("/")
+    tokens = json.dumps({str(seat): token})
+    page.evaluate(f"localStorage.setItem('dicehall.tokens.{tid}', {json.dumps(tokens)})")
+    page.goto(f"/table/{tid}")
+    page.wait_for_selector(".clever-sheet", state="attached")
+
+
+def peek(page: Any, seat: int, own: int) -> str:
+    """``seat``'s sheet as this page shows it (its tab opened, then the page's own tab again)."""
+    page.locator(f".clever-tab[data-seat='{seat}']").click()
+    page.wait_for_function(f"() => document.querySelector('[data-testid=sheet]').dataset.seat === '{seat}'")
+    html = sheet_html(page, marks=True)
+    page.locator(f".clever-tab[data-seat='{own}']").click()
+    return html
+
+
+CORE_JS = """() => {
+  const svg = document.querySelector('.clever-sheet').cloneNode(true);
+  svg.querySelector('[data-testid=round-track]')?.remove();
+  return svg.outerHTML.replace(/ fresh/g, '');
+}"""
+
+
+def sheet_core(page: Any) -> str:
+    """The sheet's crosses and scores as drawn (without the round track and the last entry's flash)."""
+    html: str = page.evaluate(CORE_JS)
+    return html
+
+
+def pending(look_: dict[str, Any], seat: int) -> bool:
+    return any(s == seat and not done for s, done in look_["sim"])
+
+
+def finish_choices(player: CleverPlayer, seat: int) -> None:
+    """Every choice of this seat in the phase (a die, bonuses, +1 ...), each answered by the server in private."""
+    page = player.page
+    while look(page)["state"] == "act":
+        player.move()
+        page.wait_for_function(
+            "(seat) => { const r = document.querySelector('.clever-root');"
+            " const li = r.querySelector(`[data-testid=together] li[data-seat='${seat}']`);"
+            " return r.dataset.state !== 'wait' || !li || li.dataset.done === 'true'; }",
+            arg=seat,
+        )
+
+
+def together_phase(players: dict[int, CleverPlayer], first: int, shots: Path | None = None) -> None:
+    """Both choose now; ``first`` finishes before the other starts. Neither sees the other's pending choice."""
+    second = 3 - first
+    for p in players.values():
+        p.page.wait_for_selector(".clever-root[data-state=act]")
+    seen_before = {s: peek(players[3 - s].page, s, 3 - s) for s in (1, 2)}
+    if shots is not None:
+        players[1].page.screenshot(path=str(shots / "clever-together.png"), full_page=True)
+    finish_choices(players[first], first)
+    mine_after = sheet_core(players[first].page)
+    other = players[second].page
+    other.wait_for_selector(f"[data-testid=together] li[data-seat='{first}'][data-done=true]")
+    assert look(other)["state"] == "act", "the second one was never kept waiting"
+    assert peek(other, first, second) == seen_before[first], "a pending choice must not show to the other"
+    assert look(players[first].page)["state"] == "wait"
+    if shots is not None:
+        other.screenshot(path=str(shots / "clever-together-done.png"), full_page=True)
+    finish_choices(players[second], second)
+    # the phase is over: the choices are committed and both browsers show the same sheets
+    for p in players.values():
+        p.page.wait_for_function(
+            "() => !document.querySelector('[data-testid=together]:not([hidden]) li[data-seat=\"1\"]')"
+            " || document.querySelector('.clever-root').dataset.state === 'over'"
+        )
+    deadline = time.monotonic() + 10
+    while look(players[1].page)["seq"] != look(players[2].page)["seq"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    other.locator(f".clever-tab[data-seat='{first}']").click()
+    other.wait_for_function(f"() => document.querySelector('[data-testid=sheet]').dataset.seat === '{first}'")
+    assert sheet_core(other) == mine_after, "after the phase the choice shows to everyone"
+    other.locator(f".clever-tab[data-seat='{second}']").click()
+
+
+def play_together(players: dict[int, CleverPlayer], timeout: float, shots: Path | None = None) -> int:
+    """The whole game; every passive phase of both humans is played and checked. Returns how many were."""
+    deadline = time.monotonic() + timeout
+    phases = 0
+    while time.monotonic() < deadline:
+        looks = {s: look(p.page) for s, p in players.items()}
+        if all(x["state"] == "over" for x in looks.values()):
+            return phases
+        if any(pending(x, 1) and pending(x, 2) for x in looks.values()):
+            together_phase(players, first=1 + phases % 2, shots=shots if phases == 0 else None)
+            phases += 1
+            continue
+        acted = False
+        for s, p in players.items():
+            if looks[s]["state"] == "act" and not looks[s]["sim"]:
+                p.move()
+                acted = True
+            elif looks[s]["state"] == "act" and pending(looks[s], s):
+                p.move()  # a phase with the bot: only this browser's seat of the two chooses
+                acted = True
+        if not acted:
+            time.sleep(0.02)
+    raise AssertionError(f"game not over within {timeout} s: {[look(p.page) for p in players.values()]}")
+
+
+def start(
+    new_page: Any, server: Server, overrides: dict[str, Any], width: int = 1280, height: int = 800
+) -> tuple[str, dict[int, CleverPlayer]]:
+    created = server.post(
+        "/api/tables", {"game": "clever", "preset": None, "overrides": overrides, "seats": SEATS}
+    )
+    tid: str = created["table_id"]
+    players = {}
+    for s in (1, 2):
+        page = new_page(width, height)
+        join(page, tid, s, created["seats"][s]["token"])
+        players[s] = CleverPlayer(page, seed=40 + s)
+    return tid, players
+
+
+def check_record(server: Server, tid: str, players: dict[int, CleverPlayer]) -> None:
+    state = replay(GameRecord.from_json(server.get(f"/api/tables/{tid}/record")))
+    assert state.is_terminal()
+    for p in players.values():
+        p.page.get_by_test_id("gameover").wait_for()
+        cells = p.page.locator("[data-testid=results] tbody tr.total td").all_inner_texts()
+        assert [int("".join(ch for ch in c if ch.isdigit())) for c in cells] == [
+            int(x) for x in state.scores()
+        ]
+
+
+def test_two_browsers_and_a_bot_choose_passively_at_once(
+    new_page: Any, server: Server, artifacts: Path
+) -> None:
+    """A whole game (five rounds): every passive phase of both humans is played concurrently and checked."""
+    tid, players = start(new_page, server, {})
+    phases = play_together(players, timeout=240, shots=artifacts)
+    assert phases >= 5, "every round the bot is active and both humans choose at once"
+    check_record(server, tid, players)
+
+
+def test_together_on_a_phone_and_a_reload_mid_phase(new_page: Any, server: Server, artifacts: Path) -> None:
+    _, players = start(new_page, server, {"rounds": 1}, 390, 844)
+    deadline = time.monotonic() + 120  # (generous: a fresh server's bot workers may still be starting)
+    while not any(pending(look(p.page), 1) and pending(look(p.page), 2) for p in players.values()):
+        assert time.monotonic() < deadline, "no passive phase of both humans"
+        for p in players.values():
+            if look(p.page)["state"] == "act":
+                p.move()
+        time.sleep(0.02)
+    page = players[2].page
+    page.wait_for_selector(".clever-root[data-state=act]")
+    page.screenshot(path=str(artifacts / "clever-together-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
+
+    # Ann finishes and reloads: her own choice comes back (from the server, to her only), still hidden from Bob
+    ann = players[1]
+    ann.page.wait_for_selector(".clever-root[data-state=act]")
+    bob_sees = peek(page, 1, 2)
+    finish_choices(ann, 1)
+    mine = sheet_core(ann.page)
+    ann.page.reload()
+    ann.page.wait_for_selector("[data-testid=together] li[data-seat='1'][data-done=true]")
+    deadline = time.monotonic() + 10  # (the snapshot comes first, then her own position)
+    while sheet_core(ann.page) != mine and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert look(ann.page)["state"] == "wait" and sheet_core(ann.page) == mine
+    assert peek(page, 1, 2) == bob_sees
