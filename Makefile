@@ -23,7 +23,11 @@ $(WEB_STAMP): $(shell find web -type f -not -path 'web/node_modules/*' 2>/dev/nu
 # first game, test or bot move (a cold compile costs about a minute of CPU).
 KERNEL_STAMP := $(VENV)/.kernels
 kernels: $(KERNEL_STAMP)
-$(KERNEL_STAMP): $(STAMP) $(wildcard dicehall/clever/kernel/*.py) dicehall/clever/master.py dicehall/web/botwarm.py
+# Numba keys a cached kernel on its own file only, not on the modules it calls (their constants are compiled in):
+# any change to a file that uses Numba drops every cached kernel before they are compiled again.
+KERNEL_SRC := $(shell grep -rlE --include='*.py' 'numba|njit' dicehall 2>/dev/null)
+$(KERNEL_STAMP): $(STAMP) $(KERNEL_SRC) dicehall/web/botwarm.py
+	find dicehall -name '*.nbi' -delete -o -name '*.nbc' -delete
 	$(BIN)/python -c "import dicehall.web.botwarm"
 	touch $@
 
