@@ -36,7 +36,7 @@ import httpx
 import numpy as np
 
 from dicehall.web.bench import free_port, start_server, stop_server
-from dicehall.web.loadgen import Window, _open
+from dicehall.web.loadgen import Window, _open, run_fresh
 
 PATHOLOGICAL = {"game": "thousand", "overrides": {"target": 5000, "barrel_score": 4700}}
 PARTS = ("pathological", "flood", "create")
@@ -333,7 +333,7 @@ def run(
             bot_delay=bot_delay,
         )
         try:
-            res: AbuseResult = _run_fresh(
+            res: AbuseResult = run_fresh(
                 run_abuse(
                     f"http://127.0.0.1:{port}",
                     normal,
@@ -375,24 +375,3 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
-
-
-def _run_fresh(coro: Any) -> Any:
-    """``asyncio.run`` in a thread of its own: the caller's thread may already run a loop (a test session with
-    Playwright's sync API does)."""
-    import threading
-
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, name="abuse-mix")
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]

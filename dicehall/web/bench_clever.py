@@ -23,6 +23,7 @@ import numpy as np
 from websockets.asyncio.client import ClientConnection, connect
 
 from dicehall.web.bench import free_port, start_server, stop_server
+from dicehall.web.loadgen import run_fresh
 
 SEATS = 4
 
@@ -173,7 +174,7 @@ def measure(games: int) -> dict[str, Any]:
             started = time.perf_counter()
             refused = 0
             for g in range(games):
-                refused += asyncio.run(
+                refused += run_fresh(
                     play_game(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", random.Random(g), lat)
                 )
             elapsed = time.perf_counter() - started

@@ -16,6 +16,7 @@ import asyncio
 import base64
 import json
 import os
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable
@@ -314,6 +315,25 @@ def main(argv: list[str] | None = None) -> None:
         with open(a.acked_out, "w", encoding="utf-8") as f:
             json.dump(res.acked, f)
     print(json.dumps(res.summary()))
+
+
+def run_fresh(coro: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: the caller's thread may already run a loop (a test session with
+    Playwright's sync API does)."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name="fresh-loop")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 if __name__ == "__main__":
