@@ -315,21 +315,21 @@ def ask_entry(state: State[Any], names: Sequence[str], human_seats: Sequence[int
     from dicehall.core.realdice import entry_seats, example_entry, read_entry
 
     roller = state.roller()
-    who = names[roller] if roller is not None else "the dice"
+    who = names[roller] if roller is not None else tr("cli.realdice.someone")
     seats = entry_seats(state, human_seats) or [roller if roller is not None else 0]
     example = example_entry(state)
     while True:
-        raw = ask(f"{who} throws — type the dice that fell (e.g. {example}; 'undo', 'q' quits) > ").strip()
+        raw = ask(tr("cli.realdice.prompt", who=who, example=example)).strip()
         if raw.lower() in ("q", "quit", "exit"):
             raise QuitGame
         if not raw or raw.lower() in ("?", "h", "help"):
-            console.print(f"Type the faces in the game's notation, e.g. [bold]{example}[/].")
+            console.print(tr("cli.realdice.help", example=f"[bold]{example}[/]"))
             continue
         try:
             return read_entry(state, raw), seats[0]
         except DicehallError as exc:
             rule = getattr(exc, "rule", "")
-            console.print(f"[red]{escape(str(exc))}[/]" + (f" [dim](rule: {rule})[/]" if rule else ""))
+            console.print(f"[red]{escape(exc.localized())}[/]" + (f" [dim](rule: {rule})[/]" if rule else ""))
 
 
 def play_in_terminal(
@@ -393,7 +393,7 @@ def play_in_terminal(
                 resync = getattr(narrate, "resync", None)  # a narrator that tracks turns hears of the rewind
                 if resync is not None:
                     resync(state)
-                console.print(f"[yellow]entry {taken.move} taken back[/]")
+                console.print(f"[yellow]{tr('cli.realdice.taken_back', move=taken.move)}[/]")
                 continue
             finally:
                 _UNDO_OPEN[0] = False

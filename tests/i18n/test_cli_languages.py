@@ -135,3 +135,23 @@ def test_option_errors_are_said_in_the_language_asked_for() -> None:
     )
     unknown = runner.invoke(app, ["rules", "thousand", "--set", "nonsense=1", "--lang", "pl"])
     assert unknown.exit_code == 2 and "nieznana opcja zasad 'nonsense'" in " ".join(unknown.output.split())
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_real_dice_prompts_in_each_language(lang: str) -> None:
+    """The score pad's prompts, its help and its undo line are the chosen language's (the input ends mid-game)."""
+    answers = "?\n1,1,5,5,2\nundo\n1,1,5,5,3\nq\nn\n"
+    result = runner.invoke(
+        app,
+        ["play", "thousand", "--players", "ann,bob", "--real-dice", "--lang", lang],
+        input=answers,
+        env={"COLUMNS": "200"},
+    )
+    out = " ".join(result.output.split())
+    t = translator(lang)
+    assert t("cli.realdice.prompt", who="ann", example="").split("(")[0].strip() in out
+    assert (
+        t("cli.realdice.taken_back", move="11552") in out
+        or t("cli.realdice.taken_back", move="1,1,5,5,2") in out
+    )
+    assert not [(m, p) for m, p in english_left(out, lang) if m.startswith("cli.realdice.")]
