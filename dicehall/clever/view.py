@@ -23,21 +23,9 @@ from dicehall.clever.state import (
 )
 from dicehall.clever.tables import B_VALUES, Y_PRINTED, Y_VALUES, blue_label, yellow_label
 from dicehall.clever.terminal import describe_action
+from dicehall.clever.words import BONUS_KEYS
 from dicehall.core.game import CHANCE, TERMINAL
 
-BONUS_IDS = {
-    S.YELLOW_X: "yellow_x",
-    S.BLUE_X: "blue_x",
-    S.GREEN_X: "green_x",
-    S.ORANGE_4: "orange_4",
-    S.ORANGE_5: "orange_5",
-    S.ORANGE_6: "orange_6",
-    S.PURPLE_6: "purple_6",
-    S.REROLL: "reroll",
-    S.PLUS_ONE: "plus_one",
-    S.FOX: "fox",
-    S.BLACK: "black",
-}
 STEPS = {
     PH_ROLL: "roll",
     PH_PICK: "pick",
@@ -49,7 +37,7 @@ STEPS = {
 
 
 def _bonus(kind: int | None) -> str | None:
-    return None if kind is None else BONUS_IDS[kind]
+    return None if kind is None else BONUS_KEYS[kind]
 
 
 def _grid_layout(grid: S.CrossGrid) -> dict[str, Any]:
@@ -166,14 +154,14 @@ def public_view(state: CleverState) -> dict[str, Any]:
         "fields": [S.DIE_NAMES[d] for d in state.field],
         "pending_bonus": None
         if pending is None
-        else {"player": pending[0], "bonus": S.BONUS_NAMES[pending[1]], "kind": BONUS_IDS[pending[1]]},
+        else {"player": pending[0], "bonus": S.BONUS_NAMES[pending[1]], "kind": BONUS_KEYS[pending[1]]},
         "step": step,
         "plus_after": plus_after,
         "next_seats": list(state.passive_order) if step in ("plus", "passive_pick") else [],
         "plus_used": [
             [S.DIE_NAMES[d] for d in range(6) if state.plus_used[p] >> d & 1] for p in range(state.n)
         ],
-        "bonuses": [{"player": p, "bonus": BONUS_IDS[b], "applied": bool(ok)} for p, b, ok in state.log],
+        "bonuses": [{"player": p, "bonus": BONUS_KEYS[b], "applied": bool(ok)} for p, b, ok in state.log],
         "sheets": [sheet_view(state, p) for p in range(state.n)],
         "layout": LAYOUT,
         "solo_rating": state.solo_rating() if terminal and state.n == 1 else None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dicehall.clever import sheet as S
 from dicehall.i18n.message import Message
 
-_BONUS_KEYS = {
+BONUS_KEYS = {  # the bonus kinds by name: message ids and the web view's `kind`
     S.YELLOW_X: "yellow_x",
     S.BLUE_X: "blue_x",
     S.GREEN_X: "green_x",
@@ -41,7 +41,7 @@ def area(a: int) -> Message:
 
 def bonus(b: int) -> Message:
     """A bonus by its kind (``fox``, ``orange 4``)."""
-    return Message(f"clever.bonus.{_BONUS_KEYS[b]}")
+    return Message(f"clever.bonus.{BONUS_KEYS[b]}")
 
 
 def rating(points: int) -> Message:
