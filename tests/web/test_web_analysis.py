@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-from webtools import connect, create, latest, pick, tokens
+from webtools import connect, create, latest, pick, play_to_end, tokens
 
 
 def test_hints_for_the_seat_to_move_when_the_table_allows_them(server):
@@ -33,12 +33,7 @@ def test_analysis_of_a_table_record(server):
         t = create(c)
         tid = t["table_id"]
         ws = stack.enter_context(connect(c))
-        view = latest(ws.join(tid, tokens(t)))
-        for _ in range(5000):
-            st = view["state"]
-            if st["terminal"]:
-                break
-            view = latest(ws.act(st["current_player"], view["seq"], pick(st)))
+        view = play_to_end(ws, latest(ws.join(tid, tokens(t))))
         r = c.get(f"/api/tables/{tid}/analysis")
         assert r.status_code == 200, r.text
         a = r.json()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
-from webtools import connect, create, latest, pick, tokens
+from webtools import connect, create, latest, pick, play_to_end, tokens
 
 from dicehall.core.record import GameRecord, replay
 from dicehall.web.app import create_app
@@ -108,12 +108,7 @@ def test_record_endpoint_replays_and_lists_finished(server):
         t = create(c)
         tid = t["table_id"]
         ws = stack.enter_context(connect(c))
-        view = latest(ws.join(tid, tokens(t)))
-        for _ in range(5000):
-            st = view["state"]
-            if st["terminal"]:
-                break
-            view = latest(ws.act(st["current_player"], view["seq"], pick(st)))
+        view = play_to_end(ws, latest(ws.join(tid, tokens(t))))
         assert view["state"]["terminal"]
         r = c.get(f"/api/tables/{tid}/record")
         assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]

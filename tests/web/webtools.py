@@ -83,6 +83,16 @@ def pick(view: dict[str, Any]) -> str:
     return "bank" if "bank" in legal else str(legal[0])
 
 
+def play_to_end(ws: WS, view: dict[str, Any]) -> dict[str, Any]:
+    """Every seat held by ``ws`` plays :func:`pick` from ``view`` until the game ends; the last view."""
+    for _ in range(5000):
+        st = view["state"]
+        if st["terminal"]:
+            break
+        view = latest(ws.act(st["current_player"], view["seq"], pick(st)))
+    return view
+
+
 def wait_for(ws: WS, pred: Any, timeout: float = 10.0) -> list[dict[str, Any]]:
     """Drain until ``pred(all messages so far)`` holds (for bots, which move on their own)."""
     got: list[dict[str, Any]] = []
