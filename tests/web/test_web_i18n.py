@@ -18,11 +18,15 @@ def _render(lang: str, msgid: str, params: dict[str, Any]) -> str:
 def test_a_refused_move_carries_the_engines_message_id(server):
     with server() as c, ExitStack() as stack:
         ws = stack.enter_context(connect(c))
-        for _ in range(50):  # seat 0 to move, nothing banked yet: banking is refused for the opening
+        for _ in range(200):  # seat 0 to move, nothing banked yet: banking is refused for the opening
             t = create(c)
             msg = latest(ws.join(t["table_id"], tokens(t)[:1]))
-            if msg["state"]["current_player"] == 0 and msg["state"]["legal_actions"] == ["roll"]:
+            st = msg["state"]
+            # the server keeps a first throw's only choice itself; five scoring dice would leave hot dice to roll
+            if st["current_player"] == 0 and st["legal_actions"] == ["roll"] and not st["hot_dice"]:
                 break
+        else:
+            raise AssertionError("no table opened with seat 0 to move")
         seq = msg["seq"]
         refused = ws.act(0, seq, "bank")
         assert len(refused) == 1 and refused[0]["code"] == "illegal_move"
