@@ -67,6 +67,9 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "clever.die",
     "clever.area.",
     "clever.bonus.",
+    "wurf.refusal.",
+    "wurf.notation.",
+    "wurf.rules_error.",
 )
 # POSIX order of precedence for the language of messages.
 ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")

@@ -23,6 +23,7 @@ import math
 import re
 
 from dicehall.core.errors import NotationError
+from dicehall.i18n.message import Message
 from dicehall.wurf.arena.base import ARENA_MM, FACE_NAMES, X
 
 CELLS = 5
@@ -94,17 +95,17 @@ def _whole(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _place_problem(what: str, x: object, y: object, yaw: object) -> str | None:
+def _place_problem(what: Message, x: object, y: object, yaw: object) -> Message | None:
     if (x is None) != (y is None):
-        return f"{what}: give both x and y, or neither"
+        return Message("wurf.notation.both_xy", what=what)
     if x is not None and not (_real(x) and _real(y)):
-        return f"{what}: x and y must be finite numbers (mm), got {x!r}, {y!r}"
+        return Message("wurf.notation.xy_numbers", what=what, x=repr(x), y=repr(y))
     if not _real(yaw):
-        return f"{what}: yaw must be a finite number (degrees), got {yaw!r}"
+        return Message("wurf.notation.yaw_number", what=what, yaw=repr(yaw))
     return None
 
 
-def malformed(action: object) -> str | None:
+def malformed(action: object) -> Message | None:
     """Why ``action`` is not a well-formed Wurf action (a wrong type, NaN, an infinity), or ``None``.
 
     Only the form is checked here; whether the action is allowed now (aim inside the arena, power 0–1, a die that
@@ -116,44 +117,47 @@ def malformed(action: object) -> str | None:
         for name in ("x", "y", "power", "spin"):
             v = getattr(action, name)
             if not _real(v):
-                return f"throw {name} must be a finite number, got {v!r}"
+                return Message(
+                    "wurf.notation.throw_number", name=Message(f"wurf.notation.param.{name}"), value=repr(v)
+                )
         return None
     if isinstance(action, Rearrange):
         if not isinstance(action.moves, tuple) or not action.moves:
-            return "a rearrangement moves at least one die: a tuple of (index, x, y)"
+            return Message("wurf.notation.move_empty")
         for move in action.moves:
             if not (isinstance(move, tuple) and len(move) == 3 and _whole(move[0])):
-                return f"a rearrangement move is (die index, x, y), got {move!r}"
-            problem = _place_problem(f"die #{move[0]}", move[1], move[2], 0.0)
+                return Message("wurf.notation.move_form", move=repr(move))
+            what = Message("wurf.notation.what.moved_die", i=move[0])
+            problem = _place_problem(what, move[1], move[2], 0.0)
             if problem or move[1] is None:
-                return problem or f"die #{move[0]}: a move needs a position"
+                return problem or Message("wurf.notation.move_needs_place", i=move[0])
         return None
     if isinstance(action, Setup):
         if not _whole(action.face) or not 1 <= action.face <= 6:
-            return f"the start die shows a face 1..6 (1 = X), got {action.face!r}"
-        return _place_problem("the start die", action.x, action.y, action.yaw)
+            return Message("wurf.notation.start_face", face=repr(action.face))
+        return _place_problem(Message("wurf.notation.what.start_die"), action.x, action.y, action.yaw)
     if isinstance(action, Outcome):
         if not isinstance(action.dice, tuple):
-            return "an outcome is a tuple of landed dice"
+            return Message("wurf.notation.outcome_tuple")
         for k, d in enumerate(action.dice):
             if not isinstance(d, Landed):
-                return f"die {k + 1} of the outcome is not a landed die: {d!r}"
+                return Message("wurf.notation.not_landed", k=k + 1, die=repr(d))
             if d.status not in STATUSES:
-                return f"die {k + 1}: unknown status {d.status!r}"
+                return Message("wurf.notation.unknown_status", k=k + 1, status=repr(d.status))
             if not _whole(d.face) or not 0 <= d.face <= 6:
-                return f"die {k + 1}: a face is X or 2..6, got {d.face!r}"
-            problem = _place_problem(f"die {k + 1}", d.x, d.y, d.yaw)
+                return Message("wurf.notation.face_range", k=k + 1, face=repr(d.face))
+            problem = _place_problem(Message("wurf.notation.what.die", k=k + 1), d.x, d.y, d.yaw)
             if problem:
                 return problem
         return None
-    return f"{action!r} is not a Wurf action"
+    return Message("wurf.notation.not_an_action", action=repr(action))
 
 
 def cell_centre(cell: str) -> tuple[float, float]:
     """Centre of an aim cell ``a1``..``e5`` (columns a–e west→east, rows 1–5 south→north)."""
     m = re.fullmatch(r"([a-e])([1-5])", cell.strip().lower())
     if not m:
-        raise NotationError(f"aim cell must be a1..e5, got {cell!r}")
+        raise NotationError(Message("wurf.notation.cell", cell=repr(cell)))
     col = COLS.index(m.group(1))
     row = int(m.group(2)) - 1
     return (col + 0.5) * CELL_MM, (row + 0.5) * CELL_MM
@@ -180,7 +184,7 @@ def parse_face(text: str) -> int:
         return X
     if t in ("2", "3", "4", "5", "6"):
         return int(t)
-    raise NotationError(f"a face is X or 2..6, got {text!r}")
+    raise NotationError(Message("wurf.notation.face", text=repr(text)))
 
 
 def _pos(x: float | None, y: float | None, yaw: float) -> str:
@@ -228,25 +232,23 @@ def _parse_die(tok: str) -> Landed:
         return Landed(status, face)
     m = _POS_RE.fullmatch("@" + rest)
     if not m:
-        raise NotationError(f"a die position is @x,y[,yaw] in mm/degrees, got {tok!r}")
+        raise NotationError(Message("wurf.notation.position", token=repr(tok)))
     return Landed(status, face, float(m.group(1)), float(m.group(2)), float(m.group(3) or 0.0))
 
 
 def from_string(text: str) -> Action:
     if not isinstance(text, str):
-        raise NotationError(f"a move is text like 'throw c3 p0.6' or 'end', not {type(text).__name__}")
+        raise NotationError(Message("wurf.notation.not_text", type=type(text).__name__))
     words = text.strip().split()
     if not words:
-        raise NotationError("empty move")
+        raise NotationError(Message("wurf.notation.empty"))
     head, args = words[0].lower(), words[1:]
     if head == "end" and not args:
         return EndTurn()
     if head == "throw":
         if args and args[0].lower() == "real":
             if len(args) > 1:
-                raise NotationError(
-                    "'throw real' takes nothing more: a real throw's aim and power are unknown"
-                )
+                raise NotationError(Message("wurf.notation.real_alone"))
             return RealThrow()
         return _parse_throw(args, text)
     if head == "move":
@@ -254,29 +256,26 @@ def from_string(text: str) -> Action:
         for tok in args:
             m = re.fullmatch(rf"(\d+)>({_FLOAT}),({_FLOAT})", tok)
             if not m:
-                raise NotationError(f"a move is index>x,y (mm), got {tok!r}")
+                raise NotationError(Message("wurf.notation.move_token", token=repr(tok)))
             moves.append((int(m.group(1)), float(m.group(2)), float(m.group(3))))
         if not moves:
-            raise NotationError("'move' needs at least one index>x,y")
+            raise NotationError(Message("wurf.notation.move_none"))
         return Rearrange(tuple(moves))
     if head == "lands":
         return Outcome(tuple(_parse_die(t) for t in args))
     if head == "start" and len(args) == 1:
         d = _parse_die(args[0])
         if d.status != "arena":
-            raise NotationError("the start die must be a face with an optional position")
+            raise NotationError(Message("wurf.notation.start_form"))
         if d.x is None or d.y is None:
             return Setup(d.face, None, None)
         return Setup(d.face, d.x, d.y, d.yaw)
-    raise NotationError(
-        f"cannot read {text!r}: expected 'throw X,Y pP sS', 'throw real', 'move i>x,y ...', 'end', 'lands ...'"
-        " or 'start F'"
-    )
+    raise NotationError(Message("wurf.notation.unreadable", text=repr(text)))
 
 
 def _parse_throw(args: list[str], text: str) -> Throw:
     if not args:
-        raise NotationError("'throw' needs an aim: x,y in mm or a cell a1..e5")
+        raise NotationError(Message("wurf.notation.throw_needs_aim"))
     aim = args[0]
     m = re.fullmatch(rf"({_FLOAT}),({_FLOAT})", aim)
     if m:
@@ -287,7 +286,7 @@ def _parse_throw(args: list[str], text: str) -> Throw:
     for tok in args[1:]:
         m2 = re.fullmatch(rf"([ps])=?({_FLOAT})", tok.lower())
         if not m2:
-            raise NotationError(f"throw options are p<power> and s<spin> (0..1), got {tok!r} in {text!r}")
+            raise NotationError(Message("wurf.notation.throw_option", token=repr(tok), text=repr(text)))
         if m2.group(1) == "p":
             power = float(m2.group(2))
         else:

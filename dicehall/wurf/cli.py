@@ -33,72 +33,74 @@ from dicehall.core.cli_support import ask, play_in_terminal, run_simulate_comman
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord
+from dicehall.i18n import Message, tr
 from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Throw, cell_centre
 from dicehall.wurf.state import WurfState
 from dicehall.wurf.terminal import cell_help, describe_action, describe_outcome, render_state
 
 MIN_SIZE, MAX_SIZE = 64, 4096  # a picture smaller shows no pips; larger exceeds common offscreen GL buffers
 
-HELP = (
-    "Commands: 't c3 0.6' throw at cell c3 with power 0.6 (optional spin after it),\n"
-    "'g' gather all dice into a block (or 'g c3' around cell c3), 'm 2 c3' move die #2 to cell c3,\n"
-    "'end' end your turn, 'board' redraw, 'help'. Full notation works too: 'throw 100,80 p0.6 s0.5',\n"
-    "'move 0>100,90 1>117,90'.\n" + cell_help() + "."
-)
+
+def play_help() -> str:
+    """The commands of ``play wurf`` and what a cell and power mean, in the process's language."""
+    return tr("wurf.play.help") + "\n" + cell_help() + "."
 
 
 def allowed_commands(state: WurfState) -> str:
     """The commands the player to move can use now (only those)."""
     legal = state.legal_actions()
-    words = ["'t CELL POWER' throw" + (f" all {state.throw_count()} dice" if state.big_next else "")]
+    words = [
+        tr("wurf.play.cmd_throw_all", n=state.throw_count()) if state.big_next else tr("wurf.play.cmd_throw")
+    ]
     if any(isinstance(a, Rearrange) for a in legal):
-        words.append("'g [CELL]' gather / 'm N CELL' move a die")
+        words.append(tr("wurf.play.cmd_gather"))
     if any(isinstance(a, EndTurn) for a in legal):
-        words.append("'end' end the turn")
+        words.append(tr("wurf.play.cmd_end"))
     return ", ".join([*words, "'board'", "'help'"])
 
 
 def _no_more(args: list[str], allowed: int, usage: str) -> None:
     if len(args) > allowed:
-        raise NotationError(f"unexpected {' '.join(args[allowed:])!r} after the command; type {usage}")
+        words = repr(" ".join(args[allowed:]))
+        raise NotationError(Message("wurf.play.extra_words", words=words, usage=Message(usage)))
 
 
 def parse_human(state: WurfState, text: str) -> Action:
     """The simple terminal commands (and the full notation) as an action; raises on bad input."""
     words = text.strip().lower().split()
     if not words:
-        raise NotationError("type a command (help lists them)")
+        raise NotationError(Message("wurf.play.empty"))
     head, args = words[0], words[1:]
     if head in ("e", "end", "stop"):
-        _no_more(args, 0, "'end' alone")
+        _no_more(args, 0, "wurf.play.usage_end")
         return EndTurn()
     if head in ("t", "throw") or re.fullmatch(r"[a-e][1-5]", head):
         if re.fullmatch(r"[a-e][1-5]", head):
             args = [head, *args]
         if not args:
-            raise NotationError("throw where? e.g. 't c3 0.6'")
+            raise NotationError(Message("wurf.play.throw_where"))
         if "," in args[0] or any(a.startswith(("p", "s")) for a in args[1:]):
             action = state.string_to_action("throw " + " ".join(args))
             assert isinstance(action, Throw)
             return action
-        _no_more(args, 3, "'t CELL POWER SPIN', e.g. 't c3 0.6 0.5'")
+        _no_more(args, 3, "wurf.play.usage_throw")
         x, y = cell_centre(args[0])
         try:
             power = float(args[1]) if len(args) > 1 else 0.5
             spin = float(args[2]) if len(args) > 2 else 0.5
         except ValueError:
-            raise NotationError("power and spin are numbers from 0 to 1, e.g. 't c3 0.6 0.4'") from None
+            raise NotationError(Message("wurf.play.power_number")) from None
         return Throw(x, y, power, spin)
     if head in ("g", "gather"):
-        _no_more(args, 1, "'g' or 'g CELL', e.g. 'g c3'")
+        _no_more(args, 1, "wurf.play.usage_gather")
         cx, cy = cell_centre(args[0]) if args else (None, None)
         gather = state.gather_action(cx, cy)
         if gather is None:
-            raise NotationError("the dice are already gathered there")
+            raise NotationError(Message("wurf.play.gathered"))
         return gather
     if head == "m":
         if len(args) != 2 or not args[0].isdigit():
-            raise NotationError("move a die with 'm N CELL', e.g. 'm 2 c3' (N is the die's # on the board)")
+            raise NotationError(Message("wurf.play.move_usage"))
         x, y = cell_centre(args[1])
         return Rearrange(((int(args[0]), x, y),))
     return state.string_to_action(text)
@@ -108,16 +110,23 @@ def make_human(names: list[str]) -> Any:
     def ask_human(state: State[Any], seat: int) -> Action:
         assert isinstance(state, WurfState)
         what = (
-            f"BIG THROW: all {state.throw_count()} dice at once"
+            tr("wurf.play.big", n=state.throw_count())
             if state.big_next
-            else ("your mandatory throw" if state.phase == "throw" else "throw again or 'end'")
+            else tr("wurf.play.mandatory" if state.phase == "throw" else "wurf.play.again")
         )
-        console.print(f"[bold]{names[seat]}[/] — {what}. Now: {escape(allowed_commands(state))}.")
+        console.print(
+            tr(
+                "wurf.play.prompt",
+                name=f"[bold]{names[seat]}[/]",
+                what=what,
+                commands=escape(allowed_commands(state)),
+            )
+        )
         while True:
             raw = ask("> ").strip()
             if raw.lower() in ("help", "h", "?"):
-                console.print(HELP)
-                console.print(f"Now you can use: {escape(allowed_commands(state))}.")
+                console.print(escape(play_help()))
+                console.print(tr("wurf.play.now", commands=escape(allowed_commands(state))))
                 continue
             if raw.lower() in ("board", "b"):
                 console.print(render_state(state, names))
@@ -127,7 +136,8 @@ def make_human(names: list[str]) -> Any:
                 state.clone().apply_action(action)
             except DicehallError as exc:
                 rule = getattr(exc, "rule", "")
-                console.print(f"[red]{exc}[/]" + (f" [dim](rule: {rule})[/]" if rule else ""))
+                said = f"[red]{escape(exc.localized())}[/]"
+                console.print(said + (f" [dim]({tr('clever.cli.rule', rule=rule)})[/]" if rule else ""))
                 continue
             return action
 
@@ -149,11 +159,20 @@ def make_narrator(names: list[str]) -> Any:
         rep = state.last
         console.print(f"   {escape(describe_outcome(before, action, rep, names))}", soft_wrap=True)
         if rep.eliminated:
-            console.print(f"   [bold red]{names[rep.thrower]} has no dice left and is out.[/]")
+            console.print(f"   [bold red]{tr('wurf.play.eliminated', name=names[rep.thrower])}[/]")
             if state.phase in ("setup", "over") and state.elimination_log[state.game_index - 1]:
                 winner = state.elimination_log[state.game_index - 1][-1]
-                game = f" game {state.game_index} of {state.games_total}" if state.rules.match else ""
-                console.print(f"   [bold green]{names[winner]} wins the{game or ' game'}![/]")
+                won = (
+                    tr(
+                        "wurf.play.wins_match_game",
+                        name=names[winner],
+                        game=state.game_index,
+                        games=state.games_total,
+                    )
+                    if state.rules.match
+                    else tr("wurf.play.wins", name=names[winner])
+                )
+                console.print(f"   [bold green]{won}[/]")
 
     return narrate
 
@@ -187,7 +206,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             rules_file,
         )
         names = seat_names(specs)
-        console.print(HELP)
+        console.print(escape(play_help()))
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, WurfState)
@@ -256,24 +275,24 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
 
         names = [n.strip() for n in players.split(",")]
         if not 2 <= len(names) <= 5 or not all(names):
-            raise fail("Der große Wurf takes 2–5 players: --players Ann,Bob,Cleo")
+            raise fail(tr("wurf.ref.players"))
         if len(set(names)) != len(names):
-            raise fail("player names must differ")
+            raise fail(tr("wurf.ref.names_differ"))
         session = RefereeSession(names, match)
-        console.print("Referee mode. Type 'help' for the input format, 'undo' to take back an entry.")
+        console.print(tr("wurf.ref.welcome"), markup=False)
         console.print(session.prompt(), markup=False)
         try:
             while not session.closed:  # after the last throw the session stays open for 'undo' until 'done'
                 for msg in session.handle(ask("> ")):
                     console.print(msg, markup=False)
         except (KeyboardInterrupt, EOFError):
-            console.print("\nSession ended.")
+            console.print("\n" + tr("wurf.ref.ended"))
         if save is not None:
             try:
                 session.record.save(save)
             except DicehallError as exc:
-                raise fail(str(exc), code=1) from None
-            console.print(f"record saved to {save}")
+                raise fail(exc.localized(), code=1) from None
+            console.print(tr("cli.play.saved", path=str(save)), markup=False)
 
     @render_app.command("wurf")
     def render_wurf(
@@ -290,16 +309,16 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         from dicehall.wurf.render import outcome_of_throw, render_outcome
 
         if not MIN_SIZE <= size <= MAX_SIZE:
-            raise fail(f"--size must be from {MIN_SIZE} to {MAX_SIZE} pixels (got {size})")
+            raise fail(tr("wurf.render.size", lo=MIN_SIZE, hi=MAX_SIZE, got=size))
         if throw < 1:
-            raise fail(f"--throw counts throws from 1 (got {throw})")
+            raise fail(tr("wurf.render.throw", got=throw))
         try:
             rec = GameRecord.load(record)
             outcome = outcome_of_throw(rec, throw)
         except DicehallError as exc:
-            raise fail(f"{record}: {exc}") from None
+            raise fail(tr("cli.file_error", file=str(record), reason=exc.localized())) from None
         try:
             path = render_outcome(list(outcome.dice), out, size, size)
         except OSError as exc:
-            raise fail(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
-        console.print(f"wrote {path}")
+            raise fail(tr("wurf.render.cannot_write", out=str(out), why=str(exc.strerror or exc))) from None
+        console.print(tr("wurf.render.wrote", path=str(path)), markup=False)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from dicehall.i18n.message import Message
 from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, WALL_CLEARANCE_MM
+from dicehall.wurf.words import num
 
 Square = tuple[float, float, float]  # centre x, y (mm) and yaw (degrees)
 
@@ -48,21 +50,28 @@ LAYOUT_TOLERANCE_MM = 0.5
 yaw to 0.1°, and resting physics contacts sink a fraction of a millimetre."""
 
 
-def layout_problem(dice: Sequence[Square | None], tol: float = LAYOUT_TOLERANCE_MM) -> tuple[str, str] | None:
+def layout_problem(
+    dice: Sequence[Square | None], tol: float = LAYOUT_TOLERANCE_MM
+) -> tuple[str, Message] | None:
     """Why these dice (``None`` = place unknown) cannot all lie flat in the arena: ``("position", why)`` for a
     die off the floor, ``("overlap", why)`` for two dice inside each other; ``None`` when they can."""
     placed = [(k, sq) for k, sq in enumerate(dice) if sq is not None]
     for k, (x, y, yaw) in placed:
         if not on_floor(x, y, yaw, tol):
-            return "position", f"die {k + 1} at ({x:g}, {y:g}) does not lie on the arena floor"
+            return "position", Message("wurf.refusal.off_floor", k=k + 1, x=num(x), y=num(y))
     for a in range(len(placed)):
         ka, sa = placed[a]
         for b in range(a + 1, len(placed)):
             kb, sb = placed[b]
             if overlap(sa, sb, gap=-tol):
-                return "overlap", (
-                    f"dice {ka + 1} at ({sa[0]:g}, {sa[1]:g}) and {kb + 1} at ({sb[0]:g}, {sb[1]:g}) would lie"
-                    " inside each other"
+                return "overlap", Message(
+                    "wurf.refusal.inside_each_other",
+                    a=ka + 1,
+                    ax=num(sa[0]),
+                    ay=num(sa[1]),
+                    b=kb + 1,
+                    bx=num(sb[0]),
+                    by=num(sb[1]),
                 )
     return None
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from dicehall.core.errors import RecordError
 from dicehall.core.record import GameRecord, new_state
+from dicehall.i18n.message import Message
 from dicehall.wurf.actions import Landed, Outcome, from_string
 from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, RIM_MM, DieRest, fill_unknown_positions
 from dicehall.wurf.arena.gl import choose_gl_backend
@@ -97,7 +98,7 @@ def render_outcome(dice: list[Landed], out: Path, width: int = 800, height: int 
 def outcome_of_throw(record: GameRecord, n: int) -> Outcome:
     """The outcome of throw number ``n`` (1-based) of a Wurf record, checked by replaying up to it."""
     if record.game != "wurf":
-        raise RecordError(f"this is a {record.game} record, not wurf")
+        raise RecordError(Message("wurf.render.not_wurf", game=record.game))
     _, state = new_state(record)
     from dicehall.core.record import apply_event
 
@@ -111,4 +112,4 @@ def outcome_of_throw(record: GameRecord, n: int) -> Outcome:
                 assert isinstance(action, Outcome)
                 return action
         apply_event(state, ev, number)
-    raise RecordError(f"the record has {seen} throws; there is no throw {n}")
+    raise RecordError(Message("wurf.render.no_throw", n=seen, k=n))

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from dicehall.core.errors import RuleConfigError
 from dicehall.core.rules import RuleSet, option
+from dicehall.i18n.message import Message
 
 DICE_PER_PLAYER = {2: 9, 3: 8, 4: 7, 5: 6}
 TOTAL_DICE = 31
@@ -43,7 +44,7 @@ class WurfRules(RuleSet):
         n = self.dice_per_player or DICE_PER_PLAYER[players]
         if n * players > TOTAL_DICE - 1:
             raise RuleConfigError(
-                f"{players} players × {n} dice do not fit in a box of {TOTAL_DICE} (one goes into the arena)",
+                Message("wurf.rules_error.box", players=players, n=n, total=TOTAL_DICE),
                 option="dice_per_player",
             )
         return n

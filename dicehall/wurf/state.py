@@ -12,14 +12,27 @@ import numpy as np
 
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import CHANCE, TERMINAL, ChanceNotEnumerable, State
+from dicehall.i18n.message import Message
 from dicehall.wurf import actions as act
 from dicehall.wurf.actions import Action, EndTurn, Landed, Outcome, RealThrow, Rearrange, Setup, Throw
 from dicehall.wurf.arena.base import ARENA_MM, ArenaModel, DieRest, ThrowParams, X
 from dicehall.wurf.layout import centroid, gather_positions, inside, layout_problem, overlap
 from dicehall.wurf.rules import TOTAL_DICE, WurfRules
+from dicehall.wurf.words import num
 
 SETUP, THROW, CHOICE, ROLLING, OVER = "setup", "throw", "choice", "rolling", "over"
 AIM_POWERS = (0.2, 0.5, 0.8)
+STAT_KEYS = (
+    "throws",
+    "dice_thrown",
+    "big_throws",
+    "dice_left_arena",
+    "x_removed",
+    "dice_taken",
+    "turns",
+    "games",
+)
+"""The statistics a game counts (``stats()`` lists those that happened; the catalogues name each as ``stat.KEY``)."""
 REAL_THROW_RULE = "real-throw-typed"
 """The rule named when a real throw's outcome would come from an arena model (or carry model-only data)."""
 
@@ -160,14 +173,10 @@ class WurfState(State[Action]):
         if self.phase == SETUP:
             return Setup(int(rng.integers(2, 7)))
         if self.phase != ROLLING or self.pending is None:
-            raise IllegalActionError("no throw is pending", rule="chance")
+            raise IllegalActionError(Message("wurf.refusal.no_throw_pending"), rule="chance")
         t = self.pending
         if isinstance(t, RealThrow):
-            raise IllegalActionError(
-                "the pending throw was made with real dice: its outcome is typed in (e.g. 'lands 3 3 X out'),"
-                " never drawn from an arena model",
-                rule=REAL_THROW_RULE,
-            )
+            raise IllegalActionError(Message("wurf.refusal.real_throw_typed"), rule=REAL_THROW_RULE)
         model = self.model()
         motion = self.live_extras and model.name == "physics"
         result = model.throw(
@@ -195,7 +204,7 @@ class WurfState(State[Action]):
 
     def apply_action(self, action: Action) -> None:
         if self.phase == OVER:
-            raise IllegalActionError("the game is over", rule="game-over")
+            raise IllegalActionError(Message("wurf.refusal.game_over"), rule="game-over")
         problem = act.malformed(action)
         if problem is not None:
             raise IllegalActionError(problem, rule="malformed")
@@ -204,9 +213,7 @@ class WurfState(State[Action]):
         elif isinstance(action, Outcome):
             self._apply_outcome(action)
         elif self.phase in (SETUP, ROLLING):
-            raise IllegalActionError(
-                "the dice must come to rest first (a chance outcome is due)", rule="chance-pending"
-            )
+            raise IllegalActionError(Message("wurf.refusal.chance_pending"), rule="chance-pending")
         elif isinstance(action, Throw):
             self._apply_throw(action)
         elif isinstance(action, RealThrow):
@@ -215,12 +222,12 @@ class WurfState(State[Action]):
             self._apply_rearrange(action)
         elif isinstance(action, EndTurn):
             if self.phase != CHOICE:
-                raise IllegalActionError(
-                    "the turn cannot end before the mandatory throw", rule="mandatory-throw"
-                )
+                raise IllegalActionError(Message("wurf.refusal.mandatory_throw"), rule="mandatory-throw")
             self._end_turn()
         else:  # pragma: no cover - typed union
-            raise IllegalActionError(f"unknown action {action!r}", rule="notation")
+            raise IllegalActionError(
+                Message("wurf.notation.not_an_action", action=repr(action)), rule="notation"
+            )
         # Applied: the motion sampled with this very outcome goes with its event; any other action drops it.
         flight, self._flight = self._flight, None
         self.motion = flight[1] if flight is not None and flight[0] == action else None
@@ -228,24 +235,26 @@ class WurfState(State[Action]):
     # -- decisions ----------------------------------------------------------------------------------------
     def _apply_setup(self, s: Setup) -> None:
         if self.phase != SETUP:
-            raise IllegalActionError("the arena die is placed only at the start of a game", rule="setup")
+            raise IllegalActionError(Message("wurf.refusal.setup_once"), rule="setup")
         if s.face == X:
-            raise IllegalActionError("the first arena die shows any face but X", rule="setup-no-x")
+            raise IllegalActionError(Message("wurf.refusal.setup_no_x"), rule="setup-no-x")
         if s.x is not None and s.y is not None and not inside(s.x, s.y):
-            raise IllegalActionError("the first die must lie inside the arena", rule="setup")
+            raise IllegalActionError(Message("wurf.refusal.setup_inside"), rule="setup")
         self.arena = [DieRest(s.face, s.x, s.y, s.yaw)]
         self.phase = THROW
 
     def _apply_throw(self, t: Throw) -> None:
         for name, v, lo, hi in (
-            ("aim x", t.x, 0.0, ARENA_MM),
-            ("aim y", t.y, 0.0, ARENA_MM),
+            ("aim_x", t.x, 0.0, ARENA_MM),
+            ("aim_y", t.y, 0.0, ARENA_MM),
             ("power", t.power, 0.0, 1.0),
             ("spin", t.spin, 0.0, 1.0),
         ):
             if not lo <= v <= hi:
+                what = Message(f"wurf.refusal.param.{name}")
                 raise IllegalActionError(
-                    f"{name} must be within {lo:g}..{hi:g}, got {v:g}", rule="throw-range"
+                    Message("wurf.refusal.throw_range", what=what, lo=num(lo), hi=num(hi), got=num(v, 3)),
+                    rule="throw-range",
                 )
         self._start_throw(t)
 
@@ -256,20 +265,17 @@ class WurfState(State[Action]):
 
     def _apply_rearrange(self, r: Rearrange) -> None:
         if self.rearranged:
-            raise IllegalActionError(
-                "the dice were already rearranged for this throw (one rearrangement per throw)",
-                rule="rearrange-once",
-            )
+            raise IllegalActionError(Message("wurf.refusal.rearrange_once"), rule="rearrange-once")
         seen: set[int] = set()
         for i, x, y in r.moves:
             if not 0 <= i < len(self.arena):
-                raise IllegalActionError(f"there is no arena die #{i}", rule="rearrange")
+                raise IllegalActionError(Message("wurf.refusal.no_die", i=i), rule="rearrange")
             if i in seen:
-                raise IllegalActionError(f"die #{i} is moved twice", rule="rearrange")
+                raise IllegalActionError(Message("wurf.refusal.moved_twice", i=i), rule="rearrange")
             seen.add(i)
             if not inside(x, y):
                 raise IllegalActionError(
-                    f"die #{i} would not lie flat inside the arena at ({x:g}, {y:g})", rule="rearrange-inside"
+                    Message("wurf.refusal.not_inside", i=i, x=num(x), y=num(y)), rule="rearrange-inside"
                 )
         new = list(self.arena)
         for i, x, y in r.moves:
@@ -284,8 +290,7 @@ class WurfState(State[Action]):
                 assert da.x is not None and da.y is not None and db.x is not None and db.y is not None
                 if overlap((da.x, da.y, da.yaw), (db.x, db.y, db.yaw)):
                     raise IllegalActionError(
-                        f"dice #{ia} and #{ib} would overlap: dice may be pushed together but not stacked",
-                        rule="rearrange-no-stacking",
+                        Message("wurf.refusal.no_stacking", a=ia, b=ib), rule="rearrange-no-stacking"
                     )
         self.arena = new
         self.rearranged = True
@@ -293,26 +298,31 @@ class WurfState(State[Action]):
     # -- resolution ---------------------------------------------------------------------------------------
     def _check_outcome(self, o: Outcome) -> None:
         if self.phase != ROLLING:
-            raise IllegalActionError("no throw is pending", rule="chance")
+            raise IllegalActionError(Message("wurf.refusal.no_throw_pending"), rule="chance")
         want = len(self.arena) + self.pending_count
         if len(o.dice) != want:
             raise IllegalActionError(
-                f"the outcome must list {want} dice ({len(self.arena)} in the arena, {self.pending_count} thrown),"
-                f" got {len(o.dice)}",
+                Message(
+                    "wurf.refusal.outcome_count",
+                    n=want,
+                    arena=len(self.arena),
+                    thrown=self.pending_count,
+                    got=len(o.dice),
+                ),
                 rule="outcome-count",
             )
         real = isinstance(self.pending, RealThrow)
         for k, d in enumerate(o.dice):
             if real and d.x is not None:
                 raise IllegalActionError(
-                    f"die {k + 1} has a position, but after a throw with real dice only what was typed in is"
-                    " known (faces, out, rim); positions come only from an arena model",
-                    rule=REAL_THROW_RULE,
+                    Message("wurf.refusal.real_positions", k=k + 1), rule=REAL_THROW_RULE
                 )
             if d.status not in ("arena", "out", "rim", "cocked"):
-                raise IllegalActionError(f"die {k + 1}: unknown status {d.status!r}", rule="outcome")
+                raise IllegalActionError(
+                    Message("wurf.notation.unknown_status", k=k + 1, status=repr(d.status)), rule="outcome"
+                )
             if d.status in ("arena", "cocked") and not 1 <= d.face <= 6:
-                raise IllegalActionError(f"die {k + 1}: a face is X or 2..6", rule="outcome")
+                raise IllegalActionError(Message("wurf.refusal.outcome_face", k=k + 1), rule="outcome")
         problem = layout_problem(
             [
                 (d.x, d.y, d.yaw)
@@ -324,9 +334,7 @@ class WurfState(State[Action]):
         if problem is not None:
             kind, why = problem
             raise IllegalActionError(
-                f"impossible layout after the throw: {why} (dice lie flat on the floor, never inside each"
-                " other; mark a die that left the arena 'out' or 'rim')",
-                rule=f"outcome-{kind}",
+                Message("wurf.refusal.impossible_layout", why=why), rule=f"outcome-{kind}"
             )
 
     def _apply_outcome(self, o: Outcome) -> None:

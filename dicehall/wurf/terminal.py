@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dicehall.i18n import tr
 from dicehall.wurf.actions import (
     CELL_MM,
     CELLS,
@@ -47,66 +48,59 @@ def sketch(state: WurfState) -> list[str]:
     for r in range(h):
         label = str(CELLS - r // rows_per_cell) if r % rows_per_cell == 0 else " "
         lines.append(f" {label} |" + "".join(grid[r]) + "|")
-    lines.append("   +" + "-" * w + "+   (thrower stands south)")
+    lines.append("   +" + "-" * w + "+   " + tr("wurf.term.south"))
     if unknown:
-        lines.append("   position unknown: " + " ".join(unknown))
+        lines.append("   " + tr("wurf.term.unknown_places", dice=" ".join(unknown)))
     return lines
 
 
 def dice_list(state: WurfState) -> str:
     if not state.arena:
-        return "arena: empty"
+        return tr("wurf.term.arena_empty")
     parts = []
     for i, d in enumerate(state.arena):
         pos = f"@{d.x:.0f},{d.y:.0f}" if d.x is not None and d.y is not None else ""
         parts.append(f"#{i} {face_name(d.face)}{pos}")
-    return "arena: " + "  ".join(parts)
+    return tr("wurf.term.arena", dice="  ".join(parts))
 
 
 def render_state(state: WurfState, names: list[str] | None = None) -> str:
-    names = names or [f"seat {i + 1}" for i in range(state.num_players)]
+    names = names or [tr("wurf.term.seat", n=i + 1) for i in range(state.num_players)]
     out = sketch(state)
     out.append(dice_list(state))
     sup = []
     for i, n in enumerate(names):
         mark = "▶ " if i == state.current and not state.is_terminal() else "  "
-        status = "" if state.alive[i] else " (out)"
-        sup.append(f"{mark}{n}: {state.supply[i]} dice{status}")
+        key = "wurf.term.supply" if state.alive[i] else "wurf.term.supply_out"
+        sup.append(mark + tr(key, name=n, n=state.supply[i]))
     out.append(" | ".join(sup))
-    out.append(f"out of the game: {state.out_of_game}, in the box: {state.box()}")
+    out.append(tr("wurf.term.out_and_box", out=state.out_of_game, box=state.box()))
     if state.rules.match:
         pts = ", ".join(f"{n} {p}" for n, p in zip(names, state.match_points, strict=True))
-        out.append(
-            f"match game {min(state.game_index + 1, state.games_total)}/{state.games_total}; points: {pts}"
-        )
+        game = min(state.game_index + 1, state.games_total)
+        out.append(tr("wurf.term.match_line", game=game, games=state.games_total, points=pts))
     if state.is_terminal():
-        out.append("game over — winner: " + ", ".join(names[w] for w in state.winners()))
+        out.append(tr("wurf.term.game_over", names=", ".join(names[w] for w in state.winners())))
     elif state.big_next and state.phase == "throw":
-        out.append(f"BIG THROW: {names[state.current]} must throw all {state.supply[state.current]} dice")
+        out.append(tr("wurf.term.big_throw", name=names[state.current], n=state.supply[state.current]))
     return "\n".join(out)
 
 
 def cell_help() -> str:
-    return (
-        f"Aim: the cell is where the die should first touch down, on a 5x5 grid over the arena seen from above "
-        f"({CELL_MM:.0f} mm squares): columns a (left) to e (right), rows 1 (your edge) to 5 (the far edge).\n"
-        "Power: 0 is a gentle lob that stops near the cell, 1 a hard throw whose dice bounce and roll on and may "
-        "knock others or leave the arena (default 0.5). Spin (0-1, default 0.5) only varies the tumble"
-    )
+    return tr("wurf.term.cell_help", mm=round(CELL_MM))
 
 
 def describe_action(action: object) -> str:
     """A player's move in words a player uses (aim cell and power, not millimetres)."""
     if isinstance(action, Throw):
-        return f"throws at {cell_of(action.x, action.y)} with power {action.power:.2f}"
+        return tr("wurf.narrate.throw", cell=cell_of(action.x, action.y), power=f"{action.power:.2f}")
     if isinstance(action, RealThrow):
-        return "throws (real dice)"
+        return tr("wurf.narrate.real_throw")
     if isinstance(action, EndTurn):
-        return "ends the turn"
+        return tr("wurf.narrate.end_turn")
     if isinstance(action, Rearrange):
         cells = sorted({cell_of(x, y) for _, x, y in action.moves})
-        n = len(action.moves)
-        return f"pushes {n} {'die' if n == 1 else 'dice'} together at {', '.join(cells)}"
+        return tr("wurf.narrate.push", n=len(action.moves), cells=", ".join(cells))
     return str(action)
 
 
@@ -114,8 +108,8 @@ def _shown(status: str, face: int) -> str:
     if status == "arena":
         return face_name(face)
     if status == "cocked":
-        return f"cocked (re-thrown: {face_name(face)})"
-    return status
+        return tr("wurf.narrate.cocked", face=face_name(face))
+    return tr(f"wurf.narrate.status.{status}")
 
 
 def describe_outcome(before: list[int], outcome: Outcome, report: ThrowReport, names: list[str]) -> str:
@@ -125,26 +119,26 @@ def describe_outcome(before: list[int], outcome: Outcome, report: ThrowReport, n
     n_arena = len(dice) - report.thrown
     thrown = [_shown(d.status, d.face) for d in dice[n_arena:]]
     words = (
-        f"thrown die shows {thrown[0]}"
+        tr("wurf.narrate.thrown_one", face=thrown[0])
         if len(thrown) == 1
-        else f"{len(thrown)} thrown dice show {' '.join(thrown)}"
+        else tr("wurf.narrate.thrown_many", n=len(thrown), faces=" ".join(thrown))
     )
     knocked = []
     for k, (d, face) in enumerate(zip(dice[:n_arena], before, strict=False)):
         if d.status != "arena" or d.face != face:
             knocked.append(f"#{k} {face_name(face)}→{_shown(d.status, d.face)}")
     if knocked:
-        words += "; hit: " + ", ".join(knocked)
+        words += tr("wurf.narrate.hit", dice=", ".join(knocked))
     removed = []
     if report.left:
-        removed.append(f"{report.left} out of the arena")
+        removed.append(tr("wurf.narrate.n_out", n=report.left))
     if report.x_removed + report.cocked_lost:
         removed.append(f"{report.x_removed + report.cocked_lost} X")
     if removed:
-        words += " (removed: " + ", ".join(removed) + ")"
+        words += tr("wurf.narrate.removed", what=", ".join(removed))
     if report.taken:
         taken = ", ".join(face_name(f) for f in report.taken_faces)
-        words += f" → {names[report.thrower]} takes {report.taken} ({taken})"
+        words += tr("wurf.narrate.takes", name=names[report.thrower], n=report.taken, faces=taken)
     elif not report.turn_over:
-        words += " → no number repeats"
+        words += tr("wurf.narrate.no_repeat")
     return words

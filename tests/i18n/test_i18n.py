@@ -196,16 +196,17 @@ def _built_ids() -> set[str]:
     from dicehall.clever import sheet as S
     from dicehall.clever.words import BONUS_KEYS
     from dicehall.core.game import game_names, get_game
+    from dicehall.wurf.state import STAT_KEYS
 
     ids = {f"game.{g}.title" for g in game_names()}
-    for game in ("thousand", "clever"):
+    for game in ("thousand", "clever", "wurf"):
         rules = get_game(game).rules_type
         ids |= {f"preset.{game}.{p}" for p in rules.PRESETS} | {
             f"preset.{game}.{p}.doc" for p in rules.PRESETS
         }
         ids |= {f"rule.{game}.{key}.doc" for key in rules.option_names()}
         ids |= {f"stat.{key}" for key in get_game(game).new_initial_state(rules.from_preset(None), 2).stats()}
-    ids |= {f"preset.wurf.{p}" for p in get_game("wurf").rules_type.PRESETS}  # names only, for `rules wurf`
+    ids |= {f"stat.{key}" for key in STAT_KEYS}  # Wurf counts them as they happen: none on a new state
     ids |= {f"clever.die.{d}" for d in S.DIE_NAMES} | {f"clever.area.{a}" for a in S.AREA_NAMES}
     ids |= {f"clever.bonus.{k}" for k in BONUS_KEYS.values()}
     return ids

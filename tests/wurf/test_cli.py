@@ -159,11 +159,11 @@ def _dicehall(args: list[str], stdin: str = "", columns: int = 100) -> subproces
 
 @pytest.mark.parametrize("columns", [80, 100, 120])
 def test_referee_help_is_not_rewrapped(columns: int) -> None:
-    from dicehall.wurf.referee import HELP
+    from dicehall.wurf.referee import referee_help
 
     res = _dicehall(["referee", "wurf", "--players", "A,B"], "help\n", columns)
     assert res.returncode == 0, res.stderr
-    for line in HELP.splitlines():
+    for line in referee_help().splitlines():
         assert line.rstrip() in res.stdout, line  # each line whole: no break inserted by the terminal width
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
 

@@ -365,3 +365,16 @@ def test_outcome_notation_round_trips(dice: list[Landed]) -> None:
 def test_throw_notation_round_trips(x: float, y: float, p: float, sp: float) -> None:
     t = Throw(x, y, p, sp)
     assert from_string(to_string(t)) == t
+
+
+def test_every_statistic_a_game_counts_is_listed() -> None:
+    import numpy as np
+
+    from dicehall.core.agents import make_bot
+    from dicehall.core.simulate import play_game
+    from dicehall.wurf.state import STAT_KEYS
+
+    rules = WurfRules.from_preset("match")
+    bots = [make_bot("wurf", "random", rules)] * 2
+    state = play_game(make(2, match=True), bots, np.random.default_rng(3), np.random.default_rng(4))
+    assert state.is_terminal() and set(state.stats()) == set(STAT_KEYS)  # a match of two games has them all
