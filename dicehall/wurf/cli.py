@@ -29,12 +29,12 @@ from dicehall.core.cli_options import (
     console,
     fail,
 )
-from dicehall.core.cli_support import ask, play_in_terminal, run_simulate_command, setup_play
+from dicehall.core.cli_support import QuitGame, ask, play_in_terminal, run_simulate_command, setup_play
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord
 from dicehall.i18n import Message, tr
-from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Throw, cell_centre
+from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Setup, Throw, cell_centre, face_name
 from dicehall.wurf.state import WurfState
 from dicehall.wurf.terminal import cell_help, describe_action, describe_outcome, render_state
 
@@ -56,7 +56,7 @@ def allowed_commands(state: WurfState) -> str:
         words.append(tr("wurf.play.cmd_gather"))
     if any(isinstance(a, EndTurn) for a in legal):
         words.append(tr("wurf.play.cmd_end"))
-    return ", ".join([*words, "'board'", "'help'"])
+    return ", ".join([*words, "'board'", "'help'", tr("cli.play.key_quit")])
 
 
 def _no_more(args: list[str], allowed: int, usage: str) -> None:
@@ -124,6 +124,8 @@ def make_human(names: list[str]) -> Any:
         )
         while True:
             raw = ask("> ").strip()
+            if raw.lower() in ("q", "quit", "exit"):
+                raise QuitGame  # offers to save, like Ctrl-C
             if raw.lower() in ("help", "h", "?"):
                 console.print(escape(play_help()))
                 console.print(tr("wurf.play.now", commands=escape(allowed_commands(state))))
@@ -152,6 +154,9 @@ def make_narrator(names: list[str]) -> Any:
         if player != CHANCE:
             before[:] = [d.face for d in state.arena]
             console.print(f"[bold]{names[player]}[/] {describe_action(action)}")
+            return
+        if isinstance(action, Setup):
+            console.print(tr("wurf.narrate.start", face=face_name(action.face)))
             return
         if not isinstance(action, Outcome) or state.last is None:
             console.print(f"[dim]{state.action_to_string(action)}[/]")

@@ -155,3 +155,75 @@ def test_real_dice_prompts_in_each_language(lang: str) -> None:
         or t("cli.realdice.taken_back", move="1,1,5,5,2") in out
     )
     assert not [(m, p) for m, p in english_left(out, lang) if m.startswith("cli.realdice.")]
+
+
+WURF_SCRIPT = "\n".join(
+    [
+        "xyzzy",
+        "",
+        "help",
+        "t c3 0.5 0.5 extra",
+        "end",
+        "m 7 c3",
+        "t c3 0.5",
+        "board",
+        "t c2 0.4",
+        "t c3 0.9",
+        "q",
+    ]
+)
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_wurf_rules_play_simulate_and_referee_in_each_language(lang: str, tmp_path: Path) -> None:
+    """``rules wurf``, a scripted ``play wurf`` against the bot (bad input, help, refusals, throws, the board, the
+    bot's narrated moves, quit with save), its ``replay``, ``simulate wurf`` and a referee match leave no English."""
+    rules = invoke("rules", "wurf", "--lang", lang)
+    assert {"ru": "Меткий бросок", "uk": "Великий кидок", "pl": "Mistrzowski rzut"}[lang] in rules
+    save = tmp_path / "wurf.json"
+    out = invoke(
+        "play", "wurf", "--players", "me,bot:expert", "--seed", "4", "--lang", lang, "--save", str(save),
+        stdin=WURF_SCRIPT + "\ny\n",
+    )  # fmt: skip
+    said = {
+        "ru": ("не могу прочитать 'xyzzy'", "ход нельзя закончить до обязательного броска", "бросает в c3"),
+        "uk": ("не можу прочитати 'xyzzy'", "хід не можна закінчити до обов'язкового кидка", "кидає в c3"),
+        "pl": (
+            "nie mogę odczytać 'xyzzy'",
+            "nie można zakończyć ruchu przed obowiązkowym rzutem",
+            "rzuca na c3",
+        ),
+    }[lang]
+    for words in said:
+        assert words in out, words
+    replayed = invoke("replay", str(save), "--lang", lang)
+    simulated = invoke("simulate", "wurf", "--games", "3", "--jobs", "1", "--lang", lang)
+    referee = invoke(
+        "referee", "wurf", "--players", "Ann,Bob", "--match", "--lang", lang,
+        stdin="start\nstart 1\nstart 4\n4 1\nout*9\n4 5\nshow\n3 3 3\nhelp\n2 3 4 5 6 x out out rim\nfoo\nundo\nend\n",
+    )  # fmt: skip
+    for text in (rules, out, replayed, simulated, referee):
+        assert english_left(text, lang) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_wurf_refusals_in_each_language(lang: str) -> None:
+    from dicehall.wurf.rules import WurfRules
+    from dicehall.wurf.state import WurfState
+
+    state = WurfState(WurfRules.from_preset("standard"), 2)
+    state.apply_action(state.string_to_action("start 4@100,100,0"))
+    with pytest.raises(IllegalActionError) as end:
+        state.apply_action(state.string_to_action("end"))
+    with pytest.raises(RuleConfigError) as box:
+        WurfRules.from_preset("standard", {"dice_per_player": 15}).dice_for(3)
+    assert str(end.value) == "the turn cannot end before the mandatory throw"
+    expected = {
+        "en": "the turn cannot end before the mandatory throw",
+        "ru": "ход нельзя закончить до обязательного броска",
+        "uk": "хід не можна закінчити до обов'язкового кидка",
+        "pl": "nie można zakończyć ruchu przed obowiązkowym rzutem",
+    }[lang]
+    assert end.value.localized(lang) == expected
+    assert end.value.message_json() == {"id": "wurf.refusal.mandatory_throw", "params": {}}
+    assert "15" in box.value.localized(lang) and "31" in box.value.localized(lang)
