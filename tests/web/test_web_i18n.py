@@ -51,13 +51,38 @@ def test_rule_set_problems_carry_message_ids(server):
         assert got["ok"] is False
         by_option = {e["option"]: e for e in got["errors"]}
         unknown = by_option["nonsense"]
-        assert unknown["msgid"] == "rules.error.unknown_option" and unknown["params"]["option"] == "'nonsense'"
-        assert _render("uk", unknown["msgid"], unknown["params"]).startswith("невідомий параметр правил 'nonsense'")
+        assert (
+            unknown["msgid"] == "rules.error.unknown_option" and unknown["params"]["option"] == "'nonsense'"
+        )
+        assert _render("uk", unknown["msgid"], unknown["params"]).startswith(
+            "невідомий параметр правил 'nonsense'"
+        )
         only_pits = c.post(
-            "/api/rules/check", json={"game": "thousand", "preset": "classic", "overrides": {"pits": [[900, 950]]}}
+            "/api/rules/check",
+            json={"game": "thousand", "preset": "classic", "overrides": {"pits": [[900, 950]]}},
         ).json()
         pit = only_pits["errors"][0]
         assert pit["option"] == "pits" and pit["msgid"] == "thousand.rules_error.pit_ceiling"
         assert pit["params"]["ceiling_name"] == {"id": "thousand.rules_error.the_barrel", "params": {}}
         assert pit["message"] == "pit [900, 950] reaches past the barrel at 880"
         assert _render("ru", pit["msgid"], pit["params"]) == "яма [900, 950] заходит за границу бочки (880)"
+
+
+def test_a_refused_wurf_move_carries_its_message_id(server):
+    """Wurf's refusals reach the browser as ids too (ending the turn before the mandatory throw, a throw too hard)."""
+    with server() as c, connect(c) as ws:
+        t = create(c, "wurf")
+        msg = latest(ws.join(t["table_id"], tokens(t)[:1]))
+        assert msg["state"]["current_player"] == 0 and msg["state"]["phase"] == "throw"
+        end = ws.act(0, msg["seq"], "end")[0]
+        assert end["code"] == "illegal_move" and end["msgid"] == "wurf.refusal.mandatory_throw"
+        assert _render("uk", end["msgid"], end["params"]) == "хід не можна закінчити до обов'язкового кидка"
+        hard = ws.act(0, msg["seq"], "throw c3 p1.5")[0]
+        assert hard["msgid"] == "wurf.refusal.throw_range"
+        assert hard["params"] == {
+            "what": {"id": "wurf.refusal.param.power", "params": {}},
+            "lo": 0,
+            "hi": 1,
+            "got": 1.5,
+        }
+        assert _render("ru", hard["msgid"], hard["params"]) == "сила: допустимо от 0 до 1, получено 1,5"
