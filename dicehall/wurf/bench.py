@@ -19,7 +19,7 @@ from dicehall.core.simulate import play_game
 from dicehall.wurf.arena.base import DieRest, ThrowParams
 from dicehall.wurf.arena.fast import FastArena
 from dicehall.wurf.arena.physics import PhysicsArena
-from dicehall.wurf.layout import inside, overlap
+from dicehall.wurf.layout import gather_positions, inside, overlap
 from dicehall.wurf.motion import encode
 from dicehall.wurf.rules import WurfRules
 from dicehall.wurf.state import WurfState
@@ -108,6 +108,27 @@ def bench_fast(seconds: float) -> dict[str, float]:
             fast.throw(layout, 1, params, rng)
         out[f"fast_throws_per_s_{n}dice_fresh_layout"] = len(layouts) / (time.perf_counter() - t0)
         out[f"fast_throws_per_cpu_s_{n}dice_fresh_layout"] = len(layouts) / (time.thread_time() - c0)
+    out.update(bench_fast_crowded(200 if seconds < 1 else 1000, rng))
+    return out
+
+
+def bench_fast_crowded(throws: int, rng: np.random.Generator) -> dict[str, float]:
+    """CPU µs per fast-model throw where placing the dice is hardest: a lob onto a gathered block of nine, and
+    the biggest big throw (15 dice into 15). Placement (no die inside another) is most of that time."""
+    fast = FastArena.default()
+    out: dict[str, float] = {}
+    for label, n_arena, n_thrown in (("block9_plus1", 9, 1), ("15_into_15", 15, 15)):
+        if label.startswith("block"):
+            layouts = [
+                [DieRest(int(rng.integers(2, 7)), x, y, 0.0) for x, y in gather_positions(n_arena, 100, 100)]
+                for _ in range(throws)
+            ]
+        else:
+            layouts = [scattered(n_arena, rng) for _ in range(throws)]
+        c0 = time.thread_time()
+        for layout in layouts:
+            fast.throw(layout, n_thrown, ThrowParams(100, 90, float(rng.random()), 0.5), rng)
+        out[f"fast_throw_{label}_cpu_us"] = 1e6 * (time.thread_time() - c0) / throws
     return out
 
 

@@ -3,8 +3,11 @@ keep every layout physically possible (no two dice inside each other, every die 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
+
+import numpy as np
 
 from dicehall.i18n.message import Message
 from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, WALL_CLEARANCE_MM
@@ -20,8 +23,8 @@ def overlap(a: Square, b: Square, gap: float = 0.5) -> bool:
     if dx * dx + dy * dy > (DIE_MM * _SQRT2 + gap) ** 2:
         return False
     h = DIE_MM / 2
-    ra, rb = math.radians(a[2]), math.radians(b[2])
-    ca, sa, cb, sb = math.cos(ra), math.sin(ra), math.cos(rb), math.sin(rb)
+    ca, sa = _cos_sin(a[2])
+    cb, sb = _cos_sin(b[2])
     # Along a's edges a reaches h and b reaches h·(|cos| + |sin|) of the angle between them; likewise for b.
     cross = h * (abs(ca * cb + sa * sb) + abs(sa * cb - ca * sb))
     for ux, uy in ((ca, sa), (-sa, ca), (cb, sb), (-sb, cb)):
@@ -33,10 +36,17 @@ def overlap(a: Square, b: Square, gap: float = 0.5) -> bool:
 _SQRT2 = math.sqrt(2.0)
 
 
+@functools.lru_cache(maxsize=8192)
+def _cos_sin(degrees: float) -> tuple[float, float]:
+    """cos and sin of an angle in degrees; cached, as yaws are rounded to 0.1° and recur in every layout test."""
+    r = math.radians(degrees)
+    return math.cos(r), math.sin(r)
+
+
 def half_extent(yaw: float) -> float:
     """Half the width of a die's footprint along the walls (8 mm square to them, 11.3 mm at 45°)."""
-    r = math.radians(yaw % 90.0)
-    return DIE_MM / 2 * (abs(math.cos(r)) + abs(math.sin(r)))
+    c, s = _cos_sin(yaw % 90.0)
+    return DIE_MM / 2 * (abs(c) + abs(s))
 
 
 def on_floor(x: float, y: float, yaw: float, tol: float = 0.0) -> bool:
@@ -87,6 +97,9 @@ def _ring_offsets(step: float = 1.5, reach: float = ARENA_MM * 1.5) -> list[tupl
 
 
 _RINGS = _ring_offsets()
+_RING_DX = np.array([dx for dx, _ in _RINGS])
+_RING_DY = np.array([dy for _, dy in _RINGS])
+_RING_CHUNK = 256  # the nearest free spot is usually within the first few hundred ring points
 
 
 def _free(x: float, y: float, yaw: float, taken: Sequence[Square], slack: float = 0.0) -> bool:
@@ -111,7 +124,7 @@ def _clear_of(x: float, y: float, yaw: float, t: Square, margin: float = 0.05) -
     ux, uy = (dx / dist, dy / dist) if dist > 1e-9 else (0.0, -1.0)
     need = math.inf
     for ang in (yaw, yaw + 90.0, t[2], t[2] + 90.0):
-        ax, ay = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+        ax, ay = _cos_sin(ang)
         along = abs(ux * ax + uy * ay)
         if along > 1e-9:
             reach = _reach(yaw, ax, ay) + _reach(t[2], ax, ay)
@@ -121,7 +134,7 @@ def _clear_of(x: float, y: float, yaw: float, t: Square, margin: float = 0.05) -
 
 def _reach(yaw: float, ax: float, ay: float) -> float:
     """Half the width of a die turned ``yaw`` measured along the unit direction (ax, ay)."""
-    c, s = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
+    c, s = _cos_sin(yaw)
     return DIE_MM / 2 * (abs(c * ax + s * ay) + abs(-s * ax + c * ay))
 
 
@@ -150,10 +163,53 @@ def free_spot(
             break  # slid far: a spot found by the rings search is nearer
         px, py = _clear_of(px, py, yaw, block)
         px, py = min(max(px, h), ARENA_MM - h), min(max(py, h), ARENA_MM - h)
-    for dx, dy in _RINGS:
-        if _free(x + dx, y + dy, yaw, taken):
-            return x + dx, y + dy
-    raise ValueError("no room left in the arena")  # 31 dice always fit: a programming error
+    spot = _nearest_free_on_rings(x, y, yaw, taken)
+    if spot is None:
+        raise ValueError("no room left in the arena")  # 31 dice always fit: a programming error
+    return spot
+
+
+def _nearest_free_on_rings(
+    x: float, y: float, yaw: float, taken: Sequence[Square]
+) -> tuple[float, float] | None:
+    """The first ring point around (x, y) (nearest first) where :func:`_free` holds, tested a chunk of points
+    against every taken die at once (the same tests as ``_free``/``overlap``, as arrays: ~20× faster than one
+    point at a time, which made the fast model's placement step most of its time)."""
+    h = half_extent(yaw)
+    hd = DIE_MM / 2
+    ra = math.radians(yaw)
+    ca, sa = math.cos(ra), math.sin(ra)
+    tx = np.array([t[0] for t in taken])
+    ty = np.array([t[1] for t in taken])
+    rb = np.radians(np.array([t[2] for t in taken]))
+    cb, sb = np.cos(rb), np.sin(rb)
+    # overlap(candidate, t, gap=0): each die's reach along the other's edges, and the bounding-circle test
+    limit = hd + hd * (np.abs(ca * cb + sa * sb) + np.abs(sa * cb - ca * sb))
+    within = (DIE_MM * _SQRT2) ** 2
+    far, near = (DIE_MM * _SQRT2) ** 2, DIE_MM**2
+    start, size = 0, _RING_CHUNK
+    while start < len(_RING_DX):
+        cx = x + _RING_DX[start : start + size]
+        cy = y + _RING_DY[start : start + size]
+        start, size = start + size, size * 2  # far searches (a die landing on a block) take few chunks
+        idx = np.flatnonzero((h <= cx) & (cx <= ARENA_MM - h) & (h <= cy) & (cy <= ARENA_MM - h))
+        if idx.size == 0:
+            continue
+        if len(taken):
+            px, py = cx[idx][:, None], cy[idx][:, None]
+            dx, dy = tx - px, ty - py
+            d2 = dx * dx + dy * dy
+            apart = (
+                (np.abs(dx * ca + dy * sa) >= limit)
+                | (np.abs(dx * -sa + dy * ca) >= limit)
+                | (np.abs(dx * cb + dy * sb) >= limit)
+                | (np.abs(dx * -sb + dy * cb) >= limit)
+            )
+            blocked = (d2 < far) & ((d2 < near) | ((d2 <= within) & ~apart))
+            idx = idx[~blocked.any(axis=1)]
+        if idx.size:
+            return float(cx[idx[0]]), float(cy[idx[0]])
+    return None
 
 
 KEEP_SLACK_MM = 0.3

@@ -124,3 +124,22 @@ def test_fast_model_lands_where_physics_does() -> None:
     rows = agreement.compare_landing(physics_throws=200, fast_throws=4000)
     bad = [r for r in rows if abs(r["physics"] - r["fast"]) > r["tolerance"]]
     assert not bad, bad
+
+
+def test_the_ring_search_finds_the_nearest_free_spot_point_by_point_would() -> None:
+    """The array search over the rings (the fast model's placement step) returns exactly the first ring point
+    where the point-by-point test ``_free`` holds: layouts of 0-24 dice, spots on and off the floor."""
+    from dicehall.wurf import layout
+
+    def one_by_one(x: float, y: float, yaw: float, taken: list[tuple[float, float, float]]) -> object:
+        return next(
+            ((x + dx, y + dy) for dx, dy in layout._RINGS if layout._free(x + dx, y + dy, yaw, taken)), None
+        )
+
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        taken = [(d.x or 0.0, d.y or 0.0, d.yaw) for d in scattered(int(rng.integers(0, 25)), rng)]
+        if rng.random() < 0.3:  # a tight block, where the nearest free spot is far
+            taken = [(x, y, 0.0) for x, y in gather_positions(int(rng.integers(4, 16)), 100, 100)]
+        x, y, yaw = (float(v) for v in (rng.uniform(-5, 205), rng.uniform(-5, 205), rng.uniform(0, 90)))
+        assert layout._nearest_free_on_rings(x, y, yaw, taken) == one_by_one(x, y, yaw, taken)
