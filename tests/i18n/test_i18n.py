@@ -73,6 +73,28 @@ def test_plural_forms_of_dice_in_every_slavic_language() -> None:
     assert [translator("en").plural("unit.dice", n) for n in (1, 2)] == ["1 die", "2 dice"]
 
 
+def test_wurf_plurals_in_every_slavic_language() -> None:
+    """A player's supply on the Wurf board and the referee's take, for 1, 2, 5, 21, 22, 25 dice."""
+    ns = (1, 2, 5, 21, 22, 25)
+    assert [translator("ru")("wurf.term.supply", name="Аня", n=n) for n in ns] == [
+        "Аня: 1 кубик", "Аня: 2 кубика", "Аня: 5 кубиков", "Аня: 21 кубик", "Аня: 22 кубика", "Аня: 25 кубиков",
+    ]  # fmt: skip
+    assert [translator("uk")("wurf.ref.takes", who="Аня", n=n, faces="3") for n in ns] == [
+        f"Аня забирає {n} {word} (збіглися: 3)"
+        for n, word in zip(ns, ("кубик", "кубики", "кубиків", "кубик", "кубики", "кубиків"), strict=True)
+    ]
+    assert [translator("pl")("wurf.narrate.thrown_many", n=n, faces="X") for n in ns] == [
+        f"{n} {word}: X"
+        for n, word in zip(
+            ns,
+            ("rzucona kostka", "rzucone kostki", "rzuconych kostek", "rzuconych kostek", "rzucone kostki",
+             "rzuconych kostek"),
+            strict=True,
+        )
+    ]  # fmt: skip
+    assert translator("en")("wurf.term.supply", name="Ann", n=1) == "Ann: 1 die"
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_catalogue_header_is_the_cldr_rule_and_every_id_is_translated(lang: str) -> None:
     english = load_catalog("en")
