@@ -137,9 +137,13 @@ def test_saved_referee_record_replays_to_the_identical_state() -> None:
     assert not any("@" in m for m in moves)
 
 
-def test_help_reads_cleanly_at_80_columns() -> None:
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "pl"])
+def test_help_reads_cleanly_at_80_columns(lang: str) -> None:
+    from dicehall.i18n import set_language
+
+    set_language(lang)
     text = RefereeSession(["Ann", "Bob"]).handle("help")[0]
-    assert "throw real" in text and "start 4" in text and "undo" in text
+    assert "throw real" in text and "start 4" in text and "undo" in text and "out*2" in text
     assert max(len(line) for line in text.splitlines()) <= 79  # never re-wrapped at 80-120 columns
 
 
