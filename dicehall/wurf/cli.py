@@ -93,6 +93,8 @@ def parse_human(state: WurfState, text: str) -> Action:
         return Throw(x, y, power, spin)
     if head in ("g", "gather"):
         _no_more(args, 1, "wurf.play.usage_gather")
+        if len(state.arena) < 2:
+            raise NotationError(Message("wurf.play.nothing_to_gather", n=len(state.arena)))
         cx, cy = cell_centre(args[0]) if args else (None, None)
         gather = state.gather_action(cx, cy)
         if gather is None:

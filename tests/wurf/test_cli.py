@@ -199,6 +199,12 @@ def test_extra_or_missing_words_are_refused(text: str) -> None:
         parse_human(s, text)
 
 
+def test_gathering_fewer_than_two_dice_says_so() -> None:
+    s = play(make(2), "start 2@100,100,0")
+    with pytest.raises(ValueError, match="nothing to gather: 1 die lies in the arena"):
+        parse_human(s, "g")
+
+
 def test_only_playable_commands_are_offered() -> None:
     from dicehall.wurf.cli import allowed_commands
 
