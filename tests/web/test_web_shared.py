@@ -323,7 +323,7 @@ def test_kill_9_of_the_owner_moves_its_tables_to_the_other_process(
     with two_nodes(pg_cluster, tmp_path) as (a, b, db_url):
         tid, toks = create(a)
         bot_table, _ = create(
-            a, [{"kind": "human", "name": "Eve", "open": True}, {"kind": "bot", "bot": "greedy"}]
+            a, [{"kind": "human", "name": "Eve", "open": True}, {"kind": "bot", "bot": "random"}]
         )
         httpx.post(f"{b.base}/api/tables/{bot_table}/join", json={"seat": 0}, timeout=10).raise_for_status()
         player = Player(b.ws, tid, toks, 3)  # a client on b, forwarded to a
