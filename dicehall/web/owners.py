@@ -53,11 +53,11 @@ _OWNER = text("SELECT owner, url FROM dh_owners WHERE table_id = :t")
 _FENCE = text("SELECT 1 FROM dh_owners WHERE table_id = :t AND owner = :me AND epoch = :e FOR SHARE")
 _RENEW = text(f"UPDATE dh_owners SET expires_at = {NOW} + :ttl WHERE owner = :me RETURNING table_id, epoch")
 _RELEASE = text("UPDATE dh_owners SET owner = '', expires_at = 0 WHERE table_id = :t AND owner = :me")
-_RELEASE_ALL = text("UPDATE dh_owners SET owner = '', expires_at = 0 WHERE owner = :me")
+_RELEASE_ALL = text("UPDATE dh_owners SET expires_at = 0 WHERE owner = :me")
 _ORPHANS = text(
     f"""
     SELECT o.table_id FROM dh_owners o JOIN dh_tables t ON t.id = o.table_id
-    WHERE o.expires_at < {NOW} AND t.status = 'playing' AND t.seats LIKE '%"kind": "bot"%'
+    WHERE o.expires_at < {NOW} AND o.owner <> '' AND t.status = 'playing' AND t.seats LIKE '%"kind": "bot"%'
     ORDER BY o.expires_at LIMIT :n
     """
 )
@@ -136,10 +136,13 @@ class Owners:
             self._run(_RELEASE, t=table_id, me=self.me)
 
     def release_all(self) -> None:
+        """Stopping: every lease expires now. Unlike :meth:`release` the owner stays named, so that the others'
+        sweep (:meth:`orphans`) picks up the bot tables at once."""
         self.held.clear()
         self._run(_RELEASE_ALL, me=self.me)
 
     def orphans(self, limit: int = 20) -> list[str]:
-        """Tables in play with a bot seat whose owner stopped renewing: bots move with nobody connected, so
-        some process must take them over without waiting for a request."""
+        """Tables in play with a bot seat whose owner stopped renewing (died, paused, stopped): bots move with
+        nobody connected, so some process must take them over without waiting for a request. Tables released
+        when unloaded (owner "") are left alone: nobody watched them and no bot was moving."""
         return [str(r[0]) for r in self._run(_ORPHANS, n=limit)]

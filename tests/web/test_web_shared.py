@@ -3,7 +3,8 @@ one process at a time, requests for the other's tables forwarded, no move ever a
 (kill -9) or paused past its lease (SIGSTOP) and the other one takes over from the log.
 
 The servers are real ``python -m dicehall.web`` processes on a throw-away PostgreSQL cluster (``pg.py``). The
-kill and pause scenarios wait out a lease and are marked ``chaos`` (``make chaos``); the rest is quick.
+kill and pause scenarios wait out a lease and are marked ``chaos`` and ``slow`` (``make chaos``, ``make slow``;
+not ``make test``); the fence test and one two-process test of lobby, forwarding and racing moves stay quick.
 """
 
 from __future__ import annotations
@@ -316,6 +317,7 @@ def test_two_processes_one_lobby_and_no_move_applied_twice(pg_cluster: Cluster, 
 
 
 @pytest.mark.chaos
+@pytest.mark.slow
 @pytest.mark.timeout(180)
 def test_kill_9_of_the_owner_moves_its_tables_to_the_other_process(
     pg_cluster: Cluster, tmp_path: Path
@@ -346,6 +348,7 @@ def test_kill_9_of_the_owner_moves_its_tables_to_the_other_process(
 
 
 @pytest.mark.chaos
+@pytest.mark.slow
 @pytest.mark.timeout(180)
 def test_a_paused_owner_cannot_write_after_the_other_took_over(pg_cluster: Cluster, tmp_path: Path) -> None:
     with two_nodes(pg_cluster, tmp_path) as (a, b, db_url):
@@ -391,3 +394,36 @@ def test_a_paused_owner_cannot_write_after_the_other_took_over(pg_cluster: Clust
         run_async(fresh.play(seq + 10, time.monotonic() + 30))
         check_against_log(db_url, tid, fresh)
         assert owner_row(db_url, tid) == (b.base, 2)
+
+
+# -- one process (SQLite): the lobby feed works the same, and no lease is ever written -----------------------------
+def test_one_process_lobby_feed_and_no_leases(server: Any, db_url: str) -> None:
+    from webtools import connect
+    from webtools import create as create_here
+
+    with server() as c, connect(c) as ws:
+        old = create_here(c)
+        first = ws.request({"type": "lobby"})
+        assert first[0]["type"] == "lobby" and [t["table_id"] for t in first[0]["tables"]] == [
+            old["table_id"]
+        ]
+        new = create_here(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}])
+        c.post(f"/api/tables/{new['table_id']}/join", json={"seat": 1, "name": "Bo"}).raise_for_status()
+        updates = ws.drain()
+        assert [(u["type"], u["table"]["status"]) for u in updates] == [
+            ("lobby_update", "waiting"),
+            ("lobby_update", "playing"),
+        ]
+        assert updates[1]["table"]["seats"][1] == {
+            "seat": 1,
+            "name": "Bo",
+            "kind": "human",
+            "bot": None,
+            "claimed": True,
+        }
+        assert c.app.state.manager.owners is None  # type: ignore[attr-defined]
+    store = Store(db_url)
+    try:
+        assert store._conn.exec_driver_sql("SELECT count(*) FROM dh_owners").scalar() == 0
+    finally:
+        store.close()
