@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING, Any
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
+from dicehall.web.limits import LogThrottle
+
 if TYPE_CHECKING:
     from dicehall.web.ws import Connection
 
 log = logging.getLogger("dicehall.web")
+_unreachable = LogThrottle(log, every=5.0)
+"""Every client retries while a dead owner's lease runs out: one line per owner every few seconds is enough."""
 
 HEADER = "X-Dicehall-Forwarded"
 OPEN_TIMEOUT = 3.0
@@ -47,7 +51,7 @@ async def forward_request(request: Request, url: str, body: Any = None) -> Respo
                 headers={HEADER: "1"},
             )
         except httpx.HTTPError as exc:
-            log.warning("forwarding to %s failed: %s", url, type(exc).__name__)
+            _unreachable.warn(url, f"forwarding to the table's owner {url} failed: {type(exc).__name__}")
             return _retry("the table's server process is not answering; retry in a moment")
     headers = {k: v for k, v in r.headers.items() if k.lower() in KEPT_HEADERS}
     return Response(r.content, r.status_code, headers=headers)
@@ -76,7 +80,7 @@ class Upstream:
             )
             await ws.send(first)
         except (OSError, TimeoutError, WebSocketException) as exc:
-            log.warning("cannot reach the table's owner %s: %s", url, type(exc).__name__)
+            _unreachable.warn(url, f"cannot reach the table's owner {url}: {type(exc).__name__}")
             conn.shutdown(1013, "the table's server process is not answering; reconnect in a moment")
             return None
         return cls(ws, conn)
