@@ -45,7 +45,7 @@ _ACQUIRE = text(
     VALUES (:t, :me, :url, 1, {NOW} + :ttl)
     ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, url = EXCLUDED.url,
         epoch = dh_owners.epoch + 1, expires_at = EXCLUDED.expires_at
-    WHERE dh_owners.expires_at < {NOW} OR dh_owners.owner = ''
+    WHERE dh_owners.expires_at < {NOW} OR dh_owners.owner IN ('', EXCLUDED.owner)
     RETURNING epoch
     """
 )
@@ -86,7 +86,8 @@ class Owners:
         return rows
 
     def acquire(self, table_id: str) -> int:
-        """Take the table (free, released or expired): its new epoch; :class:`Elsewhere` if another holds it."""
+        """Take the table (free, released, expired, or this process's own but not in memory any more): its new
+        epoch; :class:`Elsewhere` if another process holds it."""
         conn = self._conn()
         try:
             conn.exec_driver_sql(f"SET LOCAL lock_timeout = {LOCK_WAIT_MS}")

@@ -258,6 +258,9 @@ def test_the_fence_refuses_a_stale_owner_and_the_log_stays_whole(pg_cluster: Clu
         assert b.get_table("t1").status == "playing"  # type: ignore[union-attr]
         lb.release("t1")  # given up (unloaded): the next taker need not wait for the expiry
         assert la.acquire("t1") == 3
+        assert la.acquire("t1") == 4  # loaded again by its own holder: a new epoch all the same
+        with pytest.raises(LeaseLost):
+            a.append_events("t1", [StoredEvent(3, 0, "roll", now)], fence=Owners.fence(lb, "t1"))
     finally:
         a.close()
         b.close()
