@@ -311,7 +311,7 @@ def test_two_processes_one_lobby_and_no_move_applied_twice(pg_cluster: Cluster, 
         claimed = next(u for u in updates if u["table"]["table_id"] == t2)["table"]
         assert claimed["status"] == "playing" and claimed["seats"][1]["claimed"]
         n = check_against_log(db_url, t1, on_a, on_b)
-        assert n >= 120
+        assert n >= 120 or on_a.last["state"]["terminal"]  # type: ignore[index]
         assert on_a.refused.get("stale_seq", 0) + on_b.refused.get("stale_seq", 0) > 0  # they did race
         assert set(on_a.refused) | set(on_b.refused) <= {"stale_seq", "game_over"}
         assert owner_row(db_url, t1) == (a.base, 1)  # never moved: b forwarded its client to a
