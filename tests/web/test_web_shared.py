@@ -430,3 +430,22 @@ def test_one_process_lobby_feed_and_no_leases(server: Any, db_url: str) -> None:
         assert store._conn.exec_driver_sql("SELECT count(*) FROM dh_owners").scalar() == 0
     finally:
         store.close()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_sigterm_hands_the_tables_over_without_waiting_for_the_lease(
+    pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    with two_nodes(pg_cluster, tmp_path) as (a, b, db_url):
+        tid, toks = create(a)
+        player = Player(b.ws, tid, toks, 5)  # on b, forwarded to a
+        run_async(player.play(20, time.monotonic() + 30))
+        before = check_against_log(db_url, tid, player)
+        a.proc.send_signal(signal.SIGTERM)  # a stops cleanly: its leases expire at once
+        stopped = time.monotonic()
+        assert a.proc.wait(timeout=30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal after its stop
+        run_async(player.play(before + 10, time.monotonic() + 30))
+        check_against_log(db_url, tid, player)
+        assert owner_row(db_url, tid) == (b.base, 2)
+        print(f"hand-over on SIGTERM: moves again {time.monotonic() - stopped:.1f} s after the signal")
