@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from dicehall.web.db import OPEN_STATUSES, TableMeta
 from dicehall.web.live import LiveTable, TableError, dumps
-from dicehall.web.owners import Elsewhere
+from dicehall.web.owners import Elsewhere, LeaseLost
 
 if TYPE_CHECKING:
     from dicehall.web.manager import TableManager
@@ -135,11 +135,22 @@ class Lifecycle:
             if live is not None:
                 if live.status not in OPEN_STATUSES:
                     continue
-                self.mark_abandoned(live.meta, fenced=True)
+                try:
+                    self.mark_abandoned(live.meta, fenced=True)
+                except LeaseLost:  # another process took it over meanwhile: it is that one's to close
+                    self.manager._lost(live)
+                    continue
                 live.broadcast(dumps({"type": "table", **live.describe()}))
                 if live.bot_task is not None:
                     live.bot_task.cancel()
                 self.manager.evict_if_idle(live)
+            elif self.manager.owners is not None:
+                # Shared database: only the table's owner may close it. Loading takes the lease (or finds
+                # another process holding it, which sweeps it itself) and the rebuild closes the stale table.
+                try:
+                    self.manager.evict_if_idle(self.manager.get(table_id))
+                except (Elsewhere, TableError):
+                    continue
             else:
                 meta = self.manager.store.get_table(table_id)
                 if meta is not None and meta.status in OPEN_STATUSES:

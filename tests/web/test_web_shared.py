@@ -449,3 +449,40 @@ def test_sigterm_hands_the_tables_over_without_waiting_for_the_lease(
         check_against_log(db_url, tid, player)
         assert owner_row(db_url, tid) == (b.base, 2)
         print(f"hand-over on SIGTERM: moves again {time.monotonic() - stopped:.1f} s after the signal")
+
+
+def test_with_a_shared_database_only_the_owner_closes_an_abandoned_table(pg_cluster: Cluster) -> None:
+    """Two managers (two processes' worth) on one database: the abandonment sweep of one closes the stale table
+    nobody holds (taking its lease, fenced), and leaves alone the one the other process holds."""
+    from dicehall.web.lifecycle import DAY
+    from dicehall.web.manager import TableManager
+    from dicehall.web.protocol import CreateTable
+    from dicehall.web.settings import ServerSettings
+
+    url = pg_cluster.new_database()
+    spec = CreateTable.model_validate({"game": "thousand", "seats": HOT_SEAT})
+    now = [time.time()]
+
+    async def scenario() -> None:
+        stores = [Store(url), Store(url)]
+        owners = [Owners(lambda s=s: s._conn, f"http://{n}:1", 60) for s, n in zip(stores, "ab", strict=True)]
+        a, b = (
+            TableManager(s, ServerSettings(), clock=lambda: now[0], owners=o)
+            for s, o in zip(stores, owners, strict=True)
+        )
+        try:
+            held_by_b, _ = b.create(spec)
+            free, _ = a.create(spec)
+            a.lifecycle.unload(free)  # released: nobody holds it
+            assert owners[0].held == {}
+            now[0] += 8 * DAY  # a week and a day later, as a's clock sees it
+            a.lifecycle.sweep_abandoned()
+            assert stores[0].get_table(free.id).status == "abandoned"  # type: ignore[union-attr]
+            assert stores[0].get_table(held_by_b.id).status == "playing"  # type: ignore[union-attr]
+            assert free.id not in a.tables and owners[0].held == {}  # closed, unloaded, released
+        finally:
+            for m, s in ((a, stores[0]), (b, stores[1])):
+                await m.close()
+                s.close()
+
+    run_async(scenario())
