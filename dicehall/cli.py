@@ -129,6 +129,12 @@ def serve_cmd(
         "--trusted-proxy",
         help="Reverse proxy address(es) whose X-Forwarded-For names the client (default: the socket peer).",
     ),
+    node_url: str = typer.Option(
+        None,
+        "--node-url",
+        help="This process's address as other server processes reach it (http://HOST:PORT): serve one "
+        "PostgreSQL database together with them (docs/scaling.md).",
+    ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     if not 1 <= port <= 65535:
@@ -141,7 +147,16 @@ def serve_cmd(
     from dicehall.web.server import serve
 
     try:
-        serve(host, port, db, bot_delay, sqlite_sync, settings_file=settings, trusted_proxy=trusted_proxy)
+        serve(
+            host,
+            port,
+            db,
+            bot_delay,
+            sqlite_sync,
+            settings_file=settings,
+            trusted_proxy=trusted_proxy,
+            node_url=node_url,
+        )
     except ValueError as exc:
         raise fail(exc) from None
 

@@ -23,6 +23,7 @@ MODULES = {
     "web": "dicehall.web.bench",
     "envs": "dicehall.envs.bench",
     "cluster": "dicehall.core.cluster_bench",
+    "shared": "dicehall.web.bench_shared",
 }
 PARTS = list(MODULES)
 

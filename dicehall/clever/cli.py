@@ -15,6 +15,8 @@ from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
 from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
+    AddressOpt,
+    BackendOpt,
     PlaySeedOpt,
     RealDiceOpt,
     ResumeOpt,
@@ -178,6 +180,8 @@ def train_clever(
     ),
     out: Path = typer.Option(None, "--out", help="Run directory (default: <user data>/train/clever-seedS)."),
     jobs: int = typer.Option(2, "--jobs", "-j", help="Worker processes (the result does not depend on it)."),
+    backend: str = BackendOpt,
+    address: str = AddressOpt,
     hidden: str = typer.Option("64,64", "--hidden", help="Sizes of the two hidden layers."),
     eval_every: int = typer.Option(10_000, "--eval-every", help="Evaluate and checkpoint every N episodes."),
     eval_games: int = typer.Option(500, "--eval-games", help="Held-out games per evaluation."),
@@ -208,7 +212,10 @@ def train_clever(
 
     from dicehall.clever import train as T
     from dicehall.core.cli_options import fail
+    from dicehall.core.cluster import ClusterError
 
+    if address is not None and backend != "ray":
+        raise fail("--address names a Ray cluster: add --backend ray")
     try:
         if resume is not None:
             run = T.Run.load(resume)
@@ -253,7 +260,8 @@ def train_clever(
     cfg = run.config
     console.print(
         f"training into [bold]{directory}[/]: {cfg.episodes} episodes, seed {cfg.seed}, "
-        f"net {_feature_count()}→{cfg.hidden[0]}→{cfg.hidden[1]}→1, λ {cfg.lam}, {jobs} processes"
+        f"net {_feature_count()}→{cfg.hidden[0]}→{cfg.hidden[1]}→1, λ {cfg.lam}, "
+        + (f"Ray at {address}" if address else f"{jobs} {'Ray workers' if backend == 'ray' else 'processes'}")
     )
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -271,7 +279,10 @@ def train_clever(
             speed = f"{r.episodes / r.seconds:.0f}" if r.seconds else "…"
             bar.update(task, advance=n, speed=speed, score=score)
 
-        T.train(run, directory, jobs, step)
+        try:
+            T.train(run, directory, jobs, step, backend, address)
+        except ClusterError as exc:
+            raise fail(str(exc)) from None
     last = run.history[-1]
     console.print(
         f"done: {run.episodes} episodes in {run.seconds / 3600:.2f} h; held-out mean {last['mean']:.1f} ± "

@@ -17,7 +17,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from dicehall.clever import sheet as S
 from dicehall.clever.kernel import net
 from dicehall.clever.kernel import rules as K
 from dicehall.clever.kernel.features import COUNT
+from dicehall.core.cluster import make_executor
 
 EVAL_ROOT = 20_261_123
 CHECKPOINT = "checkpoint.npz"
@@ -262,11 +263,20 @@ def evaluate(weights: list[np.ndarray], games: int, root: int = EVAL_ROOT) -> np
 Progress = Callable[[Run, int], None]
 
 
-def train(run: Run, directory: Path, jobs: int = 2, progress: Progress | None = None) -> Run:
-    """Continue ``run`` until its episodes are done; checkpoint (and evaluate) every ``eval_every`` episodes."""
+def train(
+    run: Run,
+    directory: Path,
+    jobs: int = 2,
+    progress: Progress | None = None,
+    backend: str = "processes",
+    address: str | None = None,
+) -> Run:
+    """Continue ``run`` until its episodes are done; checkpoint (and evaluate) every ``eval_every`` episodes.
+    The self-play shards run on ``backend`` (``processes`` or ``ray``, at ``address``; see docs/cluster.md): each
+    shard's dice come from its own seed, so the network is the same on either."""
     cfg = run.config
     best = best_score(directory / BEST)
-    pool: Executor | None = ProcessPoolExecutor(max_workers=min(jobs, cfg.shards)) if jobs > 1 else None
+    pool = make_executor(backend, min(jobs, cfg.shards), address)
     try:
         if not run.history:  # the starting point (a warm start's strength anchors the best-so-far)
             _evaluate_into(run, directory, best)

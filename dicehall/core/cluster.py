@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from dicehall.core.errors import DicehallError
@@ -84,3 +84,16 @@ class RayExecutor(Executor):
         self._live = []
         if self._owned and self._ray.is_initialized():
             self._ray.shutdown()
+
+
+def make_executor(backend: str, jobs: int, address: str | None = None) -> Executor | None:
+    """Where a run's independent pieces go: ``processes`` — a pool of ``jobs`` worker processes (``None`` for one
+    job: the caller runs them itself); ``ray`` — a :class:`RayExecutor` (a local Ray with ``jobs`` CPUs, or the
+    cluster at ``address``). The caller shuts it down."""
+    if backend not in BACKENDS:
+        raise ClusterError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ClusterError("a cluster address needs --backend ray")
+    if backend == "ray":
+        return RayExecutor(address, None if address else jobs)
+    return ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None

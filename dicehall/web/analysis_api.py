@@ -16,11 +16,14 @@ import threading
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, hints
 from dicehall.core.analysis_cli import hints_allowed
 from dicehall.core.errors import DicehallError
+from dicehall.web.forward import forward_request
+from dicehall.web.owners import Elsewhere
 from dicehall.web.tables import TableError, TableManager
 
 router = APIRouter(prefix="/api")
@@ -47,12 +50,14 @@ def _refuse(status: int, message: str) -> HTTPException:
     return HTTPException(status, message)
 
 
-@router.post("/tables/{table_id}/hints")
-async def table_hints(table_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
+@router.post("/tables/{table_id}/hints", response_model=None)
+async def table_hints(table_id: str, body: HintRequest, request: Request) -> dict[str, Any] | Response:
     manager = _manager(request)
     try:
         table = manager.get(table_id)
         held = manager.seats_for_tokens(table, [body.token])
+    except Elsewhere as moved:  # another server process owns the table (forward.py)
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
     except TableError as exc:
         raise _refuse(404 if exc.code == "no_such_table" else 403, str(exc)) from None
     if body.seat not in held:

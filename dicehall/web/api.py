@@ -9,14 +9,16 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.core.game import Game, game_names, get_game
 from dicehall.core.rules import RuleSet
+from dicehall.web.forward import forward_request
 from dicehall.web.limits import CreationLimits, LimitExceeded
+from dicehall.web.owners import Elsewhere
 from dicehall.web.protocol import CreateTable, JoinSeat
 from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableError, TableManager, public_seats
@@ -237,10 +239,12 @@ async def list_tables(
     return out
 
 
-@router.post("/tables/{table_id}/join")
-async def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any]:
+@router.post("/tables/{table_id}/join", response_model=None)
+async def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any] | Response:
     try:
         token = _manager(request).claim(table_id, body.seat, body.name)
+    except Elsewhere as moved:  # another server process owns the table (forward.py)
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
     except DicehallError as exc:
         raise _http_error(exc) from None
     return {
@@ -251,11 +255,13 @@ async def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[st
     }
 
 
-@router.get("/tables/{table_id}")
-async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+@router.get("/tables/{table_id}", response_model=None)
+async def get_table(table_id: str, request: Request) -> dict[str, Any] | Response:
     manager = _manager(request)
     try:
         table = manager.get(table_id)
+    except Elsewhere as moved:
+        return await forward_request(request, moved.url)
     except DicehallError as exc:
         raise _http_error(exc) from None
     description = table.describe()

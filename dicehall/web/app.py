@@ -16,6 +16,7 @@ from dicehall.web import analysis_api, api
 from dicehall.web.bots import bot_delay_from_env
 from dicehall.web.db import Store, default_db_url
 from dicehall.web.manager import TableManager
+from dicehall.web.owners import Owners
 from dicehall.web.security import SecurityHeaders, install_log_redaction
 from dicehall.web.settings import ServerSettings
 from dicehall.web.ws import websocket_endpoint
@@ -39,10 +40,15 @@ def create_app(
     static_dir: Path | None = None,
     settings: ServerSettings | None = None,
     bot_setup: Sequence[str] = (),
+    node_url: str | None = None,
 ) -> FastAPI:
     """The server. ``db_url`` defaults to a SQLite file in the user's data directory; ``bot_delay`` (which
     overrides ``settings.bot_delay``) to ``$DICEHALL_BOT_DELAY`` or the settings' value. ``bot_setup``:
-    ``module:function`` hooks every bot worker process calls at start (the tests register a test game)."""
+    ``module:function`` hooks every bot worker process calls at start (the tests register a test game).
+    ``node_url``: this process's address as the other server processes reach it; several processes then share
+    one PostgreSQL database, each table owned by one of them at a time (owners.py, docs/scaling.md)."""
+    if node_url is not None:
+        check_node_url(node_url, db_url or "")
     url = db_url or default_db_url()
     base = settings or ServerSettings()
     if bot_delay is None and settings is None:
@@ -53,11 +59,20 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(url, sqlite_sync)
-        manager = TableManager(store, settings, bot_setup=tuple(bot_setup))
+        owners = None
+        if node_url is not None:
+            owners = Owners(lambda: store._conn, node_url, settings.lease_seconds)
+        manager = TableManager(store, settings, bot_setup=tuple(bot_setup), owners=owners)
         resumed = manager.load_unfinished()
         manager.resume_bots()
         manager.lifecycle.start()
-        log.info("dicehall server: database %s, %d bot tables resumed", url, resumed)
+        manager.start_shared()
+        log.info(
+            "dicehall server: database %s, %d bot tables resumed%s",
+            url,
+            resumed,
+            f", serving as {node_url} beside other processes" if node_url else "",
+        )
         app.state.manager = manager
         app.state.settings = settings
         try:
@@ -102,6 +117,17 @@ def create_app(
             return HTMLResponse(NOT_BUILT)
 
     return app
+
+
+def check_node_url(node_url: str, db_url: str) -> None:
+    """``--node-url`` needs PostgreSQL (leases, row locks, NOTIFY) and an http(s) address."""
+    if not db_url.startswith("postgresql"):
+        raise ValueError(
+            "--node-url (several server processes on one database) needs PostgreSQL: "
+            "--db postgresql+psycopg://USER@HOST/DB"
+        )
+    if not node_url.startswith(("http://", "https://")) or "/" in node_url.split("://", 1)[1].rstrip("/"):
+        raise ValueError(f"--node-url must be an address like http://10.0.0.5:8000, not {node_url!r}")
 
 
 async def begin_shutdown(app: FastAPI, grace: float) -> None:

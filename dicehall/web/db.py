@@ -32,6 +32,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 SQLITE_SYNC_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+IDLE_IN_TRANSACTION_MS = 5000
+"""PostgreSQL ends a transaction left open this long (the server's transactions last milliseconds)."""
 OPEN_STATUSES = ("waiting", "playing")
 """Statuses of tables that may still change (``finished`` and ``abandoned`` tables are closed)."""
 
@@ -130,6 +132,17 @@ def make_engine(url: str, sqlite_sync: str = "NORMAL") -> Engine:
     if is_sqlite and url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, future=True)
+    if url.startswith("postgresql"):
+
+        @event.listens_for(engine, "connect")
+        def _session(dbapi_conn: Any, _record: Any) -> None:
+            # A server paused inside a transaction (SIGSTOP, a stall) must not hold its row locks for ever: the
+            # database ends such a transaction, and the paused server's COMMIT then fails.
+            cur = dbapi_conn.cursor()
+            cur.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_MS}")
+            cur.close()
+            dbapi_conn.commit()
+
     if is_sqlite:
 
         @event.listens_for(engine, "connect")
@@ -179,6 +192,10 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
+Fence = Callable[[Connection], None]
+"""A check run first in a write's transaction; it raises to refuse the write."""
+
+
 def _actor_out(text: str) -> int | str:
     return text if text in ("chance", UNDO) else int(text)
 
@@ -219,8 +236,14 @@ class Store:
         )
 
     def update_table(
-        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None
+        self,
+        table_id: str,
+        *,
+        seats: list[dict[str, Any]] | None = None,
+        status: str | None = None,
+        fence: Fence | None = None,
     ) -> None:
+        """``fence``: a check run first in the same transaction (the lease of a shared database, owners.py)."""
         values: dict[str, Any] = {"updated": time.time()}
         if seats is not None:
             values["seats"] = json.dumps(seats)
@@ -228,10 +251,24 @@ class Store:
             values["status"] = status
             if status == "finished":
                 values["creator"] = None
-        self._write(update(TableRow).where(TableRow.id == table_id).values(**values))
+        stmt = update(TableRow).where(TableRow.id == table_id).values(**values)
 
-    def append_events(self, table_id: str, events: Sequence[StoredEvent], status: str | None = None) -> None:
-        """Append ``events`` (and a status change) in one transaction; raises if a sequence number exists."""
+        def stmts(conn: Connection) -> None:
+            if fence is not None:
+                fence(conn)
+            conn.execute(stmt)
+
+        self._transaction(stmts)
+
+    def append_events(
+        self,
+        table_id: str,
+        events: Sequence[StoredEvent],
+        status: str | None = None,
+        fence: Fence | None = None,
+    ) -> None:
+        """Append ``events`` (and a status change) in one transaction; raises if a sequence number exists, or
+        whatever ``fence`` raises (it runs first in the transaction: the owner's lease check, owners.py)."""
         rows = [
             {
                 "table_id": table_id,
@@ -245,6 +282,8 @@ class Store:
         ]
 
         def stmts(conn: Connection) -> None:
+            if fence is not None:
+                fence(conn)
             conn.execute(self._ins_event, rows)
             if status is not None:
                 values: dict[str, Any] = {"status": status, "updated": time.time()}
@@ -253,6 +292,10 @@ class Store:
                 conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
         self._transaction(stmts)
+
+    def notify(self, channel: str, payload: str) -> None:
+        """PostgreSQL ``NOTIFY``: every process listening on ``channel`` gets ``payload`` (lobby.py)."""
+        self._write(select(func.pg_notify(channel, payload)))
 
     def _write(self, stmt: Any) -> None:
         self._transaction(lambda conn: conn.execute(stmt))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from dicehall.web.db import OPEN_STATUSES, TableMeta
 from dicehall.web.live import LiveTable, TableError, dumps
+from dicehall.web.owners import Elsewhere, LeaseLost
 
 if TYPE_CHECKING:
     from dicehall.web.manager import TableManager
@@ -46,6 +47,8 @@ class Lifecycle:
             try:
                 self.manager.get(meta.id)
                 n += 1
+            except Elsewhere:
+                continue  # another server process has it
             except TableError as exc:
                 log.error("table %s not resumed: %s", meta.id, exc)
         return n
@@ -85,6 +88,8 @@ class Lifecycle:
             del self.manager.tables[table.id]
             table.closed = True
             self.unloaded += 1
+            if self.manager.owners is not None:
+                self.manager.owners.release(table.id)
 
     def unload_idle(self) -> int:
         cutoff = self.manager.clock() - self.settings.idle_unload_seconds
@@ -109,9 +114,12 @@ class Lifecycle:
     def is_stale(self, last_activity: float) -> bool:
         return last_activity < self.manager.clock() - self.settings.abandon_after_days * DAY
 
-    def mark_abandoned(self, meta: TableMeta) -> None:
-        self.manager.store.update_table(meta.id, status="abandoned")
+    def mark_abandoned(self, meta: TableMeta, fenced: bool = False) -> None:
+        """``fenced``: the table is loaded here, so the write checks this process's lease."""
+        fence = self.manager._fence(meta.id) if fenced else None
+        self.manager.store.update_table(meta.id, status="abandoned", fence=fence)
         meta.status = "abandoned"
+        self.manager.lobby.changed(meta)
         self.abandoned += 1
         log.info(
             "table %s closed as abandoned (nobody moved for %g days)",
@@ -127,11 +135,22 @@ class Lifecycle:
             if live is not None:
                 if live.status not in OPEN_STATUSES:
                     continue
-                self.mark_abandoned(live.meta)
+                try:
+                    self.mark_abandoned(live.meta, fenced=True)
+                except LeaseLost:  # another process took it over meanwhile: it is that one's to close
+                    self.manager._lost(live)
+                    continue
                 live.broadcast(dumps({"type": "table", **live.describe()}))
                 if live.bot_task is not None:
                     live.bot_task.cancel()
                 self.manager.evict_if_idle(live)
+            elif self.manager.owners is not None:
+                # Shared database: only the table's owner may close it. Loading takes the lease (or finds
+                # another process holding it, which sweeps it itself) and the rebuild closes the stale table.
+                try:
+                    self.manager.evict_if_idle(self.manager.get(table_id))
+                except (Elsewhere, TableError):
+                    continue
             else:
                 meta = self.manager.store.get_table(table_id)
                 if meta is not None and meta.status in OPEN_STATUSES:

@@ -9,6 +9,8 @@ are computed in worker processes (:mod:`dicehall.web.bots`); loading, unloading 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
@@ -37,9 +39,11 @@ from dicehall.web.live import (
     new_rngs,
     status_for,
 )
-from dicehall.web.together import Together
+from dicehall.web.lobby import Lobby
+from dicehall.web.owners import Elsewhere, LeaseLost, Owners
 from dicehall.web.protocol import CreateTable
 from dicehall.web.settings import ServerSettings
+from dicehall.web.together import Together
 
 log = logging.getLogger("dicehall.web")
 
@@ -71,10 +75,16 @@ class TableManager:
         rand: Callable[[], float] | None = None,
         clock: Callable[[], float] = time.time,
         bot_setup: tuple[str, ...] = (),
+        owners: Owners | None = None,
     ) -> None:
         """``clock`` (wall seconds) decides idleness and abandonment (tests pass a fake one); ``bot_setup`` lists
-        ``module:function`` hooks each bot worker calls at start (tests register their extra game with it)."""
+        ``module:function`` hooks each bot worker calls at start (tests register their extra game with it);
+        ``owners``: the table leases when several processes share the database (``None``: this process is the
+        only one, every table is its own)."""
         self.store = store
+        self.owners = owners
+        self.lobby = Lobby(store, shared=owners is not None)
+        self._leases: asyncio.Task[None] | None = None
         self.settings = settings or ServerSettings()
         self.clock = clock
         self.tables: dict[str, LiveTable] = {}
@@ -103,6 +113,54 @@ class TableManager:
         for table in self.tables.values():
             table.closed = True
         await self.bots.stop(list(self.tables.values()))
+        await self.lobby.stop()
+        if self._leases is not None:
+            self._leases.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._leases
+        if self.owners is not None:  # the others may take this process's tables at once, not after the expiry
+            with contextlib.suppress(Exception):
+                self.owners.release_all()
+
+    # -- several processes on one database (owners.py) -------------------------------------------------------
+    def start_shared(self) -> None:
+        """Start the lobby's LISTEN and the lease keeper (only when the database is shared)."""
+        self.lobby.start()
+        if self.owners is not None:
+            self._leases = asyncio.get_running_loop().create_task(self._keep_leases(self.owners))
+
+    async def _keep_leases(self, owners: Owners) -> None:
+        """Renew this process's leases; drop the tables it lost; take over bot tables whose owner died."""
+        while True:
+            await asyncio.sleep(owners.ttl / 3)
+            try:
+                for table_id in owners.renew():
+                    table = self.tables.get(table_id)
+                    if table is not None:
+                        self._lost(table)
+                for table_id in owners.orphans():
+                    if table_id not in self.tables:
+                        with contextlib.suppress(Elsewhere, TableError):
+                            self.get(table_id)
+            except Exception:  # the database is away: the leases may lapse, the fence keeps the logs right
+                log.exception("renewing the table leases failed")
+
+    def _fence(self, table_id: str) -> Any:
+        return None if self.owners is None else self.owners.fence(table_id)
+
+    def _lost(self, table: LiveTable) -> TableError:
+        """Another process took the table over: forget it, tell its clients to reconnect (they reach the new
+        owner through any process), and give the error for the request that found out."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        table.closed = True
+        if self.owners is not None:
+            self.owners.held.pop(table.id, None)
+        for sub in list(table.subscribers):
+            sub.shutdown(1012, "this table moved to another server process; reconnect")
+        table.subscribers.clear()
+        log.warning("table %s: taken over by another server process; dropped here", table.id)
+        return TableError("moved", "this table is now served by another server process; reconnect and retry")
 
     # -- creating, loading, claiming ----------------------------------------------------------------------
     def create(self, spec: CreateTable, creator: str | None = None) -> tuple[LiveTable, dict[int, str]]:
@@ -157,11 +215,14 @@ class TableManager:
             dice=spec.dice,
         )
         self.store.create_table(meta)
+        if self.owners is not None:
+            self.owners.acquire(meta.id)  # a new id: nobody else can hold it
         table = self._live(meta, state, 0)
         self._add(table)
         self.advance(table, None, None)  # a game may open with dice
         self._open_together(table)
         self.bots.schedule(table)
+        self.lobby.changed(table.meta)
         return table, tokens
 
     def _live(self, meta: TableMeta, state: Any, seq: int) -> LiveTable:
@@ -187,7 +248,14 @@ class TableManager:
         meta = self.store.get_table(table_id)
         if meta is None:
             raise TableError("no_such_table", f"there is no table {table_id!r}")
-        table = self.rebuild(meta)
+        if self.owners is not None:
+            self.owners.acquire(table_id)  # or Elsewhere: the request goes to the owner
+        try:
+            table = self.rebuild(meta)
+        except BaseException:
+            if self.owners is not None:
+                self.owners.release(table_id)
+            raise
         self._add(table)
         # Killed between creating a table and rolling its opening dice: roll them now.
         self.advance(table, None, None)
@@ -222,10 +290,10 @@ class TableManager:
         status = status_for(meta.seats, state, meta.status)
         if status != meta.status:  # e.g. killed between the last event and the status update
             meta.status = status
-            self.store.update_table(meta.id, status=status)
+            self.store.update_table(meta.id, status=status, fence=self._fence(meta.id))
         last = events[-1].at if events else meta.created
         if meta.status in OPEN_STATUSES and self.lifecycle.is_stale(last):
-            self.lifecycle.mark_abandoned(meta)
+            self.lifecycle.mark_abandoned(meta, fenced=True)
         return table
 
     def claim(self, table_id: str, seat: int, name: str | None) -> str:
@@ -245,9 +313,13 @@ class TableManager:
         if name and name.strip():
             seats[seat]["name"] = name.strip()
         status = status_for(seats, table.state)
-        self.store.update_table(table_id, seats=seats, status=status)
+        try:
+            self.store.update_table(table_id, seats=seats, status=status, fence=self._fence(table_id))
+        except LeaseLost:
+            raise self._lost(table) from None
         table.meta.seats = seats
         table.meta.status = status
+        self.lobby.changed(table.meta)
         name_players(table.state, seats)
         table.broadcast(dumps({"type": "table", **table.describe()}))
         self._open_together(table)  # a table that was waiting for players may be in a simultaneous phase
@@ -318,7 +390,9 @@ class TableManager:
             try:
                 action = branch.string_to_action(move)
             except DicehallError as exc:
-                raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation", reason=exc.text) from None
+                raise TableError(
+                    "illegal_move", f"cannot read {move!r}: {exc}", "notation", reason=exc.text
+                ) from None
             self.act_together(table, seat, action)
             return
         player = table.state.current_player()
@@ -331,7 +405,9 @@ class TableManager:
         try:
             action = table.state.string_to_action(move)
         except DicehallError as exc:
-            raise TableError("illegal_move", f"cannot read {move!r}: {exc}", "notation", reason=exc.text) from None
+            raise TableError(
+                "illegal_move", f"cannot read {move!r}: {exc}", "notation", reason=exc.text
+            ) from None
         self.advance(table, seat, action)
 
     def act_together(self, table: LiveTable, seat: int, action: Any) -> None:
@@ -401,13 +477,17 @@ class TableManager:
         try:
             action = read_entry(state, outcome)
         except NotationError as exc:
-            raise TableError("illegal_move", f"cannot read {outcome!r}: {exc}", "notation", reason=exc.text) from None
+            raise TableError(
+                "illegal_move", f"cannot read {outcome!r}: {exc}", "notation", reason=exc.text
+            ) from None
         except IllegalActionError as exc:
             raise TableError(
                 "illegal_move", f"{outcome!r} cannot be entered: {exc}", exc.rule or None, reason=exc.text
             ) from None
         except DicehallError as exc:
-            raise TableError("illegal_move", f"{outcome!r} cannot be entered: {exc}", reason=exc.text) from None
+            raise TableError(
+                "illegal_move", f"{outcome!r} cannot be entered: {exc}", reason=exc.text
+            ) from None
         self._commit(table, [("chance", action, seat)])
 
     def undo(self, table: LiveTable, held: list[int], seat: int, seq: int) -> None:
@@ -431,8 +511,10 @@ class TableManager:
         move, retracts = table.moves[-1][1], table.seqs[-1]
         ev = StoredEvent(table.seq + 1, UNDO, move, time.time(), seat)
         try:
-            self.store.append_events(table.id, [ev])
+            self.store.append_events(table.id, [ev], fence=self._fence(table.id))
             state = self._replay_moves(table, table.moves[:-1])
+        except LeaseLost:
+            raise self._lost(table) from None
         except Exception as exc:
             log.exception("table %s: undo not saved; rebuilding from the log", table.id)
             self._reload(table)
@@ -491,7 +573,9 @@ class TableManager:
             except DicehallError as exc:
                 if k:
                     self._reload(table)
-                raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}", reason=exc.text) from None
+                raise TableError(
+                    "illegal_move", f"{text!r} is not allowed now: {exc}", reason=exc.text
+                ) from None
             except Exception:
                 log.exception("table %s: the engine failed on %r; rebuilding from the log", table.id, text)
                 self._reload(table)
@@ -510,7 +594,10 @@ class TableManager:
                     self._reload(table)
                     what = repr(pending[-1][0].move) if pending else "this move"
                     raise TableError(
-                        "illegal_move", f"{what} cannot be played here: {exc}", exc.rule or None, reason=exc.text
+                        "illegal_move",
+                        f"{what} cannot be played here: {exc}",
+                        exc.rule or None,
+                        reason=exc.text,
                     ) from None
                 text = state.action_to_string(outcome)
                 state.apply_action(outcome)
@@ -521,10 +608,15 @@ class TableManager:
                 return
             status = status_for(table.seats, state)
             self.store.append_events(
-                table.id, [ev for ev, _, _ in pending], status if status != table.status else None
+                table.id,
+                [ev for ev, _, _ in pending],
+                status if status != table.status else None,
+                fence=self._fence(table.id),
             )
         except TableError:
             raise
+        except LeaseLost:
+            raise self._lost(table) from None
         except Exception as exc:
             # The state may be ahead of the log now: rebuild it from the log; nothing was sent.
             log.exception("table %s: move not saved; rebuilding from the log", table.id)
@@ -532,8 +624,11 @@ class TableManager:
             raise TableError(
                 "server_error", f"the move could not be saved ({type(exc).__name__}); try again"
             ) from None
+        changed = status != table.meta.status
         table.meta.status = status
         table.touched = self.clock()
+        if changed:
+            self.lobby.changed(table.meta)
         for ev, text, entry in pending:
             table.keep(ev.seq, text, entry)
             table.broadcast(text)

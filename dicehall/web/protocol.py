@@ -30,6 +30,7 @@ ERROR_CODES = (
     "rate_limited",
     "rolled_here",
     "nothing_to_undo",
+    "moved",
 )
 
 
@@ -72,12 +73,19 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
+class LobbyMsg(_Msg):
+    """Watch the lobby: the open tables now, then a ``lobby_update`` per change (lobby.py)."""
+
+    type: Literal["lobby"]
+
+
 CLIENT_MESSAGES: dict[str, type[_Msg]] = {
     "join": JoinMsg,
     "act": ActMsg,
     "enter": EnterMsg,
     "undo": UndoMsg,
     "ping": PingMsg,
+    "lobby": LobbyMsg,
 }
 
 

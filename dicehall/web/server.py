@@ -18,6 +18,12 @@ TRUSTED_PROXY_HELP = (
 )
 
 
+NODE_URL_HELP = (
+    "this process's address as the other server processes reach it (http://HOST:PORT): serve one PostgreSQL "
+    "database together with them, each table owned by one process at a time (docs/scaling.md)"
+)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -28,6 +34,7 @@ def serve(
     log_level: str = "info",
     settings_file: str | None = None,
     trusted_proxy: str | None = None,
+    node_url: str | None = None,
 ) -> None:
     import uvicorn
 
@@ -45,9 +52,13 @@ def serve(
     )
     logging.getLogger("alembic").setLevel(logging.WARNING)  # a line per migration plugin is noise at start-up
     db = db or default_db_url()
+    if node_url is not None:
+        from dicehall.web.app import check_node_url
+
+        check_node_url(node_url, db)
     check_database(db)
     settings = ServerSettings.from_toml(settings_file) if settings_file else None
-    app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync, settings=settings)
+    app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync, settings=settings, node_url=node_url)
     grace = (settings or ServerSettings()).shutdown_grace
     if log_level.lower() in ("info", "debug"):
         print(f"dicehall: open http://{host}:{port}/ (database {db}); Ctrl-C stops the server", flush=True)
@@ -96,6 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--log-level", default="info")
     p.add_argument("--settings", default=None, help="TOML file of server limits (see docs/web.md)")
     p.add_argument("--trusted-proxy", default=None, help=TRUSTED_PROXY_HELP)
+    p.add_argument("--node-url", default=None, help=NODE_URL_HELP)
     a = p.parse_args(argv)
     try:
         serve(
@@ -108,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
             a.log_level,
             a.settings,
             trusted_proxy=a.trusted_proxy,
+            node_url=a.node_url,
         )
     except ValueError as exc:
         p.exit(2, f"error: {exc}\n")

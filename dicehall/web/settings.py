@@ -53,6 +53,12 @@ class ServerSettings:
     abandon_after_days: float = _field(
         7, "an unfinished table nobody moved in for this long is closed as abandoned", 0.0001, 3650
     )
+    lease_seconds: float = _field(
+        10,
+        "several processes on one database (--node-url): a table's lease; a dead process's tables move after it",
+        1,
+        600,
+    )
     shutdown_grace: float = _field(
         2.0, "seconds SIGTERM waits for in-flight work before connections are closed", 0, 60
     )

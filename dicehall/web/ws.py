@@ -16,13 +16,16 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from dicehall.web.forward import HEADER, Upstream
 from dicehall.web.limits import MessageLimiter
+from dicehall.web.owners import Elsewhere
 from dicehall.web.protocol import (
     CLIENT_MESSAGES,
     MAX_MESSAGE_BYTES,
     ActMsg,
     EnterMsg,
     JoinMsg,
+    LobbyMsg,
     UndoMsg,
     error,
 )
@@ -44,6 +47,10 @@ class Connection(Subscriber):
         self.close_with: tuple[int, str] | None = None
         self.table: LiveTable | None = None
         self.seats: list[int] = []
+        self.forwarded = ws.headers.get(HEADER) is not None
+        """This connection comes from another server process forwarding its client (forward.py)."""
+        self.forward_to: str | None = None
+        """Set by a join of a table another process owns: the owner's address (the endpoint pipes to it)."""
         s = settings or ServerSettings()
         self.limiter = MessageLimiter(s.ws_messages_per_second, s.ws_burst)
 
@@ -106,6 +113,7 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
     conn = Connection(ws, getattr(ws.app.state, "settings", None))
     writer = asyncio.create_task(conn.writer())
     manager.connections.add(conn)
+    upstream: Upstream | None = None
     try:
         while not writer.done():
             frame = await ws.receive()
@@ -116,11 +124,21 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
                 raw = frame.get("bytes")
             if raw is None:
                 continue
+            if upstream is not None:  # the table is another process's: its frames go there
+                if not await upstream.send(raw):
+                    break
+                continue
             handle_frame(conn, manager, raw)
+            if conn.forward_to is not None:
+                upstream = await Upstream.open(conn, conn.forward_to, raw)
+                conn.forward_to = None
     except WebSocketDisconnect:
         pass
     finally:
+        if upstream is not None:
+            await upstream.close()
         manager.connections.discard(conn)
+        manager.lobby.subscribers.discard(conn)
         if conn.table is not None:
             manager.leave(conn.table, conn)
         conn.close()
@@ -184,10 +202,19 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
                 manager.undo(conn.table, conn.seats, msg.seat, msg.seq)
         elif isinstance(msg, JoinMsg):
             join(conn, manager, msg)
+        elif isinstance(msg, LobbyMsg):
+            manager.lobby.subscribers.add(conn)
+            conn.push(manager.lobby.opening())
         else:
             conn.send({"type": "pong"})
     except TableError as exc:
         conn.send(error(exc.code, str(exc), exc.rule, exc.reason))
+    except Elsewhere as exc:
+        if exc.url and not conn.forwarded and conn.table is None:
+            conn.forward_to = exc.url  # the endpoint pipes this connection to the owner from now on
+        else:  # moved meanwhile (or this client is joined here already): start again from any process
+            conn.send(error("moved", f"{exc}; reconnect and join again"))
+            conn.shutdown(1013, "the table is moving to another server process; reconnect")
     except Exception:  # a bug must not cost the client its connection, nor leak details
         log.exception("error handling a %r message", kind)
         conn.send(error("server_error", "the server failed on this message; nothing changed"))

@@ -107,6 +107,14 @@ def test_train_tiny_run_resume_and_export(tmp_path: Path) -> None:
     assert "40 episodes" in resumed.output and weights.exists()
     bad = CliRunner().invoke(make_app(), ["train", "clever", "--resume", str(tmp_path / "nothing")])
     assert bad.exit_code != 0 and "no training checkpoint" in bad.output
+    alone = CliRunner().invoke(
+        make_app(), ["train", "clever", "--address", "auto", "--out", str(tmp_path / "x")]
+    )
+    assert alone.exit_code != 0 and "add --backend ray" in alone.output
+    spark = CliRunner().invoke(
+        make_app(), ["train", "clever", "--backend", "spark", "--out", str(tmp_path / "y")]
+    )
+    assert spark.exit_code != 0 and "--backend must be processes or ray" in spark.output
 
 
 def test_train_warm_start_from_weights_and_bad_method(tmp_path: Path) -> None:

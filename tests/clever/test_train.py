@@ -163,3 +163,20 @@ def test_shipped_weights_are_small_and_numpy_only() -> None:
     assert info["episodes"] > 0
     # solo training never sets "players - 1": its input row must not feed untrained noise into 2-4 player games
     assert not weights[0][NAMES.index("players - 1")].any()
+
+
+def test_self_play_on_ray_trains_the_network_processes_train(tmp_path: Path) -> None:
+    """``train --backend ray``: the shards run as Ray tasks (a local instance), the network is the same."""
+    by_processes = T.train(T.new_run(TINY), tmp_path / "a", jobs=2)
+    by_ray = T.train(T.new_run(TINY), tmp_path / "b", jobs=2, backend="ray")
+    assert _weights(by_ray) == _weights(by_processes)
+    assert [h["mean"] for h in by_ray.history] == [h["mean"] for h in by_processes.history]
+
+
+def test_train_backend_is_checked(tmp_path: Path) -> None:
+    from dicehall.core.cluster import ClusterError
+
+    with pytest.raises(ClusterError, match="unknown backend"):
+        T.train(T.new_run(TINY), tmp_path / "a", backend="spark")
+    with pytest.raises(ClusterError, match="needs --backend ray"):
+        T.train(T.new_run(TINY), tmp_path / "b", address="auto")
