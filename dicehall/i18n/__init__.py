@@ -67,6 +67,7 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "clever.die",
     "clever.area.",
     "clever.bonus.",
+    "clever.origin.",
 )
 # POSIX order of precedence for the language of messages.
 ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")

@@ -194,6 +194,7 @@ def _source_ids() -> tuple[set[str], set[str]]:
 def _built_ids() -> set[str]:
     """Ids built from engine data: game titles, presets, rule options, statistics, Clever's dice/areas/bonuses."""
     from dicehall.clever import sheet as S
+    from dicehall.clever.tables import ORIGIN_PLACES
     from dicehall.clever.words import BONUS_KEYS
     from dicehall.core.game import game_names, get_game
 
@@ -208,6 +209,7 @@ def _built_ids() -> set[str]:
     ids |= {f"preset.wurf.{p}" for p in get_game("wurf").rules_type.PRESETS}  # names only, for `rules wurf`
     ids |= {f"clever.die.{d}" for d in S.DIE_NAMES} | {f"clever.area.{a}" for a in S.AREA_NAMES}
     ids |= {f"clever.bonus.{k}" for k in BONUS_KEYS.values()}
+    ids |= {f"clever.origin.{place}" for place in ORIGIN_PLACES}
     return ids
 
 
