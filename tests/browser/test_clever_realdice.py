@@ -5,7 +5,6 @@ the record marks every outcome as entered and replays. Screenshots: test-artifac
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,32 +12,18 @@ import pytest
 
 from dicehall.core.record import GameRecord, replay
 
-from .clever_driver import CleverPlayer, look
+from .clever_driver import confirm, look, play_real, tap
 from .conftest import Server
-from .helpers import lobby_create
+from .helpers import lobby_here
 
 pytestmark = pytest.mark.browser
 
 
 def open_real(page: Any, rounds: int | None) -> str:
     """A solo table with real dice, made in the lobby like a person (straight to the table)."""
-    created = lobby_create(
-        page,
-        game="clever",
-        my_name="Ann",
-        preset="standard",
-        rules={} if rounds is None else {"rounds": rounds},
-        seats=[{"kind": "human", "name": "Ann", "where": "here"}],
-        dice="real",
-    )
-    assert created["straight"]
+    tid = lobby_here(page, "clever", ["Ann"], rules={} if rounds is None else {"rounds": rounds}, dice="real")
     page.wait_for_selector(".clever-root[data-state]")
-    return str(created["table_id"])
-
-
-def tap(page: Any, faces: list[int]) -> None:
-    for f in faces:
-        page.get_by_test_id(f"entry-face-{f}").click()
+    return tid
 
 
 def slot_colours(page: Any) -> list[str]:
@@ -53,40 +38,6 @@ def shown_dice(page: Any) -> dict[str, int]:
         "() => Object.fromEntries([...document.querySelectorAll('.clever-tray .cdie')]"
         ".filter((d) => !d.classList.contains('slot')).map((d) => [d.dataset.die, d.querySelectorAll('.pip, .pip-red').length]))"
     )
-
-
-def seq(page: Any) -> int:
-    return int(look(page)["seq"])
-
-
-def confirm(page: Any) -> None:
-    before = seq(page)
-    page.get_by_test_id("entry-confirm").click()
-    page.wait_for_function(
-        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {before}"
-    )
-
-
-def play_real(page: Any, rng: random.Random, timeout: float, stop: Any = None) -> int:
-    """Enter random throws and play random moves until the game is over (or ``stop(look)``); returns entries."""
-    me = CleverPlayer(page, seed=rng.randrange(1000))
-    entries = 0
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        s = look(page)
-        if s["state"] == "over" or (stop is not None and stop(s)):
-            return entries
-        if s["state"] == "enter":
-            n = page.get_by_test_id("entry-slot").count()
-            tap(page, [rng.randint(1, 6) for _ in range(n)])
-            confirm(page)
-            entries += 1
-        elif s["state"] == "act":
-            me.move()
-            page.wait_for_function("() => document.querySelector('.clever-root').dataset.state !== 'wait'")
-        else:
-            time.sleep(0.02)
-    raise AssertionError(f"not over within {timeout} s: {look(page)}")
 
 
 def test_a_solo_game_with_real_dice_entered_by_taps(new_page: Any, server: Server, artifacts: Path) -> None:

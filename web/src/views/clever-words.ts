@@ -103,14 +103,14 @@ export function bonusFromWord(b: BonusFrom): string {
   return id && b.origin ? `${name} ${t(id, { n: b.origin.n })}` : name;
 }
 
-/** The bonus chain waiting for a choice: "Ann places blue X from yellow row 1: cross any free blue cell", then
- * what follows it ("then: re-roll from blue column 1"). */
-export function pendingText(m: CleverModel, name: (seat: number) => string): string {
-  if (!m.pending) return "";
+/** The bonus chain waiting for a choice, a line each: "Ann places blue X from yellow row 1: cross any free blue
+ * cell", then what follows it ("Then: re-roll from blue column 1."); none when no bonus waits. */
+export function pendingLines(m: CleverModel, name: (seat: number) => string): string[] {
+  if (!m.pending) return [];
   const p = m.pending;
   const rule = RULE_IDS[p.bonus];
   const head = t("clever.pending", { name: name(p.player), bonus: bonusFromWord(p), rule: rule ? t(rule) : bonusWord(p.bonus) });
-  return m.chain.length ? `${head} ${t("clever.pending_then", { list: m.chain.map(bonusFromWord).join("; ") })}` : head;
+  return m.chain.length ? [head, t("clever.pending_then", { list: m.chain.map(bonusFromWord).join("; ") })] : [head];
 }
 
 export function reasonText(r: Reason): string {
