@@ -80,6 +80,8 @@ class CleverPlayer:
     def move(self) -> None:
         page = self.page
         s = look(page)
+        if s["state"] == "wait":  # the table moved on since the caller looked (the server's answer, a bot)
+            return
         if s["state"] == "handover":
             page.get_by_test_id("handover-ready").click()
             self.handovers += 1

@@ -12,7 +12,7 @@ import pytest
 
 from dicehall.core.record import GameRecord, replay
 
-from .clever_driver import confirm, look, play_real, tap
+from .clever_driver import confirm, look, play_real, shown_totals, tap
 from .conftest import Server
 from .helpers import lobby_here
 
@@ -109,3 +109,36 @@ def test_a_whole_solo_game_with_real_dice(new_page: Any, server: Server) -> None
     entries = play_real(page, random.Random(11), 400)
     assert entries >= 12
     assert replay(GameRecord.from_json(server.get(f"/api/tables/{tid}/record"))).is_terminal()
+
+
+def test_a_hot_seat_table_of_two_with_real_dice(new_page: Any, server: Server) -> None:
+    """Ann and Bob at one screen with real dice for a whole round: each enters the throws of their own turn (the
+    other takes a passive pick meanwhile), the record marks who entered each throw, the sheets show the record."""
+    page = new_page(1100, 820)
+    tid = lobby_here(page, "clever", ["Ann", "Bob"], rules={"rounds": 1}, dice="real")
+    page.wait_for_selector(".clever-root[data-state]")
+    first = play_real(page, random.Random(3), 60, stop=lambda s: s["state"] == "enter")
+    assert first == 0 and "Ann" in page.get_by_test_id("dice-entry").inner_text()
+    entries = play_real(page, random.Random(5), 240)
+    page.get_by_test_id("gameover").wait_for()
+
+    rec = GameRecord.from_json(server.get(f"/api/tables/{tid}/record"))
+    throws = [i for i, e in enumerate(rec.events) if e.actor == "chance"]
+    assert len(throws) == entries >= 2
+    for i in throws:  # entered by the seat whose throw it was: the active player
+        assert rec.events[i].entered_by == replay(rec, i).roller(), f"event {i + 1}"
+    assert {rec.events[i].entered_by for i in throws} == {0, 1}
+    bob_first_throw = next(i for i in throws if rec.events[i].entered_by == 1)
+    assert any(e.actor == 1 for e in rec.events[:bob_first_throw]), "Bob chose passively in Ann's turn"
+    assert any(e.actor == 0 for e in rec.events[bob_first_throw:]), "Ann chose passively in Bob's turn"
+    state = replay(rec)
+    assert state.is_terminal()
+    totals = [int(x) for x in state.scores()]
+    assert shown_totals(page) == totals
+    page.get_by_test_id("gameover").locator("button").click()  # look at the table
+    for seat in (0, 1):  # each player's sheet as drawn
+        page.locator(f".clever-tab[data-seat='{seat}']").click()
+        page.wait_for_function(
+            f"() => document.querySelector('[data-testid=sheet]').dataset.seat === '{seat}'"
+        )
+        assert look(page)["total"] == totals[seat]
