@@ -99,11 +99,10 @@ def make_narrator(names: list[str]) -> Any:
             console.print(f"[dim]{tr('clever.cli.dice')}[/] {state.action_to_string(action)}")
         else:
             console.print(f"[bold]{names[player]}[/]: {describe_action(state, action)}")
-        for p, bonus, applied in state.log:
+        for p, bonus, applied, origin in state.log:
             status = "" if applied else f" [red]({tr('clever.cli.bonus_lost')})[/]"
-            console.print(
-                f"   {tr('clever.cli.bonus_for', name=names[p], bonus=localize(W.bonus(bonus)))}{status}"
-            )
+            line = tr("clever.cli.bonus_for", name=names[p], bonus=W.bonus(bonus), origin=W.origin(origin))
+            console.print(f"   {line}{status}")
 
     return narrate
 

@@ -24,15 +24,20 @@ from dicehall.clever.tables import (
     B_VALUES,
     G_BONUS,
     G_MIN,
+    G_ORIGIN,
     G_POINTS,
     O_BONUS,
     O_MULT,
+    O_ORIGIN,
     P_BONUS,
+    P_ORIGIN,
+    ROUND_ORIGIN,
     Y_BY_VALUE,
     Y_CELL_GROUPS,
     Y_COL_POINTS,
     Y_PRINTED,
     Y_VALUES,
+    Origin,
     blue_label,
     popcount,
     yellow_label,
@@ -175,11 +180,11 @@ class CleverState(State[int]):
         self.rolls = 0
         self.plus_used = [0] * num_players
         self.passive_order: tuple[int, ...] = ()
-        self.queue: list[tuple[int, int]] = []  # pending bonuses (player, kind), oldest first
+        # pending bonuses (player, kind, where the bonus is printed), oldest first
+        self.queue: list[tuple[int, int, Origin]] = []
         self.choice_pending = False
-        self.log: list[
-            tuple[int, int, int]
-        ] = []  # (player, bonus kind, 1 applied / 0 lost) of the last action
+        # the last action's bonuses: (player, bonus kind, 1 applied / 0 lost, origin)
+        self.log: list[tuple[int, int, int, Origin]] = []
         self._legal: list[int] | None = None
         self._start_round()
 
@@ -223,7 +228,7 @@ class CleverState(State[int]):
 
     def _compute_legal(self) -> list[int]:
         if self.choice_pending:
-            player, kind = self.queue[0]
+            player, kind, _ = self.queue[0]
             return self._bonus_options(player, kind)
         ph = self.phase
         if ph == PH_PICK:
@@ -505,7 +510,7 @@ class CleverState(State[int]):
             return M("clever.refusal.not_a_move", move=repr(text))
         kind = A.kind_of(action)
         if self.choice_pending:
-            _, bonus = self.queue[0]
+            bonus = self.queue[0][1]
             return M("clever.refusal.bonus_first", move=repr(text), bonus=W.bonus(bonus))
         if kind == A.K_REROLL:
             if self.phase != PH_PICK:
@@ -620,9 +625,9 @@ class CleverState(State[int]):
             return
         kind = action >> 12
         if self.choice_pending:
-            player, bonus = self.queue.pop(0)
+            player, bonus, origin = self.queue.pop(0)
             self.choice_pending = False
-            self.log.append((player, bonus, 1))
+            self.log.append((player, bonus, 1, origin))
             self._place_choice(player, action)
             if self._resolve():
                 self._continue()
@@ -667,22 +672,22 @@ class CleverState(State[int]):
         """Apply pending bonuses in the order they fired; stop (False) at one that needs the player's choice."""
         q = self.queue
         while q:
-            player, bonus = q[0]
+            player, bonus, origin = q[0]
             if bonus in (S.YELLOW_X, S.BLUE_X, S.BLACK):
                 options = self._bonus_options(player, bonus)
                 if not options:
                     q.pop(0)
-                    self.log.append((player, bonus, 0))
+                    self.log.append((player, bonus, 0, origin))
                     continue
                 if len(options) > 1 or not self.rules.auto_single_choice:
                     self.choice_pending = True
                     return False
                 q.pop(0)
-                self.log.append((player, bonus, 1))
+                self.log.append((player, bonus, 1, origin))
                 self._place_choice(player, options[0])
                 continue
             q.pop(0)
-            self.log.append((player, bonus, 1 if self._apply_bonus(player, bonus) else 0))
+            self.log.append((player, bonus, 1 if self._apply_bonus(player, bonus) else 0, origin))
         return True
 
     def _continue(self) -> None:
@@ -770,7 +775,8 @@ class CleverState(State[int]):
         bonus = S.ROUND_BONUSES[self.round - 1] if self.round <= len(S.ROUND_BONUSES) else None
         self._start_turn()
         if bonus is not None:
-            self.queue.extend((p, bonus) for p in range(self.n))
+            origin = ROUND_ORIGIN[self.round - 1]
+            self.queue.extend((p, bonus, origin) for p in range(self.n))
             if self._resolve():
                 self._continue()
 
@@ -803,23 +809,23 @@ class CleverState(State[int]):
     def _cross_yellow(self, p: int, cell: int) -> None:
         sh = self.sheets[p]
         sh.ymask |= 1 << cell
-        for mask, bonus in Y_CELL_GROUPS[cell]:
+        for mask, bonus, origin in Y_CELL_GROUPS[cell]:
             if sh.ymask & mask == mask:
-                self.queue.append((p, bonus))
+                self.queue.append((p, bonus, origin))
 
     def _cross_blue(self, p: int, slot: int) -> None:
         sh = self.sheets[p]
         sh.bmask |= 1 << slot
-        for mask, bonus in B_CELL_GROUPS[slot]:
+        for mask, bonus, origin in B_CELL_GROUPS[slot]:
             if sh.bmask & mask == mask:
-                self.queue.append((p, bonus))
+                self.queue.append((p, bonus, origin))
 
     def _cross_green(self, p: int) -> None:
         sh = self.sheets[p]
-        bonus = G_BONUS[sh.gcount]
+        i = sh.gcount
         sh.gcount += 1
-        if bonus:
-            self.queue.append((p, bonus))
+        if G_BONUS[i]:
+            self.queue.append((p, G_BONUS[i], G_ORIGIN[i]))
 
     def _write_orange(self, p: int, val: int) -> None:
         sh = self.sheets[p]
@@ -828,7 +834,7 @@ class CleverState(State[int]):
         sh.ovals = (*sh.ovals, stored)
         sh.osum += stored
         if O_BONUS[i]:
-            self.queue.append((p, O_BONUS[i]))
+            self.queue.append((p, O_BONUS[i], O_ORIGIN[i]))
 
     def _write_purple(self, p: int, val: int) -> None:
         sh = self.sheets[p]
@@ -837,7 +843,7 @@ class CleverState(State[int]):
         sh.plast = val
         sh.psum += val
         if P_BONUS[i]:
-            self.queue.append((p, P_BONUS[i]))
+            self.queue.append((p, P_BONUS[i], P_ORIGIN[i]))
 
     def _apply_bonus(self, p: int, bonus: int) -> bool:
         """Apply a bonus that needs no choice; False when it cannot be applied (and is lost)."""
@@ -881,9 +887,17 @@ class CleverState(State[int]):
             self._write_purple(p, 6)
 
     # -- conveniences for front ends and tests --------------------------------------------------------------
-    def pending_bonus(self) -> tuple[int, int] | None:
-        """(player, bonus kind) waiting for a choice, if any."""
+    def pending_bonus(self) -> tuple[int, int, Origin] | None:
+        """(player, bonus kind, origin) waiting for a choice, if any."""
         return self.queue[0] if self.choice_pending else None
+
+    def bonus_chain(self) -> list[tuple[int, int, Origin]]:
+        """The bonus waiting for a choice and, in order, those of the same player queued behind it (empty when
+        none waits); other players' bonuses wait for their own turn to choose."""
+        if not self.choice_pending:
+            return []
+        p = self.queue[0][0]
+        return [e for e in self.queue if e[0] == p]
 
     def solo_rating(self) -> str:
         return S.solo_rating(int(self.sheets[0].total()))
@@ -895,8 +909,11 @@ class CleverState(State[int]):
         if self.phase == PH_OVER:
             return M("clever.phase.over")
         if self.choice_pending:
-            p, b = self.queue[0]
-            return M("clever.phase.bonus", name=who(p), bonus=W.bonus(b))
+            (p, b, origin), *rest = self.bonus_chain()
+            phase = M("clever.phase.bonus", name=who(p), bonus=W.bonus(b), origin=W.origin(origin))
+            for _, b, origin in rest:
+                phase = M("clever.phase.bonus_then", phase=phase, bonus=W.bonus(b), origin=W.origin(origin))
+            return phase
         if self.phase == PH_PLUS and self.after == AFTER_END:
             return M("clever.phase.end_plus", name=who(self.actor))
         return {

@@ -21,7 +21,7 @@ from dicehall.clever.state import (
     PH_ROLL,
     CleverState,
 )
-from dicehall.clever.tables import B_VALUES, Y_PRINTED, Y_VALUES, blue_label, yellow_label
+from dicehall.clever.tables import B_VALUES, Y_PRINTED, Y_VALUES, Origin, blue_label, yellow_label
 from dicehall.clever.terminal import describe_action
 from dicehall.clever.words import BONUS_KEYS
 from dicehall.core.game import CHANCE, TERMINAL
@@ -38,6 +38,16 @@ STEPS = {
 
 def _bonus(kind: int | None) -> str | None:
     return None if kind is None else BONUS_KEYS[kind]
+
+
+def _origin(origin: Origin) -> dict[str, Any]:
+    """Where a bonus is printed: ``{"place": "yellow_row", "n": 3}`` (worded by ``clever.origin.<place>``)."""
+    return {"place": origin[0], "n": origin[1]}
+
+
+def _pending(entry: tuple[int, int, Origin]) -> dict[str, Any]:
+    p, kind, origin = entry
+    return {"player": p, "bonus": S.BONUS_NAMES[kind], "kind": BONUS_KEYS[kind], "origin": _origin(origin)}
 
 
 def _grid_layout(grid: S.CrossGrid) -> dict[str, Any]:
@@ -130,7 +140,7 @@ def public_view(state: CleverState) -> dict[str, Any]:
         else:
             where = "unused"
         dice.append({"die": S.DIE_NAMES[d], "value": state.values[d] or None, "where": where})
-    pending = state.pending_bonus()
+    chain = state.bonus_chain()
     step = "bonus" if state.choice_pending else STEPS[state.phase]
     plus_after = None
     if state.phase == PH_PLUS:
@@ -152,16 +162,18 @@ def public_view(state: CleverState) -> dict[str, Any]:
         "rolls_done": state.rolls,
         "dice": dice,
         "fields": [S.DIE_NAMES[d] for d in state.field],
-        "pending_bonus": None
-        if pending is None
-        else {"player": pending[0], "bonus": S.BONUS_NAMES[pending[1]], "kind": BONUS_KEYS[pending[1]]},
+        "pending_bonus": _pending(chain[0]) if chain else None,
+        "bonus_chain": [_pending(e) for e in chain[1:]],  # the same player's bonuses queued behind it
         "step": step,
         "plus_after": plus_after,
         "next_seats": list(state.passive_order) if step in ("plus", "passive_pick") else [],
         "plus_used": [
             [S.DIE_NAMES[d] for d in range(6) if state.plus_used[p] >> d & 1] for p in range(state.n)
         ],
-        "bonuses": [{"player": p, "bonus": BONUS_KEYS[b], "applied": bool(ok)} for p, b, ok in state.log],
+        "bonuses": [
+            {"player": p, "bonus": BONUS_KEYS[b], "applied": bool(ok), "origin": _origin(o)}
+            for p, b, ok, o in state.log
+        ],
         "sheets": [sheet_view(state, p) for p in range(state.n)],
         "layout": LAYOUT,
         "solo_rating": state.solo_rating() if terminal and state.n == 1 else None,

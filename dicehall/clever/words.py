@@ -44,6 +44,11 @@ def bonus(b: int) -> Message:
     return Message(f"clever.bonus.{BONUS_KEYS[b]}")
 
 
+def origin(o: tuple[str, int]) -> Message:
+    """Where a bonus comes from, with its preposition (``from yellow row 3``, ``at the start of round 4``)."""
+    return Message(f"clever.origin.{o[0]}", n=o[1])
+
+
 def rating(points: int) -> Message:
     """The solo rating of a final score (the rulebook's table, best first)."""
     for i, (low, _) in enumerate(S.SOLO_RATINGS):

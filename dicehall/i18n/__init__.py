@@ -67,6 +67,7 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "clever.die",
     "clever.area.",
     "clever.bonus.",
+    "clever.origin.",
     "wurf.refusal.",
     "wurf.notation.",
     "wurf.rules_error.",

@@ -50,6 +50,12 @@ def sheet_html(page: Any, *, marks: bool = False) -> str:
     return html
 
 
+def shown_totals(page: Any) -> list[int]:
+    """The totals row of the game-over card, by seat."""
+    cells = page.locator("[data-testid=results] tbody tr.total td").all_inner_texts()
+    return [int("".join(ch for ch in c if ch.isdigit())) for c in cells]
+
+
 def click_cell(page: Any, key: str) -> None:
     page.locator(f'.clever-sheet .cell.target[data-target="{key}"]').first.click()
 
@@ -74,6 +80,8 @@ class CleverPlayer:
     def move(self) -> None:
         page = self.page
         s = look(page)
+        if s["state"] == "wait":  # the table moved on since the caller looked (the server's answer, a bot)
+            return
         if s["state"] == "handover":
             page.get_by_test_id("handover-ready").click()
             self.handovers += 1
@@ -132,3 +140,46 @@ def play_clever(
     raise AssertionError(
         f"game not over within {timeout} s ({total} moves): {[look(p.page) for p in players]}"
     )
+
+
+# -- real dice: the faces tapped in, then confirmed ------------------------------------------------------------
+def tap(page: Any, faces: list[int]) -> None:
+    """Tap these faces into the entry pad's slots, in order (the dice by colour, white first)."""
+    for f in faces:
+        page.get_by_test_id(f"entry-face-{f}").click()
+
+
+def seq(page: Any) -> int:
+    return int(look(page)["seq"])
+
+
+def confirm(page: Any) -> None:
+    """Send the tapped throw and wait until the table has logged it."""
+    before = seq(page)
+    page.get_by_test_id("entry-confirm").click()
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {before}"
+    )
+
+
+def play_real(page: Any, rng: random.Random, timeout: float, stop: Any = None) -> int:
+    """At a real-dice table held by this page: enter random throws, hand the screen over and play random moves
+    until the game is over (or ``stop(look)``); returns the number of throws entered."""
+    me = CleverPlayer(page, seed=rng.randrange(1000))
+    entries = 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        s = look(page)
+        if s["state"] == "over" or (stop is not None and stop(s)):
+            return entries
+        if s["state"] == "enter":
+            n = page.get_by_test_id("entry-slot").count()
+            tap(page, [rng.randint(1, 6) for _ in range(n)])
+            confirm(page)
+            entries += 1
+        elif s["state"] in ("act", "handover"):
+            me.move()
+            page.wait_for_function("() => document.querySelector('.clever-root').dataset.state !== 'wait'")
+        else:
+            time.sleep(0.02)
+    raise AssertionError(f"not over within {timeout} s: {look(page)}")

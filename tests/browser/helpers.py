@@ -173,3 +173,37 @@ def lobby_create(
         if li.locator("input.invite").count()
     }
     return {"table_id": href.rsplit("/", 1)[-1], "href": href, "invites": invites, "straight": False}
+
+
+def lobby_here(
+    page: Any,
+    game: str,
+    names: list[str],
+    *,
+    preset: str = "standard",
+    rules: dict[str, Any] | None = None,
+    dice: str = "rolled",
+) -> str:
+    """A table from the lobby whose seats are all on this device (solo or hot seat): it opens at once; returns
+    its id."""
+    created = lobby_create(
+        page,
+        game=game,
+        my_name=names[0],
+        preset=preset,
+        rules=rules or {},
+        seats=[{"kind": "human", "name": n, "where": "here"} for n in names],
+        dice=dice,
+    )
+    assert created["straight"], "every seat on this device: straight to the table"
+    return str(created["table_id"])
+
+
+def hold_seats(page: Any, table_id: str, tokens: dict[int, str]) -> None:
+    """Open a table as the holder of these seats (their tokens in localStorage, as the lobby stores them)."""
+    import json
+
+    page.goto("/")
+    stored = json.dumps({str(s): t for s, t in tokens.items()})
+    page.evaluate(f"localStorage.setItem('dicehall.tokens.{table_id}', {json.dumps(stored)})")
+    page.goto(f"/table/{table_id}")

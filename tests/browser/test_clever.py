@@ -4,7 +4,6 @@ an illegal click refused with the reason, the table on a phone. Screenshots go t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -12,23 +11,20 @@ import pytest
 
 from dicehall.core.record import GameRecord, replay
 
-from .clever_driver import CleverPlayer, click_cell, look, play_clever, sheet_html
+from .clever_driver import CleverPlayer, click_cell, look, play_clever, sheet_html, shown_totals
 from .conftest import Server
-from .helpers import lobby_create
+from .helpers import hold_seats, lobby_here
 
 pytestmark = pytest.mark.browser
 
 
 def open_table(page: Any, server: Server, seats: list[dict[str, Any]], overrides: dict[str, Any]) -> str:
-    """A table made over the API, its seats held by this page (tokens in localStorage, as the lobby stores them)."""
+    """A table made over the API, its human seats held by this page."""
     created = server.post(
         "/api/tables", {"game": "clever", "preset": None, "overrides": overrides, "seats": seats}
     )
     tid: str = created["table_id"]
-    tokens = {str(s["seat"]): s["token"] for s in created["seats"] if s.get("token")}
-    page.goto("/")
-    page.evaluate(f"localStorage.setItem('dicehall.tokens.{tid}', {json.dumps(json.dumps(tokens))})")
-    page.goto(f"/table/{tid}")
+    hold_seats(page, tid, {s["seat"]: s["token"] for s in created["seats"] if s.get("token")})
     page.wait_for_selector(".clever-sheet", state="attached")
     return tid
 
@@ -38,11 +34,6 @@ def final_totals(server: Server, table_id: str) -> list[int]:
     state = replay(GameRecord.from_json(server.get(f"/api/tables/{table_id}/record")))
     assert state.is_terminal()
     return [int(s) for s in state.scores()]
-
-
-def shown_totals(page: Any) -> list[int]:
-    cells = page.locator("[data-testid=results] tbody tr.total td").all_inner_texts()
-    return [int("".join(ch for ch in c if ch.isdigit())) for c in cells]
 
 
 def test_illegal_click_and_a_solo_game_by_clicks_to_the_rating(
@@ -91,18 +82,7 @@ def test_illegal_click_and_a_solo_game_by_clicks_to_the_rating(
 
 def test_hot_seat_game_of_two_from_the_lobby(new_page: Any, server: Server, artifacts: Path) -> None:
     page = new_page(1100, 820)
-    created = lobby_create(
-        page,
-        game="clever",
-        my_name="Ann",
-        preset="standard",
-        rules={"rounds": 2},
-        seats=[
-            {"kind": "human", "name": "Ann", "where": "here"},
-            {"kind": "human", "name": "Bob", "where": "here"},
-        ],
-    )
-    assert created["straight"], "both seats on this device: straight to the table"
+    tid = lobby_here(page, "clever", ["Ann", "Bob"], rules={"rounds": 2})
     page.wait_for_selector(".clever-root[data-state]")
     assert look(page)["state"] == "handover"
     assert "Pass the device to Ann" in page.inner_text("[data-testid=handover]")
@@ -114,7 +94,7 @@ def test_hot_seat_game_of_two_from_the_lobby(new_page: Any, server: Server, arti
     page.screenshot(path=str(artifacts / "clever-gameover.png"), full_page=True)
     text = card.inner_text()
     assert "Ann wins" in text or "Bob wins" in text or "Shared win" in text, text
-    totals = final_totals(server, created["table_id"])
+    totals = final_totals(server, tid)
     assert shown_totals(page) == totals
     if totals[0] == totals[1]:
         assert page.get_by_test_id("tie-break").is_visible()

@@ -4,7 +4,6 @@ phase is over, then both see the same sheets; a whole game of five rounds. Scree
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -13,8 +12,9 @@ import pytest
 
 from dicehall.core.record import GameRecord, replay
 
-from .clever_driver import CleverPlayer, look, sheet_html
+from .clever_driver import CleverPlayer, look, sheet_html, shown_totals
 from .conftest import Server
+from .helpers import hold_seats
 
 pytestmark = pytest.mark.browser
 
@@ -26,10 +26,7 @@ SEATS = [
 
 
 def join(page: Any, tid: str, seat: int, token: str) -> None:
-    page.goto("/")
-    tokens = json.dumps({str(seat): token})
-    page.evaluate(f"localStorage.setItem('dicehall.tokens.{tid}', {json.dumps(tokens)})")
-    page.goto(f"/table/{tid}")
+    hold_seats(page, tid, {seat: token})
     page.wait_for_selector(".clever-sheet", state="attached")
 
 
@@ -150,10 +147,7 @@ def check_record(server: Server, tid: str, players: dict[int, CleverPlayer]) -> 
     assert state.is_terminal()
     for p in players.values():
         p.page.get_by_test_id("gameover").wait_for()
-        cells = p.page.locator("[data-testid=results] tbody tr.total td").all_inner_texts()
-        assert [int("".join(ch for ch in c if ch.isdigit())) for c in cells] == [
-            int(x) for x in state.scores()
-        ]
+        assert shown_totals(p.page) == [int(x) for x in state.scores()]
 
 
 def test_two_browsers_and_a_bot_choose_passively_at_once(

@@ -5,7 +5,6 @@ the record marks every outcome as entered and replays. Screenshots: test-artifac
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,32 +12,18 @@ import pytest
 
 from dicehall.core.record import GameRecord, replay
 
-from .clever_driver import CleverPlayer, look
+from .clever_driver import confirm, look, play_real, shown_totals, tap
 from .conftest import Server
-from .helpers import lobby_create
+from .helpers import lobby_here
 
 pytestmark = pytest.mark.browser
 
 
 def open_real(page: Any, rounds: int | None) -> str:
     """A solo table with real dice, made in the lobby like a person (straight to the table)."""
-    created = lobby_create(
-        page,
-        game="clever",
-        my_name="Ann",
-        preset="standard",
-        rules={} if rounds is None else {"rounds": rounds},
-        seats=[{"kind": "human", "name": "Ann", "where": "here"}],
-        dice="real",
-    )
-    assert created["straight"]
+    tid = lobby_here(page, "clever", ["Ann"], rules={} if rounds is None else {"rounds": rounds}, dice="real")
     page.wait_for_selector(".clever-root[data-state]")
-    return str(created["table_id"])
-
-
-def tap(page: Any, faces: list[int]) -> None:
-    for f in faces:
-        page.get_by_test_id(f"entry-face-{f}").click()
+    return tid
 
 
 def slot_colours(page: Any) -> list[str]:
@@ -53,40 +38,6 @@ def shown_dice(page: Any) -> dict[str, int]:
         "() => Object.fromEntries([...document.querySelectorAll('.clever-tray .cdie')]"
         ".filter((d) => !d.classList.contains('slot')).map((d) => [d.dataset.die, d.querySelectorAll('.pip, .pip-red').length]))"
     )
-
-
-def seq(page: Any) -> int:
-    return int(look(page)["seq"])
-
-
-def confirm(page: Any) -> None:
-    before = seq(page)
-    page.get_by_test_id("entry-confirm").click()
-    page.wait_for_function(
-        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {before}"
-    )
-
-
-def play_real(page: Any, rng: random.Random, timeout: float, stop: Any = None) -> int:
-    """Enter random throws and play random moves until the game is over (or ``stop(look)``); returns entries."""
-    me = CleverPlayer(page, seed=rng.randrange(1000))
-    entries = 0
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        s = look(page)
-        if s["state"] == "over" or (stop is not None and stop(s)):
-            return entries
-        if s["state"] == "enter":
-            n = page.get_by_test_id("entry-slot").count()
-            tap(page, [rng.randint(1, 6) for _ in range(n)])
-            confirm(page)
-            entries += 1
-        elif s["state"] == "act":
-            me.move()
-            page.wait_for_function("() => document.querySelector('.clever-root').dataset.state !== 'wait'")
-        else:
-            time.sleep(0.02)
-    raise AssertionError(f"not over within {timeout} s: {look(page)}")
 
 
 def test_a_solo_game_with_real_dice_entered_by_taps(new_page: Any, server: Server, artifacts: Path) -> None:
@@ -158,3 +109,36 @@ def test_a_whole_solo_game_with_real_dice(new_page: Any, server: Server) -> None
     entries = play_real(page, random.Random(11), 400)
     assert entries >= 12
     assert replay(GameRecord.from_json(server.get(f"/api/tables/{tid}/record"))).is_terminal()
+
+
+def test_a_hot_seat_table_of_two_with_real_dice(new_page: Any, server: Server) -> None:
+    """Ann and Bob at one screen with real dice for a whole round: each enters the throws of their own turn (the
+    other takes a passive pick meanwhile), the record marks who entered each throw, the sheets show the record."""
+    page = new_page(1100, 820)
+    tid = lobby_here(page, "clever", ["Ann", "Bob"], rules={"rounds": 1}, dice="real")
+    page.wait_for_selector(".clever-root[data-state]")
+    first = play_real(page, random.Random(3), 60, stop=lambda s: s["state"] == "enter")
+    assert first == 0 and "Ann" in page.get_by_test_id("dice-entry").inner_text()
+    entries = play_real(page, random.Random(5), 240)
+    page.get_by_test_id("gameover").wait_for()
+
+    rec = GameRecord.from_json(server.get(f"/api/tables/{tid}/record"))
+    throws = [i for i, e in enumerate(rec.events) if e.actor == "chance"]
+    assert len(throws) == entries >= 2
+    for i in throws:  # entered by the seat whose throw it was: the active player
+        assert rec.events[i].entered_by == replay(rec, i).roller(), f"event {i + 1}"
+    assert {rec.events[i].entered_by for i in throws} == {0, 1}
+    bob_first_throw = next(i for i in throws if rec.events[i].entered_by == 1)
+    assert any(e.actor == 1 for e in rec.events[:bob_first_throw]), "Bob chose passively in Ann's turn"
+    assert any(e.actor == 0 for e in rec.events[bob_first_throw:]), "Ann chose passively in Bob's turn"
+    state = replay(rec)
+    assert state.is_terminal()
+    totals = [int(x) for x in state.scores()]
+    assert shown_totals(page) == totals
+    page.get_by_test_id("gameover").locator("button").click()  # look at the table
+    for seat in (0, 1):  # each player's sheet as drawn
+        page.locator(f".clever-tab[data-seat='{seat}']").click()
+        page.wait_for_function(
+            f"() => document.querySelector('[data-testid=sheet]').dataset.seat === '{seat}'"
+        )
+        assert look(page)["total"] == totals[seat]

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dicehall.clever.tables import ORIGIN_PLACES
 from dicehall.core.game import get_game
 
 VIEWS = Path(__file__).resolve().parents[2] / "web" / "src" / "views"
@@ -31,6 +32,7 @@ TOP = {
     "dice": (list,),
     "fields": (list,),
     "pending_bonus": (dict, type(None)),
+    "bonus_chain": (list,),
     "plus_used": (list,),
     "bonuses": (list,),
     "sheets": (list,),
@@ -126,10 +128,13 @@ def test_public_view_has_every_field_the_view_reads(players: int) -> None:
             for d in view["dice"]:
                 assert d["die"] in ("white", "yellow", "blue", "green", "orange", "purple")
                 assert d["where"] in ("rolled", "to_roll", "platter", "field", "unused")
-            if view["pending_bonus"]:
-                assert view["pending_bonus"]["kind"] in BONUSES and isinstance(
-                    view["pending_bonus"]["player"], int
-                )
+            pending = [view["pending_bonus"], *view["bonus_chain"]] if view["pending_bonus"] else []
+            assert pending or not view["bonus_chain"]
+            for b in pending:
+                assert b["kind"] in BONUSES and isinstance(b["player"], int), b
+                assert b["player"] == pending[0]["player"], "the chain is one player's"
+            for b in pending + view["bonuses"]:
+                assert b["origin"]["place"] in ORIGIN_PLACES and 1 <= b["origin"]["n"] <= 11, b
             for b in view["bonuses"]:
                 assert b["bonus"] in BONUSES and isinstance(b["applied"], bool)
             for sheet in view["sheets"]:

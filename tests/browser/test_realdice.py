@@ -11,7 +11,7 @@ import pytest
 from dicehall.core.record import GameRecord, replay
 
 from .conftest import Server
-from .helpers import lobby_create, read
+from .helpers import lobby_here, read
 
 pytestmark = pytest.mark.browser
 
@@ -34,20 +34,8 @@ def confirm_and_wait(page: Any, seq_before: int) -> None:
 
 def test_real_dice_game_entered_by_taps(new_page: Any, server: Server, artifacts: Path) -> None:
     page = new_page()
-    created = lobby_create(
-        page,
-        my_name="Ann",
-        preset="classic",
-        rules={},
-        seats=[
-            {"kind": "human", "name": "Ann", "where": "here"},
-            {"kind": "human", "name": "Bob", "where": "here"},
-        ],
-        dice="real",
-    )
-    tid = created["table_id"]
+    tid = lobby_here(page, "thousand", ["Ann", "Bob"], preset="classic", dice="real")
     assert server.get(f"/api/tables/{tid}")["dice"] == "real"
-    assert created["straight"]  # both seats on this device: straight to the table
     entry = page.get_by_test_id("dice-entry")
     entry.wait_for(state="visible")
     assert "Ann" in entry.inner_text() and page.get_by_test_id("real-dice").is_visible()

@@ -28,7 +28,7 @@ def test_yellow_x_from_orange_cell_5_asks_for_a_yellow_cell() -> None:
         mark(s, 0, "O:O", v)
     choose_all_first(s)  # orange cell 3 gives a re-roll (no choice)
     mark(s, 0, "O:O", 1)
-    assert s.pending_bonus() == (0, S.YELLOW_X)
+    assert s.pending_bonus() == (0, S.YELLOW_X, ("orange", 5))
     options = legal(s)
     assert len(options) == 12 and all(o.startswith("X Y.") for o in options)
     do(s, "X Y.r4c4")
@@ -40,7 +40,7 @@ def test_blue_x_from_green_cell_6_asks_for_a_blue_cell() -> None:
     s = new()
     s.sheets[0].gcount = 5
     mark(s, 0, "G:G", 1)  # cell 6 has minimum 1
-    assert s.pending_bonus() == (0, S.BLUE_X)
+    assert s.pending_bonus() == (0, S.BLUE_X, ("green", 6))
     assert len(legal(s)) == 11
     do(s, "X B.r3c4")
     assert s.sheets[0].bmask == 1 << 11
@@ -102,7 +102,7 @@ def test_green_cell_bonuses(cells: int, bonus: int, check: object) -> None:
     s = new()
     s.sheets[0].gcount = cells - 1
     mark(s, 0, "G:G", 6)
-    assert s.log == [(0, bonus, 1)]
+    assert s.log == [(0, bonus, 1, ("green", cells))]
     assert callable(check) and check(s.sheets[0])
 
 
@@ -153,7 +153,7 @@ def test_purple_cell_bonuses(index: int, bonus: int) -> None:
     before = (sh.rr_gain, sh.p1_gain, sh.foxes, sh.gcount, sh.ovals)
     mark(s, 0, "P:P", 2)
     if bonus in (S.BLUE_X, S.YELLOW_X):
-        assert s.pending_bonus() == (0, bonus)
+        assert s.pending_bonus() == (0, bonus, ("purple", index))
         return
     after = (sh.rr_gain, sh.p1_gain, sh.foxes, sh.gcount, sh.ovals)
     expected = {
@@ -176,11 +176,15 @@ def test_chain_of_four_bonuses_in_firing_order() -> None:
     sh.bmask = (1 << 2) | (1 << 6)  # blue 3 and 7 crossed
     mark(s, 0, "P:P", 3)  # purple cell 9 → green X → green cell 6 → blue X (a choice)
     assert sh.gcount == 6
-    assert s.pending_bonus() == (0, S.BLUE_X)
+    assert s.pending_bonus() == (0, S.BLUE_X, ("green", 6))
     do(s, "X B.r3c3")  # blue 11 completes column 3 → purple 6 → purple cell 10 → orange 6
     assert sh.pvals == (1, 2, 3, 4, 5, 6, 1, 2, 3, 6)
     assert sh.ovals == (6,)
-    assert [b for _, b, _ in s.log] == [S.BLUE_X, S.PURPLE_6, S.ORANGE_6]
+    assert [(b, o) for _, b, _, o in s.log] == [
+        (S.BLUE_X, ("green", 6)),
+        (S.PURPLE_6, ("blue_column", 3)),
+        (S.ORANGE_6, ("purple", 10)),
+    ]
 
 
 def test_bonuses_fired_together_resolve_in_the_order_they_fired() -> None:
@@ -188,7 +192,10 @@ def test_bonuses_fired_together_resolve_in_the_order_they_fired() -> None:
     for m in ("Y:Y.r1c1", "Y:Y.r2c2", "Y:Y.r3c3", "Y:Y.r4c2", "Y:Y.r4c3"):
         mark(s, 0, m)
     mark(s, 0, "Y:Y.r4c4")  # completes row 4 (fox) and the diagonal (+1): row first
-    assert [b for _, b, _ in s.log] == [S.FOX, S.PLUS_ONE]
+    assert [(b, o) for _, b, _, o in s.log] == [
+        (S.FOX, ("yellow_row", 4)),
+        (S.PLUS_ONE, ("yellow_diagonal", 1)),
+    ]
 
 
 def test_a_bonus_that_cannot_be_applied_is_lost() -> None:
@@ -197,12 +204,12 @@ def test_a_bonus_that_cannot_be_applied_is_lost() -> None:
     sh.gcount = 11
     for m in ("Y:Y.r3c1", "Y:Y.r3c3", "Y:Y.r3c4"):
         mark(s, 0, m)
-    assert s.log == [(0, S.GREEN_X, 0)]
+    assert s.log == [(0, S.GREEN_X, 0, ("yellow_row", 3))]
     assert sh.gcount == 11
     sh.ovals = (1,) * 11
     for m in ("Y:Y.r2c1", "Y:Y.r2c2", "Y:Y.r2c4"):
         mark(s, 0, m)
-    assert s.log == [(0, S.ORANGE_4, 0)]
+    assert s.log == [(0, S.ORANGE_4, 0, ("yellow_row", 2))]
     assert sh.ovals == (1,) * 11
 
 
@@ -212,7 +219,7 @@ def test_a_yellow_x_with_a_full_yellow_area_is_lost() -> None:
     sh.ymask = (1 << 16) - 1
     sh.ovals = (1,) * 4
     mark(s, 0, "O:O", 2)
-    assert s.log == [(0, S.YELLOW_X, 0)]
+    assert s.log == [(0, S.YELLOW_X, 0, ("orange", 5))]
     assert not s.choice_pending
 
 
@@ -237,7 +244,7 @@ def test_yellow_row_and_column_completion_count_printed_crosses() -> None:
         mark(s, 0, m)
     assert not s.choice_pending
     mark(s, 0, "Y:Y.r1c3")  # row 1 = 3, 6, 5 and the printed X
-    assert s.pending_bonus() == (0, S.BLUE_X)
+    assert s.pending_bonus() == (0, S.BLUE_X, ("yellow_row", 1))
     s.queue.clear()
     s.choice_pending = False
     assert s.sheets[0].area_scores()[0] == 0
@@ -596,14 +603,14 @@ def test_round_bonuses_and_the_round_4_choice() -> None:
         a = s.sample_chance(rng) if s.is_chance_node() else s.legal_actions()[-1]
         s.apply_action(a)
     assert [sh.p1_gain >= 1 for sh in s.sheets] == [True, True]
-    assert s.pending_bonus() == (0, S.BLACK) and s.current_player() == 0
+    assert s.pending_bonus() == (0, S.BLACK, ("round", 4)) and s.current_player() == 0
     opts = legal(s)
     assert {"black O", "black P"} <= opts
     assert any(o.startswith("black Y.") for o in opts) or all(s.sheets[0].ymask >> c & 1 for c in range(16))
     ovals = s.sheets[0].ovals
     do(s, "black O")
     assert len(s.sheets[0].ovals) == len(ovals) + 1 and s.sheets[0].ovals[-1] % 6 == 0
-    assert s.pending_bonus() == (1, S.BLACK) and s.current_player() == 1
+    assert s.pending_bonus() == (1, S.BLACK, ("round", 4)) and s.current_player() == 1
     pvals = s.sheets[1].pvals
     do(s, "black P")
     assert s.sheets[1].pvals == (*pvals, 6)
@@ -613,7 +620,7 @@ def test_round_bonuses_and_the_round_4_choice() -> None:
 def test_black_x_on_green_ignores_the_minimum() -> None:
     s = new()
     s.sheets[0].gcount = 10
-    s.queue.append((0, S.BLACK))
+    s.queue.append((0, S.BLACK, ("round", 4)))
     s._resolve()
     assert "black G" in legal(s)
     do(s, "black G")

@@ -216,6 +216,7 @@ def _source_ids() -> tuple[set[str], set[str]]:
 def _built_ids() -> set[str]:
     """Ids built from engine data: game titles, presets, rule options, statistics, Clever's dice/areas/bonuses."""
     from dicehall.clever import sheet as S
+    from dicehall.clever.tables import ORIGIN_PLACES
     from dicehall.clever.words import BONUS_KEYS
     from dicehall.core.game import game_names, get_game
     from dicehall.wurf.state import STAT_KEYS
@@ -231,6 +232,7 @@ def _built_ids() -> set[str]:
     ids |= {f"stat.{key}" for key in STAT_KEYS}  # Wurf counts them as they happen: none on a new state
     ids |= {f"clever.die.{d}" for d in S.DIE_NAMES} | {f"clever.area.{a}" for a in S.AREA_NAMES}
     ids |= {f"clever.bonus.{k}" for k in BONUS_KEYS.values()}
+    ids |= {f"clever.origin.{place}" for place in ORIGIN_PLACES}
     return ids
 
 

@@ -43,7 +43,7 @@ def from_state(state: CleverState) -> np.ndarray:
     g[L.CHOICE] = int(state.choice_pending)
     g[L.FALLBACK] = int(state.rules.passive_fallback)
     g[L.AUTO_SINGLE] = int(state.rules.auto_single_choice)
-    for i, (p, kind) in enumerate(state.queue):
+    for i, (p, kind, _) in enumerate(state.queue):
         g[L.QUEUE + i] = p << 4 | kind
     g[L.Q_LEN] = len(state.queue)
     for p, sh in enumerate(state.sheets):
@@ -55,8 +55,15 @@ def from_state(state: CleverState) -> np.ndarray:
 
 
 def to_state(g: np.ndarray, state: CleverState) -> None:
-    """Copy the kernel position ``g`` into ``state`` (a state of the same game: players, rules)."""
+    """Copy the kernel position ``g`` into ``state`` (a state of the same game: players, rules).
+
+    The kernel keeps no bonus origins, so only a position without pending bonuses (a finished game) comes back.
+    """
     flat = g.tolist()
+    if flat[L.Q_LEN]:
+        raise ValueError(
+            "the kernel keeps no bonus origins: copy back only positions without pending bonuses"
+        )
     state.round = flat[L.ROUND]
     state.active = flat[L.ACTIVE]
     state.phase = flat[L.PHASE]
@@ -69,7 +76,7 @@ def to_state(g: np.ndarray, state: CleverState) -> None:
     state.rolls = flat[L.ROLLS]
     state.plus_used = flat[L.PLUS_USED : L.PLUS_USED + state.n]
     state.passive_order = tuple(_order(flat))
-    state.queue = [(e >> 4, e & 15) for e in _queue(flat)]
+    state.queue = []
     state.choice_pending = bool(flat[L.CHOICE])
     for p, sh in enumerate(state.sheets):
         s = L.SHEETS + p * L.STRIDE
@@ -136,7 +143,7 @@ def turn_summary(state: CleverState) -> tuple[object, ...]:
         state.rolls,
         state.plus_used,
         list(state.passive_order),
-        [p << 4 | k for p, k in state.queue],
+        [p << 4 | k for p, k, _ in state.queue],
         int(state.choice_pending),
     )
 

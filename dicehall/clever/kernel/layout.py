@@ -75,12 +75,12 @@ TRACK = len(T.O_MULT)
 CIRCLES = S.ACTION_CIRCLES
 
 
-def _groups(cell_groups: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+def _groups(cell_groups: tuple[tuple[tuple[int, int, T.Origin], ...], ...]) -> tuple[np.ndarray, np.ndarray]:
     width = max(len(g) for g in cell_groups)
     masks = np.zeros((len(cell_groups), width), np.int64)
     bonuses = np.zeros((len(cell_groups), width), np.int64)
     for slot, groups in enumerate(cell_groups):
-        for k, (mask, bonus) in enumerate(groups):
+        for k, (mask, bonus, _) in enumerate(groups):  # (the kernel keeps no origins: it only plays)
             masks[slot, k] = mask
             bonuses[slot, k] = bonus
     return masks, bonuses

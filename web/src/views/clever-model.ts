@@ -57,6 +57,18 @@ export function parseRoll(text: string): { values: [DieName, number][]; platter:
 }
 
 export type Bonus = "yellow_x" | "blue_x" | "green_x" | "orange_4" | "orange_5" | "orange_6" | "purple_6" | "reroll" | "plus_one" | "fox" | "black";
+/** Where a bonus is printed: a row, column or diagonal of a grid, a track's cell, a round (`n` counts from 1). */
+export type OriginPlace = "yellow_row" | "yellow_diagonal" | "blue_row" | "blue_column" | "green" | "orange" | "purple" | "round";
+export interface Origin {
+  place: OriginPlace;
+  n: number;
+}
+/** A bonus with the place that gave it. */
+export interface BonusFrom {
+  player: number;
+  bonus: Bonus;
+  origin: Origin | null;
+}
 
 export interface GridLayout {
   values: (number | null)[][];
@@ -118,9 +130,11 @@ export interface CleverModel {
   rollsDone: number;
   dice: DieModel[];
   fields: DieName[];
-  pending: { player: number; bonus: Bonus } | null;
+  /** The bonus waiting for a choice, and the same player's bonuses queued behind it (applied in that order). */
+  pending: BonusFrom | null;
+  chain: BonusFrom[];
   plusUsed: DieName[][];
-  bonuses: { player: number; bonus: Bonus; applied: boolean }[];
+  bonuses: (BonusFrom & { applied: boolean })[];
   sheets: SheetModel[];
   layout: Layout;
   legal: Move[];
@@ -131,6 +145,13 @@ export interface CleverModel {
 type Obj = Record<string, unknown>;
 const num = (v: unknown, d = 0): number => (typeof v === "number" && Number.isFinite(v) ? v : d);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function bonusFrom(raw: unknown): BonusFrom {
+  const b = (raw ?? {}) as Obj;
+  const o = b.origin as Obj | null | undefined;
+  // the pending bonus names its kind in `kind` (its `bonus` is English), a log entry in `bonus`
+  return { player: num(b.player), bonus: (b.kind ?? b.bonus) as Bonus, origin: o && typeof o.place === "string" ? { place: o.place as OriginPlace, n: num(o.n) } : null };
+}
 
 function grid(cells: unknown[], rows: number, cols: number): boolean[][] {
   const out = Array.from({ length: rows }, () => Array<boolean>(cols).fill(false));
@@ -188,9 +209,10 @@ export function read(v: View): CleverModel {
       return { die: x.die as DieName, value: typeof x.value === "number" ? x.value : null, where: x.where as DieModel["where"] };
     }),
     fields: arr(o.fields) as DieName[],
-    pending: pending ? { player: num(pending.player), bonus: pending.kind as Bonus } : null,
+    pending: pending ? bonusFrom(pending) : null,
+    chain: arr(o.bonus_chain).map(bonusFrom),
     plusUsed: arr(o.plus_used).map((x) => arr(x) as DieName[]),
-    bonuses: arr(o.bonuses).map((b) => ({ player: num((b as Obj).player), bonus: (b as Obj).bonus as Bonus, applied: Boolean((b as Obj).applied) })),
+    bonuses: arr(o.bonuses).map((b) => ({ ...bonusFrom(b), applied: Boolean((b as Obj).applied) })),
     sheets: arr(o.sheets).map((s) => readSheet(s, layout)),
     layout,
     legal: (Array.isArray(v.legal_actions) ? v.legal_actions : []).map(parseMove).filter((m): m is Move => m !== null),

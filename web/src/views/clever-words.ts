@@ -2,7 +2,7 @@
 // game-over summary — all from the structured view and the move notation, in the reader's language.
 import type { LogEntry, View } from "../api";
 import { formatNumber, t, type MessageId } from "../i18n";
-import { AREAS, type Area, type Bonus, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read } from "./clever-model";
+import { AREAS, type Area, type Bonus, type BonusFrom, type CleverModel, type DieName, type Move, type OriginPlace, type Reason, type SheetModel, type Target, parseMove, parseRoll, read } from "./clever-model";
 
 // (ids written out whole: the catalogue test finds every id it checks in the source)
 const DIE_IDS = {
@@ -33,6 +33,36 @@ const BONUS_IDS = {
   fox: "clever.ui.bonus.fox",
   black: "clever.ui.bonus.black",
 } as const satisfies Record<Bonus, MessageId>;
+// the bonus kinds' short names, shared with the engine's messages
+const BONUS_NAME_IDS = {
+  yellow_x: "clever.bonus.yellow_x",
+  blue_x: "clever.bonus.blue_x",
+  green_x: "clever.bonus.green_x",
+  orange_4: "clever.bonus.orange_4",
+  orange_5: "clever.bonus.orange_5",
+  orange_6: "clever.bonus.orange_6",
+  purple_6: "clever.bonus.purple_6",
+  reroll: "clever.bonus.reroll",
+  plus_one: "clever.bonus.plus_one",
+  fox: "clever.bonus.fox",
+  black: "clever.bonus.black",
+} as const satisfies Record<Bonus, MessageId>;
+// what the player does for a bonus that waits for a choice (the others apply themselves)
+const RULE_IDS: Partial<Record<Bonus, MessageId>> = {
+  yellow_x: "clever.ui.rule.yellow_x",
+  blue_x: "clever.ui.rule.blue_x",
+  black: "clever.ui.rule.black",
+};
+const ORIGIN_IDS = {
+  yellow_row: "clever.origin.yellow_row",
+  yellow_diagonal: "clever.origin.yellow_diagonal",
+  blue_row: "clever.origin.blue_row",
+  blue_column: "clever.origin.blue_column",
+  green: "clever.origin.green",
+  orange: "clever.origin.orange",
+  purple: "clever.origin.purple",
+  round: "clever.origin.round",
+} as const satisfies Record<OriginPlace, MessageId>;
 const WHY_IDS: Record<Reason["id"], MessageId> = {
   not_rolled: "clever.why.not_rolled",
   platter_first: "clever.why.platter_first",
@@ -65,6 +95,23 @@ const RATING_IDS: MessageId[] = [
 export const dieWord = (d: DieName): string => t(DIE_IDS[d]);
 export const areaWord = (a: Area): string => t(AREA_IDS[a]);
 export const bonusWord = (b: Bonus): string => t(BONUS_IDS[b]);
+
+/** A bonus by its short name and where it comes from: "green X from yellow row 3". */
+export function bonusFromWord(b: BonusFrom): string {
+  const name = t(BONUS_NAME_IDS[b.bonus]);
+  const id = b.origin ? ORIGIN_IDS[b.origin.place] : undefined;
+  return id && b.origin ? `${name} ${t(id, { n: b.origin.n })}` : name;
+}
+
+/** The bonus chain waiting for a choice, a line each: "Ann places blue X from yellow row 1: cross any free blue
+ * cell", then what follows it ("Then: re-roll from blue column 1."); none when no bonus waits. */
+export function pendingLines(m: CleverModel, name: (seat: number) => string): string[] {
+  if (!m.pending) return [];
+  const p = m.pending;
+  const rule = RULE_IDS[p.bonus];
+  const head = t("clever.pending", { name: name(p.player), bonus: bonusFromWord(p), rule: rule ? t(rule) : bonusWord(p.bonus) });
+  return m.chain.length ? [head, t("clever.pending_then", { list: m.chain.map(bonusFromWord).join("; ") })] : [head];
+}
 
 export function reasonText(r: Reason): string {
   const p: Record<string, string | number> = { ...r.params };
@@ -141,7 +188,7 @@ export function describeEvent(e: LogEntry, state: View | null, before: CleverMod
   const m = read(state);
   const lines = [moveWords(m, before, mv, name(seat))];
   for (const b of m.bonuses) {
-    lines.push(t(b.applied ? "clever.log.bonus" : "clever.log.bonus_lost", { name: name(b.player), bonus: bonusWord(b.bonus) }));
+    lines.push(t(b.applied ? "clever.log.bonus" : "clever.log.bonus_lost", { name: name(b.player), bonus: bonusFromWord(b) }));
   }
   return lines;
 }

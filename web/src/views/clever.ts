@@ -14,7 +14,7 @@ import { formatNumber, t } from "../i18n";
 import { DICE, LETTER_OF, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read, targetKey, whyNot } from "./clever-model";
 import { attributesModule, init, type VNode } from "snabbdom";
 import { drawSheet } from "./clever-sheet";
-import { areaWord, bonusWord, describeEvent, dieWord, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
+import { areaWord, describeEvent, dieWord, pendingLines, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
 import type { GameView, ViewContext } from "./index";
 
 const patch = init([attributesModule]);
@@ -395,7 +395,8 @@ export class CleverView implements GameView {
     this.drawTogether(pub);
     this.hint.textContent = seat === null ? "" : this.hintText(m);
     this.pending.hidden = !m.pending;
-    this.pending.textContent = m.pending ? t("clever.pending", { name: name(m.pending.player), bonus: bonusWord(m.pending.bonus) }) : "";
+    clear(this.pending);
+    pendingLines(m, name).forEach((line, i) => this.pending.append(h("span", { class: i ? "pending-then" : "pending-now" }, line)));
     this.why.textContent = this.reason;
     this.drawTray(m);
     this.drawControls(m, seat);
