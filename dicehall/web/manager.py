@@ -32,6 +32,7 @@ from dicehall.web.live import (
     TableError,
     dumps,
     effective_events,
+    default_hints,
     hash_token,
     name_players,
     new_rngs,
@@ -155,6 +156,7 @@ class TableManager:
             updated=now,
             creator=creator,
             dice=spec.dice,
+            hints=default_hints(seats) if spec.hints is None else spec.hints,
         )
         self.store.create_table(meta)
         table = self._live(meta, state, 0)
