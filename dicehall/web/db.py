@@ -319,10 +319,17 @@ class Store:
         return self._meta(rows[0]) if rows else None
 
     def list_tables(
-        self, statuses: Iterable[str] | None = None, limit: int = 100, before: float | None = None
+        self,
+        statuses: Iterable[str] | None = None,
+        limit: int = 100,
+        before: float | None = None,
+        games: Iterable[str] | None = None,
     ) -> list[TableMeta]:
-        """Newest first; ``before`` (a ``created`` time) gives the next page after a page ending there."""
+        """Newest first; ``before`` (a ``created`` time) gives the next page after a page ending there; ``games``
+        keeps only those games."""
         stmt = select(TableRow).order_by(TableRow.created.desc()).limit(limit)
+        if games is not None:
+            stmt = stmt.where(TableRow.game.in_(list(games)))
         if before is not None:
             stmt = stmt.where(TableRow.created < before)
         if statuses is not None:

@@ -4,13 +4,27 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-from webtools import connect, create, latest, pick, play_to_end, tokens
+from webtools import connect, create, latest, pick, play_to_end, tokens, wait_for
+
+
+def wait_for_seat(c, tid: str, toks: list[str], seat: int) -> None:
+    """Until ``seat`` is at a decision (a first roll of no points passes the turn to the other side first)."""
+    with connect(c) as ws:
+
+        def ready(msgs: list) -> bool:
+            states = [m["state"] for m in msgs if m["type"] in ("event", "snapshot")]
+            return bool(states) and states[-1]["current_player"] == seat
+
+        got = ws.join(tid, toks)
+        if not ready(got):
+            wait_for(ws, ready, timeout=20)
 
 
 def test_hints_for_the_seat_to_move_when_the_table_allows_them(server):
     with server() as c:
         solo = create(c, "thousand", [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "cautious"}])
         tid, (token,) = solo["table_id"], tokens(solo)
+        wait_for_seat(c, tid, [token], 0)
         r = c.post(f"/api/tables/{tid}/hints", json={"seat": 0, "token": token})
         assert r.status_code == 200, r.text
         h = r.json()
@@ -42,7 +56,9 @@ def test_the_hints_option_is_stored_with_the_table_and_obeyed(server):
         # on between people (they agree to it): the seat to move gets its hints
         duel = create(c, "thousand", hints=True)
         assert c.get(f"/api/tables/{duel['table_id']}").json()["hints"] is True
-        r = c.post(f"/api/tables/{duel['table_id']}/hints", json={"seat": 0, "token": tokens(duel)[0]})
+        with connect(c) as ws:
+            seat = latest(ws.join(duel["table_id"]))["state"]["current_player"]
+        r = c.post(f"/api/tables/{duel['table_id']}/hints", json={"seat": seat, "token": tokens(duel)[seat]})
         assert r.status_code == 200, r.text
         # Clever alone: on by default; the option is game-neutral
         solo = create(c, "clever", [{"kind": "human", "name": "Ann"}])
@@ -135,5 +151,7 @@ def test_finished_games_are_listed_page_by_page(server):
         assert [x["table_id"] for x in first] == ids[::-1][:2]
         rest = c.get(f"/api/tables?status=finished&limit=2&before={first[-1]['created']}").json()
         assert [x["table_id"] for x in rest] == ids[:1]
+        assert c.get("/api/tables?status=finished&game=clever&game=wurf").json() == []
+        assert len(c.get("/api/tables?status=finished&game=thousand").json()) == 3
         for bad in ("-1", "soon", "1e300"):
             assert c.get(f"/api/tables?status=finished&before={bad}").status_code == 422, bad
