@@ -124,11 +124,31 @@ async def table_analysis(table_id: str, request: Request) -> dict[str, Any]:
     return result
 
 
+def _change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What turns view ``before`` into ``after``: ``set`` (fields with their new value), ``drop`` (fields gone) and
+    ``items`` (for a list field of the same length, only its changed entries by index: one player's sheet of
+    four)."""
+    changed: dict[str, Any] = {}
+    items: dict[str, dict[int, Any]] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if key in before and old == value:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and len(old) == len(value) > 1:
+            items[key] = {i: v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v}
+        else:
+            changed[key] = value
+    out: dict[str, Any] = {"set": changed, "drop": [k for k in before if k not in after]}
+    if items:
+        out["items"] = items
+    return out
+
+
 def positions(record: WebRecord) -> dict[str, Any]:
     """Every position of a record as the table showed it (public views with the names), delta-coded: ``first`` is
-    the view before any event, ``changes[k]`` turns the view after ``k`` events into the one after ``k + 1``
-    (``set``: fields with their new value, ``drop``: fields gone). Views repeat large unchanging parts (a Clever
-    sheet's printed layout), so this keeps a 300-event game small."""
+    the view before any event, ``changes[k]`` turns the view after ``k`` events into the one after ``k + 1`` (see
+    :func:`_change`). Views repeat large unchanging parts (a Clever sheet's printed layout, the other players'
+    sheets), so this keeps a long game small."""
     _, state = new_state(record)
     names = [str(p["name"]) for p in record.players]
     state.set_names(names)
@@ -152,12 +172,7 @@ def positions(record: WebRecord) -> dict[str, Any]:
     for number, event in enumerate(record.events, start=1):
         apply_event(state, event, number)
         now = view()
-        changes.append(
-            {
-                "set": {k: v for k, v in now.items() if k not in previous or previous[k] != v},
-                "drop": [k for k in previous if k not in now],
-            }
-        )
+        changes.append(_change(previous, now))
         events.append({"seq": number, "actor": event.actor, "move": event.move})
         previous = now
     return {"game": record.game, "players": names, "first": first, "changes": changes, "events": events}

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server
+from .test_i18n import LOCALES, assert_no_english
 
 pytestmark = pytest.mark.browser
 
@@ -136,6 +137,14 @@ def test_dice_1000_analysis_from_the_game_over_card(new_page: Any, server: Serve
     page.keyboard.press("ArrowRight")
     assert "Luck of" in page.inner_text("[data-testid=step-info]")
     screenshots(page, artifacts, "analysis-thousand")
+    # every word in the page's language
+    for lang, locale in LOCALES.items():
+        other = new_page(1280, 800, locale=locale)
+        other.goto(f"/table/{tid}/analysis")
+        other.get_by_test_id("step-info").wait_for()
+        other.keyboard.press("Home")
+        other.keyboard.press("ArrowRight")
+        assert_no_english(other, lang, "the analysis page")
 
 
 def test_clever_solo_analysis_from_the_game_over_card(new_page: Any, server: Server, artifacts: Path) -> None:

@@ -104,6 +104,10 @@ def _view_at(pos: dict, k: int) -> dict:
     view = dict(pos["first"])
     for change in pos["changes"][:k]:
         view.update(change["set"])
+        for key, entries in change.get("items", {}).items():
+            view[key] = list(view[key])
+            for i, value in entries.items():
+                view[key][int(i)] = value
         for key in change["drop"]:
             del view[key]
     return view

@@ -27,6 +27,11 @@ export function rebuildViews(p: Positions): View[] {
   for (const c of p.changes) {
     const next: Record<string, unknown> = { ...out[out.length - 1], ...c.set };
     for (const key of c.drop) delete next[key];
+    for (const [key, entries] of Object.entries(c.items ?? {})) {
+      const list = [...(next[key] as unknown[])];
+      for (const [i, value] of Object.entries(entries)) list[Number(i)] = value;
+      next[key] = list;
+    }
     out.push(next as View);
   }
   return out;

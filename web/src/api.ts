@@ -242,7 +242,8 @@ export interface Positions {
   game: string;
   players: string[];
   first: View;
-  changes: { set: Record<string, unknown>; drop: string[] }[];
+  /** `items`: for a list field of unchanged length, only its changed entries by index. */
+  changes: { set: Record<string, unknown>; drop: string[]; items?: Record<string, Record<string, unknown>> }[];
   events: { seq: number; actor: number | "chance"; move: string }[];
 }
 
