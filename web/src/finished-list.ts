@@ -23,7 +23,13 @@ export function finishedGames(box: HTMLElement, games: string[]): () => void {
       "li",
       { class: "table-item", "data-table": tb.table_id },
       h("div", null, h("b", null, gameTitle(tb.game)), " ", h("span", { class: "muted" }, tb.preset ? presetName(tb.game, tb.preset) : "")),
-      h("div", { class: "muted small" }, tb.seats.map(seatLabel).join(", "), ago ? ` · ${t("tables.started", { when: ago })}` : ""),
+      h(
+        "div",
+        { class: "muted small" },
+        // a person's name is theirs (translate="no"); bots and free seats are worded by the page
+        tb.seats.flatMap((s, i) => [i ? ", " : "", s.kind === "human" && s.claimed !== false ? h("span", { translate: "no" }, seatLabel(s)) : seatLabel(s)]),
+        ago ? ` · ${t("tables.started", { when: ago })}` : "",
+      ),
       h(
         "div",
         { class: "table-actions" },

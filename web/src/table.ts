@@ -122,6 +122,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     }
     if (info?.status === "abandoned") {
       seatBadge.append(h("span", { class: "badge pit", "data-testid": "abandoned" }, t("table.abandoned")), " ");
+      // closed without a result: no game-over card, so the way to its replay is here
+      seatBadge.append(h("a", { href: `/table/${tableId}/analysis`, "data-link": true, "data-testid": "analysis-link" }, t("table.analysis")), " ");
     }
     if (spectator || mySeats.length === 0) {
       seatBadge.append(h("span", { class: "badge spectator" }, t("table.watching")));
