@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, hints
 from dicehall.core.errors import DicehallError
-from dicehall.core.record import apply_event, new_state
+from dicehall.core.record import GameRecord, apply_event, new_state
 from dicehall.web.manager import WebRecord
 from dicehall.web.tables import TableError, TableManager
 
@@ -144,7 +144,7 @@ def _change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def positions(record: WebRecord) -> dict[str, Any]:
+def positions(record: GameRecord) -> dict[str, Any]:
     """Every position of a record as the table showed it (public views with the names), delta-coded: ``first`` is
     the view before any event, ``changes[k]`` turns the view after ``k`` events into the one after ``k + 1`` (see
     :func:`_change`). Views repeat large unchanging parts (a Clever sheet's printed layout, the other players'
