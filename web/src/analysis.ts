@@ -89,20 +89,24 @@ function build(root: HTMLElement, info: TableInfo, pos: Positions, a: AnalysisRe
   const view: GameView | null = factory ? factory(boardRoot, ctx) : null;
   if (!view) boardRoot.append(h("p", { class: "card" }, t("table.no_view", { game: gameTitle(info.game) })));
 
-  // The words of every event and of each best alternative, told once by a second, unattached copy of the view
-  // (describe() words a move from the position before it).
+  // The words of every event and of each best alternative, from the view's own narration (no drawing); a view
+  // without `narrate` is walked through the positions by a second, unattached copy (describe() words a move from
+  // the position before it).
+  const narrator = view?.narrate ? null : factory ? factory(h("div"), ctx) : null;
+  const tell = (e: LogEntry, k: number, after: View | null): string => {
+    if (view?.narrate) return view.narrate(e, views[k - 1], after)[0] ?? "";
+    narrator?.update(views[k - 1], null);
+    return narrator?.describe?.(e, after)[0] || (after ? "" : (narrator?.describe?.(e, views[k - 1])[0] ?? ""));
+  };
   const words: string[] = [""];
   const bestWords: string[] = [""];
-  const narrator = factory ? factory(h("div"), ctx) : null;
   for (let k = 1; k <= n; k++) {
     const e = entries[k - 1];
-    narrator?.update(views[k - 1], null);
-    words.push(narrator?.describe?.(e, views[k])[0] || t("log.move", { name: actorName(e.actor, seatName), move: e.move }));
+    words.push(tell(e, k, views[k]) || t("log.move", { name: actorName(e.actor, seatName), move: e.move }));
     const s = steps.get(k);
     const best = s && s.kind === "decision" && s.best && s.best !== s.move ? s.best : "";
-    // (the position after a move not played is unknown: worded without it, else from the position before)
-    const alt: LogEntry = { seq: k, actor: s?.seat ?? 0, move: best };
-    bestWords.push(best ? narrator?.describe?.(alt, null)[0] || narrator?.describe?.(alt, views[k - 1])[0] || best : "");
+    // (the position after a move not played is unknown)
+    bestWords.push(best ? tell({ seq: k, actor: s?.seat ?? 0, move: best }, k, null) || best : "");
   }
   narrator?.destroy();
 
