@@ -3,7 +3,10 @@
 - ``POST /api/tables/{id}/hints`` with ``{"seat": n, "token": "..."}``: the hints of the seat to move, for the
   holder of that seat's token, when the table allows hints (``auto``: at most one person at the table — alone or
   against bots; between people they are off).
-- ``GET /api/tables/{id}/analysis``: the analysis of the table's record (as ``dicehall analyze --json``).
+- ``GET /api/tables/{id}/analysis``: the analysis of a finished (or abandoned) table's record (as
+  ``dicehall analyze --json``); refused while the game is played, so it never serves as hints between people.
+- ``GET /api/tables/{id}/positions``: the public view after every event of a finished (or abandoned) table, for the
+  replay (delta-coded: the first view whole, then per event only the fields that changed).
 
 Evaluators can take a moment to build (a table to load, a kernel to compile) and analyses to run, so both run in a
 worker thread on a copy of the position or record taken on the event loop: the loop never waits for them.
@@ -20,8 +23,9 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, hints
-from dicehall.core.analysis_cli import hints_allowed
 from dicehall.core.errors import DicehallError
+from dicehall.core.record import GameRecord, apply_event, new_state
+from dicehall.web.manager import WebRecord
 from dicehall.web.forward import forward_request
 from dicehall.web.owners import Elsewhere
 from dicehall.web.tables import TableError, TableManager
@@ -30,8 +34,10 @@ router = APIRouter(prefix="/api")
 _EVALUATING = threading.Lock()
 """Evaluators keep scratch arrays (and bot:master its own): one hint or analysis at a time per process."""
 _ANALYSES: dict[tuple[str, int], dict[str, Any]] = {}
+_POSITIONS: dict[tuple[str, int], dict[str, Any]] = {}
 KEEP_ANALYSES = 32
-"""Analyses kept by (table, events): asking again for the same position of a game costs nothing."""
+"""Analyses (and replays) kept by (table, events): asking again for the same game costs nothing."""
+OVER = ("finished", "abandoned")
 
 
 class HintRequest(BaseModel):
@@ -64,9 +70,8 @@ async def table_hints(table_id: str, body: HintRequest, request: Request) -> dic
         raise _refuse(403, f"that token holds seat {held[0]}, not seat {body.seat}")
     if not has_evaluator(table.meta.game):
         raise _refuse(400, f"{table.game.title} has no hints")
-    humans = sum(1 for s in table.seats if s["kind"] == "human")
-    if not hints_allowed("auto", humans):
-        raise _refuse(403, "hints are off at this table: two or more people play")
+    if not table.hints_allowed:
+        raise _refuse(403, "hints are off at this table (its creator chose so); the analysis opens after the game")
     state = table.state
     if state.current_player() != body.seat:
         raise _refuse(409, f"seat {body.seat} is not to move now")
@@ -83,12 +88,29 @@ async def table_hints(table_id: str, body: HintRequest, request: Request) -> dic
         raise _refuse(400, str(exc)) from None
 
 
-@router.get("/tables/{table_id}/analysis")
-async def table_analysis(table_id: str, request: Request) -> dict[str, Any]:
+def _finished_record(request: Request, table_id: str) -> WebRecord:
+    """The record of a table whose game is over (finished or closed by the server); 404 / 409 otherwise."""
+    manager = _manager(request)
+    meta = manager.store.get_table(table_id)
+    if meta is None:
+        raise _refuse(404, f"there is no table {table_id!r}")
+    if meta.status not in OVER:
+        raise _refuse(409, "the game at this table is still being played; its analysis opens when it ends")
     try:
-        record = _manager(request).record(table_id)
+        return manager.record(table_id)
     except TableError as exc:
         raise _refuse(404, str(exc)) from None
+
+
+def _keep(cache: dict[tuple[str, int], dict[str, Any]], key: tuple[str, int], value: dict[str, Any]) -> None:
+    if len(cache) >= KEEP_ANALYSES:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
+
+
+@router.get("/tables/{table_id}/analysis")
+async def table_analysis(table_id: str, request: Request) -> dict[str, Any]:
+    record = _finished_record(request, table_id)
     if not has_evaluator(record.game):
         raise _refuse(400, f"there is no analysis for {record.game}")
     key = (table_id, len(record.events))
@@ -103,7 +125,73 @@ async def table_analysis(table_id: str, request: Request) -> dict[str, Any]:
         result = await asyncio.to_thread(work)
     except DicehallError as exc:  # a record that does not replay, or an AnalysisError
         raise _refuse(400, str(exc)) from None
-    if len(_ANALYSES) >= KEEP_ANALYSES:
-        _ANALYSES.pop(next(iter(_ANALYSES)))
-    _ANALYSES[key] = result
+    _keep(_ANALYSES, key, result)
+    return result
+
+
+def _change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What turns view ``before`` into ``after``: ``set`` (fields with their new value), ``drop`` (fields gone) and
+    ``items`` (for a list field of the same length, only its changed entries by index: one player's sheet of
+    four)."""
+    changed: dict[str, Any] = {}
+    items: dict[str, dict[int, Any]] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if key in before and old == value:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and len(old) == len(value) > 1:
+            items[key] = {i: v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v}
+        else:
+            changed[key] = value
+    out: dict[str, Any] = {"set": changed, "drop": [k for k in before if k not in after]}
+    if items:
+        out["items"] = items
+    return out
+
+
+def positions(record: GameRecord) -> dict[str, Any]:
+    """Every position of a record as the table showed it (public views with the names), delta-coded: ``first`` is
+    the view before any event, ``changes[k]`` turns the view after ``k`` events into the one after ``k + 1`` (see
+    :func:`_change`). Views repeat large unchanging parts (a Clever sheet's printed layout, the other players'
+    sheets), so this keeps a long game small."""
+    _, state = new_state(record)
+    names = [str(p["name"]) for p in record.players]
+    state.set_names(names)
+
+    def view() -> dict[str, Any]:
+        v = state.public_view()
+        v["names"] = names
+        players = v.get("players")
+        if isinstance(players, list) and len(players) == len(names):
+            for p, name in zip(players, names, strict=True):
+                if isinstance(p, dict):
+                    p["name"] = name
+        elif players is None:
+            v["players"] = [{"name": n} for n in names]
+        v["dice_mode"] = "rolled"  # a replay is watched, never entered
+        return v
+
+    first = previous = view()
+    changes: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    for number, event in enumerate(record.events, start=1):
+        apply_event(state, event, number)
+        now = view()
+        changes.append(_change(previous, now))
+        events.append({"seq": number, "actor": event.actor, "move": event.move})
+        previous = now
+    return {"game": record.game, "players": names, "first": first, "changes": changes, "events": events}
+
+
+@router.get("/tables/{table_id}/positions")
+async def table_positions(table_id: str, request: Request) -> dict[str, Any]:
+    record = _finished_record(request, table_id)
+    key = (table_id, len(record.events))
+    if key in _POSITIONS:
+        return _POSITIONS[key]
+    try:
+        result = await asyncio.to_thread(positions, record)
+    except DicehallError as exc:  # a log that does not replay
+        raise _refuse(400, str(exc)) from None
+    _keep(_POSITIONS, key, result)
     return result

@@ -218,12 +218,15 @@ async def list_tables(
     request: Request,
     status: str = Query("open", pattern="^(open|waiting|playing|finished|abandoned|all)$"),
     limit: int = Query(100, ge=1, le=500),
+    before: float | None = Query(None, ge=0, le=1e11),
+    game: list[str] | None = Query(None, max_length=8),
 ) -> list[dict[str, Any]]:
-    """Tables, newest first; ``open`` = waiting for players or in play."""
+    """Tables, newest first; ``open`` = waiting for players or in play. Pages: pass the last table's ``created``
+    as ``before`` for the next (an index walk, never an offset count); ``game`` (repeatable) keeps those games."""
     wanted = {"open": ["waiting", "playing"], "all": None}.get(status, [status])
     manager = _manager(request)
     out = []
-    for meta in manager.store.list_tables(wanted, limit):
+    for meta in manager.store.list_tables(wanted, limit, before, game):
         live = manager.tables.get(meta.id)
         out.append(
             {

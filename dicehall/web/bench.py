@@ -356,7 +356,31 @@ def run(quick: bool = False) -> dict[str, Any]:
     )  # a four-player Clever table: click → every client (bench_clever.py)
 
     result.update(bench_clever.measure(1 if quick else 3))
+    result.update(replay_figures())
     return result
+
+
+def replay_figures() -> dict[str, Any]:
+    """The Analysis page's positions (``GET /api/tables/{id}/positions``): seconds and KiB of JSON for a 300-event
+    Dice 1000 record and a 4-player Clever game (seeded bot games)."""
+    from dicehall.clever.rules import CleverRules
+    from dicehall.core.analysis_bench import _record
+    from dicehall.thousand.rules import ThousandRules
+    from dicehall.web.analysis_api import positions
+
+    out: dict[str, Any] = {}
+    cases = [
+        ("thousand_300", _record("thousand", ThousandRules.from_preset("classic"), ["random"] * 2, 3, 300)),
+        ("clever_4p", _record("clever", CleverRules.from_preset(), ["random"] * 4, 3, None)),
+    ]
+    for name, record in cases:
+        start, cpu = time.perf_counter(), time.process_time()
+        body = json.dumps(positions(record))
+        out[f"replay_{name}_seconds"] = round(time.perf_counter() - start, 3)
+        out[f"replay_{name}_cpu_seconds"] = round(time.process_time() - cpu, 3)
+        out[f"replay_{name}_kib"] = round(len(body) / 1024, 1)
+        out[f"replay_{name}_events"] = len(record.events)
+    return out
 
 
 if __name__ == "__main__":

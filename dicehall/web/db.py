@@ -53,7 +53,7 @@ class TableRow(Base):
     overrides: Mapped[str] = mapped_column(Text)  # JSON object
     seats: Mapped[str] = mapped_column(Text)  # JSON list, token hashes only
     status: Mapped[str] = mapped_column(String(16), index=True)
-    created: Mapped[float] = mapped_column(Float)
+    created: Mapped[float] = mapped_column(Float, index=True)
     updated: Mapped[float] = mapped_column(Float)
     # Salted hash of the creating client's address (limits.client_key), for the unfinished-tables quota;
     # cleared when the game ends. Tables from before migration 0002 have none.
@@ -61,6 +61,8 @@ class TableRow(Base):
     # "real": the players throw real dice and type the outcomes in; null (tables before 0003) or "rolled": the
     # server rolls.
     dice: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # "on"/"off": whether players may ask for hints; null (tables before 0004): on when at most one person plays.
+    hints: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class MetaRow(Base):
@@ -98,6 +100,8 @@ class TableMeta:
     updated: float
     creator: str | None = None
     dice: str = "rolled"
+    hints: bool | None = None
+    """Hints allowed at this table; None (tables from before the option) = the old rule, see ``hints_allowed``."""
 
 
 UNDO = "undo"
@@ -232,6 +236,7 @@ class Store:
                 updated=meta.updated,
                 creator=meta.creator,
                 dice=None if meta.dice == "rolled" else meta.dice,
+                hints=None if meta.hints is None else ("on" if meta.hints else "off"),
             )
         )
 
@@ -349,14 +354,27 @@ class Store:
             updated=row.updated,
             creator=row.creator,
             dice=row.dice or "rolled",
+            hints=None if row.hints is None else row.hints == "on",
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:
         rows = self._read(select(TableRow).where(TableRow.id == table_id))
         return self._meta(rows[0]) if rows else None
 
-    def list_tables(self, statuses: Iterable[str] | None = None, limit: int = 100) -> list[TableMeta]:
+    def list_tables(
+        self,
+        statuses: Iterable[str] | None = None,
+        limit: int = 100,
+        before: float | None = None,
+        games: Iterable[str] | None = None,
+    ) -> list[TableMeta]:
+        """Newest first; ``before`` (a ``created`` time) gives the next page after a page ending there; ``games``
+        keeps only those games."""
         stmt = select(TableRow).order_by(TableRow.created.desc()).limit(limit)
+        if games is not None:
+            stmt = stmt.where(TableRow.game.in_(list(games)))
+        if before is not None:
+            stmt = stmt.where(TableRow.created < before)
         if statuses is not None:
             stmt = stmt.where(TableRow.status.in_(list(statuses)))
         return [self._meta(r) for r in self._read(stmt)]

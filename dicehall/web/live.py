@@ -116,6 +116,11 @@ class LiveTable:
         return [i for i, s in enumerate(self.seats) if s["kind"] == "human"]
 
     @property
+    def hints_allowed(self) -> bool:
+        """The table's hints option (tables from before it: the default by who plays)."""
+        return default_hints(self.seats) if self.meta.hints is None else self.meta.hints
+
+    @property
     def real_dice(self) -> bool:
         return self.meta.dice == "real"
 
@@ -162,6 +167,7 @@ class LiveTable:
             "preset": self.meta.preset,
             "overrides": self.meta.overrides,
             "dice": self.meta.dice,
+            "hints": self.hints_allowed,
             "status": self.status,
             "seq": self.seq,
             "seats": public_seats(self.seats),
@@ -281,6 +287,11 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
         {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s.get("bot"), "claimed": bool(s["claimed"])}
         for i, s in enumerate(seats)
     ]
+
+
+def default_hints(seats: list[dict[str, Any]]) -> bool:
+    """Hints are on by default alone and against bots, off when two or more people share the table."""
+    return sum(1 for s in seats if s["kind"] == "human") <= 1
 
 
 def name_players(state: State[Any], seats: list[dict[str, Any]]) -> None:

@@ -34,6 +34,7 @@ from dicehall.web.live import (
     TableError,
     dumps,
     effective_events,
+    default_hints,
     hash_token,
     name_players,
     new_rngs,
@@ -213,6 +214,7 @@ class TableManager:
             updated=now,
             creator=creator,
             dice=spec.dice,
+            hints=default_hints(seats) if spec.hints is None else spec.hints,
         )
         self.store.create_table(meta)
         if self.owners is not None:

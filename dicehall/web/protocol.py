@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StrictBool
 
 from dicehall.i18n.message import message_json
 
@@ -116,6 +116,11 @@ class CreateTable(BaseModel):
     dice: Literal["rolled", "real"] = Field(
         default="rolled",
         description="'rolled': the server rolls; 'real': the players throw real dice and enter what fell",
+    )
+    hints: StrictBool | None = Field(
+        default=None,
+        description="whether players may ask for hints during the game; "
+        "null = on when at most one person plays (alone or against bots), off between people",
     )
 
 

@@ -25,7 +25,11 @@ PHONE = (390, 844)
 VISIBLE_JS = """() => {
   const lang = document.getElementById('lang');
   if (lang) lang.hidden = true;
+  // names people chose (marked translate="no") are theirs, in whatever language they typed them
+  const names = [...document.querySelectorAll('[translate=no]')].filter((el) => !el.hidden);
+  for (const el of names) el.hidden = true;
   const parts = [document.body.innerText, document.title];
+  for (const el of names) el.hidden = false;
   if (lang) lang.hidden = false;
   // (the language switcher names every language in its own words, English too)
   for (const o of document.querySelectorAll('option')) if (!o.closest('#lang')) parts.push(o.textContent);

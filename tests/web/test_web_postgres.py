@@ -70,7 +70,7 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
         assert (
             cols["at"] == "DOUBLE PRECISION" and cols["seq"] == "INTEGER"
         )  # times keep sub-second precision
-        assert {i["name"] for i in inspect(conn).get_indexes("dh_tables")} == {"ix_dh_tables_status", "ix_dh_tables_creator"}
+        assert {i["name"] for i in inspect(conn).get_indexes("dh_tables")} == {"ix_dh_tables_status", "ix_dh_tables_creator", "ix_dh_tables_created"}
         assert inspect(conn).get_pk_constraint("dh_events")["constrained_columns"] == ["table_id", "seq"]
     engine.dispose()
 

@@ -87,6 +87,8 @@ export interface TableInfo {
   overrides?: Record<string, unknown>;
   /** "real": the players throw real dice and enter them; "rolled" (or absent): the server rolls. */
   dice?: string;
+  /** Whether the players may ask for hints (the table option; absent from older servers). */
+  hints?: boolean;
 }
 
 /** The game's public_view(); each game's view module knows its own extra fields. */
@@ -160,10 +162,18 @@ export const api = {
   games: () => request<GameInfo[]>("GET", "/api/games"),
   rules: (game: string, preset: string) =>
     request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
-  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real" }) =>
+  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean }) =>
     request<CreatedTable>("POST", "/api/tables", body),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
+  /** Finished games of `games`, newest first; the next page: `before` = the last one's `created`. */
+  finishedTables: (games: string[], limit: number, before?: number) =>
+    request<TableInfo[]>(
+      "GET",
+      `/api/tables?status=finished&limit=${limit}${games.map((g) => `&game=${encodeURIComponent(g)}`).join("")}${before === undefined ? "" : `&before=${before}`}`,
+    ),
+  analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
+  positions: (id: string) => request<Positions>("GET", `/api/tables/${encodeURIComponent(id)}/positions`),
   table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
   join: (id: string, seat: number, name: string) =>
     request<{ seat: number; token: string }>("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
@@ -180,6 +190,61 @@ export interface HintsResult {
   unit: "win%" | "points";
   note: string;
   options: { move: string; value: number; loss: number; best: boolean }[];
+}
+
+/** One analysed event (`GET /api/tables/{id}/analysis`, docs/analysis.md). */
+export interface AnalysisStep {
+  n: number;
+  kind: "decision" | "forced" | "roll";
+  seat: number;
+  move: string;
+  value: number;
+  best: string;
+  best_value: number;
+  loss: number;
+  class: "inaccuracy" | "mistake" | "blunder" | null;
+  options: number;
+  expected: number;
+  luck: number;
+}
+
+export interface AnalysisTotals {
+  seat: number;
+  name: string;
+  decisions: number;
+  forced: number;
+  loss: number;
+  mean_loss: number;
+  accuracy: number;
+  rolls: number;
+  luck: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+export interface AnalysisResult {
+  game: string;
+  players: string[];
+  unit: "win%" | "points";
+  note: string;
+  thresholds: { inaccuracy: number; mistake: number; blunder: number };
+  steps: AnalysisStep[];
+  totals: AnalysisTotals[];
+  /** series[k][seat]: each seat's value after the first k events. */
+  series: number[][];
+  final_scores: number[] | null;
+  winners: number[] | null;
+}
+
+/** `GET /api/tables/{id}/positions`: the view before any event, then per event the fields that changed. */
+export interface Positions {
+  game: string;
+  players: string[];
+  first: View;
+  /** `items`: for a list field of unchanged length, only its changed entries by index. */
+  changes: { set: Record<string, unknown>; drop: string[]; items?: Record<string, Record<string, unknown>> }[];
+  events: { seq: number; actor: number | "chance"; move: string }[];
 }
 
 // Seat tokens live in localStorage per table, so a reload (or a hot-seat browser) keeps its seats.

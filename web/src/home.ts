@@ -7,6 +7,7 @@ import { apiErrorText } from "./errors";
 import { t, type MessageId } from "./i18n";
 import { myName } from "./names";
 import { cleverPicture, thousandPicture, wurfPicture } from "./pictures";
+import { finishedGames } from "./finished-list";
 import { openTables } from "./tables-list";
 import { VIEWS } from "./views";
 
@@ -90,6 +91,7 @@ export function renderHome(app: HTMLElement): () => void {
     );
   });
   const tablesBox = h("div", { class: "table-list" });
+  const finishedBox = h("div", { class: "table-list" });
   app.append(
     h(
       "section",
@@ -98,7 +100,13 @@ export function renderHome(app: HTMLElement): () => void {
       h("div", { class: "game-grid" }, cards),
       result,
       h("section", { class: "card" }, h("h2", null, t("tables.title")), tablesBox),
+      h("section", { class: "card" }, h("h2", null, t("finished.title")), finishedBox),
     ),
   );
-  return openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_home"));
+  const stopOpen = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_home"));
+  const stopFinished = finishedGames(finishedBox, Object.keys(VIEWS));
+  return () => {
+    stopOpen();
+    stopFinished();
+  };
 }

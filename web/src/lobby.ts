@@ -7,6 +7,7 @@ import { apiErrorText, ruleProblemText } from "./errors";
 import { t, tKey } from "./i18n";
 import { botName, gameTitle, presetName } from "./names";
 import { RuleInputError, rulesForm, type RulesForm } from "./rulesform";
+import { finishedGames } from "./finished-list";
 import { openTables } from "./tables-list";
 import { VIEWS } from "./views";
 
@@ -39,7 +40,12 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     h("option", { value: "rolled", selected: true }, t("lobby.dice_rolled")),
     h("option", { value: "real" }, t("lobby.dice_real")),
   );
+  // Hints: on by default alone and against bots, off between people, until the player sets it here.
+  const hintsBox = h("input", { type: "checkbox", id: "hints-allowed", "data-testid": "hints-option", checked: true });
+  let hintsTouched = false;
+  hintsBox.addEventListener("change", () => (hintsTouched = true));
   const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
+  const finishedBox = h("div", { class: "table-list" });
   const tablesBox = h("div", { class: "table-list" });
   const heading = h("h1", null, t("lobby.title", { game: gameTitle(gameName) }));
 
@@ -56,12 +62,21 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     h("p", { class: "row" }, addSeatBtn),
     h("div", { class: "row" }, h("label", { for: "dice-mode" }, t("lobby.dice")), diceMode),
     h("p", { class: "muted small" }, t("lobby.dice_hint")),
+    h("div", { class: "row" }, hintsBox, h("label", { for: "hints-allowed" }, t("lobby.hints"))),
+    h("p", { class: "muted small" }, t("lobby.hints_hint")),
     h("h2", null, t("lobby.house_rules")),
     h("p", { class: "muted small" }, t("lobby.house_rules_hint")),
     rulesBox,
     h("p", null, createBtn),
   );
-  app.append(h("section", { class: "lobby" }, h("div", null, formEl, result), h("section", { class: "card" }, h("h2", null, t("tables.title")), tablesBox)));
+  app.append(
+    h(
+      "section",
+      { class: "lobby" },
+      h("div", null, formEl, result),
+      h("div", null, h("section", { class: "card" }, h("h2", null, t("tables.title")), tablesBox), h("section", { class: "card" }, h("h2", null, t("finished.title")), finishedBox)),
+    ),
+  );
 
   const selectedPreset = (): string => (presetBox.querySelector("input:checked") as HTMLInputElement | null)?.value ?? game?.default_preset ?? "";
   const botNames = (): string[] => {
@@ -93,6 +108,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       name.hidden = !human || where.value === "open";
       where.hidden = !human;
       bot.hidden = human;
+      defaultHints();
     };
     kind.addEventListener("change", sync);
     where.addEventListener("change", sync);
@@ -114,10 +130,18 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       seats.splice(seats.indexOf(entry), 1);
       row.remove();
       renumber();
+      defaultHints();
     });
     seats.push(entry);
     seatList.append(row);
     renumber();
+    defaultHints();
+  }
+
+  /** Until the player chose, hints follow the seats: on with at most one person, off between people. */
+  function defaultHints(): void {
+    if (hintsTouched) return;
+    hintsBox.checked = seats.filter((s) => s.spec().kind === "human").length <= 1;
   }
 
   function renumber(): void {
@@ -195,7 +219,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       throw err;
     }
     const dice: "rolled" | "real" = diceMode.value === "real" ? "real" : "rolled";
-    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice };
+    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, hints: hintsBox.checked };
     const here = new Set(seats.flatMap((s, i) => (s.here() ? [i] : [])));
     createBtn.disabled = true;
     try {
@@ -220,8 +244,10 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     })
     .catch((err: unknown) => formEl.append(h("p", { class: "error" }, t("lobby.cannot_reach", { detail: apiErrorText(err) }))));
   const stopTables = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_lobby"));
+  const stopFinished = finishedGames(finishedBox, Object.keys(VIEWS));
   return () => {
     window.clearTimeout(checkTimer);
     stopTables();
+    stopFinished();
   };
 }

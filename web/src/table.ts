@@ -122,6 +122,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     }
     if (info?.status === "abandoned") {
       seatBadge.append(h("span", { class: "badge pit", "data-testid": "abandoned" }, t("table.abandoned")), " ");
+      // closed without a result: no game-over card, so the way to its replay is here
+      seatBadge.append(h("a", { href: `/table/${tableId}/analysis`, "data-link": true, "data-testid": "analysis-link" }, t("table.analysis")), " ");
     }
     if (spectator || mySeats.length === 0) {
       seatBadge.append(h("span", { class: "badge spectator" }, t("table.watching")));
@@ -188,7 +190,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
         h(
           "p",
           { class: "actions" },
-          h("a", { class: "btn primary", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, t("table.download")),
+          h("a", { class: "btn primary", href: `/table/${tableId}/analysis`, "data-link": true, "data-testid": "analysis-link" }, t("table.analysis")),
+          h("a", { class: "btn", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, t("table.download")),
           h("a", { class: "btn", href: "/", "data-link": true }, t("table.new_game")),
           h("button", { class: "btn", type: "button", onclick: () => (overlay.hidden = true) }, t("table.look")),
         ),
@@ -201,7 +204,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     if (e.key === "Escape") overlay.hidden = true;
   });
 
-  // Hints: allowed when at most one person sits at the table (alone or against bots), as the server rules.
+  // Hints: the table's option (older servers: allowed when at most one person sits at the table).
   let hintsOn = false;
   let hintsFor: View | null = null;
   const hintValue = (v: number, unit: HintsResult["unit"]): string =>
@@ -230,7 +233,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   };
   const refreshHints = async (): Promise<void> => {
     const humans = (info?.seats ?? []).filter((s) => s.kind === "human").length;
-    const allowed = !spectator && mySeats.length > 0 && humans <= 1 && lastState?.terminal !== true;
+    const tableAllows = info?.hints ?? humans <= 1;
+    const allowed = !spectator && mySeats.length > 0 && tableAllows && lastState?.terminal !== true;
     hintBtn.hidden = !allowed;
     hintBox.hidden = !(allowed && hintsOn);
     if (hintBox.hidden || !lastState || hintsFor === lastState) return;

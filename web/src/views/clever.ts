@@ -126,6 +126,11 @@ export class CleverView implements GameView {
     return describeEvent(entry, state, this.m, this.ctx.seatName);
   }
 
+  narrate(entry: LogEntry, before: View, after: View | null): string[] {
+    // (a move not played is worded on the position it was chosen in)
+    return describeEvent(entry, after ?? before, read(before), this.ctx.seatName);
+  }
+
   summary(state: View): { headline: string; body: HTMLElement } {
     const m = read(state);
     const name = this.ctx.seatName;

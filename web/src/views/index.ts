@@ -23,6 +23,9 @@ export interface GameView {
   update(state: View, fresh: LogEntry | null): void;
   /** Log lines in words for an event (state = the view after it, null for old entries of a snapshot). */
   describe?(entry: LogEntry, state: View | null): string[];
+  /** Log lines in words for an event from the positions before and after it, without drawing anything (the
+   *  analysis page words a whole game at once; `after` null for a move that was not played). */
+  narrate?(entry: LogEntry, before: View, after: View | null): string[];
   /** The game-over card's headline and body (the page's own standings when absent). */
   summary?(state: View): { headline: string; body: HTMLElement };
   /** The server answered a move with an error: unlock the controls. */

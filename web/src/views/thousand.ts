@@ -217,6 +217,10 @@ export class ThousandView implements GameView {
     return describe(entry, state, this.ctx.seatName, this.model, this.ctx.rules());
   }
 
+  narrate(entry: LogEntry, before: View, after: View | null): string[] {
+    return describe(entry, after, this.ctx.seatName, read(before), this.ctx.rules());
+  }
+
   refused(): void {
     this.busy = false;
     this.entry.unlock();
