@@ -30,7 +30,13 @@ export function openTables(box: HTMLElement, games: () => string[], emptyHint: s
       "li",
       { class: "table-item", "data-table": tb.table_id },
       h("div", null, h("b", null, gameTitle(tb.game)), " ", h("span", { class: "muted" }, `${tb.preset ? presetName(tb.game, tb.preset) : ""} · ${statusText(tb.status)}`)),
-      h("div", { class: "muted small" }, tb.seats.map(seatLabel).join(", "), typeof tb.created === "number" ? ` · ${started(tb.created)}` : ""),
+      h(
+        "div",
+        { class: "muted small" },
+        // a person's name is theirs (translate="no"); bots and free seats are worded by the page
+        tb.seats.flatMap((s, i) => [i ? ", " : "", s.kind === "human" && s.claimed !== false ? h("span", { translate: "no" }, seatLabel(s)) : seatLabel(s)]),
+        typeof tb.created === "number" ? ` · ${started(tb.created)}` : "",
+      ),
       h(
         "div",
         { class: "table-actions" },

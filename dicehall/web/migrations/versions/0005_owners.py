@@ -3,8 +3,8 @@ process has owned. ``owner`` is the process's random id ("" once released), ``ur
 reach it, ``epoch`` grows by one at every take-over (every event append checks it: fencing), ``expires_at`` is
 database time in epoch seconds. A single-process server never writes it.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-11-24
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
