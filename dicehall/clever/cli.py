@@ -181,7 +181,12 @@ def train_clever(
     jobs: int = typer.Option(2, "--jobs", "-j", help="Worker processes (the result does not depend on it)."),
     backend: str = BackendOpt,
     address: str = AddressOpt,
-    hidden: str = typer.Option("64,64", "--hidden", help="Sizes of the two hidden layers."),
+    hidden: str = typer.Option(
+        None,
+        "--hidden",
+        help="Sizes of the two hidden layers (default 64,64; with --init the starting weights', or larger: "
+        "the network is widened without changing its values).",
+    ),
     eval_every: int = typer.Option(10_000, "--eval-every", help="Evaluate and checkpoint every N episodes."),
     eval_games: int = typer.Option(500, "--eval-games", help="Held-out games per evaluation."),
     shards: int = typer.Option(2, "--shards", help="Self-play streams merged after each batch."),
@@ -227,7 +232,8 @@ def train_clever(
                 from dicehall.clever.master import load_weights
 
                 start = load_weights(init)[0]
-                hidden = f"{start[1].size},{start[3].size}"
+                hidden = hidden or f"{start[1].size},{start[3].size}"
+            hidden = hidden or "64,64"
             sizes = tuple(int(x) for x in hidden.split(",") if x.strip().isdigit())
             old = (
                 {"lr_start": 0.03, "lr_end": 0.003, "eps_start": 0.05, "sync": 250} if method == "sgd" else {}

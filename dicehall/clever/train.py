@@ -167,18 +167,20 @@ class Run:
 
 
 def new_run(config: TrainConfig, init: list[np.ndarray] | None = None) -> Run:
-    """A fresh run: He-initialised weights, or a copy of ``init`` (a warm start from trained weights)."""
+    """A fresh run: He-initialised weights, or ``init`` (a warm start from trained weights), grown to the run's
+    hidden sizes if it is smaller."""
     if init is None:
         rng = np.random.default_rng(np.random.SeedSequence([config.seed]))
         weights = net.init_weights(rng, *config.hidden)
     else:
         init = net.widen(init)
-        if tuple(init[1].shape + init[3].shape) != config.hidden:
+        if init[1].shape[0] > config.hidden[0] or init[3].shape[0] > config.hidden[1]:
             raise ValueError(
-                f"the starting weights are a {init[0].shape[0]}→{init[1].shape[0]}→{init[3].shape[0]} network; "
-                f"this run wants {COUNT}→{config.hidden[0]}→{config.hidden[1]}"
+                f"the starting weights are a {init[0].shape[0]}→{init[1].shape[0]}→{init[3].shape[0]} network, "
+                f"larger than this run's {COUNT}→{config.hidden[0]}→{config.hidden[1]}"
             )
-        weights = [np.array(w, np.float64) for w in init]
+        rng = np.random.default_rng(np.random.SeedSequence([config.seed]))
+        weights = net.grow(init, *config.hidden, rng)  # a wider run starts from the same function
     return Run(config, weights)
 
 

@@ -73,6 +73,33 @@ def test_older_weights_widen_without_changing_play() -> None:
     assert np.array_equal(run.weights[0], wide[0])
 
 
+def test_a_wider_network_starts_as_the_same_function() -> None:
+    """--init with larger --hidden: new units with zero outputs, so every value is unchanged; no shrinking."""
+    weights = load_weights()[0]
+    h1, h2 = weights[1].size, weights[3].size
+    run = T.new_run(dataclasses.replace(TINY, hidden=(h1 + 8, h2 + 16)), weights)
+    grown = run.weights
+    assert grown[0].shape == (len(NAMES), h1 + 8) and grown[2].shape == (h1 + 8, h2 + 16)
+    assert grown[0][:, h1:].any() and grown[2][:h1, h2:].any()  # the new units are live, not dead
+    rng = np.random.default_rng(9)
+    x = np.zeros(len(NAMES))
+    g = K.new_game(1, 6, True, True)
+    out = np.empty(K.MAX_LEGAL, np.int64)
+    compared = 0
+    while K.current_player(g) != TERMINAL:
+        if K.current_player(g) == CHANCE:
+            K.apply(g, K.sample_chance(g, rng))
+            continue
+        features(g, K.current_player(g), x)
+        small = net.forward(x, *weights, np.empty(h1), np.empty(h2))
+        assert net.forward(x, *grown, np.empty(h1 + 8), np.empty(h2 + 16)) == pytest.approx(small, abs=1e-12)
+        compared += 1
+        K.apply(g, out[rng.integers(0, K.legal(g, out))])
+    assert compared > 10
+    with pytest.raises(ValueError, match="larger"):
+        T.new_run(dataclasses.replace(TINY, hidden=(h1 - 1, h2)), weights)
+
+
 def test_lookahead_decides_by_its_values() -> None:
     agent = MasterAgent()
     plain = MasterAgent(lookahead=None)

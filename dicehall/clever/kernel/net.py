@@ -44,6 +44,31 @@ def widen(weights: list[np.ndarray]) -> list[np.ndarray]:
     return [w1, *weights[1:]]
 
 
+def grow(weights: list[np.ndarray], h1: int, h2: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """The same function with wider hidden layers (``h1``, ``h2`` at least the current sizes): the new units get
+    random inputs and zero outputs, so the value (and the play) is unchanged and training can use them at once."""
+    w1, b1, w2, b2, w3, b3 = (np.asarray(w, np.float64) for w in widen(weights))
+    n1, n2 = b1.shape[0], b2.shape[0]
+    if h1 < n1 or h2 < n2:
+        raise ValueError(f"cannot shrink a {n1}→{n2} network to {h1}→{h2}")
+    g1 = np.zeros((COUNT, h1))
+    g1[:, :n1] = w1
+    g1[:, n1:] = rng.normal(0.0, np.sqrt(2.0 / COUNT), (COUNT, h1 - n1))
+    g2 = np.zeros((h1, h2))
+    g2[:n1, :n2] = w2
+    g2[:n1, n2:] = rng.normal(0.0, np.sqrt(2.0 / h1), (n1, h2 - n2))  # new units of layer 1 feed nothing yet
+    g3 = np.zeros(h2)
+    g3[:n2] = w3
+    return [
+        g1,
+        np.concatenate([b1, np.zeros(h1 - n1)]),
+        g2,
+        np.concatenate([b2, np.zeros(h2 - n2)]),
+        g3,
+        b3.copy(),
+    ]
+
+
 @njit
 def forward(
     x: np.ndarray,
@@ -105,6 +130,43 @@ def afterstate_value(
 
 
 @njit
+def afterstate_values(
+    g: np.ndarray,
+    p: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    out: np.ndarray,
+    values: np.ndarray,
+) -> int:
+    """Fill ``out`` with the legal actions at ``g`` and ``values`` with the value for ``p`` of each one's
+    afterstate; the number of actions. The one loop behind :func:`choose` and the look-ahead's leaves."""
+    k = K.legal(g, out)
+    x = np.empty(COUNT)
+    a1 = np.empty(b1.shape[0])
+    a2 = np.empty(b2.shape[0])
+    h = np.empty(SIZE, np.int64)
+    for i in range(k):
+        h[:] = g
+        K.apply(h, out[i])
+        values[i] = afterstate_value(h, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
+    return k
+
+
+@njit
+def first_best(values: np.ndarray, k: int) -> int:
+    """Index of the highest of ``values[:k]`` (ties: the first)."""
+    best = 0
+    for i in range(k):
+        if values[i] > values[best]:
+            best = i
+    return best
+
+
+@njit
 def choose(
     g: np.ndarray,
     w1: np.ndarray,
@@ -117,20 +179,8 @@ def choose(
     values: np.ndarray,
 ) -> int:
     """Index (into ``out``, filled with the legal actions) of the best afterstate; ``values`` gets each value."""
-    p = K.current_player(g)
-    k = K.legal(g, out)
-    x = np.empty(COUNT)
-    a1 = np.empty(b1.shape[0])
-    a2 = np.empty(b2.shape[0])
-    h = np.empty(SIZE, np.int64)
-    best = 0
-    for i in range(k):
-        h[:] = g
-        K.apply(h, out[i])
-        values[i] = afterstate_value(h, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
-        if values[i] > values[best]:
-            best = i
-    return best
+    k = afterstate_values(g, K.current_player(g), w1, b1, w2, b2, w3, b3, out, values)
+    return first_best(values, k)
 
 
 @njit

@@ -15,9 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from dicehall.clever.kernel import rules as K
-from dicehall.clever.kernel.features import COUNT
 from dicehall.clever.kernel.layout import ACTIVE, PHASE, ROLLS, SIZE, N, njit
-from dicehall.clever.kernel.net import afterstate_value
+from dicehall.clever.kernel.net import afterstate_values, first_best
 from dicehall.core.game import CHANCE, TERMINAL
 
 
@@ -44,26 +43,30 @@ def next_roll_value(
 ) -> float:
     """Mean over ``rolls`` of the best afterstate value ``p`` reaches by the decision after the roll at ``h``."""
     out = np.empty(K.MAX_LEGAL, np.int64)
-    x = np.empty(COUNT)
-    a1 = np.empty(b1.shape[0])
-    a2 = np.empty(b2.shape[0])
+    values = np.empty(K.MAX_LEGAL)
     rolled = np.empty(SIZE, np.int64)
-    leaf = np.empty(SIZE, np.int64)
     keys = np.zeros(6)
     acc = 0.0
     for r in range(rolls.shape[0]):
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
-        k = K.legal(rolled, out)
+        k = afterstate_values(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
         best = -np.inf
         for i in range(k):
-            leaf[:] = rolled
-            K.apply(leaf, out[i])
-            v = afterstate_value(leaf, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
-            if v > best:
-                best = v
+            best = max(best, values[i])
         acc += best
     return float(acc / rolls.shape[0])
+
+
+@njit
+def leads_to_roll(action: int, h: np.ndarray, p: int, every_roll: bool) -> bool:
+    """Whether ``action`` (afterstate ``h``) leads to a roll after which ``p`` decides: one of the same turn, or
+    with ``every_roll`` any (a new turn's first roll, the solo passive roll)."""
+    if every_roll:
+        return K.current_player(h) == CHANCE and (
+            (h[PHASE] == K.PH_ROLL and h[ACTIVE] == p) or (h[PHASE] == K.PH_PASSIVE_ROLL and h[N] == 1)
+        )
+    return h[PHASE] == K.PH_ROLL and h[ACTIVE] == p and (h[ROLLS] > 0 or action == K.REROLL)
 
 
 @njit
@@ -84,44 +87,24 @@ def choose_search(
 ) -> int:
     """Like :func:`net.choose`, with the next-roll look-ahead for the close candidates that lead to a roll."""
     p = K.current_player(g)
-    k = K.legal(g, out)
-    x = np.empty(COUNT)
-    a1 = np.empty(b1.shape[0])
-    a2 = np.empty(b2.shape[0])
-    h = np.empty(SIZE, np.int64)
-    rolls_next = np.zeros(k, np.bool_)
-    best = 0
-    for i in range(k):
-        h[:] = g
-        K.apply(h, out[i])
-        values[i] = afterstate_value(h, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
-        if every_roll:  # any roll after which p decides (a new turn's first roll, the solo passive roll)
-            rolls_next[i] = K.current_player(h) == CHANCE and (
-                (h[PHASE] == K.PH_ROLL and h[ACTIVE] == p) or (h[PHASE] == K.PH_PASSIVE_ROLL and h[N] == 1)
-            )
-        else:
-            rolls_next[i] = h[PHASE] == K.PH_ROLL and h[ACTIVE] == p and (h[ROLLS] > 0 or out[i] == K.REROLL)
-        if values[i] > values[best]:
-            best = i
+    k = afterstate_values(g, p, w1, b1, w2, b2, w3, b3, out, values)
+    best = first_best(values, k)
     if k == 1 or width <= 0:
         return best
+    h = np.empty(SIZE, np.int64)
     top = values[best]
     looked = 0
     for i in np.argsort(-values[:k]):
         if looked >= width or values[i] < top - margin:
             break
-        if rolls_next[i]:
-            h[:] = g
-            K.apply(h, out[i])
+        h[:] = g
+        K.apply(h, out[i])
+        if leads_to_roll(out[i], h, p, every_roll):
             values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3)
             looked += 1
     if looked == 0:
         return best
-    best = 0
-    for i in range(k):
-        if values[i] > values[best]:
-            best = i
-    return best
+    return first_best(values, k)
 
 
 @njit
