@@ -480,6 +480,7 @@ class WurfState(State[Action]):
             "dice_next_throw": self.throw_count() if self.phase in (THROW, CHOICE) else 0,
             "rearranged": self.rearranged,
             "pending_throw": self.action_to_string(self.pending) if self.pending else None,
+            "pending_dice": self.pending_count,
             "last_throw": last,
             "match": {
                 "enabled": self.rules.match,

@@ -278,10 +278,11 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       if (lastState) view?.update(lastState, null);
       void refreshHints();
     },
-    snapshot(_seq, state, log, status) {
+    snapshot(_seq, state, log, status, extras) {
       if (info && status) info.status = status;
       clear(logList);
       for (const e of log) pushLog(e);
+      if (extras) view?.extras?.(extras, log);
       applyState(state, null);
       updateBadge();
     },
