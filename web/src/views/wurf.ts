@@ -158,7 +158,19 @@ export class WurfView implements GameView {
     this.drawControls(this.shown ?? read(this.queue[0].state));
     while (this.queue.length && !this.destroyed) {
       const step = this.queue.shift() as Step;
-      await this.show(step);
+      try {
+        await this.show(step);
+      } catch (err) {
+        // Never leave the table stuck behind a failed animation: show the state as it is, and report.
+        this.scene?.setLayout(this.rest(read(step.state)));
+        this.shown = read(step.state);
+        this.shownState = step.state;
+        this.busy = false;
+        this.drawDom(this.shown);
+        window.setTimeout(() => {
+          throw err;
+        });
+      }
     }
     this.running = false;
     this.replayBtn.disabled = this.replay === null;
@@ -285,14 +297,14 @@ export class WurfView implements GameView {
     const m = this.shown;
     const scene = this.scene;
     if (!m || !scene || !this.canAct() || this.real) return;
-    const die = scene.pick(e);
-    if (die !== null && this.canRearrange(m)) {
-      this.drag = { kind: "die", index: die };
+    // The thrower's edge (the near rim and the table in front of the box) starts an aim; a die starts a move.
+    const edge = scene.floorAt(e, m.geometry.wall);
+    if (edge && edge.y <= 0 && this.throwAllowed(m)) {
+      this.drag = { kind: "aim", fromY: edge.y };
     } else {
-      // The thrower's edge: south of the arena's floor (the rim and the table in front of the box).
-      const at = scene.floorAt(e, m.geometry.wall);
-      if (!at || at.y > 0 || !this.throwAllowed(m)) return;
-      this.drag = { kind: "aim", fromY: at.y };
+      const die = scene.pick(e);
+      if (die === null || !this.canRearrange(m)) return;
+      this.drag = { kind: "die", index: die };
     }
     scene.orbit = false;
     this.scene?.canvas.setPointerCapture(e.pointerId);
@@ -307,7 +319,7 @@ export class WurfView implements GameView {
       const at = scene.floorAt(e, 0);
       if (!at) return;
       // The run-up: the farther behind the box's inner edge the drag began, the harder the throw.
-      const runUp = -this.drag.fromY / (m.geometry.rim + 100);
+      const runUp = -this.drag.fromY / (m.geometry.rim + 40);
       this.setAim({ x: at.x, y: at.y, power: runUp });
     } else {
       const at = scene.floorAt(e, m.geometry.die / 2);
