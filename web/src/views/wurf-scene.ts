@@ -106,16 +106,21 @@ export class WurfScene {
   /** Frames drawn (tests read it to measure the frame rate). */
   framesDrawn = 0;
   top = false;
+  readonly software: boolean;
 
   constructor(
     private readonly host: HTMLElement,
     readonly geo: Geometry,
   ) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, powerPreference: "high-performance" });
+    // A software renderer (SwiftShader, llvmpipe) draws without antialiasing and shadows at one pixel per CSS
+    // pixel, so it keeps its frame rate; a GPU gets the full picture.
+    this.software = softwareGL();
+    this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, powerPreference: "high-performance" });
     this.canvas = this.renderer.domElement;
     this.canvas.setAttribute("data-testid", "wurf-canvas");
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
-    this.renderer.shadowMap.enabled = true;
+    this.canvas.dataset.quality = this.software ? "software" : "full";
+    this.renderer.setPixelRatio(this.software ? 1 : Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.shadowMap.enabled = !this.software;
     this.renderer.shadowMap.type = THREE.PCFShadowMap;
     host.append(this.canvas);
     this.camera = new THREE.PerspectiveCamera(38, 4 / 3, 5, 5000);
@@ -536,6 +541,19 @@ export class WurfScene {
     return this.animate(ms, () => {
       this.controls.update();
     }).then(() => ((this.framesDrawn - start) * 1000) / (performance.now() - t0));
+  }
+}
+
+/** Whether WebGL is drawn by the CPU (no GPU): SwiftShader, llvmpipe, Mesa's software rasteriser. */
+function softwareGL(): boolean {
+  try {
+    const g = document.createElement("canvas").getContext("webgl");
+    const info = g?.getExtension("WEBGL_debug_renderer_info");
+    const name = g && info ? String(g.getParameter(info.UNMASKED_RENDERER_WEBGL)) : "";
+    g?.getExtension("WEBGL_lose_context")?.loseContext();
+    return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  } catch {
+    return false;
   }
 }
 

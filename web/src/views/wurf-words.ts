@@ -30,19 +30,19 @@ export function caption(dice: Landed[], after: WurfModel, name: (seat: number) =
   const who = name(last.thrower);
   const out: string[] = [];
   const count = (f: string): number => fate.filter((x) => x === f).length;
-  if (last.big) out.push(t("wurf.caption.big", { name: who, count: last.thrown }));
-  if (count("out")) out.push(t("wurf.caption.out", { count: count("out") }));
-  if (count("rim")) out.push(t("wurf.caption.rim", { count: count("rim") }));
+  if (last.big) out.push(t("wurf.caption.big", { name: who, n: last.thrown }));
+  if (count("out")) out.push(t("wurf.caption.out", { n: count("out") }));
+  if (count("rim")) out.push(t("wurf.caption.rim", { n: count("rim") }));
   const cocked = dice.filter((d) => d.status === "cocked").length;
-  if (cocked) out.push(t("wurf.caption.cocked", { count: cocked }));
+  if (cocked) out.push(t("wurf.caption.cocked", { n: cocked }));
   const xs = count("x") + count("cocked-x");
-  if (xs) out.push(t("wurf.caption.x", { count: xs }));
+  if (xs) out.push(t("wurf.caption.x", { n: xs }));
   if (last.taken) {
     const groups = last.takenFaces.map((f) => {
       const n = dice.filter((d, k) => fate[k] === "taken" && d.face === f).length;
       return Array.from({ length: n }, () => faceText(f)).join(", ");
     });
-    out.push(t("wurf.caption.take", { groups: list(groups), name: who, count: last.taken }));
+    out.push(t("wurf.caption.take", { groups: list(groups), name: who, n: last.taken }));
   } else if (!last.eliminated) {
     out.push(t("wurf.caption.differ", { name: who }));
   }
@@ -58,12 +58,12 @@ export function describeEvent(e: LogEntry, prev: WurfModel | null, now: WurfMode
   const floor = now?.geometry.floor ?? 200;
   const thr = /^throw (-?[\d.]+),(-?[\d.]+) p([\d.]+)/.exec(move);
   if (thr) {
-    const big = prev?.bigNext ? t("wurf.log.big", { count: prev.diceNext }) : "";
+    const big = prev?.bigNext ? t("wurf.log.big", { n: prev.diceNext }) : "";
     return [t("wurf.log.throw", { name: who, cell: cellOf(Number(thr[1]), Number(thr[2]), floor), power: formatNumber(Number(thr[3])) }) + big];
   }
   if (move === "throw real") return [t("wurf.log.throw_real", { name: who })];
   if (move === "end") return [t("wurf.log.end", { name: who })];
-  if (move.startsWith("move ")) return [t("wurf.log.move", { name: who, count: move.split(/\s+/).length - 1 })];
+  if (move.startsWith("move ")) return [t("wurf.log.move", { name: who, n: move.split(/\s+/).length - 1 })];
   const start = /^start ([X2-6])/.exec(move);
   if (start) return [t("wurf.log.start", { face: start[1] })];
   const dice = parseLands(move);

@@ -115,7 +115,7 @@ export class WurfView implements GameView {
     const m = read(state);
     const names = m.winners.map((s) => this.name(s));
     const headline = names.length ? t("table.winners", { names: names.join(", "), n: names.length }) : t("table.game_over");
-    const body = h("div", null, m.match.enabled ? this.matchTable(m) : h("p", null, t("wurf.summary.supply", { name: names[0] ?? "", count: m.supplies[m.winners[0] ?? 0] ?? 0 })));
+    const body = h("div", null, m.match.enabled ? this.matchTable(m) : h("p", null, t("wurf.summary.supply", { name: names[0] ?? "", n: m.supplies[m.winners[0] ?? 0] ?? 0 })));
     return { headline, body };
   }
 
@@ -465,7 +465,7 @@ export class WurfView implements GameView {
     }
     const want = this.entryWanted(m);
     const setup = m.phase === "setup";
-    const prompt = setup ? t("wurf.entry.start") : t("wurf.entry.prompt", { count: want });
+    const prompt = setup ? t("wurf.entry.start") : t("wurf.entry.prompt", { n: want });
     const slots = h(
       "div",
       { class: "entry-slots", "data-testid": "wurf-entry-slots" },
@@ -527,7 +527,7 @@ export class WurfView implements GameView {
     const name = this.name(m.current);
     const mine = this.actor(m) !== null;
     const parts: string[] = [mine ? t("wurf.status.your_turn", { name }) : t("wurf.status.playing", { name })];
-    if (m.bigNext) parts.push(t("wurf.status.big", { count: m.diceNext }));
+    if (m.bigNext) parts.push(t("wurf.status.big", { n: m.diceNext }));
     else if (m.phase === "choice") parts.push(t("wurf.status.choice"));
     if (m.match.enabled) parts.push(t("wurf.status.game_of", { game: m.match.game, games: m.match.games }));
     this.status.append(h("span", { class: mine ? "you" : "" }, parts[0]), parts.length > 1 ? h("span", { class: "muted" }, " · ", parts.slice(1).join(" · ")) : "");
@@ -538,7 +538,7 @@ export class WurfView implements GameView {
     const throwing = can && this.throwAllowed(m);
     this.aimBox.hidden = this.actor(m) === null;
     this.throwBtn.disabled = !throwing;
-    this.throwBtn.textContent = this.real ? t("wurf.threw_real", { count: m.diceNext || 1 }) : m.bigNext ? t("wurf.throw_big", { count: m.diceNext }) : t("wurf.throw");
+    this.throwBtn.textContent = this.real ? t("wurf.threw_real", { n: m.diceNext || 1 }) : m.bigNext ? t("wurf.throw_big", { n: m.diceNext }) : t("wurf.throw");
     this.endBtn.disabled = !(can && m.legal.includes("end"));
     const gather = m.legal.find((a) => a.startsWith("move "));
     this.gatherBtn.hidden = !gather || this.real !== null;
