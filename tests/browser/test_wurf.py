@@ -14,7 +14,17 @@ import pytest
 from dicehall.core.record import GameRecord, replay
 
 from .conftest import Server
-from .wurf_driver import arena, create, drag_die, drag_throw, open_seat, play_by_drag, screen_of, top_seq, wait_state
+from .wurf_driver import (
+    arena,
+    create,
+    drag_die,
+    drag_throw,
+    open_seat,
+    play_by_drag,
+    screen_of,
+    top_seq,
+    wait_state,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +48,9 @@ def test_a_whole_game_against_a_bot_by_drag_aiming(new_page: Any, server: Server
         p.wait_for_timeout(250)  # mid-flight: the motion plays for about a second
         p.screenshot(path=str(artifacts / "wurf-flight.png"))
         shots["flight"] = True
-        p.wait_for_function("() => document.querySelector('[data-testid=wurf-caption]').textContent.length > 0")
+        p.wait_for_function(
+            "() => document.querySelector('[data-testid=wurf-caption]').textContent.length > 0"
+        )
         p.screenshot(path=str(artifacts / "wurf-settled.png"))
 
     throws = play_by_drag(page, flight_shot=flight)
@@ -56,7 +68,9 @@ def test_a_whole_game_against_a_bot_by_drag_aiming(new_page: Any, server: Server
 
 def test_rearranging_by_drag_is_seen_by_everyone(new_page: Any, server: Server) -> None:
     ann = new_page(1280, 800)
-    table = create(server, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob", "open": True}])
+    table = create(
+        server, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob", "open": True}]
+    )
     server.post(f"/api/tables/{table['table_id']}/join", {"seat": 1, "name": "Bob"})
     open_seat(ann, table)
     watcher = new_page(1100, 820)
@@ -69,7 +83,9 @@ def test_rearranging_by_drag_is_seen_by_everyone(new_page: Any, server: Server) 
     ann.get_by_test_id("wurf-move").click()
     ann.wait_for_function("() => document.querySelector('[data-testid=wurf-dice] li').dataset.x !== '100'")
     for page in (ann, watcher):
-        page.wait_for_function("() => document.querySelector('[data-testid=wurf-dice] li').dataset.x !== '100'")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=wurf-dice] li').dataset.x !== '100'"
+        )
         (moved,) = arena(page)
         assert abs(moved["x"] - 50) < 3 and abs(moved["y"] - 60) < 3 and moved["face"] == first["face"]
     assert "Ann moves 1 die" in watcher.get_by_test_id("log").inner_text()
@@ -78,10 +94,16 @@ def test_rearranging_by_drag_is_seen_by_everyone(new_page: Any, server: Server) 
     assert ann.get_by_test_id("wurf-move").is_hidden()
 
 
-def test_referee_table_entered_by_taps_with_the_big_throw(new_page: Any, server: Server, artifacts: Path) -> None:
+def test_referee_table_entered_by_taps_with_the_big_throw(
+    new_page: Any, server: Server, artifacts: Path
+) -> None:
     page = new_page(1280, 800)
-    table = create(server, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-                   overrides={"dice_per_player": 2}, dice="real")
+    table = create(
+        server,
+        seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        overrides={"dice_per_player": 2},
+        dice="real",
+    )
     page.goto(table["seats"][0]["invite"])
     page.goto(table["seats"][1]["invite"])  # both seats at this screen: a referee table for two
     page.wait_for_selector("[data-testid=wurf-stage][data-state]")
@@ -91,7 +113,9 @@ def test_referee_table_entered_by_taps_with_the_big_throw(new_page: Any, server:
     page.get_by_test_id("wurf-entry-4").click()
     seq = top_seq(page)
     page.get_by_test_id("wurf-entry-confirm").click()
-    page.wait_for_function(f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq}")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq}"
+    )
     # Ann throws a real die; the arena then holds 2 dice to enter. A wrong tap is undone before confirming.
     assert wait_state(page) == "act"
     page.get_by_test_id("wurf-throw").click()
@@ -145,7 +169,7 @@ def test_reload_during_a_flight_shows_the_final_dice_and_replays(new_page: Any, 
     drag_throw(page, 100, 110, run_up_mm=50)
     page.wait_for_timeout(200)  # the dice are in the air
     page.reload()
-    page.wait_for_selector("[data-testid=wurf-stage][data-state=\"3d\"]")
+    page.wait_for_selector('[data-testid=wurf-stage][data-state="3d"]')
     replay_btn = page.get_by_test_id("wurf-replay")
     page.wait_for_function("() => !document.querySelector('[data-testid=wurf-replay]').disabled")
     view = server.get(f"/api/tables/{table['table_id']}")
@@ -164,7 +188,9 @@ def test_frame_rate_at_1280x800(new_page: Any, server: Server, artifacts: Path) 
     open_seat(page, table)
     assert wait_state(page) == "act"
     drag_throw(page, 100, 120, run_up_mm=40)
-    page.wait_for_function("() => !document.querySelector('[data-testid=wurf-replay]').disabled", timeout=60000)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=wurf-replay]').disabled", timeout=60000
+    )
     fps = page.evaluate(
         """async () => {
         const stage = document.querySelector('[data-testid=wurf-stage]');
@@ -181,7 +207,9 @@ def test_frame_rate_at_1280x800(new_page: Any, server: Server, artifacts: Path) 
 
 
 def test_phone_touch_drag_and_no_webgl(browser: Any, server: Server, new_page: Any, artifacts: Path) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server.base, has_touch=True, is_mobile=True)
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, base_url=server.base, has_touch=True, is_mobile=True
+    )
     try:
         page = ctx.new_page()
         table = create(server, seats=ANN_VS_BOT, overrides={"dice_per_player": 3})
@@ -197,7 +225,9 @@ def test_phone_touch_drag_and_no_webgl(browser: Any, server: Server, new_page: A
             pt = {"x": sx + (ex - sx) * k / 8, "y": sy + (ey - sy) * k / 8}
             cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [pt]})
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-        page.wait_for_function(f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq}")
+        page.wait_for_function(
+            f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq}"
+        )
         page.get_by_test_id("wurf-caption").filter(has_text=":").wait_for()
         page.screenshot(path=str(artifacts / "wurf-phone.png"))
         assert "Ann throws at" in page.get_by_test_id("log").inner_text()

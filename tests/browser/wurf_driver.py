@@ -17,8 +17,14 @@ STATE_JS = """() => {
 }"""
 
 
-def create(server: Server, *, seats: list[dict[str, Any]], overrides: dict[str, Any] | None = None,
-           preset: str | None = None, dice: str = "rolled") -> dict[str, Any]:
+def create(
+    server: Server,
+    *,
+    seats: list[dict[str, Any]],
+    overrides: dict[str, Any] | None = None,
+    preset: str | None = None,
+    dice: str = "rolled",
+) -> dict[str, Any]:
     body: dict[str, Any] = {"game": "wurf", "preset": preset, "overrides": overrides or {}, "seats": seats}
     if dice != "rolled":
         body["dice"] = dice
@@ -76,7 +82,9 @@ def arena(page: Any) -> list[dict[str, Any]]:
 
 
 def top_seq(page: Any) -> int:
-    return int(page.evaluate("() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq || 0)"))
+    return int(
+        page.evaluate("() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq || 0)")
+    )
 
 
 def wait_state(page: Any, timeout: float = 60.0) -> str:
@@ -86,7 +94,9 @@ def wait_state(page: Any, timeout: float = 60.0) -> str:
         if s != "busy":
             return s
         page.wait_for_timeout(100)
-    raise AssertionError(f"the table never became playable: {page.get_by_test_id('turn-status').inner_text()}")
+    raise AssertionError(
+        f"the table never became playable: {page.get_by_test_id('turn-status').inner_text()}"
+    )
 
 
 def play_by_drag(page: Any, *, max_throws: int = 60, flight_shot: Any = None) -> int:
@@ -105,7 +115,9 @@ def play_by_drag(page: Any, *, max_throws: int = 60, flight_shot: Any = None) ->
         x, y = aims[throws % len(aims)]
         seq = top_seq(page)
         drag_throw(page, x, y, run_up_mm=15 + 20 * (throws % 3))
-        page.wait_for_function(f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq}")
+        page.wait_for_function(
+            f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq}"
+        )
         throws += 1
         if flight_shot is not None and throws == 1:
             flight_shot(page)
