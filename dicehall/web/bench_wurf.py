@@ -8,10 +8,12 @@ is reported as skipped. Run alone: ``python scripts/bench.py --only wurf-web``.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import statistics
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +30,41 @@ _SCREEN_JS = """([x, y, z]) => { const s = document.querySelector('[data-testid=
   return [r.left + q.x, r.top + q.y]; }"""
 _CAN_THROW = """() => { const b = document.querySelector('[data-testid=wurf-throw]');
   return !!b && !b.disabled && !document.querySelector('[data-testid=wurf-aim]').hidden; }"""
+_FRAMES = "() => document.querySelector('[data-testid=wurf-stage]').wurf.framesDrawn"
 _SETTLED = "() => document.querySelector('[data-testid=wurf-caption]').textContent.length > 0"
 """The caption appears when the flight has ended and the dice at rest are marked (removed red, taken gold)."""
+
+
+def _tree_cpu(marker: str) -> float:
+    """CPU seconds used so far by the browser whose command line holds ``marker`` and all its child processes
+    (renderer, GPU process with SwiftShader): read from /proc, so it works without extra packages."""
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    root = None
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        pid = int(entry.name)
+        parent[pid] = int(fields[1])
+        cpu[pid] = (int(fields[11]) + int(fields[12])) / tick
+        if marker.encode() in cmd:
+            root = pid
+    if root is None:
+        return 0.0
+    tree = {root}
+    grew = True
+    while grew:
+        new = {p for p, pp in parent.items() if pp in tree} - tree
+        tree |= new
+        grew = bool(new)
+    return sum(cpu.get(p, 0.0) for p in tree)
 
 
 def _port() -> int:
@@ -84,8 +119,9 @@ def run(quick: bool = False) -> dict[str, Any]:
             payloads: list[int] = []
             times: list[float] = []
             with sync_playwright() as p:
+                marker = f"--dicehall-bench={uuid.uuid4().hex}"  # finds this browser's processes in /proc
                 browser = p.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+                    executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu", marker]
                 )
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
                 page.on("websocket", lambda ws: ws.on("framereceived", lambda f: _payload(f, payloads)))
@@ -101,9 +137,12 @@ def run(quick: bool = False) -> dict[str, Any]:
                     end = page.get_by_test_id("wurf-end")
                     if not end.is_disabled():
                         end.click()
+                cpu0, frames0 = _tree_cpu(marker), page.evaluate(_FRAMES)
                 fps = page.evaluate(
                     "() => { const s = document.querySelector('[data-testid=wurf-stage]'); return s.wurf.measure(3000); }"
                 )
+                frames = page.evaluate(_FRAMES) - frames0
+                cpu = _tree_cpu(marker) - cpu0
                 browser.close()
         finally:
             stop_server(proc)
@@ -114,6 +153,8 @@ def run(quick: bool = False) -> dict[str, Any]:
         "motion_payload_median_bytes": int(statistics.median(payloads)) if payloads else 0,
         "motion_payload_max_bytes": max(payloads) if payloads else 0,
         "frames_per_second_1280x800": round(float(fps), 1),
+        # Load-independent: frames the browser draws per CPU-second of all its processes (one core's worth).
+        "frames_per_cpu_second_1280x800": round(frames / cpu, 1) if cpu > 0 else None,
     }
 
 
