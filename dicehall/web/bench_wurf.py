@@ -127,7 +127,7 @@ def run(quick: bool = False) -> dict[str, Any]:
                 page.on("websocket", lambda ws: ws.on("framereceived", lambda f: _payload(f, payloads)))
                 page.goto(base + table["seats"][0]["invite"])
                 page.wait_for_selector("[data-testid=wurf-stage][data-state='3d']")
-                aims = [(100, 110, 30), (80, 130, 45), (120, 90, 20), (100, 150, 55)]
+                aims = [(100, 110, 30), (80, 130, 40), (120, 90, 20), (100, 150, 10)]
                 while len(times) < throws:
                     page.wait_for_function(_CAN_THROW, timeout=60_000)
                     x, y, run_up = aims[len(times) % len(aims)]

@@ -49,7 +49,7 @@ def screen_of(page: Any, x: float, y: float, z: float = 0.0) -> tuple[float, flo
     return float(p[0]), float(p[1])
 
 
-def drag_throw(page: Any, x: float, y: float, run_up_mm: float = 60.0, *, release: bool = True) -> None:
+def drag_throw(page: Any, x: float, y: float, run_up_mm: float = 40.0, *, release: bool = True) -> None:
     """Press on the thrower's edge ``run_up_mm`` behind the arena's south wall (at rim height) and drag to the
     landing point (x, y): the longer the run-up, the harder the throw."""
     sx, sy = screen_of(page, x, -run_up_mm, 30.0)
@@ -114,7 +114,7 @@ def play_by_drag(page: Any, *, max_throws: int = 60, flight_shot: Any = None) ->
             continue
         x, y = aims[throws % len(aims)]
         seq = top_seq(page)
-        drag_throw(page, x, y, run_up_mm=15 + 20 * (throws % 3))
+        drag_throw(page, x, y, run_up_mm=10 + 15 * (throws % 3))
         page.wait_for_function(
             f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) > {seq}"
         )

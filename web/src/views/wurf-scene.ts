@@ -64,7 +64,7 @@ function faceTexture(face: number): THREE.CanvasTexture {
     g.fillStyle = "#1d1d1f";
     for (const [px, py] of PIPS[face]) {
       g.beginPath();
-      g.arc(px * size, py * size, 11.5, 0, Math.PI * 2);
+      g.arc(px * size, py * size, 13, 0, Math.PI * 2);
       g.fill();
     }
   }
@@ -225,8 +225,8 @@ export class WurfScene {
     this.top = false;
     const f = this.geo.floor;
     this.camera.up.set(0, 1, 0);
-    this.camera.position.copy(this.point(f / 2, -f * 0.95, f * 1.55));
-    this.controls.target.copy(this.point(f / 2, f * 0.47, 0));
+    this.camera.position.copy(this.point(f / 2, -f * 0.8, f * 1.35));
+    this.controls.target.copy(this.point(f / 2, f * 0.45, 0));
     this.controls.update();
     this.dirty = true;
   }

@@ -20,6 +20,8 @@ interface Replay {
   motion: Motion | null;
 }
 
+/** Run-up beyond the rim (mm at rim height) that gives power 1: the rim itself spans about half the power. */
+const RUN_UP_MM = 30;
 const ENTRY_KEYS = ["X", "2", "3", "4", "5", "6", "out", "rim"] as const;
 
 export class WurfView implements GameView {
@@ -319,7 +321,7 @@ export class WurfView implements GameView {
       const at = scene.floorAt(e, 0);
       if (!at) return;
       // The run-up: the farther behind the box's inner edge the drag began, the harder the throw.
-      const runUp = -this.drag.fromY / (m.geometry.rim + 40);
+      const runUp = -this.drag.fromY / (m.geometry.rim + RUN_UP_MM);
       this.setAim({ x: at.x, y: at.y, power: runUp });
     } else {
       const at = scene.floorAt(e, m.geometry.die / 2);
