@@ -36,6 +36,7 @@ def record(server: Server, tid: str) -> GameRecord:
         return GameRecord.from_json(json.load(r))
 
 
+@pytest.mark.slow  # about 40 s on this machine; the match below plays two short games in the default suite
 def test_a_whole_game_against_a_bot_by_drag_aiming(new_page: Any, server: Server, artifacts: Path) -> None:
     page = new_page(1280, 800)
     table = create(server, seats=ANN_VS_BOT, overrides={"dice_per_player": 3})
@@ -154,6 +155,8 @@ def test_a_match_of_two_games_and_its_table(new_page: Any, server: Server, artif
     open_seat(page, table)
     play_by_drag(page, max_throws=40)
     page.get_by_test_id("gameover").wait_for()
+    assert page.get_by_test_id("wurf-replay").is_enabled()  # the card came after the last throw had played
+    assert page.get_by_test_id("hint-btn").count() == 0 or page.get_by_test_id("hint-btn").is_hidden()
     games = page.locator("[data-testid=gameover] [data-testid=wurf-match-table] tbody tr[data-game]")
     assert games.count() == 2
     page.screenshot(path=str(artifacts / "wurf-match-over.png"))

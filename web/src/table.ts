@@ -230,7 +230,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   };
   const refreshHints = async (): Promise<void> => {
     const humans = (info?.seats ?? []).filter((s) => s.kind === "human").length;
-    const allowed = !spectator && mySeats.length > 0 && humans <= 1 && lastState?.terminal !== true;
+    const allowed = !spectator && mySeats.length > 0 && humans <= 1 && lastState?.terminal !== true && view?.hints !== false;
     hintBtn.hidden = !allowed;
     hintBox.hidden = !(allowed && hintsOn);
     if (hintBox.hidden || !lastState || hintsFor === lastState) return;
@@ -261,7 +261,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const applyState = (state: View, fresh: LogEntry | null): void => {
     lastState = state;
     view?.update(state, fresh);
-    if (state.terminal) showGameOver(state);
+    // A view still animating the last events (Wurf's throws) shows the game over once they have played.
+    if (state.terminal) void (view?.settled?.() ?? Promise.resolve()).then(() => lastState === state && showGameOver(state));
     void refreshHints();
   };
 

@@ -34,6 +34,10 @@ export interface GameView {
   private?(choice: PrivateChoice): void;
   /** Simultaneous seats: the phase began or a seat finished. */
   progress?(sim: Simultaneous): void;
+  /** False for a game the server gives no hints for (the Hint button is hidden). */
+  readonly hints?: boolean;
+  /** Resolves when the events received so far have been shown (animations played). */
+  settled?(): Promise<void>;
   destroy(): void;
 }
 

@@ -25,6 +25,9 @@ const RUN_UP_MM = 30;
 const ENTRY_KEYS = ["X", "2", "3", "4", "5", "6", "out", "rim"] as const;
 
 export class WurfView implements GameView {
+  /** The server has no hints for this game (docs/web-protocol.md). */
+  readonly hints = false;
+  private idle: (() => void)[] = [];
   private readonly status = h("p", { class: "turn-status", "data-testid": "turn-status", "aria-live": "polite" });
   private readonly captionEl = h("p", { class: "wurf-caption", "data-testid": "wurf-caption", "aria-live": "polite" });
   private readonly stage = h("div", { class: "wurf-stage", "data-testid": "wurf-stage" });
@@ -177,6 +180,12 @@ export class WurfView implements GameView {
     this.running = false;
     this.replayBtn.disabled = this.replay === null;
     if (this.shown) this.drawControls(this.shown);
+    for (const done of this.idle.splice(0)) done();
+  }
+
+  settled(): Promise<void> {
+    if (!this.running && !this.queue.length) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
   private async show({ state, fresh }: Step): Promise<void> {
