@@ -245,3 +245,49 @@ def test_phone_touch_drag_and_no_webgl(browser: Any, server: Server, new_page: A
     open_seat(blind, create(server, seats=ANN_VS_BOT))
     assert "WebGL" in blind.get_by_test_id("wurf-no-webgl").inner_text()
     assert blind.locator("[data-testid=wurf-dice] li[data-face]").count() == 1
+
+
+def test_a_connection_dropped_during_a_flight_catches_up(new_page: Any, server: Server) -> None:
+    """Ann's socket goes down while her dice fly; the animation goes on, and when the socket is back the events
+    she missed (the bot's turn) are played in order, ending on the server's arena."""
+    page = new_page(1280, 800)
+    blocked = {"on": False}
+    live: list[Any] = []
+
+    def route(ws: Any) -> None:
+        if blocked["on"]:
+            ws.close(code=1011, reason="test: network down")
+            return
+        ws.connect_to_server()
+        live.append(ws)
+
+    page.route_web_socket("**/ws", route)
+    table = create(server, seats=ANN_VS_BOT, overrides={"dice_per_player": 4})
+    open_seat(page, table)
+    tid = table["table_id"]
+    for _ in range(6):  # throw until a throw ends the turn, dropping the socket while the dice fly
+        if wait_state(page) == "over":
+            break
+        seq = server.get(f"/api/tables/{tid}")["seq"]
+        drag_throw(page, 100, 120, run_up_mm=25)
+        page.wait_for_timeout(150)
+        blocked["on"] = True
+        for ws in live:
+            ws.close(code=1011, reason="test: network down")
+        page.wait_for_function("() => document.getElementById('status').textContent.includes('offline')")
+        page.wait_for_timeout(1500)  # the bot may play meanwhile
+        blocked["on"] = False
+        now = server.get(f"/api/tables/{tid}")["seq"]
+        page.wait_for_function(
+            f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) >= {now}"
+        )
+        page.wait_for_function("() => !document.querySelector('[data-testid=wurf-replay]').disabled")
+        if now > seq + 2:
+            break  # the turn passed to the bot while Ann was offline
+    view = replay(record(server, tid)).public_view()
+    shown = arena(page)
+    assert [d["face"] for d in shown] == [d["face"] for d in view["arena"]]
+    assert all(
+        abs(a["x"] - b["x"]) < 0.2 and abs(a["y"] - b["y"]) < 0.2
+        for a, b in zip(shown, view["arena"], strict=True)
+    )
