@@ -385,6 +385,8 @@ export class WurfView implements GameView {
       return;
     }
     if (!this.canAct()) return;
+    // Enter and Space on a focused button press that button, not the throw.
+    if ((e.key === "Enter" || e.key === " ") && el?.tagName === "BUTTON") return;
     const step = e.shiftKey ? 2 : 10;
     const k = e.key;
     if (k === "ArrowLeft") this.setAim({ x: this.aim.x - step });
