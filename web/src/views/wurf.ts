@@ -501,11 +501,17 @@ export class WurfView implements GameView {
   }
 
   // -- drawing --------------------------------------------------------------------------------------------
+  private readonly aimHelp = h("div", { class: "wurf-aim-help" });
+
   private buildAimBox(): void {
-    append(this.aimBox, [
+    // The aiming help and power only matter when the server throws the dice (not at a real-dice table).
+    append(this.aimHelp, [
       h("p", { class: "muted small", "data-testid": "wurf-aim-help" }, t("wurf.aim_help")),
       h("p", { class: "muted small" }, t("wurf.power_help")),
       h("label", { class: "wurf-power" }, t("wurf.power"), " ", this.powerInput, " ", this.powerOut),
+    ]);
+    append(this.aimBox, [
+      this.aimHelp,
       h("div", { class: "controls" }, this.throwBtn, this.endBtn, this.gatherBtn, this.moveBtn, this.moveReset),
       h("p", { class: "muted small" }, t("wurf.keys_help")),
     ]);
@@ -550,6 +556,7 @@ export class WurfView implements GameView {
     const can = this.canAct();
     const throwing = can && this.throwAllowed(m);
     this.aimBox.hidden = this.actor(m) === null;
+    this.aimHelp.hidden = this.real !== null;
     this.throwBtn.disabled = !throwing;
     this.throwBtn.textContent = this.real ? t("wurf.threw_real", { n: m.diceNext || 1 }) : m.bigNext ? t("wurf.throw_big", { n: m.diceNext }) : t("wurf.throw");
     this.endBtn.disabled = !(can && m.legal.includes("end"));
