@@ -109,6 +109,8 @@ export class WurfScene {
   framesDrawn = 0;
   top = false;
   readonly software: boolean;
+  /** The player turned or zoomed the view: a resize keeps their camera. */
+  private moved = false;
 
   constructor(
     private readonly host: HTMLElement,
@@ -131,6 +133,7 @@ export class WurfScene {
     this.controls.minDistance = 120;
     this.controls.maxDistance = 1200;
     this.controls.addEventListener("change", () => (this.dirty = true));
+    this.controls.addEventListener("start", () => (this.moved = true));
     this.defaultView();
 
     this.scene.background = new THREE.Color("#20262e");
@@ -223,16 +226,20 @@ export class WurfScene {
   // -- views ------------------------------------------------------------------------------------------------
   defaultView(): void {
     this.top = false;
+    this.moved = false;
     const f = this.geo.floor;
     this.camera.up.set(0, 1, 0);
-    this.camera.position.copy(this.point(f / 2, -f * 0.8, f * 1.35));
     this.controls.target.copy(this.point(f / 2, f * 0.45, 0));
+    // A portrait screen (phone) has the wider lens: come closer so the dice stay big enough to read.
+    const near = this.camera.aspect < 0.9 ? 0.78 : 1;
+    this.camera.position.copy(this.point(f / 2, -f * 0.8, f * 1.35).sub(this.controls.target).multiplyScalar(near).add(this.controls.target));
     this.controls.update();
     this.dirty = true;
   }
 
   topView(): void {
     this.top = true;
+    this.moved = false;
     const f = this.geo.floor;
     this.camera.position.copy(this.point(f / 2, f / 2 - 0.5, f * 2.45));
     this.controls.target.copy(this.point(f / 2, f / 2, 0));
@@ -248,6 +255,10 @@ export class WurfScene {
     // Keep the whole box in sight on narrow (phone) screens.
     this.camera.fov = w / h < 0.9 ? 58 : 38;
     this.camera.updateProjectionMatrix();
+    if (!this.moved) {
+      if (this.top) this.topView();
+      else this.defaultView();
+    }
     this.dirty = true;
   }
 
