@@ -21,6 +21,7 @@ MODULES = {
     "clever": "dicehall.clever.bench",
     "wurf": "dicehall.wurf.bench",
     "web": "dicehall.web.bench",
+    "wurf-web": "dicehall.web.bench_wurf",
     "envs": "dicehall.envs.bench",
     "cluster": "dicehall.core.cluster_bench",
     "shared": "dicehall.web.bench_shared",

@@ -9,6 +9,8 @@ export default defineConfig({
     target: "es2020",
     assetsInlineLimit: 0,
     sourcemap: false,
+    // three.js (about 145 kB gzipped) is its own chunk, loaded only on a Der große Wurf table.
+    chunkSizeWarningLimit: 650,
   },
   server: {
     proxy: {

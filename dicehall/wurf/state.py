@@ -15,7 +15,7 @@ from dicehall.core.game import CHANCE, TERMINAL, ChanceNotEnumerable, State
 from dicehall.i18n.message import Message
 from dicehall.wurf import actions as act
 from dicehall.wurf.actions import Action, EndTurn, Landed, Outcome, RealThrow, Rearrange, Setup, Throw
-from dicehall.wurf.arena.base import ARENA_MM, ArenaModel, DieRest, ThrowParams, X
+from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, RIM_MM, WALL_MM, ArenaModel, DieRest, ThrowParams, X
 from dicehall.wurf.layout import centroid, gather_positions, inside, layout_problem, overlap
 from dicehall.wurf.rules import TOTAL_DICE, WurfRules
 from dicehall.wurf.words import num
@@ -474,6 +474,8 @@ class WurfState(State[Action]):
             "scores": self.scores(),
             "winners": self.winners() if self.is_terminal() else [],
             "arena_mm": ARENA_MM,
+            # The box as the arena models build it, so a 3D view draws the same walls, rim and dice.
+            "geometry": {"floor_mm": ARENA_MM, "wall_mm": WALL_MM, "rim_mm": RIM_MM, "die_mm": DIE_MM},
             "arena": [
                 {"index": i, "face": act.face_name(d.face), "x": d.x, "y": d.y, "yaw": d.yaw}
                 for i, d in enumerate(self.arena)
@@ -486,6 +488,7 @@ class WurfState(State[Action]):
             "dice_next_throw": self.throw_count() if self.phase in (THROW, CHOICE) else 0,
             "rearranged": self.rearranged,
             "pending_throw": self.action_to_string(self.pending) if self.pending else None,
+            "pending_dice": self.pending_count,
             "last_throw": last,
             "match": {
                 "enabled": self.rules.match,

@@ -90,7 +90,7 @@ def dynamic_ids() -> set[str]:
 
 
 def test_the_view_registry_is_found() -> None:
-    assert games_with_a_view() == ["thousand", "clever"]
+    assert games_with_a_view() == ["thousand", "clever", "wurf"]
 
 
 @pytest.mark.parametrize("lang", LANGS[1:])

@@ -14,6 +14,7 @@ from .clever_driver import CleverPlayer, play_clever
 from .conftest import Server
 from .helpers import Player, play, read
 from .test_catalogues import catalogue, strings
+from .wurf_driver import drag_throw, wait_state
 
 pytestmark = pytest.mark.browser
 
@@ -135,6 +136,19 @@ def test_every_page_in_the_browsers_language(
     page.screenshot(path=str(artifacts / f"clever-table-{lang}.png"), full_page=True)
     assert_no_english(page, lang, "a Clever table")
 
+    # A Der große Wurf table against the bot after one throw by drag: caption, aim help, scoreboard and log.
+    page.goto("/")
+    page.click("[data-start=wurf-bot]")
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector("[data-testid=wurf-stage][data-state]")
+    assert wait_state(page) == "act"
+    drag_throw(page, 100, 110)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=wurf-caption]').textContent.length > 0"
+    )
+    page.screenshot(path=str(artifacts / f"wurf-table-{lang}.png"), full_page=True)
+    assert_no_english(page, lang, "a Wurf table")
+
 
 def test_switcher_changes_the_language_and_is_remembered(new_page: Any, artifacts: Path) -> None:
     page = new_page(locale="en-US")
@@ -181,10 +195,10 @@ def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, 
             f"[data-testid=howto][data-game={game}] svg, [data-testid=howto][data-game={game}] table"
         )
         assert "/rules?game=" in page.url
-    # Games without a board say so honestly instead of offering a start.
+    # Every game has a board now: each offers its starts, none is marked as coming.
     page.goto("/")
-    assert page.locator("[data-game=wurf] [data-start]").count() == 0
-    assert page.locator("[data-game=wurf] .badge.coming").is_visible()
+    assert page.locator("[data-game=wurf] [data-start]").count() >= 1
+    assert page.locator(".badge.coming").count() == 0
     assert page.locator("[data-game=clever] [data-start=clever-solo]").is_visible()
 
 

@@ -14,11 +14,11 @@ import { VIEWS, type GameView, type ViewContext } from "./views";
 const MARK: Record<string, string> = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 type Cls = "inaccuracy" | "mistake" | "blunder" | "good" | "best";
 const CLASS_ID = {
-  inaccuracy: "analysis.class.inaccuracy",
-  mistake: "analysis.class.mistake",
-  blunder: "analysis.class.blunder",
-  good: "analysis.class.good",
-  best: "analysis.class.best",
+  inaccuracy: "analysis.cls.inaccuracy",
+  mistake: "analysis.cls.mistake",
+  blunder: "analysis.cls.blunder",
+  good: "analysis.cls.good",
+  best: "analysis.cls.best",
 } as const satisfies Record<Cls, MessageId>;
 
 /** Every position: the first view, then each event's changes applied (views share unchanged fields). */
@@ -42,7 +42,7 @@ function round1(v: number): number {
 }
 
 export function renderAnalysis(app: HTMLElement, tableId: string): () => void {
-  const title = h("h1", { class: "table-title" }, t("analysis.title"), " ", h("code", null, tableId));
+  const title = h("h1", { class: "table-title" }, t("analysis.page_title"), " ", h("code", null, tableId));
   const links = h(
     "p",
     { class: "actions small" },
@@ -58,7 +58,7 @@ export function renderAnalysis(app: HTMLElement, tableId: string): () => void {
   Promise.all([api.table(tableId), api.positions(tableId), api.analysis(tableId).catch((err: unknown) => err)])
     .then(([info, pos, analysis]) => {
       if (destroyed) return;
-      title.replaceChildren(`${t("analysis.title")} · ${gameTitle(info.game)} `, h("small", null, info.preset ? `· ${presetName(info.game, info.preset)} · ` : "· ", h("code", null, tableId)));
+      title.replaceChildren(`${t("analysis.page_title")} · ${gameTitle(info.game)} `, h("small", null, info.preset ? `· ${presetName(info.game, info.preset)} · ` : "· ", h("code", null, tableId)));
       clear(body);
       cleanup = build(body, info, pos, analysis instanceof Error ? null : (analysis as AnalysisResult), analysis instanceof Error ? apiErrorText(analysis) : "");
     })
@@ -266,13 +266,13 @@ function legend(a: AnalysisResult | null, seatName: (s: number) => string): HTML
 function totalsTable(a: AnalysisResult, seatName: (s: number) => string, fmt: (v: number) => string, signed: (v: number) => string): HTMLElement {
   // the three classes as lichess marks them (?!, ?, ??), their words in the tooltip: the table fits a phone
   const head: [string, string][] = [
-    [t("analysis.col.player"), ""],
-    [t("analysis.col.accuracy"), ""],
-    [t("analysis.col.mean_loss"), ""],
-    [MARK.inaccuracy, t("analysis.col.inaccuracies")],
-    [MARK.mistake, t("analysis.col.mistakes")],
-    [MARK.blunder, t("analysis.col.blunders")],
-    [t("analysis.col.luck"), ""],
+    [t("analysis.th.player"), ""],
+    [t("analysis.th.accuracy"), ""],
+    [t("analysis.th.mean_loss"), ""],
+    [MARK.inaccuracy, t("analysis.th.inaccuracies")],
+    [MARK.mistake, t("analysis.th.mistakes")],
+    [MARK.blunder, t("analysis.th.blunders")],
+    [t("analysis.th.luck"), ""],
   ];
   return h(
     "div",

@@ -38,7 +38,7 @@ export interface PrivateChoice {
 
 export interface Handlers {
   joined(seats: number[], spectator: boolean, info: TableInfo | null): void;
-  snapshot(seq: number, state: View, log: LogEntry[], status: string | null): void;
+  snapshot(seq: number, state: View, log: LogEntry[], status: string | null, extras: Record<string, unknown> | null): void;
   event(ev: TableEvent): void;
   error(err: ServerError): void;
   /** Table metadata changed (a seat was claimed, a name set). */
@@ -160,7 +160,7 @@ export class TableConnection {
         break;
       case "snapshot":
         this.seq = Number(msg.seq);
-        this.on.snapshot(this.seq, msg.state as View, (msg.log as LogEntry[]) ?? [], (msg.status as string) ?? null);
+        this.on.snapshot(this.seq, msg.state as View, (msg.log as LogEntry[]) ?? [], (msg.status as string) ?? null, (msg.extras as Record<string, unknown>) ?? null);
         break;
       case "event": {
         const ev = msg as unknown as TableEvent;

@@ -21,6 +21,7 @@ const GROUPS: Record<string, [string, string[]][]> = {
     ],
   ],
   clever: [["rounds", ["rounds", "passive_fallback", "auto_single_choice"]]],
+  wurf: [["wurf", ["match", "dice_per_player", "arena"]]],
 };
 
 /** A value the player typed that cannot be sent (the message is in the page's language). */

@@ -234,7 +234,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const refreshHints = async (): Promise<void> => {
     const humans = (info?.seats ?? []).filter((s) => s.kind === "human").length;
     const tableAllows = info?.hints ?? humans <= 1;
-    const allowed = !spectator && mySeats.length > 0 && tableAllows && lastState?.terminal !== true;
+    const allowed = !spectator && mySeats.length > 0 && tableAllows && lastState?.terminal !== true && view?.hints !== false;
     hintBtn.hidden = !allowed;
     hintBox.hidden = !(allowed && hintsOn);
     if (hintBox.hidden || !lastState || hintsFor === lastState) return;
@@ -265,7 +265,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const applyState = (state: View, fresh: LogEntry | null): void => {
     lastState = state;
     view?.update(state, fresh);
-    if (state.terminal) showGameOver(state);
+    // A view still animating the last events (Wurf's throws) shows the game over once they have played.
+    if (state.terminal) void (view?.settled?.() ?? Promise.resolve()).then(() => lastState === state && showGameOver(state));
     void refreshHints();
   };
 
@@ -282,10 +283,11 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       if (lastState) view?.update(lastState, null);
       void refreshHints();
     },
-    snapshot(_seq, state, log, status) {
+    snapshot(_seq, state, log, status, extras) {
       if (info && status) info.status = status;
       clear(logList);
       for (const e of log) pushLog(e);
+      if (extras) view?.extras?.(extras, log);
       applyState(state, null);
       updateBadge();
     },

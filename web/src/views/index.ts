@@ -3,6 +3,7 @@ import type { LogEntry, View } from "../api";
 import type { PrivateChoice, Simultaneous } from "../connection";
 import { CleverView } from "./clever";
 import { ThousandView } from "./thousand";
+import { WurfView } from "./wurf";
 
 export interface ViewContext {
   /** Seats this browser may act for (hot seat: several). */
@@ -28,12 +29,18 @@ export interface GameView {
   narrate?(entry: LogEntry, before: View, after: View | null): string[];
   /** The game-over card's headline and body (the page's own standings when absent). */
   summary?(state: View): { headline: string; body: HTMLElement };
+  /** A snapshot's extras (e.g. the last Wurf throw's motion) with the snapshot's log, before its update(). */
+  extras?(extras: Record<string, unknown>, log: LogEntry[]): void;
   /** The server answered a move with an error: unlock the controls. */
   refused(): void;
   /** Simultaneous seats: a held seat's own position while the others choose (see docs/web-protocol.md). */
   private?(choice: PrivateChoice): void;
   /** Simultaneous seats: the phase began or a seat finished. */
   progress?(sim: Simultaneous): void;
+  /** False for a game the server gives no hints for (the Hint button is hidden). */
+  readonly hints?: boolean;
+  /** Resolves when the events received so far have been shown (animations played). */
+  settled?(): Promise<void>;
   destroy(): void;
 }
 
@@ -42,4 +49,5 @@ export type ViewFactory = (root: HTMLElement, ctx: ViewContext) => GameView;
 export const VIEWS: Record<string, ViewFactory> = {
   thousand: (root, ctx) => new ThousandView(root, ctx),
   clever: (root, ctx) => new CleverView(root, ctx),
+  wurf: (root, ctx) => new WurfView(root, ctx),
 };
