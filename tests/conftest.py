@@ -1,13 +1,26 @@
 """Suite-wide: the messages are English unless a test asks for a language (a developer's LANG=ru_RU must not
-change what the CLI tests read), and a language a test chose does not leak into the next test."""
+change what the CLI tests read), and a language a test chose does not leak into the next test. The user data
+directory (solver tables, training runs, the default database) is a fresh one per session, as on a new machine:
+what a developer has computed must not change what a test sees."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import pytest
 
 from dicehall.i18n import reset_language
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="dicehall-test-data-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(os.environ["XDG_DATA_HOME"], ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
