@@ -51,13 +51,42 @@ def test_rule_set_problems_carry_message_ids(server):
         assert got["ok"] is False
         by_option = {e["option"]: e for e in got["errors"]}
         unknown = by_option["nonsense"]
-        assert unknown["msgid"] == "rules.error.unknown_option" and unknown["params"]["option"] == "'nonsense'"
-        assert _render("uk", unknown["msgid"], unknown["params"]).startswith("невідомий параметр правил 'nonsense'")
+        assert (
+            unknown["msgid"] == "rules.error.unknown_option" and unknown["params"]["option"] == "'nonsense'"
+        )
+        assert _render("uk", unknown["msgid"], unknown["params"]).startswith(
+            "невідомий параметр правил 'nonsense'"
+        )
         only_pits = c.post(
-            "/api/rules/check", json={"game": "thousand", "preset": "classic", "overrides": {"pits": [[900, 950]]}}
+            "/api/rules/check",
+            json={"game": "thousand", "preset": "classic", "overrides": {"pits": [[900, 950]]}},
         ).json()
         pit = only_pits["errors"][0]
         assert pit["option"] == "pits" and pit["msgid"] == "thousand.rules_error.pit_ceiling"
         assert pit["params"]["ceiling_name"] == {"id": "thousand.rules_error.the_barrel", "params": {}}
         assert pit["message"] == "pit [900, 950] reaches past the barrel at 880"
         assert _render("ru", pit["msgid"], pit["params"]) == "яма [900, 950] заходит за границу бочки (880)"
+
+
+def test_dice_1000_events_reach_the_page_as_message_ids(server):
+    """A bank's narration comes as ``{"id", "params"}`` (never English), worded alike in every language."""
+    with server() as c, connect(c) as ws:
+        t = create(c)
+        view = latest(ws.join(t["table_id"], tokens(t)))
+        seen: list[dict[str, Any]] = []
+        for _ in range(400):
+            st = view["state"]
+            if st["terminal"]:
+                break
+            seen.extend(st["events"])
+            if any(e["id"] == "thousand.narrate.bank" for e in seen):
+                break
+            move = "bank" if "bank" in st["legal_actions"] else str(st["legal_actions"][0])
+            view = latest(ws.act(st["current_player"], view["seq"], move))
+        seen.extend(view["state"]["events"])
+        assert seen and all(isinstance(e, dict) and set(e) == {"id", "params"} for e in seen)
+        bank = next(e for e in seen if e["id"] == "thousand.narrate.bank")
+        assert bank["params"]["name"] in ("Ann", "Bob") and isinstance(bank["params"]["total"], int)
+        for lang in ("ru", "uk", "pl"):
+            said = _render(lang, bank["id"], bank["params"])
+            assert bank["params"]["name"] in said and said != _render("en", bank["id"], bank["params"])
