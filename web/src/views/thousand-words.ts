@@ -17,6 +17,18 @@ export interface StructuredText {
 }
 export const isStructured = (x: unknown): x is StructuredText => typeof x === "object" && x !== null && typeof (x as StructuredText).id === "string";
 export const renderStructured = (x: StructuredText): string => engineText({ id: x.id, params: x.params ?? {} }, x.id);
+/** An engine message with the seats' raw names (a bot's is its English level) put as the page shows the seats;
+ * nested messages (a reason naming who knocked someone off) too. */
+function withSeatLabels(x: unknown, label: Map<string, string>): unknown {
+  if (typeof x !== "object" || x === null || !isStructured(x)) return x;
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(x.params ?? {})) {
+    if (k === "name" && typeof v === "string") params[k] = label.get(v) ?? v;
+    else if (k === "names" && typeof v === "string") params[k] = v.split(", ").map((n) => label.get(n) ?? n).join(", ");
+    else params[k] = withSeatLabels(v, label);
+  }
+  return { id: x.id, params };
+}
 /** Engine events the log's first line already says (the zero roll, the bank). */
 const SAID_BY_HEAD = new Set(["thousand.narrate.zero", "thousand.narrate.bank"]);
 
@@ -68,7 +80,11 @@ export function consequences(prev: ThousandModel | null, m: ThousandModel, rules
 
 /** Log lines for one event: the move, then what it caused. `prev` is the view before it (null: unknown). */
 export function describeEvent(entry: { actor: unknown; move: string }, prev: ThousandModel | null, m: ThousandModel | null, rules: Rules, name: (seat: number) => string, engineEvents: unknown[]): string[] {
-  const structured = engineEvents.filter(isStructured).filter((e) => !SAID_BY_HEAD.has(e.id)).map(renderStructured);
+  const label = new Map((m ?? prev)?.players.map((p, i): [string, string] => [p.name, name(i)]) ?? []);
+  const structured = engineEvents
+    .filter(isStructured)
+    .filter((e) => !SAID_BY_HEAD.has(e.id))
+    .map((e) => renderStructured(withSeatLabels(e, label) as StructuredText));
   const narrated = engineEvents.some(isStructured);
   if (entry.actor === "chance") {
     const seat = prev?.turnPlayer ?? m?.turnPlayer ?? null;
