@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,8 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.game import game_names, get_game
 from dicehall.core.record import GameRecord, replay
 from dicehall.i18n import Translator, current, tr
-from dicehall.i18n.cli import add_lang_option
+from dicehall.i18n.cli import RootLangOpt, add_lang_option
+from dicehall.i18n.helptext import help_language, localize_help
 
 MAX_BOT_DELAY = 60.0
 
@@ -29,6 +31,13 @@ app = typer.Typer(
 )
 play_app = typer.Typer(help="Play a game in the terminal against bots or friends.", no_args_is_help=True)
 simulate_app = typer.Typer(help="Bot-versus-bot simulation with statistics.", no_args_is_help=True)
+
+
+@app.callback()
+def _root(lang: str | None = RootLangOpt) -> None:
+    """dicehall — play and study Der große Wurf, Ganz schön clever and Dice 1000."""
+
+
 app.add_typer(play_app, name="play")
 app.add_typer(simulate_app, name="simulate")
 
@@ -195,7 +204,11 @@ def _register_games() -> None:
 
 def main() -> None:
     _register_games()
-    app()
+    command = typer.main.get_command(app)
+    localize_help(
+        command, help_language(sys.argv[1:])
+    )  # --help in the reader's language (dicehall.i18n.helptext)
+    command()
 
 
 if __name__ == "__main__":

@@ -53,8 +53,8 @@ __all__ = [
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "uk", "pl")
 DEFAULT_LANGUAGE = "en"
-# Ids whose messages the server sends to browsers (refusals, notation and rule-set errors, with the words they
-# nest): the browser catalogues carry them with the same wording (tests/i18n checks both ways).
+# Ids whose messages the server sends to browsers (refusals, notation and rule-set errors, Dice 1000's narrated
+# events, with the words they nest): the browser catalogues carry them with the same wording (tests/i18n checks both ways).
 BROWSER_PREFIXES: tuple[str, ...] = (
     "refusal.",
     "notation.",
@@ -62,6 +62,8 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "thousand.refusal.",
     "thousand.notation.",
     "thousand.rules_error.",
+    "thousand.narrate.",
+    "thousand.why.",
     "clever.refusal.",
     "clever.notation.",
     "clever.die",

@@ -33,10 +33,32 @@ LangOpt = typer.Option(
 )
 
 
+_root_choice: list[str] = []
+"""``dicehall --lang X COMMAND``: the language given before the command (a command's own --lang wins)."""
+
+
+def _root_lang_now(value: str | None) -> str | None:
+    _root_choice[:] = [value] if value else []
+    apply_lang(value)
+    return value
+
+
+RootLangOpt = typer.Option(
+    None,
+    "--lang",
+    callback=_root_lang_now,
+    is_eager=True,
+    help=LangOpt.help,
+    show_default=False,
+    metavar="LANG",
+)
+
+
 def apply_lang(option: str | None) -> Translator:
-    """Choose the process's language from ``--lang`` (an unknown value is a usage error) or the environment."""
+    """Choose the process's language from ``--lang`` (an unknown value is a usage error), the ``--lang`` given
+    before the command, or the environment."""
     try:
-        lang = detect_language(option)
+        lang = detect_language(option or (_root_choice[0] if _root_choice else None))
     except UnknownLanguageError:
         tr = current()
         message = tr("cli.error.unknown_language", value=repr(option), choices=", ".join(LANGUAGES))

@@ -21,6 +21,7 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, Game, State
 from dicehall.core.realdice import entry_seats
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import message_json
 from dicehall.web.db import UNDO, StoredEvent, TableMeta
 from dicehall.web.together import Together
 
@@ -137,6 +138,9 @@ class LiveTable:
 
     def view_of(self, state: State[Any]) -> dict[str, Any]:
         view = state.public_view()
+        events = view.get("events")
+        if isinstance(events, list):  # engine messages go as {"id", "params"}: the page words them itself
+            view["events"] = [message_json(e) or e for e in events]
         names = self.names()
         view["names"] = names
         players = view.get("players")

@@ -226,3 +226,16 @@ def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any) -> None:
     status = "() => document.querySelector('[data-testid=turn-status]').textContent"
     host.wait_for_function(f"() => ({status})().includes('ваш ход')")
     friend.wait_for_function(f"() => ({status})().includes('Gra Игрок 1')")
+
+
+def test_score_pad_for_real_dice_in_one_click(new_page: Any, server: Server) -> None:
+    """From the home page, one click opens a real-dice table with both seats at this screen."""
+    page = new_page(locale="uk-UA")
+    page.goto("/")
+    button = page.locator("[data-start=thousand-realdice]")
+    assert button.inner_text() == "Блокнот для справжніх костей"
+    button.click()
+    page.wait_for_url("**/table/*")
+    page.get_by_test_id("dice-entry").wait_for(state="visible")
+    table_id = page.url.rsplit("/", 1)[-1]
+    assert server.get(f"/api/tables/{table_id}")["dice"] == "real"

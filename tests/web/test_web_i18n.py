@@ -86,3 +86,27 @@ def test_a_refused_wurf_move_carries_its_message_id(server):
             "got": 1.5,
         }
         assert _render("ru", hard["msgid"], hard["params"]) == "сила: допустимо от 0 до 1, получено 1,5"
+
+
+def test_dice_1000_events_reach_the_page_as_message_ids(server):
+    """A bank's narration comes as ``{"id", "params"}`` (never English), worded alike in every language."""
+    with server() as c, connect(c) as ws:
+        t = create(c)
+        view = latest(ws.join(t["table_id"], tokens(t)))
+        seen: list[dict[str, Any]] = []
+        for _ in range(400):
+            st = view["state"]
+            if st["terminal"]:
+                break
+            seen.extend(st["events"])
+            if any(e["id"] == "thousand.narrate.bank" for e in seen):
+                break
+            move = "bank" if "bank" in st["legal_actions"] else str(st["legal_actions"][0])
+            view = latest(ws.act(st["current_player"], view["seq"], move))
+        seen.extend(view["state"]["events"])
+        assert seen and all(isinstance(e, dict) and set(e) == {"id", "params"} for e in seen)
+        bank = next(e for e in seen if e["id"] == "thousand.narrate.bank")
+        assert bank["params"]["name"] in ("Ann", "Bob") and isinstance(bank["params"]["total"], int)
+        for lang in ("ru", "uk", "pl"):
+            said = _render(lang, bank["id"], bank["params"])
+            assert bank["params"]["name"] in said and said != _render("en", bank["id"], bank["params"])

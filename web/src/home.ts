@@ -29,7 +29,7 @@ const GAMES: GameCard[] = [
 
 const TITLES: Record<string, MessageId> = { thousand: "game.thousand.title", clever: "game.clever.title", wurf: "game.wurf.title" };
 
-type Start = "bot" | "hotseat" | "invite" | "solo";
+type Start = "bot" | "hotseat" | "invite" | "solo" | "realdice";
 
 /** Create a table in one click and go there (invite: show the link to send first). */
 async function start(game: string, how: Start, button: HTMLButtonElement, result: HTMLElement): Promise<void> {
@@ -39,12 +39,13 @@ async function start(game: string, how: Start, button: HTMLButtonElement, result
     // one seat: the whole game is this player's
   } else seats.push({ kind: "human", name: t("seat.player", { n: 2 }) });
   const here = how === "invite" ? new Set([0]) : new Set([0, 1]);
+  const dice = how === "realdice" ? "real" : "rolled"; // the score pad: people at this screen throw real dice
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   const label = button.textContent;
   button.textContent = t("home.starting");
   try {
-    const created = await api.createTable({ game, preset: null, overrides: {}, seats });
+    const created = await api.createTable({ game, preset: null, overrides: {}, seats, dice });
     for (const s of created.seats) if (s.token && here.has(s.seat)) saveToken(created.table_id, s.seat, s.token);
     if (how === "invite") showCreated(result, created, here);
     else navigate(`/table/${created.table_id}`);
@@ -74,6 +75,7 @@ export function renderHome(app: HTMLElement): () => void {
         ...(g.solo ? [btn("solo", "home.start.solo")] : []),
         btn("hotseat", "home.start.hotseat"),
         btn("invite", "home.start.invite"),
+        btn("realdice", "home.start.realdice"),
         h("a", { class: "btn ghost", href: `/new?game=${g.name}`, "data-link": true }, t("home.start.custom")),
       );
     } else {

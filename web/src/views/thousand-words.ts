@@ -1,7 +1,9 @@
 // Dice 1000 in words, in the page's language: log lines and the reason a bank is refused, built from the
-// structured public view (and the view before it), never from the engine's English text. When the engine sends
-// message ids (`{"id": "thousand.event.bank", "params": {...}}`) instead of English strings, they are used as is.
-import { t, tKey, type Params } from "../i18n";
+// structured public view (and the view before it), never from the engine's English text. The server sends the
+// engine's narrated events as message ids (`{"id": "thousand.narrate.bank", "params": {...}}`); they are worded
+// from the page's catalogue, nested reasons (`thousand.why.*`) too.
+import { engineText } from "../errors";
+import { t, type Params } from "../i18n";
 import type { ThousandModel } from "./thousand";
 
 type Rules = Record<string, unknown>;
@@ -14,7 +16,21 @@ export interface StructuredText {
   params?: Params;
 }
 export const isStructured = (x: unknown): x is StructuredText => typeof x === "object" && x !== null && typeof (x as StructuredText).id === "string";
-export const renderStructured = (x: StructuredText): string => tKey(x.id, x.id, x.params ?? {});
+export const renderStructured = (x: StructuredText): string => engineText({ id: x.id, params: x.params ?? {} }, x.id);
+/** An engine message with the seats' raw names (a bot's is its English level) put as the page shows the seats;
+ * nested messages (a reason naming who knocked someone off) too. */
+function withSeatLabels(x: unknown, label: Map<string, string>): unknown {
+  if (typeof x !== "object" || x === null || !isStructured(x)) return x;
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(x.params ?? {})) {
+    if (k === "name" && typeof v === "string") params[k] = label.get(v) ?? v;
+    else if (k === "names" && typeof v === "string") params[k] = v.split(", ").map((n) => label.get(n) ?? n).join(", ");
+    else params[k] = withSeatLabels(v, label);
+  }
+  return { id: x.id, params };
+}
+/** Engine events the log's first line already says (the zero roll, the bank). */
+const SAID_BY_HEAD = new Set(["thousand.narrate.zero", "thousand.narrate.bank"]);
 
 /** Why the player to move may not bank now (null when banking is allowed or nobody is to move). */
 export function refusalText(m: ThousandModel, rules: Rules, raw: unknown): string | null {
@@ -64,7 +80,12 @@ export function consequences(prev: ThousandModel | null, m: ThousandModel, rules
 
 /** Log lines for one event: the move, then what it caused. `prev` is the view before it (null: unknown). */
 export function describeEvent(entry: { actor: unknown; move: string }, prev: ThousandModel | null, m: ThousandModel | null, rules: Rules, name: (seat: number) => string, engineEvents: unknown[]): string[] {
-  const structured = engineEvents.filter(isStructured).map(renderStructured);
+  const label = new Map((m ?? prev)?.players.map((p, i): [string, string] => [p.name, name(i)]) ?? []);
+  const structured = engineEvents
+    .filter(isStructured)
+    .filter((e) => !SAID_BY_HEAD.has(e.id))
+    .map((e) => renderStructured(withSeatLabels(e, label) as StructuredText));
+  const narrated = engineEvents.some(isStructured);
   if (entry.actor === "chance") {
     const seat = prev?.turnPlayer ?? m?.turnPlayer ?? null;
     if (!m || seat === null || prev === null) return [t("log.dice", { dice: diceText(entry.move) })];
@@ -74,7 +95,7 @@ export function describeEvent(entry: { actor: unknown; move: string }, prev: Tho
       : m.roll.length && m.rollPoints === 0
         ? t("log.rolled_zero", { name: who, dice: diceText(entry.move), burnt: prev.turnTotal })
         : t("log.rolled_plain", { name: who, dice: diceText(entry.move) });
-    return [head, ...(structured.length ? structured : consequences(prev, m, rules, name, null))];
+    return [head, ...(narrated ? structured : consequences(prev, m, rules, name, null))];
   }
   const seat = Number(entry.actor);
   const who = Number.isInteger(seat) ? name(seat) : String(entry.actor);
@@ -83,7 +104,7 @@ export function describeEvent(entry: { actor: unknown; move: string }, prev: Tho
     if (!prev || !m) return [t("log.banks", { name: who })];
     const before = prev.players[seat]?.score ?? 0;
     const after = m.players[seat]?.score ?? 0;
-    return [t("log.banked", { name: who, total: prev.turnTotal, old: before, score: after }), ...(structured.length ? structured : consequences(prev, m, rules, name, seat))];
+    return [t("log.banked", { name: who, total: prev.turnTotal, old: before, score: after }), ...(narrated ? structured : consequences(prev, m, rules, name, seat))];
   }
   const keep = /^keep (.+)$/.exec(entry.move);
   if (keep) return [t("log.keeps", { name: who, dice: diceText(keep[1]) }), ...structured];

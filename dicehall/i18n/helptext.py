@@ -1,0 +1,92 @@
+"""``--help`` in the reader's language: the CLI's help texts translated when the command tree is built.
+
+Typer takes help texts from ``help=`` and docstrings, in English. Before ``dicehall`` builds its click commands,
+:func:`help_language` reads the language from the command line (``--lang X`` anywhere in it) or the locale
+variables, and :func:`localize_help` replaces every command's and option's help text with its translation from
+``locales/help/<lang>.po``. Those catalogues are keyed by the English text itself (gettext's classic
+convention), so a command module keeps its help readable in place and any command, whichever branch adds it,
+is translated by adding catalogue entries; a text without one stays English. ``tests/i18n/test_cli_help.py``
+lists the commands whose help must be complete in every language.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+from dicehall.i18n import LANGUAGES, UnknownLanguageError, detect_language
+
+_ENGLISH = "_dicehall_english_help"  # the original text, kept on each object so a second pass starts from it
+
+
+@functools.cache
+def help_catalog(lang: str) -> dict[str, str]:
+    """English help text → its translation in ``lang`` (empty for English)."""
+    if lang == "en":
+        return {}
+    from babel.messages.pofile import read_po
+
+    text = resources.files(__package__).joinpath("locales", "help", f"{lang}.po").read_bytes()
+    return {str(m.id): str(m.string) for m in read_po(io.BytesIO(text), locale=lang) if m.id and m.string}
+
+
+def help_language(argv: Sequence[str]) -> str:
+    """The language ``--help`` speaks: ``--lang X`` / ``--lang=X`` in ``argv``, else LC_ALL / LC_MESSAGES / LANG.
+
+    An unknown ``--lang`` is left to the option itself to refuse (the help is English then)."""
+    option = None
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            option = argv[i + 1]
+        elif arg.startswith("--lang="):
+            option = arg.split("=", 1)[1]
+    try:
+        return detect_language(option)
+    except UnknownLanguageError:
+        return detect_language(None)
+
+
+# typer's own words on a help page (module globals it reads when it draws the page)
+_TYPER_WORDS = (
+    "ARGUMENTS_PANEL_TITLE",
+    "OPTIONS_PANEL_TITLE",
+    "COMMANDS_PANEL_TITLE",
+    "DEFAULT_STRING",
+    "REQUIRED_LONG_STRING",
+)
+
+
+def localize_help(command: Any, lang: str) -> None:
+    """Put ``command`` (a click command or group as typer builds it) and everything under it into ``lang``."""
+    if lang not in LANGUAGES:
+        raise UnknownLanguageError(lang)
+    words = help_catalog(lang)
+    from typer import rich_utils
+
+    for name in _TYPER_WORDS:
+        _translate(rich_utils, name, words)
+    _localize(command, words)
+
+
+def _localize(command: Any, words: dict[str, str]) -> None:
+    _translate(command, "help", words)
+    _translate(command, "short_help", words)
+    ctx = command.context_class(command)
+    helper = command.get_help_option(ctx)  # --help itself ("Show this message and exit.")
+    for param in [*getattr(command, "params", ()), *([helper] if helper is not None else [])]:
+        _translate(param, "help", words)
+    if hasattr(command, "list_commands"):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None:
+                _localize(sub, words)
+
+
+def _translate(obj: Any, attr: str, words: dict[str, str]) -> None:
+    originals: dict[str, Any] = obj.__dict__.setdefault(_ENGLISH, {})
+    english = originals.setdefault(attr, getattr(obj, attr, None))
+    if isinstance(english, str):
+        setattr(obj, attr, words.get(english, english))

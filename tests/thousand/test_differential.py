@@ -1,0 +1,135 @@
+"""The fast simulation path (:mod:`dicehall.thousand.fast`) against the rules (:mod:`dicehall.thousand.state`).
+
+Random games from random positions under many rule sets, action by action: one state takes each roll through the
+fast path (``apply_chance_uniform``), a twin takes the same dice through ``apply_action``; both take the same
+random decisions. After every step the positions and the narrated events must be equal. Whole bot games through
+``play_out`` must also equal the plain protocol loop at every decision. A few thousand games here, 100,000 in
+``make slow``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dicehall.core.agents import Agent
+from dicehall.core.game import CHANCE, TERMINAL, State
+from dicehall.core.rng import seeded_rng
+from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.state import OUTCOMES, ThousandState
+
+RULE_SETS: list[tuple[str, dict[str, Any]]] = [
+    ("classic", {}),
+    ("classic", {"roll_off": True, "golden_win": True}),
+    ("classic", {"free_set_aside": True, "open_fail_penalty": 50, "hot_dice": "confirm"}),
+    ("classic", {"max_rolls": 3, "pair_reroll": True, "skip_on_zero_first": True}),
+    ("classic", {"barrel_exact": True, "barrel_cap": False, "exact_reset": True, "bolts_everywhere": True}),
+    (
+        "classic",
+        {"barrel_knock": "opening", "barrel_cap": False, "reconfirm_hot": True, "hot_dice": "confirm"},
+    ),
+    ("classic-open", {}),
+    ("variant2", {}),
+    ("yard", {"free_set_aside": True}),
+]
+
+
+def random_position(rules: ThousandRules, rng: random.Random) -> ThousandState:
+    """A turn start somewhere in a game (near the end half of the time, where barrel and pits act)."""
+    n = rng.choice((1, 2, 2, 3))
+    top = rules.target
+    scores = [
+        rng.randrange(-200, top + 1, 5) if rng.random() < 0.5 else rng.randrange(600, top + 1, 5)
+        for _ in range(n)
+    ]
+    on_barrel = [rules.barrel == "score" and s >= rules.barrel_score and rng.random() < 0.7 for s in scores]
+    return ThousandState.from_position(
+        rules,
+        scores,
+        to_move=rng.randrange(n),
+        opened=[s != 0 or rng.random() < 0.3 for s in scores],
+        on_barrel=on_barrel,
+        barrel_attempts=[rng.randrange(0, 3) if b else 0 for b in on_barrel],
+        barrel_falls=[rng.randrange(0, 3) for _ in scores],
+        bolts=[rng.randrange(0, 3) for _ in scores],
+        open_points=[rng.randrange(0, 3) for _ in scores],
+    )
+
+
+def play_both(rules: ThousandRules, seed: int, max_steps: int = 150) -> int:
+    """One random game both ways; returns the steps compared."""
+    rng = random.Random(seed)
+    fast = ThousandState(rules, 2) if seed % 5 == 0 else random_position(rules, rng)
+    plain = fast.clone()
+    for step in range(max_steps):
+        cur = plain.current_player()
+        assert fast.current_player() == cur
+        if cur == TERMINAL:
+            return step
+        if cur == CHANCE:
+            u = rng.random()
+            rolled = fast.apply_chance_uniform(u)
+            dice = OUTCOMES[plain.dice_in_hand][int(u * 6**plain.dice_in_hand)]
+            plain.apply_action(dice)
+            assert rolled == dice
+        else:
+            legal = plain.legal_actions()
+            assert list(fast.legal_actions()) == list(legal)
+            action = rng.choice(list(legal))
+            fast.apply_action(action)
+            plain.apply_action(action)
+        assert fast.signature() == plain.signature(), (seed, step)
+        assert fast.events == plain.events, (seed, step)
+        for got, want in zip(fast.events, plain.events, strict=True):
+            assert getattr(got, "msgid", None) == getattr(want, "msgid", None)
+    return max_steps
+
+
+def run_games(games: int) -> int:
+    steps = 0
+    for i in range(games):
+        preset, over = RULE_SETS[i % len(RULE_SETS)]
+        steps += play_both(ThousandRules.from_preset(preset, over), seed=i)
+    return steps
+
+
+def test_fast_path_equals_the_rules_action_by_action() -> None:
+    assert run_games(2000) > 50_000
+
+
+@pytest.mark.slow
+def test_fast_path_equals_the_rules_100k_games() -> None:
+    assert run_games(100_000) > 2_000_000
+
+
+class Recorder(Agent):
+    """A random player that notes the position and events at each of its decisions."""
+
+    def __init__(self, log: list[Any]) -> None:
+        self.log = log
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        assert isinstance(state, ThousandState)
+        self.log.append((state.signature(), state.events))
+        legal = state.legal_actions()
+        return legal[int(rng.integers(len(legal)))]
+
+
+@pytest.mark.parametrize(("preset", "over"), RULE_SETS)
+def test_play_out_equals_the_plain_loop(preset: str, over: dict[str, Any]) -> None:
+    rules = ThousandRules.from_preset(preset, over)
+    for seed in range(30):
+        plain, plain_log = ThousandState(rules, 2), list[Any]()
+        dice, bots = seeded_rng(seed), np.random.default_rng(seed)
+        agent = Recorder(plain_log)
+        while (cur := plain.current_player()) != TERMINAL:
+            plain.apply_action(plain.sample_chance(dice) if cur == CHANCE else agent.choose(plain, bots))
+        fast, fast_log = ThousandState(rules, 2), list[Any]()
+        dice_b, bots_b = seeded_rng(seed), np.random.default_rng(seed)
+        assert fast.play_out([Recorder(fast_log)] * 2, dice_b, bots_b)
+        assert fast_log == plain_log
+        assert fast.signature() == plain.signature() and fast.events == plain.events
+        assert dice_b.bit_generator.state == dice.bit_generator.state
