@@ -109,11 +109,13 @@ async def _normal(
 ) -> None:
     address = f"10.0.{i // 250}.{i % 250 + 1}"
     rng = np.random.default_rng([15, i])
-    loop = asyncio.get_running_loop()
     while not win.over():
         r = await http.post(
             "/api/tables",
-            json={"game": "thousand", "seats": [{"kind": "human", "name": f"n{i}"}, {"kind": "bot", "bot": bot}]},
+            json={
+                "game": "thousand",
+                "seats": [{"kind": "human", "name": f"n{i}"}, {"kind": "bot", "bot": bot}],
+            },
             headers=_xff(address),
         )
         if r.status_code != 201:
@@ -122,50 +124,70 @@ async def _normal(
             continue
         res.normal_tables += 1
         table, token = r.json()["table_id"], r.json()["seats"][0]["token"]
-        done = loop.create_future()
-        pending: list[Any] = []  # [sent at, seq] of the move in flight
-        ws: Any = None
+        await _normal_table(host, port, table, token, address, win, res, think, rng)
 
-        def send(seq: int, move: str) -> None:
-            pending[:] = [time.perf_counter(), seq]
-            ws.send_text(json.dumps({"type": "act", "seat": 0, "seq": seq, "move": move}))
 
-        def on_text(raw: bytes) -> None:
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                res.normal_errors[msg["code"]] = res.normal_errors.get(msg["code"], 0) + 1
-                pending.clear()
-                return
-            if msg["type"] not in ("event", "snapshot"):
-                return
-            now = time.perf_counter()
-            if pending and msg["type"] == "event" and msg["actor"] == 0 and msg["seq"] == pending[1] + 1:
-                if win.inside(now):
-                    res.latencies.append(now - pending[0])
-                pending.clear()
-            state = msg["state"]
-            if state["terminal"] or win.over():
-                if not done.done():
-                    done.set_result(None)
-                return
-            if state["current_player"] == 0 and not pending:
-                legal = state["legal_actions"]
-                pending[:] = [now, -1]  # a move is planned: do not plan another
-                loop.call_later(think, send, msg["seq"], legal[int(rng.integers(len(legal)))])
+async def _normal_table(
+    host: str,
+    port: int,
+    table: str,
+    token: str,
+    address: str,
+    win: Window,
+    res: AbuseResult,
+    think: float,
+    rng: np.random.Generator,
+) -> None:
+    """One table of a normal player, to its end or the window's (its own closures: a late timer of one table
+    never sends on the next table's socket)."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    pending: list[Any] = []  # [sent at, seq] of the move in flight
+    ws: Any = None
 
-        ws = await _open(host, port, "/ws", on_text, f"X-Forwarded-For: {address}\r\n")
-        try:
-            ws.send_text(json.dumps({"type": "join", "table": table, "tokens": [token], "last_seq": None}))
-            await asyncio.wait({done, ws.closed}, timeout=max(0.0, win.end - time.perf_counter()))
-        finally:
-            ws.close()
+    def send(seq: int, move: str) -> None:
+        pending[:] = [time.perf_counter(), seq]
+        ws.send_text(json.dumps({"type": "act", "seat": 0, "seq": seq, "move": move}))
+
+    def on_text(raw: bytes) -> None:
+        msg = json.loads(raw)
+        if msg["type"] == "error":
+            res.normal_errors[msg["code"]] = res.normal_errors.get(msg["code"], 0) + 1
+            pending.clear()
+            return
+        if msg["type"] not in ("event", "snapshot"):
+            return
+        now = time.perf_counter()
+        if pending and msg["type"] == "event" and msg["actor"] == 0 and msg["seq"] == pending[1] + 1:
+            if win.inside(now):
+                res.latencies.append(now - pending[0])
+            pending.clear()
+        state = msg["state"]
+        if state["terminal"] or win.over():
+            if not done.done():
+                done.set_result(None)
+            return
+        if state["current_player"] == 0 and not pending:
+            legal = state["legal_actions"]
+            pending[:] = [now, -1]  # a move is planned: do not plan another
+            loop.call_later(think, send, msg["seq"], legal[int(rng.integers(len(legal)))])
+
+    ws = await _open(host, port, "/ws", on_text, f"X-Forwarded-For: {address}\r\n")
+    try:
+        ws.send_text(json.dumps({"type": "join", "table": table, "tokens": [token], "last_seq": None}))
+        await asyncio.wait({done, ws.closed}, timeout=max(0.0, win.end - time.perf_counter()))
+    finally:
+        ws.close()
 
 
 async def _flooder(http: httpx.AsyncClient, host: str, port: int, win: Window, res: AbuseResult) -> None:
     address = "10.9.0.1"
     r = await http.post(
         "/api/tables",
-        json={"game": "thousand", "seats": [{"kind": "human", "name": "f1"}, {"kind": "human", "name": "f2"}]},
+        json={
+            "game": "thousand",
+            "seats": [{"kind": "human", "name": "f1"}, {"kind": "human", "name": "f2"}],
+        },
         headers=_xff(address),
     )
     r.raise_for_status()
@@ -183,7 +205,9 @@ async def _flooder(http: httpx.AsyncClient, host: str, port: int, win: Window, r
         ws = await _open(host, port, "/ws", on_text, f"X-Forwarded-For: {address}\r\n")
         ws.send_text(json.dumps({"type": "join", "table": table, "tokens": tokens, "last_seq": None}))
         while not ws.closed.done() and not win.over():
-            for _ in range(50):  # as fast as the socket takes them, in bursts so this process stays responsive
+            for _ in range(
+                50
+            ):  # as fast as the socket takes them, in bursts so this process stays responsive
                 ws.send_text(json.dumps({"type": "act", "seat": 0, "seq": seq[0], "move": "keep 9"}))
             res.flood_sent += 50
             await asyncio.sleep(0.002)
@@ -196,7 +220,9 @@ async def _flooder(http: httpx.AsyncClient, host: str, port: int, win: Window, r
 async def _creator(http: httpx.AsyncClient, win: Window, res: AbuseResult) -> None:
     seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
     while not win.over():
-        r = await http.post("/api/tables", json={"game": "thousand", "seats": seats}, headers=_xff("10.8.0.1"))
+        r = await http.post(
+            "/api/tables", json={"game": "thousand", "seats": seats}, headers=_xff("10.8.0.1")
+        )
         if r.status_code == 201:
             res.created += 1
         elif r.status_code == 429:
@@ -358,11 +384,16 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--normal", type=int, default=32, help="normal clients (default 32)")
     p.add_argument("--bot", default="expert", help="the normal players' opponent (default expert)")
     p.add_argument(
-        "--parts", default=",".join(PARTS), help=f"hostile clients to run, comma-separated (default {','.join(PARTS)})"
+        "--parts",
+        default=",".join(PARTS),
+        help=f"hostile clients to run, comma-separated (default {','.join(PARTS)})",
     )
     p.add_argument(
-        "--bot-delay", type=float, default=0.8, help="the server's bot delay (default 0.8 s, as a real site; 0: bots "
-        "move at once, which makes every bot-only table a continuous load)"
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="the server's bot delay (default 0.8 s, as a real site; 0: bots "
+        "move at once, which makes every bot-only table a continuous load)",
     )
     a = p.parse_args(argv)
     parts = [x for x in a.parts.split(",") if x]

@@ -25,8 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, hints
 from dicehall.core.errors import DicehallError
 from dicehall.core.record import GameRecord, apply_event, new_state
-from dicehall.web.manager import WebRecord
 from dicehall.web.forward import forward_request
+from dicehall.web.live import page_view
+from dicehall.web.manager import WebRecord
 from dicehall.web.owners import Elsewhere
 from dicehall.web.tables import TableError, TableManager
 
@@ -71,7 +72,9 @@ async def table_hints(table_id: str, body: HintRequest, request: Request) -> dic
     if not has_evaluator(table.meta.game):
         raise _refuse(400, f"{table.game.title} has no hints")
     if not table.hints_allowed:
-        raise _refuse(403, "hints are off at this table (its creator chose so); the analysis opens after the game")
+        raise _refuse(
+            403, "hints are off at this table (its creator chose so); the analysis opens after the game"
+        )
     state = table.state
     if state.current_player() != body.seat:
         raise _refuse(409, f"seat {body.seat} is not to move now")
@@ -159,15 +162,7 @@ def positions(record: GameRecord) -> dict[str, Any]:
     state.set_names(names)
 
     def view() -> dict[str, Any]:
-        v = state.public_view()
-        v["names"] = names
-        players = v.get("players")
-        if isinstance(players, list) and len(players) == len(names):
-            for p, name in zip(players, names, strict=True):
-                if isinstance(p, dict):
-                    p["name"] = name
-        elif players is None:
-            v["players"] = [{"name": n} for n in names]
+        v = page_view(state, names)
         v["dice_mode"] = "rolled"  # a replay is watched, never entered
         return v
 

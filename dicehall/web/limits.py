@@ -149,7 +149,9 @@ class MessageLimiter:
 
 def client_key(address: str | None, salt: bytes) -> str:
     """The salted hash that stands for a client address (in memory and in the database)."""
-    return hmac.new(salt, (address or "unknown").encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(
+        salt, (address or "unknown").encode("utf-8", "surrogatepass"), hashlib.sha256
+    ).hexdigest()[:32]
 
 
 def in_words(seconds: float) -> str:

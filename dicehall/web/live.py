@@ -42,7 +42,9 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 class TableError(DicehallError):
     """A request the table refuses; ``code`` is the protocol's error code, ``rule`` the rule broken if any."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None, *, reason: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, rule: str | None = None, *, reason: str | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
@@ -64,6 +66,24 @@ class Subscriber:
 
     def shutdown(self, code: int, reason: str) -> None:
         """Close the connection after what is queued (server stopping); a probe may ignore it."""
+
+
+def page_view(state: State[Any], names: list[str]) -> dict[str, Any]:
+    """The game's public view as a page gets it: engine messages as ``{"id", "params"}`` (the page words them
+    itself) and the seat names filled in. The live table and the replay of a finished game both send this."""
+    view = state.public_view()
+    events = view.get("events")
+    if isinstance(events, list):
+        view["events"] = [message_json(e) or e for e in events]
+    view["names"] = names
+    players = view.get("players")
+    if isinstance(players, list) and len(players) == len(names):
+        for p, name in zip(players, names, strict=True):
+            if isinstance(p, dict):
+                p["name"] = name
+    elif players is None:
+        view["players"] = [{"name": n} for n in names]
+    return view
 
 
 @dataclasses.dataclass
@@ -137,19 +157,7 @@ class LiveTable:
         return self.view_of(self.state)
 
     def view_of(self, state: State[Any]) -> dict[str, Any]:
-        view = state.public_view()
-        events = view.get("events")
-        if isinstance(events, list):  # engine messages go as {"id", "params"}: the page words them itself
-            view["events"] = [message_json(e) or e for e in events]
-        names = self.names()
-        view["names"] = names
-        players = view.get("players")
-        if isinstance(players, list) and len(players) == len(names):
-            for p, name in zip(players, names, strict=True):
-                if isinstance(p, dict):
-                    p["name"] = name
-        elif players is None:
-            view["players"] = [{"name": n} for n in names]
+        view = page_view(state, self.names())
         view["dice_mode"] = self.meta.dice
         if self.real_dice:
             undo = self.entered[-1] if self.entered else None

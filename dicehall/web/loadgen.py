@@ -154,9 +154,7 @@ class _WS(asyncio.Protocol):
             self.transport.close()
 
 
-async def _open(
-    host: str, port: int, path: str, on_text: Callable[[bytes], None], headers: str = ""
-) -> _WS:
+async def _open(host: str, port: int, path: str, on_text: Callable[[bytes], None], headers: str = "") -> _WS:
     """Open a websocket; ``headers`` are extra request header lines, each ending in CRLF."""
     loop = asyncio.get_running_loop()
     transport, proto = await loop.create_connection(lambda: _WS(on_text), host, port)

@@ -40,7 +40,9 @@ class DicehallWebSocketProtocol(WebSocketsSansIOProtocol):
         close = self.conn.close_sent
         code, reason = (close.code, close.reason) if close is not None else (1006, "")
         if code == 1009:
-            _CLIENT_ERRORS.warn("too_big", f"websocket frame over the size limit; closed with 1009 ({reason})")
+            _CLIENT_ERRORS.warn(
+                "too_big", f"websocket frame over the size limit; closed with 1009 ({reason})"
+            )
         self._fail(code, reason)
 
     def send_receive_event_to_app(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +16,10 @@ from dicehall.web.app import create_app
 from dicehall.web.settings import ServerSettings
 
 UNLIMITED = ServerSettings(
-    tables_per_hour=1_000_000, unfinished_per_client=1_000_000, ws_messages_per_second=10_000, ws_burst=100_000
+    tables_per_hour=1_000_000,
+    unfinished_per_client=1_000_000,
+    ws_messages_per_second=10_000,
+    ws_burst=100_000,
 )
 """Most tests play faster than any person: the limits get tests of their own (test_web_limits.py)."""
 BOT_SETUP = ("tinygame:install",)
@@ -45,7 +47,10 @@ def server(db_url: str) -> Callable[..., contextmanager[TestClient]]:
     def start(bot_delay: float = 0.0, **settings: Any) -> Iterator[TestClient]:
         """``settings``: :class:`ServerSettings` fields (``UNLIMITED`` otherwise)."""
         app = create_app(
-            db_url, bot_delay=bot_delay, settings=dataclasses.replace(UNLIMITED, **settings), bot_setup=BOT_SETUP
+            db_url,
+            bot_delay=bot_delay,
+            settings=dataclasses.replace(UNLIMITED, **settings),
+            bot_setup=BOT_SETUP,
         )
         with TestClient(app) as client:
             yield client

@@ -33,7 +33,9 @@ def test_rules_metadata_carries_ranges(server):
 
 def test_check_accepts_and_returns_the_full_rule_set(server):
     with server() as c:
-        r = check(c, {"game": "thousand", "preset": "yard", "overrides": {"target": 1500, "barrel_score": 1405}})
+        r = check(
+            c, {"game": "thousand", "preset": "yard", "overrides": {"target": 1500, "barrel_score": 1405}}
+        )
         assert r.status_code == 200
         body = r.json()
         assert body["ok"] is True and set(body) == {"ok", "rules"}
@@ -68,7 +70,10 @@ def test_check_accepts_and_returns_the_full_rule_set(server):
             [("pits", r"pit [800, 900] reaches past the barrel at 880")],
         ),
         ({"game": "thousand", "preset": "house"}, [(None, "unknown preset 'house'")]),
-        ({"game": "clever", "overrides": {"rounds": 7}}, [("rounds", "rounds must be between 0 and 6, got 7")]),
+        (
+            {"game": "clever", "overrides": {"rounds": 7}},
+            [("rounds", "rounds must be between 0 and 6, got 7")],
+        ),
         (
             {"game": "wurf", "overrides": {"dice_per_player": 16}},
             [("dice_per_player", "dice_per_player must be between 0 and 15, got 16")],
@@ -126,11 +131,15 @@ def test_out_of_range_table_is_refused_with_the_message(server):
                 "seats": [{"kind": "bot", "bot": "expert"}] * 2,
             },
         )
-        assert r.status_code == 400 and r.json()["detail"] == "target must be between 20 and 5000, got 1000000"
+        assert (
+            r.status_code == 400 and r.json()["detail"] == "target must be between 20 and 5000, got 1000000"
+        )
         for overrides, text in [
             ({"max_rolls": 10**9}, "max_rolls must be between 0 and 10"),
             ({"bolts_count": 10**12}, "bolts_count must be between 1 and 10"),
             ({"barrel_attempts": 10**9}, "barrel_attempts must be between 0 and 10"),
         ]:
-            r = c.post("/api/tables", json={"game": "thousand", "overrides": overrides, "seats": [{"kind": "human"}]})
+            r = c.post(
+                "/api/tables", json={"game": "thousand", "overrides": overrides, "seats": [{"kind": "human"}]}
+            )
             assert r.status_code == 400 and text in r.json()["detail"]

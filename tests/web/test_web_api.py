@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
-from webtools import connect, create, latest, pick, play_to_end, tokens
+from webtools import connect, create, latest, play_to_end, tokens
 
 from dicehall.core.record import GameRecord, replay
 from dicehall.web.app import create_app

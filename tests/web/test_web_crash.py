@@ -43,7 +43,9 @@ class Table:
         None  # the newest event or snapshot seen (a rejoin that is up to date gets none)
     )
     finished: bool = False
-    closes: list[tuple[int, str]] = field(default_factory=list)  # (code, reason) of each close the server sent
+    closes: list[tuple[int, str]] = field(
+        default_factory=list
+    )  # (code, reason) of each close the server sent
 
 
 SETUPS: list[list[dict[str, Any]]] = [
@@ -151,7 +153,9 @@ def assert_live_matches_log(base: str, table: Table) -> None:
         rec = httpx.get(f"{base}/api/tables/{table.id}/record", timeout=10).json()
         after = httpx.get(f"{base}/api/tables/{table.id}", timeout=10).json()["seq"]
         if before == after:
-            assert len(rec["events"]) == before, f"table {table.id}: live seq {before}, log {len(rec['events'])}"
+            assert len(rec["events"]) == before, (
+                f"table {table.id}: live seq {before}, log {len(rec['events'])}"
+            )
             return
         time.sleep(0.05)
     raise AssertionError(f"table {table.id} never held still for a look at its log")

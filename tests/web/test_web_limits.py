@@ -97,7 +97,10 @@ def test_log_throttle_writes_one_line_per_period(caplog: pytest.LogCaptureFixtur
         assert not any(throttle.warn("utf8", "bad frame") for _ in range(999))
         clock.t += 61
         assert throttle.warn("utf8", "bad frame")
-    assert [r.getMessage() for r in caplog.records] == ["bad frame", "bad frame (999 more like it not logged)"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "bad frame",
+        "bad frame (999 more like it not logged)",
+    ]
 
 
 # -- through the server ---------------------------------------------------------------------------------------------

@@ -70,7 +70,11 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
         assert (
             cols["at"] == "DOUBLE PRECISION" and cols["seq"] == "INTEGER"
         )  # times keep sub-second precision
-        assert {i["name"] for i in inspect(conn).get_indexes("dh_tables")} == {"ix_dh_tables_status", "ix_dh_tables_creator", "ix_dh_tables_created"}
+        assert {i["name"] for i in inspect(conn).get_indexes("dh_tables")} == {
+            "ix_dh_tables_status",
+            "ix_dh_tables_creator",
+            "ix_dh_tables_created",
+        }
         assert inspect(conn).get_pk_constraint("dh_events")["constrained_columns"] == ["table_id", "seq"]
     engine.dispose()
 
@@ -132,7 +136,18 @@ def serve(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     exe = Path(sys.executable).parent / "dicehall"
     settings = log.with_name("settings.toml")  # this client plays faster than a person: no rate limits
     settings.write_text("".join(f"{k} = {v}\n" for k, v in LOAD_SETTINGS.items()), encoding="utf-8")
-    cmd = [str(exe), "serve", "--db", db_url, "--port", str(port), "--bot-delay", "0", "--settings", str(settings)]
+    cmd = [
+        str(exe),
+        "serve",
+        "--db",
+        db_url,
+        "--port",
+        str(port),
+        "--bot-delay",
+        "0",
+        "--settings",
+        str(settings),
+    ]
     with log.open("ab") as out:  # a file, never a pipe that could fill
         proc = subprocess.Popen(cmd, stdout=out, stderr=out)
     for _ in range(300):
