@@ -68,6 +68,10 @@ def exits(
     n = o1 - o0
     C = np.empty((tmax + 1, 6, n))
     B = np.empty((tmax + 1, n))
+    P = np.empty((tmax + 1, 6, n))
+    bank = np.empty((tmax + 1, n))
+    burn = np.empty(n)
+    pv = np.empty(n)
     for m in range(m_from, m_to):
         kernel.turn(
             m,
@@ -91,33 +95,40 @@ def exits(
             zero,
         )
         T = tabs_top[m]
-        P = np.zeros((T + 1, 6, n))  # chance to stand at (turn total, dice in hand) under the greedy policy
-        bank = np.zeros((T + 1, n))
-        burn = np.zeros(n)
+        # chance to stand at (turn total, dice in hand) under the greedy policy, carried forward lane by lane
+        P[: T + 1] = 0.0
+        bank[: T + 1] = 0.0
+        burn[:] = 0.0
         P[0, 0, :] = 1.0
         for t in range(T + 1):
-            for _ in range(
-                1000 if t == T else 1
-            ):  # the top row feeds itself (hot dice): repeat until drained
+            for _ in range(1000 if t == T else 1):  # the top row feeds itself (hot dice): until drained
                 mass = 0.0
                 for nn in range(6):
+                    row = 0.0
                     for j in range(n):
                         p = P[t, nn, j]
-                        if p == 0.0:
-                            continue
                         P[t, nn, j] = 0.0
-                        mass += p
                         # bank where banking is at least as good as rolling (the kernel's C is their maximum)
                         if nn > 0 and B[t, j] >= 0.0 and not C[t, nn, j] > B[t, j]:
                             bank[t, j] += p
-                            continue
-                        d = 5 if nn == 0 else nn
-                        burn[j] += p * zero[d]
-                        for g in range(first[d], first[d + 1]):
-                            t2 = t + step[g]
-                            if t2 > T:
-                                t2 = T
-                            P[t2, left[g], j] += p * prob[g]
+                            p = 0.0
+                        pv[j] = p
+                        row += p
+                    if row == 0.0:
+                        continue
+                    mass += row
+                    d = 5 if nn == 0 else nn
+                    z = zero[d]
+                    for j in range(n):
+                        burn[j] += pv[j] * z
+                    for g in range(first[d], first[d + 1]):
+                        t2 = t + step[g]
+                        if t2 > T:
+                            t2 = T
+                        k = left[g]
+                        q = prob[g]
+                        for j in range(n):
+                            P[t2, k, j] += q * pv[j]
                 if t < T or mass < 1e-20:
                     break
         mover_next = tabs_burn_next[m]
@@ -127,7 +138,7 @@ def exits(
             tv[x] = C[0, 0, j]
             k = start[x]
             r = 0.0
-            d = 0.0
+            dg = 0.0
             for t in range(-1, T + 1):
                 if t == -1:
                     p = burn[j]
@@ -152,7 +163,7 @@ def exits(
                 if y < 0:
                     r += p * (1.0 - W[code, o2])
                 elif y == x:
-                    d += p
+                    dg += p
                     r += p
                 else:
                     cols[k] = y
@@ -161,7 +172,7 @@ def exits(
                     r += p
             end[x] = k
             rhs[x] = r
-            diag[x] = d
+            diag[x] = dg
 
 
 @numba.njit(cache=True, nogil=True)

@@ -389,6 +389,7 @@ def _solve_pi(
                     progress(base + k, res, float("nan"), done, label)
 
             cpu0 = time.process_time()
+            pi.warm_start(space, level, W)
             result = pi.solve_level(space, level, W, tabs, tol, pool, step)
             extra = {
                 "residual": result.residual,
