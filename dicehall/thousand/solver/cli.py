@@ -86,6 +86,8 @@ def register_solve(app: typer.Typer) -> None:
         iteration: from the last finished level). Scores below --floor are kept at the floor: the model's one
         approximation (docs/thousand-solved.md).
         """
+        if method not in ("auto", "vi", "pi"):
+            raise fail(f"unknown method {method!r}: choose auto, vi or pi")
         rules = load_rules("thousand", preset, sets, rules_file)
         assert isinstance(rules, ThousandRules)
         ckpt = checkpoint_path(rules, floor)
