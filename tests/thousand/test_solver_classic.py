@@ -1,7 +1,7 @@
 """``bot:optimal`` on classic against itself: the first player wins at the solver's probability (slow).
 
-Needs the classic table in the user data directory (``dicehall solve thousand --preset classic``); without it the
-test is skipped with that command, since solving classic takes far longer than a test run (docs/thousand-solved.md).
+Needs the classic table in the user data directory (``dicehall solve thousand --preset classic``: policy iteration,
+about a quarter of an hour of CPU); without it the test is skipped with that command (docs/thousand-solved.md).
 """
 
 from __future__ import annotations

@@ -90,3 +90,16 @@ def test_policy_in_words_matches_the_tables_decisions() -> None:
             assert all(tv.should_roll(t, n) for t in below)
             if first is not None:
                 assert not tv.should_roll(first, n)
+
+
+def test_solve_by_policy_iteration_reports_its_residual() -> None:
+    result = runner.invoke(app, ["solve", "thousand", *SMALL_ARGS, "--method", "pi", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["method"] == "policy iteration" and out["residual"] <= 1e-9 and out["exact"]
+    assert out["win_probability_first_bounds"] is None and "draw" in out["endless_play"]
+    assert out["levels"][0]["residual"] == out["residual"] and out["levels"][0]["q_entries"] > 0
+    vi = solve(SMALL, floor=FLOOR)
+    assert abs(out["win_probability_first"] - vi.value(vi.space.start, vi.space.start)) < 1e-8
+    bad = runner.invoke(app, ["solve", "thousand", *SMALL_ARGS, "--method", "newton"])
+    assert bad.exit_code != 0 and "unknown method" in bad.output

@@ -65,19 +65,29 @@ def register_solve(app: typer.Typer) -> None:
         threads: int = typer.Option(
             0, "--threads", help="Threads that sweep at once (0: up to 2, as many as there are CPUs)."
         ),
+        method: str = typer.Option(
+            "auto",
+            "--method",
+            help="vi: value iteration from both ends (proves bounds, names endless play); pi: policy iteration "
+            "(fast on large rule sets; a fixed point within --tol, endless play counts as a draw); auto: vi up to "
+            "400,000 positions, else pi.",
+        ),
         fresh: bool = typer.Option(
             False,
             "--fresh",
             help="Solve again: ignore the cached table and any checkpoint of an interrupted run.",
         ),
     ) -> None:
-        """Win probabilities of two-player Dice 1000 under optimal play by both (value iteration from both ends).
+        """Win probabilities of two-player Dice 1000 under optimal play by both.
 
-        The table is cached in the user data directory (bot:optimal plays from it; a second run prints the
-        cached result); an interrupted run resumes from its checkpoint. Scores below --floor are kept at the
-        floor: the model's one approximation. Classic itself still takes CPU-hours (docs/thousand-solved.md);
-        Ctrl-C and the same command again resume it.
+        Small rule sets: value iteration from both ends (proved bounds); large ones such as classic: policy
+        iteration per fall level (--method). The table is cached in the user data directory (bot:optimal plays
+        from it; a second run prints the cached result); an interrupted run resumes from its checkpoint (policy
+        iteration: from the last finished level). Scores below --floor are kept at the floor: the model's one
+        approximation (docs/thousand-solved.md).
         """
+        if method not in ("auto", "vi", "pi"):
+            raise fail(f"unknown method {method!r}: choose auto, vi or pi")
         rules = load_rules("thousand", preset, sets, rules_file)
         assert isinstance(rules, ThousandRules)
         ckpt = checkpoint_path(rules, floor)
@@ -97,7 +107,7 @@ def register_solve(app: typer.Typer) -> None:
                 return
         try:
             solution = run_with_progress(
-                rules, floor, tol, max_sweeps, ckpt, quiet=as_json, threads=threads or None
+                rules, floor, tol, max_sweeps, ckpt, quiet=as_json, threads=threads or None, method=method
             )
         except DicehallError as exc:
             raise fail(str(exc)) from None
@@ -149,14 +159,24 @@ def run_with_progress(
     ckpt: Path,
     quiet: bool = False,
     threads: int | None = None,
+    method: str = "auto",
 ) -> Solution:
-    """Solve with a rich progress bar (sweep, largest change, gap), checkpointing to ``ckpt``."""
+    """Solve with a rich progress bar (sweep or policy step, largest change or residual, gap), checkpointing to
+    ``ckpt``."""
     if quiet:
-        return solve(rules, floor=floor, tol=tol, max_sweeps=max_sweeps, checkpoint=ckpt, threads=threads)
+        return solve(
+            rules,
+            floor=floor,
+            tol=tol,
+            max_sweeps=max_sweeps,
+            checkpoint=ckpt,
+            threads=threads,
+            method=method,
+        )
     columns = (
-        TextColumn("{task.fields[level]} · sweep {task.fields[sweep]}"),
+        TextColumn("{task.fields[level]} · step {task.fields[sweep]}"),
         BarColumn(),
-        TextColumn("max change {task.fields[change]}  gap {task.fields[gap]}"),
+        TextColumn("change/residual {task.fields[change]}  gap {task.fields[gap]}"),
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=False) as bar:
@@ -180,11 +200,13 @@ def run_with_progress(
             checkpoint=ckpt,
             progress=progress,
             threads=threads,
+            method=method,
         )
 
 
 def _print_summary(s: dict[str, Any]) -> None:
-    lo, hi = s["win_probability_first_bounds"]
+    bounds = s.get("win_probability_first_bounds")
+    lo, hi = bounds if bounds is not None else (float("nan"), float("nan"))
     if s["win_probability_first"] is not None:
         console.print(f"first player wins with probability [bold]{s['win_probability_first']:.9f}[/]")
     else:
@@ -195,7 +217,13 @@ def _print_summary(s: dict[str, Any]) -> None:
         f"{s['states']:,} positions ({s['player_states']:,} player states, {s['turn_states']:,} turn states), "
         f"{s['sweeps']} sweeps ({s.get('sweep_equivalents', s['sweeps'])} over all positions), max change {s['max_change']:.1e}, gap {s['gap']:.1e}, "
         f"{s['seconds']:.1f} s, peak memory {s['peak_memory_mb']:.0f} MB"
+        if bounds is not None
+        else f"policy iteration: {s['sweeps']} improvement steps over {len(s['levels'])} levels, residual "
+        f"max |T(V) - V| {s['residual']:.1e}, {s['seconds']:.1f} s ({s.get('cpu_seconds', 0):.1f} CPU-s), "
+        f"peak memory {s['peak_memory_mb']:.0f} MB"
     )
+    if bounds is None:
+        console.print(f"[dim]{s['endless_play']}[/]")
     console.print(f"[bold yellow]approximation:[/] {s['approximation']}")
     if not s["converged"]:
         console.print("[red]not converged within --max-sweeps: no value is reported[/]")

@@ -41,6 +41,10 @@ from dicehall.thousand.solver.space import (
 SOLVER_VERSION = 2
 DEFAULT_TOL = 1e-9
 DEFAULT_MAX_SWEEPS = 500
+PROVE_POSITIONS = 400_000
+"""``method = "auto"``: rule sets up to this many positions are solved by value iteration from both ends (bounds
+proved, endless play detected); larger ones (classic) by policy iteration (a fixed point within the tolerance;
+endless play counts as a draw)."""
 
 Progress = Callable[[int, float, float, float, str], None]
 """Called during each sweep with (sweeps so far, largest change, largest gap of the level or NaN while the sweep
@@ -71,7 +75,8 @@ def rules_key(rules: ThousandRules, floor: int) -> str:
 class LevelStats(NamedTuple):
     falls: tuple[int, int]
     positions: int
-    sweeps: int
+    sweeps: int  # value iteration: sweeps; policy iteration: improvement steps
+    extra: dict[str, Any] | None = None
 
 
 @dataclasses.dataclass
@@ -89,6 +94,14 @@ class Solution:
     converged: bool
     levels: list[LevelStats] = dataclasses.field(default_factory=list)
     cpu_seconds: float = 0.0
+    method: str = "value iteration"
+    residual: float | None = None
+    """Policy iteration: max |T(V) − V| over all positions (``T``: one optimally played turn)."""
+
+    @property
+    def bounded(self) -> bool:
+        """Value iteration from both ends: ``lower`` and ``upper`` are proved bounds (policy iteration: one value)."""
+        return self.method == "value iteration"
 
     @property
     def sweep_equivalents(self) -> float:
@@ -137,8 +150,16 @@ class Solution:
         lo, hi = self.bounds(s.start, s.start)
         return {
             "win_probability_first": self.value(s.start, s.start),
-            "win_probability_first_bounds": [lo, hi],
-            "gap": self.gap,
+            "win_probability_first_bounds": [lo, hi] if self.bounded else None,
+            "method": self.method,
+            "residual": self.residual,
+            "endless_play": (
+                "positions whose optimal play may not end are listed with their bounds (no single value)"
+                if self.bounded
+                else "a fixed point of the optimal turn within the residual; play that never ends counts as a "
+                "draw (1/2 each) — bounds are not proved by this method"
+            ),
+            "gap": self.gap if self.bounded else None,
             "exact": self.exact,
             "converged": self.converged,
             "states": s.positions,
@@ -147,7 +168,7 @@ class Solution:
             "sweeps": self.sweeps,
             "sweep_equivalents": round(self.sweep_equivalents, 2),
             "levels": [
-                {"falls": list(lv.falls), "positions": lv.positions, "sweeps": lv.sweeps}
+                {"falls": list(lv.falls), "positions": lv.positions, "sweeps": lv.sweeps, **(lv.extra or {})}
                 for lv in self.levels
             ],
             "max_change": self.max_change,
@@ -184,8 +205,13 @@ def solve(
     threads: int | None = None,
     by_level: bool = True,
     skip_settled: bool = True,
+    method: str = "auto",
 ) -> Solution:
     """Solve ``rules`` for two players (resuming from ``checkpoint`` when it holds an unfinished run).
+
+    ``method``: ``"vi"`` value iteration from both ends (proved bounds; endless play named), ``"pi"`` policy
+    iteration per level (:mod:`pi`; a fixed point within ``tol``, endless play a draw), ``"auto"``: ``"vi"`` up
+    to :data:`PROVE_POSITIONS` positions, else ``"pi"``.
 
     ``by_level`` solves one fall level after the other (:func:`levels`, most falls first); without it every
     sweep covers all positions (the plain order, kept for the tests). A level is done when its bounds meet within
@@ -196,10 +222,14 @@ def solve(
     ``threads`` (default: up to 2, the CPUs there are) sweep interleaved rows at once. Rows may read what another
     thread is writing: any mix of old and new bounds is still a pair of bounds, so the result does not depend on
     the interleaving (only the number of sweeps may)."""
+    if method not in ("auto", "vi", "pi"):
+        raise SolveError(f"unknown method {method!r}: choose auto, vi or pi")
     try:
         space = build_space(rules, floor)
     except DicehallError as exc:
         raise SolveError(str(exc)) from None
+    if method == "pi" or (method == "auto" and space.positions > PROVE_POSITIONS):
+        return _solve_pi(space, tol, progress, checkpoint, threads)
     dice = dice_table(rules)
     size = space.size
     plan = levels(space) if by_level else [Level((0, 0), schedule(space), [(0, size, 0, size)])]
@@ -214,7 +244,11 @@ def solve(
     spent = 0.0
     if checkpoint is not None and checkpoint.exists():
         with np.load(checkpoint) as data:
-            if data["lower"].shape == lower.shape and data["level_sweeps"].shape == level_sweeps.shape:
+            if (
+                "lower" in data
+                and data["lower"].shape == lower.shape
+                and data["level_sweeps"].shape == level_sweeps.shape
+            ):
                 lower[:] = data["lower"]
                 upper[:] = data["upper"]
                 level_sweeps[:] = data["level_sweeps"]
@@ -304,6 +338,112 @@ def solve(
         stats,
         cpu_seconds,
     )
+
+
+def _solve_pi(
+    space: Space,
+    tol: float,
+    progress: Progress | None,
+    checkpoint: Path | None,
+    threads: int | None,
+) -> Solution:
+    """Policy iteration level by level (:func:`pi.solve_level`); the checkpoint keeps the finished levels."""
+    from dicehall.thousand.solver import pi
+
+    size = space.size
+    plan = levels(space)
+    tabs = turn_tables(space, dice_table(space.rules))
+    W = np.full((size, size), 0.5)
+    stats: list[LevelStats] = []
+    spent = cpu_spent = 0.0
+    if checkpoint is not None and checkpoint.exists():
+        with np.load(checkpoint, allow_pickle=False) as data:
+            if "pi_values" in data and data["pi_values"].shape == W.shape:
+                W[:] = data["pi_values"]
+                stats = [LevelStats(*json.loads(x)) for x in json.loads(str(data["pi_levels"]))]
+                spent, cpu_spent = float(data["seconds"]), float(data["cpu_seconds"])
+                stats = [LevelStats(tuple(s.falls), s.positions, s.sweeps, s.extra) for s in stats]  # type: ignore[arg-type]
+    start = time.perf_counter()
+    cpu_start = time.process_time()
+    threads = default_threads() if threads is None else max(1, threads)
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    sizes = [sum((b - a) * (d - c) for a, b, c, d in lv.blocks) for lv in plan]
+    converged = True
+    residual = max(((s.extra or {}).get("residual", 0.0) for s in stats), default=0.0)
+    try:
+        for li in range(len(stats), len(plan)):
+            level = plan[li]
+            label = f"falls {level.falls[0]}/{level.falls[1]}, level {li + 1} of {len(plan)}"
+            done = sum(sizes[:li]) / space.positions
+            steps_before = sum(s.sweeps for s in stats)
+
+            def step(
+                k: int,
+                res: float,
+                _f: float,
+                label: str = label,
+                done: float = done,
+                base: int = steps_before,
+            ) -> None:
+                if progress is not None:
+                    progress(base + k, res, float("nan"), done, label)
+
+            cpu0 = time.process_time()
+            pi.warm_start(space, level, W)
+            result = pi.solve_level(space, level, W, tabs, tol, pool, step)
+            extra = {
+                "residual": result.residual,
+                "gmres_iterations": result.gmres_iterations,
+                "q_entries": result.entries,
+                "cpu_seconds": round(time.process_time() - cpu0, 1),
+            }
+            stats.append(LevelStats(level.falls, sizes[li], result.steps, extra))
+            residual = max(residual, result.residual)
+            if not result.converged:
+                converged = False
+                break
+            if checkpoint is not None and li + 1 < len(plan):
+                _save_pi_checkpoint(
+                    checkpoint,
+                    W,
+                    stats,
+                    spent + time.perf_counter() - start,
+                    cpu_spent + time.process_time() - cpu_start,
+                )
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    seconds = spent + time.perf_counter() - start
+    cpu_seconds = cpu_spent + time.process_time() - cpu_start
+    if checkpoint is not None and converged:
+        checkpoint.unlink(missing_ok=True)
+    if progress is not None:
+        progress(sum(s.sweeps for s in stats), residual, 0.0, 1.0, "done")
+    return Solution(
+        space,
+        W,
+        W,
+        sum(s.sweeps for s in stats),
+        residual,
+        seconds,
+        peak_memory_mb(),
+        tol,
+        converged,
+        stats,
+        cpu_seconds,
+        method="policy iteration",
+        residual=residual,
+    )
+
+
+def _save_pi_checkpoint(
+    path: Path, W: npt.NDArray[np.float64], stats: list[LevelStats], seconds: float, cpu_seconds: float
+) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    levels_json = json.dumps([json.dumps(list(s)) for s in stats])
+    np.savez(tmp, pi_values=W, pi_levels=np.array(levels_json), seconds=seconds, cpu_seconds=cpu_seconds)
+    tmp.replace(path)
 
 
 def _save_checkpoint(

@@ -1,0 +1,246 @@
+"""Policy iteration per fall level: the method that solves classic (value iteration contracts too slowly there).
+
+For fixed turn policies a level is the linear system ``(I + Q) V = rhs`` (:mod:`pi_kernel`); it is solved by
+GMRES preconditioned with one Gauss–Seidel sweep of the fixed policy in descending order of the two scores (a
+bank raises a score, so most successors come first). Then the policy is made greedy for the new values and the
+level solved again, until the values are a fixed point of the optimal-turn operator ``T`` within the tolerance:
+``max |T(V) − V|`` (the *residual*, reported) ``<= tol``.
+
+Endless play: for a fixed policy, positions from which play never ends satisfy ``V = 1 − V`` — they count as
+a draw (½ each). That is the convention of this method (documented in docs/thousand-solved.md); value iteration
+from both ends (:mod:`solve`) is the method that proves bounds instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import scipy.sparse.linalg as spla
+
+from dicehall.thousand.solver import pi_kernel
+from dicehall.thousand.solver.space import Level, Space
+
+Step = Callable[[int, float, float], None]
+"""Called after each improvement step with (step, residual max |T(V) − V|, fraction of the build done)."""
+
+MAX_STEPS = 60
+
+
+class LevelResult(NamedTuple):
+    steps: int
+    residual: float
+    gmres_iterations: int
+    entries: int  # largest number of Q entries held at once
+    converged: bool
+
+
+class _System:
+    """The level's positions, their row slots and ``Q`` of the current policy."""
+
+    def __init__(self, space: Space, level: Level) -> None:
+        self.space = space
+        sides = []
+        off = 0
+        for olo, ohi, mlo, mhi in level.blocks:
+            sides.append((int(space.falls_of[mlo]), int(space.falls_of[olo]), mlo, mhi, olo, ohi, off))
+            off += (mhi - mlo) * (ohi - olo)
+        self.sides = np.array(sides, dtype=np.int64)
+        self.n = off
+        widths = []
+        order_key = []
+        for _, _, mlo, mhi, olo, ohi, _ in sides:
+            no = ohi - olo
+            widths.append(np.repeat(space.top[mlo:mhi] + 2, no))
+            sm = space.score_of[mlo:mhi][:, None]
+            so = space.score_of[olo:ohi][None, :]
+            order_key.append((sm + so).reshape(-1))
+        w = np.concatenate(widths)
+        self.start = np.zeros(self.n, dtype=np.int64)
+        self.start[1:] = np.cumsum(w)[:-1]
+        self.capacity = int(w.sum())
+        # Gauss–Seidel order: higher score sums first (a bank raises a score)
+        self.order = np.argsort(-np.concatenate(order_key), kind="stable").astype(np.int64)
+        self.cols = np.empty(self.capacity, dtype=np.int32)
+        self.vals = np.empty(self.capacity)
+        self.end = np.zeros(self.n, dtype=np.int64)
+        self.diag = np.zeros(self.n)
+        self.rhs = np.zeros(self.n)
+        self.tv = np.zeros(self.n)
+
+    def entries(self) -> int:
+        return int((self.end - self.start).sum())
+
+    def values(self, W: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The level's part of ``W`` as a vector in the level's index."""
+        parts = []
+        for _, _, mlo, mhi, olo, ohi, _ in self.sides:
+            parts.append(W[olo:ohi, mlo:mhi].T.reshape(-1))
+        return np.concatenate(parts)
+
+    def store(self, W: npt.NDArray[np.float64], v: npt.NDArray[np.float64]) -> None:
+        for _, _, mlo, mhi, olo, ohi, off in self.sides:
+            nm, no = mhi - mlo, ohi - olo
+            W[olo:ohi, mlo:mhi] = v[off : off + nm * no].reshape(nm, no).T
+
+    def build(
+        self, W: npt.NDArray[np.float64], tabs: tuple[Any, ...], pool: ThreadPoolExecutor | None
+    ) -> None:
+        """``Q``, ``rhs`` of the policy greedy for ``W``, and ``T(W)`` into ``tv``."""
+        tmax = int(self.space.top.max())
+        jobs = []
+        for s, (_, _, mlo, mhi, _, _, _) in enumerate(self.sides):
+            # chunks of about equal work (a mover's turn costs about its top turn total) for the pool to share
+            work = np.cumsum(self.space.top[mlo:mhi] + 2)
+            parts = 8 if pool is not None else 1
+            cuts = mlo + np.searchsorted(work, np.linspace(0, work[-1], parts + 1)[1:-1])
+            bounds = [mlo, *(int(c) for c in cuts), mhi]
+            jobs += [(s, a, b) for a, b in itertools.pairwise(bounds) if a < b]
+
+        def run(job: tuple[int, int, int]) -> None:
+            s, a, b = job
+            pi_kernel.exits(
+                s,
+                a,
+                b,
+                self.sides,
+                self.space.falls_of,
+                W,
+                tmax,
+                self.start,
+                self.cols,
+                self.vals,
+                self.end,
+                self.diag,
+                self.rhs,
+                self.tv,
+                *tabs,
+            )
+
+        if pool is None:
+            for job in jobs:
+                run(job)
+        else:
+            list(pool.map(run, jobs))
+
+    def operator(self) -> spla.LinearOperator:
+        def mv(v: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+            out = np.empty(self.n)
+            pi_kernel.matvec(
+                np.ascontiguousarray(v, dtype=np.float64).reshape(-1),
+                self.start,
+                self.end,
+                self.cols,
+                self.vals,
+                self.diag,
+                out,
+            )
+            return out
+
+        return spla.LinearOperator((self.n, self.n), matvec=mv, dtype=np.float64)
+
+    def preconditioner(self) -> spla.LinearOperator:
+        def gs(r: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+            z = np.empty(self.n)
+            pi_kernel.gauss_seidel(
+                np.ascontiguousarray(r, dtype=np.float64).reshape(-1),
+                self.order,
+                self.start,
+                self.end,
+                self.cols,
+                self.vals,
+                self.diag,
+                z,
+            )
+            return z
+
+        return spla.LinearOperator((self.n, self.n), matvec=gs, dtype=np.float64)
+
+
+def warm_start(space: Space, level: Level, W: npt.NDArray[np.float64]) -> None:
+    """Start a level from the level with one fall more for each player (solved before it): the same scores with
+    one fall more play much alike, so the first policy is nearly right. Positions with a player who has not
+    opened (no fall count to raise) start at ½."""
+    last = len(space.fall_lo) - 2
+    up = np.full(space.size, -1, dtype=np.int64)
+    for i, p in enumerate(space.states):
+        if p.opened and p.falls < last:
+            up[i] = space.index.get(space.canonical(p._replace(falls=p.falls + 1)), -1)
+    if level.falls == (last, last):
+        return
+    for olo, ohi, mlo, mhi in level.blocks:
+        mo, mm = up[olo:ohi], up[mlo:mhi]
+        block = np.full((ohi - olo, mhi - mlo), 0.5)
+        ok_o, ok_m = mo >= 0, mm >= 0
+        block[np.ix_(ok_o, ok_m)] = W[np.ix_(mo[ok_o], mm[ok_m])]
+        W[olo:ohi, mlo:mhi] = block
+
+
+def solve_level(
+    space: Space,
+    level: Level,
+    W: npt.NDArray[np.float64],
+    tabs: tuple[Any, ...],
+    tol: float,
+    pool: ThreadPoolExecutor | None = None,
+    step: Step | None = None,
+    max_steps: int = MAX_STEPS,
+) -> LevelResult:
+    """Policy iteration on one level of ``W`` (the levels it reads must be solved already); in place."""
+    sys_ = _System(space, level)
+    A = sys_.operator()
+    M = sys_.preconditioner()
+    iterations = 0
+    entries = 0
+    residual = float("inf")
+    for k in range(max_steps + 1):
+        sys_.build(W, tabs, pool)
+        v = sys_.values(W)
+        residual = float(np.abs(sys_.tv - v).max())
+        if step is not None:
+            step(k, residual, 1.0)
+        if residual <= tol:
+            return LevelResult(k, residual, iterations, entries, True)
+        if k == max_steps:
+            break
+        entries = max(entries, sys_.entries())
+        # start from the better of the old values and T(old) (the first step has no solved values yet)
+        x0 = sys_.tv.copy()
+        # inexact steps while far from the fixed point; the last ones solve to well below the tolerance
+        target = max(tol / 50, residual / 100)
+        for _ in range(20):
+            count = [0]
+
+            def cb(_: Any, count: list[int] = count) -> None:
+                count[0] += 1
+
+            x, _info = spla.gmres(
+                A,
+                sys_.rhs,
+                x0=x0,
+                rtol=1e-14,
+                atol=target / 10,
+                restart=40,
+                maxiter=8,
+                M=M,
+                callback=cb,
+                callback_type="pr_norm",
+            )
+            iterations += count[0]
+            lin = float(np.abs(A.matvec(x) - sys_.rhs).max())
+            x0 = x
+            if lin <= target:
+                break
+        sys_.store(W, x0)
+    return LevelResult(max_steps, residual, iterations, entries, False)
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t = time.process_time()
+    out = fn()
+    return out, time.process_time() - t

@@ -1,0 +1,198 @@
+# mypy: allow-untyped-defs
+# (Numba compiles these for the array types it is called with; annotations would not be checked there)
+"""Compiled parts of policy iteration (see :mod:`dicehall.thousand.solver.pi`).
+
+For fixed turn policies a fall level is a linear system: a position ``x``'s turn ends at next positions ``y``
+(a bank at some total, or a burn) with chances ``Q[x, y]``, and ``V(x) = win(x) + Σ Q[x, y] (1 − V(y))``.
+:func:`exits` builds the rows of ``Q`` for the policy greedy for the current values (the turn kernel's decisions)
+by a forward pass over each turn; positions outside the level (finished levels) go into the right-hand side.
+The rows are stored in slots of a fixed width per mover (``start[x]`` .. ``end[x]``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from dicehall.thousand.solver import kernel
+
+
+@numba.njit(cache=True, nogil=True)
+def _level_index(sides, falls_of, m, o):
+    """The level's index of position (mover ``m``, opponent ``o``), or -1 when it lies in another level."""
+    fm = falls_of[m]
+    fo = falls_of[o]
+    for s in range(sides.shape[0]):
+        if sides[s, 0] == fm and sides[s, 1] == fo:
+            return sides[s, 6] + (m - sides[s, 2]) * (sides[s, 5] - sides[s, 4]) + (o - sides[s, 4])
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def exits(
+    side,
+    m_from,
+    m_to,
+    sides,
+    falls_of,
+    W,
+    tmax,
+    start,
+    cols,
+    vals,
+    end,
+    diag,
+    rhs,
+    tv,
+    tabs_score_of,
+    tabs_top,
+    tabs_bank_next,
+    tabs_bank_score,
+    tabs_bank_climb,
+    tabs_burn_next,
+    tabs_ovt_next,
+    tabs_knock_next,
+    first,
+    prob,
+    step,
+    left,
+    zero,
+):
+    """Rows of ``Q`` for movers ``m_from..m_to`` of side ``sides[side]`` against all of its opponents.
+
+    Writes ``Q``'s off-diagonal entries into the row slots, its diagonal into ``diag``, the right-hand side
+    ``win + Σ_inside Q + Σ_outside Q (1 − V)`` into ``rhs`` and ``T(W)`` (the optimal turn's value) into ``tv``.
+    """
+    o0 = sides[side, 4]
+    o1 = sides[side, 5]
+    n = o1 - o0
+    C = np.empty((tmax + 1, 6, n))
+    B = np.empty((tmax + 1, n))
+    P = np.empty((tmax + 1, 6, n))
+    bank = np.empty((tmax + 1, n))
+    burn = np.empty(n)
+    pv = np.empty(n)
+    for m in range(m_from, m_to):
+        kernel.turn(
+            m,
+            o0,
+            o1,
+            W,
+            C,
+            B,
+            tabs_score_of,
+            tabs_top,
+            tabs_bank_next,
+            tabs_bank_score,
+            tabs_bank_climb,
+            tabs_burn_next,
+            tabs_ovt_next,
+            tabs_knock_next,
+            first,
+            prob,
+            step,
+            left,
+            zero,
+        )
+        T = tabs_top[m]
+        # chance to stand at (turn total, dice in hand) under the greedy policy, carried forward lane by lane
+        P[: T + 1] = 0.0
+        bank[: T + 1] = 0.0
+        burn[:] = 0.0
+        P[0, 0, :] = 1.0
+        for t in range(T + 1):
+            for _ in range(1000 if t == T else 1):  # the top row feeds itself (hot dice): until drained
+                mass = 0.0
+                for nn in range(6):
+                    row = 0.0
+                    for j in range(n):
+                        p = P[t, nn, j]
+                        P[t, nn, j] = 0.0
+                        # bank where banking is at least as good as rolling (the kernel's C is their maximum)
+                        if nn > 0 and B[t, j] >= 0.0 and not C[t, nn, j] > B[t, j]:
+                            bank[t, j] += p
+                            p = 0.0
+                        pv[j] = p
+                        row += p
+                    if row == 0.0:
+                        continue
+                    mass += row
+                    d = 5 if nn == 0 else nn
+                    z = zero[d]
+                    for j in range(n):
+                        burn[j] += pv[j] * z
+                    for g in range(first[d], first[d + 1]):
+                        t2 = t + step[g]
+                        if t2 > T:
+                            t2 = T
+                        k = left[g]
+                        q = prob[g]
+                        for j in range(n):
+                            P[t2, k, j] += q * pv[j]
+                if t < T or mass < 1e-20:
+                    break
+        mover_next = tabs_burn_next[m]
+        for j in range(n):
+            o = o0 + j
+            x = _level_index(sides, falls_of, m, o)
+            tv[x] = C[0, 0, j]
+            k = start[x]
+            r = 0.0
+            dg = 0.0
+            for t in range(-1, T + 1):
+                if t == -1:
+                    p = burn[j]
+                    code = mover_next
+                    o2 = o
+                else:
+                    p = bank[t, j]
+                    if p == 0.0:
+                        continue
+                    code = tabs_bank_next[m, t]
+                    if code == -1:  # a win
+                        r += p
+                        continue
+                    o2 = o
+                    if tabs_score_of[m] < tabs_score_of[o] < tabs_bank_score[m, t]:
+                        o2 = tabs_ovt_next[o2]
+                    if tabs_bank_climb[m, t] and tabs_knock_next[o2] >= 0:
+                        o2 = tabs_knock_next[o2]
+                if p == 0.0:
+                    continue
+                y = _level_index(sides, falls_of, o2, code)
+                if y < 0:
+                    r += p * (1.0 - W[code, o2])
+                elif y == x:
+                    dg += p
+                    r += p
+                else:
+                    cols[k] = y
+                    vals[k] = p
+                    k += 1
+                    r += p
+            end[x] = k
+            rhs[x] = r
+            diag[x] = dg
+
+
+@numba.njit(cache=True, nogil=True)
+def matvec(v, start, end, cols, vals, diag, out):
+    """``out = (I + Q) v``."""
+    for x in range(v.shape[0]):
+        acc = (1.0 + diag[x]) * v[x]
+        for k in range(start[x], end[x]):
+            acc += vals[k] * v[cols[k]]
+        out[x] = acc
+
+
+@numba.njit(cache=True, nogil=True)
+def gauss_seidel(r, order, start, end, cols, vals, diag, z):
+    """``z`` solving ``(I + Q_before) z = r``, ``Q_before`` the entries to positions earlier in ``order``:
+    one Gauss–Seidel sweep of the fixed policy from zero (the preconditioner)."""
+    z[:] = 0.0
+    for i in range(order.shape[0]):
+        x = order[i]
+        acc = r[x]
+        for k in range(start[x], end[x]):
+            acc -= vals[k] * z[cols[k]]
+        z[x] = acc / (1.0 + diag[x])
