@@ -85,6 +85,20 @@ def test_a_scripted_game_of_dice_1000_in_each_language(lang: str, tmp_path: Path
     assert english_left(replayed, lang) == []
 
 
+def test_a_clever_replay_shows_the_translated_board(tmp_path: Path) -> None:
+    """``replay`` of a Clever record prints the board ``play clever`` shows, in the language asked for."""
+    save = tmp_path / "clever.json"
+    invoke("play", "clever", "--players", "bot:greedy,bot:greedy", "--seed", "3", "--save", str(save))
+    english = invoke("replay", str(save), "--lang", "en")
+    russian = invoke("replay", str(save), "--lang", "ru")
+    assert "Yellow" in english and "Winner: bot:greedy#" in english
+    assert english_left(english, "ru"), "the English board must fail the check"
+    assert english_left(russian, "ru") == []
+    assert "Жёлтая" in russian and "Победитель: bot:greedy#" in russian and "bot:greedy#1 итого" in russian
+    for word in ("Yellow", "Blue", "Green", "Orange", "Purple", "round", "total", "foxes", "Winner"):
+        assert word not in russian, word
+
+
 @pytest.mark.parametrize("lang", SLAVIC)
 def test_simulate_reports_in_each_language(lang: str) -> None:
     out = invoke("simulate", "thousand", "--games", "6", "--jobs", "1", "--lang", lang)
