@@ -241,3 +241,18 @@ def test_wurf_refusals_in_each_language(lang: str) -> None:
     assert end.value.localized(lang) == expected
     assert end.value.message_json() == {"id": "wurf.refusal.mandatory_throw", "params": {}}
     assert "15" in box.value.localized(lang) and "31" in box.value.localized(lang)
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_wurf_bot_descriptions_in_each_language(lang: str) -> None:
+    """Wurf's bots describe themselves with message ids of their own (not Dice 1000's bots of the same names)."""
+    from dicehall.core.agents import bots_for
+
+    docs = bots_for("wurf")
+    assert sorted(docs) == ["cautious", "expert", "random"]
+    t = translator(lang)
+    for name, doc in docs.items():
+        assert getattr(doc, "msgid", None) == f"bot.wurf.{name}.doc"
+        said = t.message(doc)
+        assert said == t(f"bot.wurf.{name}.doc") and said != str(doc) and english_left(said, lang) == []
+    assert str(docs["cautious"]) == "stops after the mandatory throw unless the odds clearly favour going on"
