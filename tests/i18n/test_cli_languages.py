@@ -256,3 +256,22 @@ def test_wurf_bot_descriptions_in_each_language(lang: str) -> None:
         said = t.message(doc)
         assert said == t(f"bot.wurf.{name}.doc") and said != str(doc) and english_left(said, lang) == []
     assert str(docs["cautious"]) == "stops after the mandatory throw unless the odds clearly favour going on"
+
+
+def test_the_thousand_solver_reports_in_russian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve thousand``: its progress and result lines (value iteration, the cached table, policy iteration) say
+    numbers with a decimal comma and leave no English catalogue text."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    small = [
+        "--set", "target=30", "--set", "barrel=none", "--set", "pits=[[15,20]]", "--set", "open_min=10",
+        "--set", "bolts_count=2", "--set", "bolt_penalty=10", "--set", "overtake_penalty=5",
+        "--set", "dump_truck_score=10", "--floor", "-20",
+    ]  # fmt: skip
+    english = invoke("solve", "thousand", *small, "--lang", "en")
+    assert "first player wins with probability 0." in english and english_left(english, "ru")
+    cached = invoke("solve", "thousand", *small, "--lang", "ru")
+    solved = invoke("solve", "thousand", *small, "--method", "pi", "--fresh", "--lang", "ru")
+    assert "результат из кэша" in cached and "итерация по стратегиям" in solved
+    for out in (cached, solved):
+        assert "первый игрок выигрывает с вероятностью 0," in out and "счёт ниже -20 держится на -20" in out
+        assert english_left(out, "ru") == []
