@@ -113,7 +113,8 @@ def replay_cmd(
             out["winners"] = state.winners()
         typer.echo(json.dumps(out))
         return
-    console.print(localized_position(record.game, state))
+    names = [str(p["name"]) for p in record.players]
+    console.print(localized_position(record.game, state, names))
     console.print(f"[dim]{tr('cli.replay.done', n=len(record.events) if upto is None else upto)}[/]")
 
 
@@ -170,8 +171,14 @@ def serve_cmd(
         raise fail(exc) from None
 
 
-def localized_position(game: str, state: Any) -> Any:
+def localized_position(game: str, state: Any, names: list[str] | None = None) -> Any:
     """The position in the reader's language where the game has a terminal view for it, else its own text."""
+    if game == "clever":
+        from dicehall.clever.terminal import board_renderable
+
+        # the board ``play clever`` shows, with the record's seat names
+        seats = names if names is not None and len(names) == state.n else None
+        return board_renderable(state, seats, console.width)
     if game == "thousand":
         from rich.console import Group
         from rich.text import Text

@@ -170,6 +170,13 @@ class Translator:
 
         return format_decimal(value, locale=self.lang)
 
+    def fixed(self, value: float, places: int) -> str:
+        """``value`` with exactly ``places`` decimals in the locale's way ("0,50" in ru/uk/pl, "0.50" in en)."""
+        from babel.numbers import format_decimal
+
+        pattern = "0." + "0" * places if places > 0 else "0"
+        return format_decimal(value, format=pattern, locale=self.lang)
+
     def datetime(self, value: dt.datetime, length: str = "medium") -> str:
         """A date and time in the locale's words and order (``length``: short, medium, long)."""
         from babel.dates import format_datetime

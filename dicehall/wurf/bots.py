@@ -12,6 +12,7 @@ import numpy as np
 from dicehall.core.agents import Agent, RandomAgent, register_bot
 from dicehall.core.game import State
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 from dicehall.wurf.actions import Action, EndTurn, Rearrange, Throw
 from dicehall.wurf.arena.base import ARENA_MM, DieRest, ThrowParams, X
 from dicehall.wurf.arena.fast import FastArena
@@ -33,9 +34,7 @@ def default_throw(state: WurfState, power: float = 0.45) -> Throw:
     return Throw(round(cx, 1), round(max(5.0, cy - AIM_SOUTH_MM), 1), power, 0.5)
 
 
-@register_bot(
-    "wurf", "random", "uniformly random among the listed actions (aim cells × 3 powers, gather, end)"
-)
+@register_bot("wurf", "random", Message("bot.wurf.random.doc"))
 def _random(rules: RuleSet) -> Agent:
     return RandomAgent(rules)
 
@@ -48,7 +47,7 @@ def resolve(arena_faces: Sequence[int | None]) -> tuple[int, int]:
     return taken, len(faces) - taken
 
 
-@register_bot("wurf", "cautious", "stops after the mandatory throw unless the odds clearly favour going on")
+@register_bot("wurf", "cautious", Message("bot.wurf.cautious.doc"))
 class CautiousBot(Agent):
     """Throws at the dice with moderate power; continues only when the thrown die alone matches with ≥ 2/3
     chance (4 or 5 different numbers in the arena), and never risks its last die on less than 5/6."""
@@ -68,9 +67,7 @@ class CautiousBot(Agent):
         return default_throw(state)
 
 
-@register_bot(
-    "wurf", "expert", "Monte Carlo under the fast model: whether to go on, where to aim, when to gather"
-)
+@register_bot("wurf", "expert", Message("bot.wurf.expert.doc"))
 class ExpertBot(Agent):
     """Scores each candidate (gather first or not, a few aim points, powers) by sampling throw outcomes from the
     fast arena model: the expected change of its own supply, minus the chance that the next player finds a

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dicehall.i18n import tr
+from dicehall.i18n import current, tr
 from dicehall.wurf.actions import (
     CELL_MM,
     CELLS,
@@ -93,7 +93,9 @@ def cell_help() -> str:
 def describe_action(action: object) -> str:
     """A player's move in words a player uses (aim cell and power, not millimetres)."""
     if isinstance(action, Throw):
-        return tr("wurf.narrate.throw", cell=cell_of(action.x, action.y), power=f"{action.power:.2f}")
+        return tr(
+            "wurf.narrate.throw", cell=cell_of(action.x, action.y), power=current().fixed(action.power, 2)
+        )
     if isinstance(action, RealThrow):
         return tr("wurf.narrate.real_throw")
     if isinstance(action, EndTurn):

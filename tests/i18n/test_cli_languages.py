@@ -85,6 +85,20 @@ def test_a_scripted_game_of_dice_1000_in_each_language(lang: str, tmp_path: Path
     assert english_left(replayed, lang) == []
 
 
+def test_a_clever_replay_shows_the_translated_board(tmp_path: Path) -> None:
+    """``replay`` of a Clever record prints the board ``play clever`` shows, in the language asked for."""
+    save = tmp_path / "clever.json"
+    invoke("play", "clever", "--players", "bot:greedy,bot:greedy", "--seed", "3", "--save", str(save))
+    english = invoke("replay", str(save), "--lang", "en")
+    russian = invoke("replay", str(save), "--lang", "ru")
+    assert "Yellow" in english and "Winner: bot:greedy#" in english
+    assert english_left(english, "ru"), "the English board must fail the check"
+    assert english_left(russian, "ru") == []
+    assert "Жёлтая" in russian and "Победитель: bot:greedy#" in russian and "bot:greedy#1 итого" in russian
+    for word in ("Yellow", "Blue", "Green", "Orange", "Purple", "round", "total", "foxes", "Winner"):
+        assert word not in russian, word
+
+
 @pytest.mark.parametrize("lang", SLAVIC)
 def test_simulate_reports_in_each_language(lang: str) -> None:
     out = invoke("simulate", "thousand", "--games", "6", "--jobs", "1", "--lang", lang)
@@ -227,3 +241,37 @@ def test_wurf_refusals_in_each_language(lang: str) -> None:
     assert end.value.localized(lang) == expected
     assert end.value.message_json() == {"id": "wurf.refusal.mandatory_throw", "params": {}}
     assert "15" in box.value.localized(lang) and "31" in box.value.localized(lang)
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_wurf_bot_descriptions_in_each_language(lang: str) -> None:
+    """Wurf's bots describe themselves with message ids of their own (not Dice 1000's bots of the same names)."""
+    from dicehall.core.agents import bots_for
+
+    docs = bots_for("wurf")
+    assert sorted(docs) == ["cautious", "expert", "random"]
+    t = translator(lang)
+    for name, doc in docs.items():
+        assert getattr(doc, "msgid", None) == f"bot.wurf.{name}.doc"
+        said = t.message(doc)
+        assert said == t(f"bot.wurf.{name}.doc") and said != str(doc) and english_left(said, lang) == []
+    assert str(docs["cautious"]) == "stops after the mandatory throw unless the odds clearly favour going on"
+
+
+def test_the_thousand_solver_reports_in_russian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve thousand``: its progress and result lines (value iteration, the cached table, policy iteration) say
+    numbers with a decimal comma and leave no English catalogue text."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    small = [
+        "--set", "target=30", "--set", "barrel=none", "--set", "pits=[[15,20]]", "--set", "open_min=10",
+        "--set", "bolts_count=2", "--set", "bolt_penalty=10", "--set", "overtake_penalty=5",
+        "--set", "dump_truck_score=10", "--floor", "-20",
+    ]  # fmt: skip
+    english = invoke("solve", "thousand", *small, "--lang", "en")
+    assert "first player wins with probability 0." in english and english_left(english, "ru")
+    cached = invoke("solve", "thousand", *small, "--lang", "ru")
+    solved = invoke("solve", "thousand", *small, "--method", "pi", "--fresh", "--lang", "ru")
+    assert "результат из кэша" in cached and "итерация по стратегиям" in solved
+    for out in (cached, solved):
+        assert "первый игрок выигрывает с вероятностью 0," in out and "счёт ниже -20 держится на -20" in out
+        assert english_left(out, "ru") == []

@@ -227,6 +227,22 @@ def test_bot_moves_are_told_as_cell_and_power() -> None:
     assert "first touch down" in help_text and "Power: 0" in help_text and "leave the arena" in help_text
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "throws at c3 with power 0.50"),
+        ("ru", "бросает в c3 с силой 0,50"),
+        ("pl", "rzuca na c3 z siłą 0,50"),
+    ],
+)
+def test_the_power_is_written_in_the_languages_way(lang: str, said: str) -> None:
+    from dicehall.i18n import set_language
+    from dicehall.wurf.terminal import describe_action
+
+    set_language(lang)  # the suite's fixture puts the language back after each test
+    assert describe_action(Throw(100.0, 100.0, 0.5, 0.5)) == said
+
+
 def test_play_narrates_bot_moves_without_millimetres(app: typer.Typer) -> None:
     res = CliRunner().invoke(app, ["play", "wurf", "--players", "bot:cautious,bot:expert", "--seed", "4"])
     assert res.exit_code == 0, res.output

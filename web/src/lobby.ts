@@ -92,7 +92,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     const kind = h("select", { "aria-label": t("lobby.seat_kind"), class: "seat-kind" }, h("option", { value: "human", selected: init.kind === "human" }, t("lobby.human")), h("option", { value: "bot", selected: init.kind === "bot" }, t("lobby.bot")));
     const name = h("input", { type: "text", class: "seat-name", placeholder: t("lobby.name_optional"), maxlength: 32, value: init.name ?? "", "aria-label": t("lobby.player_name") });
     const defaultBot = botNames().includes("expert") ? "expert" : botNames()[0];
-    const bot = h("select", { class: "seat-bot", "aria-label": t("lobby.bot_level") }, botNames().map((b) => h("option", { value: b, selected: b === defaultBot, title: tKey(`bot.${b}.doc`, "") }, botName(b))));
+    const bot = h("select", { class: "seat-bot", "aria-label": t("lobby.bot_level") }, botNames().map((b) => h("option", { value: b, selected: b === defaultBot, title: tKey(`bot.${game?.name}.${b}.doc`, tKey(`bot.${b}.doc`, "")) }, botName(b))));
     const where = h(
       "select",
       { class: "seat-where", "aria-label": t("lobby.where"), title: t("lobby.where_hint") },

@@ -9,11 +9,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dicehall.core.cli_options import RulesFileOpt, SetOpt, console, fail
 from dicehall.core.cli_support import load_rules
 from dicehall.core.errors import DicehallError
+from dicehall.i18n import current, localize, tr
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.solve import (
     DEFAULT_MAX_SWEEPS,
@@ -87,7 +89,7 @@ def register_solve(app: typer.Typer) -> None:
         approximation (docs/thousand-solved.md).
         """
         if method not in ("auto", "vi", "pi"):
-            raise fail(f"unknown method {method!r}: choose auto, vi or pi")
+            raise fail(tr("solve.thousand.unknown_method", method=method))
         rules = load_rules("thousand", preset, sets, rules_file)
         assert isinstance(rules, ThousandRules)
         ckpt = checkpoint_path(rules, floor)
@@ -102,7 +104,7 @@ def register_solve(app: typer.Typer) -> None:
                 summary = dict(cached.info, cached=True, table=str(table_paths(rules, floor)[0]))
                 summary.pop("rules", None)
                 if not as_json:
-                    console.print("[dim]cached result (--fresh solves again)[/]")
+                    console.print(f"[dim]{tr('solve.thousand.cached')}[/]")
                 _report(summary, cached.space, cached.values, plot, policy, as_json)
                 return
         try:
@@ -112,7 +114,7 @@ def register_solve(app: typer.Typer) -> None:
         except DicehallError as exc:
             raise fail(str(exc)) from None
         except KeyboardInterrupt:
-            console.print(f"[yellow]interrupted; run the same command again to resume ({ckpt})[/]")
+            console.print(f"[yellow]{tr('solve.thousand.interrupted', path=str(ckpt))}[/]")
             raise typer.Exit(130) from None
         summary = solution.summary()
         if solution.exact:
@@ -174,9 +176,9 @@ def run_with_progress(
             method=method,
         )
     columns = (
-        TextColumn("{task.fields[level]} · step {task.fields[sweep]}"),
+        TextColumn(tr("solve.thousand.step", level="{task.fields[level]}", sweep="{task.fields[sweep]}")),
         BarColumn(),
-        TextColumn("change/residual {task.fields[change]}  gap {task.fields[gap]}"),
+        TextColumn(tr("solve.thousand.change_gap", change="{task.fields[change]}", gap="{task.fields[gap]}")),
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=console, transient=False) as bar:
@@ -185,11 +187,11 @@ def run_with_progress(
         def progress(sweep: int, change: float, gap: float, done: float, level: str) -> None:
             fields: dict[str, Any] = {
                 "sweep": sweep + (0 if done >= 1 else 1),
-                "change": f"{change:.1e}",
-                "level": level,
+                "change": _sci(change),
+                "level": localize(level),
             }
             if gap == gap:  # not NaN: the sweep is complete
-                fields["gap"] = f"{gap:.1e}"
+                fields["gap"] = _sci(gap)
             bar.update(task, completed=done, **fields)
 
         return solve(
@@ -204,32 +206,66 @@ def run_with_progress(
         )
 
 
+def _sci(x: float) -> str:
+    """A change or gap such as 1.2e-09, with the language's decimal sign."""
+    from babel.numbers import get_decimal_symbol
+
+    return f"{x:.1e}".replace(".", get_decimal_symbol(current().lang))
+
+
 def _print_summary(s: dict[str, Any]) -> None:
+    t = current()
     bounds = s.get("win_probability_first_bounds")
     lo, hi = bounds if bounds is not None else (float("nan"), float("nan"))
     if s["win_probability_first"] is not None:
-        console.print(f"first player wins with probability [bold]{s['win_probability_first']:.9f}[/]")
+        console.print(tr("solve.thousand.win", p=f"[bold]{t.fixed(s['win_probability_first'], 9)}[/]"))
     else:
-        console.print(
-            f"[yellow]no single value: the first player's win probability lies in [{lo:.9f}, {hi:.9f}][/]"
+        said = tr("solve.thousand.no_single_value", lo=t.fixed(lo, 9), hi=t.fixed(hi, 9))
+        console.print(f"[yellow]{escape(said)}[/]")
+    seconds, memory = t.fixed(s["seconds"], 1), t.fixed(s["peak_memory_mb"], 0)
+    if bounds is not None:
+        stats = tr(
+            "solve.thousand.vi_stats",
+            states=t.number(s["states"]),
+            players=t.number(s["player_states"]),
+            turns=t.number(s["turn_states"]),
+            sweeps=t.number(s["sweeps"]),
+            equivalents=t.number(s.get("sweep_equivalents", s["sweeps"])),
+            change=_sci(s["max_change"]),
+            gap=_sci(s["gap"]),
+            seconds=seconds,
+            memory=memory,
         )
-    console.print(
-        f"{s['states']:,} positions ({s['player_states']:,} player states, {s['turn_states']:,} turn states), "
-        f"{s['sweeps']} sweeps ({s.get('sweep_equivalents', s['sweeps'])} over all positions), max change {s['max_change']:.1e}, gap {s['gap']:.1e}, "
-        f"{s['seconds']:.1f} s, peak memory {s['peak_memory_mb']:.0f} MB"
-        if bounds is not None
-        else f"policy iteration: {s['sweeps']} improvement steps over {len(s['levels'])} levels, residual "
-        f"max |T(V) - V| {s['residual']:.1e}, {s['seconds']:.1f} s ({s.get('cpu_seconds', 0):.1f} CPU-s), "
-        f"peak memory {s['peak_memory_mb']:.0f} MB"
-    )
+    else:
+        stats = tr(
+            "solve.thousand.pi_stats",
+            steps=t.number(s["sweeps"]),
+            levels=t.number(len(s["levels"])),
+            residual=_sci(s["residual"]),
+            seconds=seconds,
+            cpu=t.fixed(s.get("cpu_seconds", 0), 1),
+            memory=memory,
+        )
+    console.print(escape(stats))
     if bounds is None:
-        console.print(f"[dim]{s['endless_play']}[/]")
-    console.print(f"[bold yellow]approximation:[/] {s['approximation']}")
+        console.print(f"[dim]{escape(tr('solve.thousand.endless_pi'))}[/]")
+    floor = s.get("score_floor")
+    approximation = (
+        s["approximation"] if floor is None else tr("solve.thousand.approximation_floor", floor=floor)
+    )
+    console.print(f"[bold yellow]{tr('solve.thousand.approximation')}[/] {escape(approximation)}")
     if not s["converged"]:
-        console.print("[red]not converged within --max-sweeps: no value is reported[/]")
+        console.print(f"[red]{tr('solve.thousand.not_converged')}[/]")
     elif s["undecided_positions"]:
-        console.print("[yellow]endless optimal play: these positions have no single value (bounds shown):[/]")
+        console.print(f"[yellow]{tr('solve.thousand.endless')}[/]")
         for p in s["undecided_positions"]:
-            console.print(f"  mover {p['mover']} vs {p['opponent']}: [{p['lower']:.6f}, {p['upper']:.6f}]")
+            said = tr(
+                "solve.thousand.mover",
+                mover=p["mover"],
+                opponent=p["opponent"],
+                lo=t.fixed(p["lower"], 6),
+                hi=t.fixed(p["upper"], 6),
+            )
+            console.print(f"  {escape(said)}")
     if "table" in s:
-        console.print(f"table: {s['table']}")
+        console.print(tr("solve.thousand.table", path=escape(s["table"])), highlight=False)

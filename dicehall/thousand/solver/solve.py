@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicehall.core.errors import DicehallError
+from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import kernel
 from dicehall.thousand.solver.space import (
@@ -53,6 +54,11 @@ runs, fraction of the sweep done, the level: "falls 2/2, level 1 of 6")."""
 
 class SolveError(DicehallError):
     """A rule set the solver refuses, or a cached table that does not fit."""
+
+
+def _level_label(falls: tuple[int, int] | list[int], n: int, total: int) -> str:
+    """The progress label of a level (a message: the CLI says it in the reader's language)."""
+    return Message("solve.thousand.level", mine=falls[0], theirs=falls[1], n=n, total=total)
 
 
 def cache_dir() -> Path:
@@ -274,7 +280,7 @@ def solve(
     try:
         for li in range(first_level, len(plan)):
             level = plan[li]
-            label = f"falls {level.falls[0]}/{level.falls[1]}, level {li + 1} of {len(plan)}"
+            label = _level_label(level.falls, li + 1, len(plan))
             parts = [np.ascontiguousarray(level.rows[k::threads]) for k in range(threads)]
             n_rows = len(parts[0])
             # a sweep is cut into chunks so that the progress bar moves and Ctrl-C is answered
@@ -373,7 +379,7 @@ def _solve_pi(
     try:
         for li in range(len(stats), len(plan)):
             level = plan[li]
-            label = f"falls {level.falls[0]}/{level.falls[1]}, level {li + 1} of {len(plan)}"
+            label = _level_label(level.falls, li + 1, len(plan))
             done = sum(sizes[:li]) / space.positions
             steps_before = sum(s.sweeps for s in stats)
 
@@ -418,7 +424,7 @@ def _solve_pi(
     if checkpoint is not None and converged:
         checkpoint.unlink(missing_ok=True)
     if progress is not None:
-        progress(sum(s.sweeps for s in stats), residual, 0.0, 1.0, "done")
+        progress(sum(s.sweeps for s in stats), residual, 0.0, 1.0, Message("solve.thousand.done"))
     return Solution(
         space,
         W,
