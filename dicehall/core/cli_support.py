@@ -41,7 +41,7 @@ from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
 from dicehall.core.simulate import RunSummary, SimulationJob, simulate
-from dicehall.i18n import current, tr
+from dicehall.i18n import Message, current, tr
 
 
 def load_rules(game: str, preset: str | None, sets: list[str] | None, rules_file: Path | None) -> RuleSet:
@@ -423,10 +423,10 @@ def load_resume(game: str, path: Path) -> tuple[GameRecord, RuleSet, list[Player
     try:
         record = GameRecord.load(path)
         if record.game != game:
-            raise RecordError(f"this is a record of {record.game}, not {game}")
+            raise RecordError(Message("record.error.other_game", found=record.game, expected=game))
         state = replay(record)
         if state.is_terminal():
-            raise RecordError("that game is already over; use `dicehall replay` to look at it")
+            raise RecordError(Message("record.error.resume_over"))
         labels = [p["name"].rsplit("#", 1)[0] if "#" in p["name"] else p["name"] for p in record.players]
         specs = parse_players(",".join(labels))
         rules = record.rules()

@@ -27,6 +27,7 @@ from typing import Any
 from dicehall.core.errors import DicehallError, IllegalActionError, RecordError
 from dicehall.core.game import CHANCE, Game, State, get_game
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 
 FORMAT = "dicehall-record/1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -86,7 +87,7 @@ class GameRecord:
         if actor == CHANCE:
             actor = "chance"
         elif entered_by is not None:
-            raise RecordError(f"only dice outcomes are entered; seat {actor} is to move now")
+            raise RecordError(Message("record.error.entered_not_chance", seat=actor))
         self.events.append(Event(actor, state.action_to_string(action), entered_by))
 
     def finish(self, state: State[Any]) -> None:
@@ -115,11 +116,11 @@ class GameRecord:
         :class:`RecordError` and leaves nothing behind.
         """
         if not isinstance(path, str | Path):
-            raise RecordError(f"a record path is a file name, not {type(path).__name__}")
+            raise RecordError(Message("record.error.path_type", type=type(path).__name__))
         path = Path(path)
         problem = output_file_problem(path)
         if problem:
-            raise RecordError(f"cannot save to {path}: {problem}")
+            raise RecordError(Message("record.error.cannot_save", path=str(path), problem=problem))
         tmp = path.with_name(path.name + ".tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -127,37 +128,39 @@ class GameRecord:
             tmp.replace(path)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
-            raise RecordError(f"cannot save to {path}: {exc.strerror or exc}") from None
+            raise RecordError(
+                Message("record.error.cannot_save", path=str(path), problem=str(exc.strerror or exc))
+            ) from None
         return path
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict):
-            raise RecordError("a record must be a JSON object")
+            raise RecordError(Message("record.error.not_object"))
         if data.get("format", FORMAT) != FORMAT:
-            raise RecordError(f"unsupported record format {data.get('format')!r}; expected {FORMAT}")
+            raise RecordError(Message("record.error.format", found=repr(data.get("format")), expected=FORMAT))
         try:
             game = _req(data, "game", str)
             rules = _req(data, "rules", dict)
             preset = _req(rules, "preset", str)
             overrides = rules.get("overrides", {})
             if not isinstance(overrides, dict):
-                raise RecordError("rules.overrides must be an object")
+                raise RecordError(Message("record.error.overrides"))
             players = _req(data, "players", list)
             if not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players):
-                raise RecordError("each player must be an object with a 'name'")
+                raise RecordError(Message("record.error.players"))
             raw_events = _req(data, "events", list)
         except KeyError as exc:
-            raise RecordError(f"missing field {exc.args[0]!r}") from None
+            raise RecordError(Message("record.error.missing_field", field=repr(exc.args[0]))) from None
         events = []
         for i, ev in enumerate(raw_events, start=1):
             if not isinstance(ev, dict) or not isinstance(ev.get("move"), str):
-                raise RecordError("an event must be an object with a 'move' string", event=i)
+                raise RecordError(Message("record.error.event_shape"), event=i)
             actor = ev.get("actor")
             if not (actor == "chance" or (isinstance(actor, int) and not isinstance(actor, bool))):
-                raise RecordError("'actor' must be a seat number or \"chance\"", event=i)
+                raise RecordError(Message("record.error.actor"), event=i)
             if "n" in ev and ev["n"] != i:
-                raise RecordError(f"events out of order: expected n={i}, found {ev['n']!r}", event=i)
+                raise RecordError(Message("record.error.order", expected=i, found=repr(ev["n"])), event=i)
             entered_by = ev.get("entered_by")
             if entered_by is not None and (
                 actor != "chance"
@@ -165,10 +168,7 @@ class GameRecord:
                 or isinstance(entered_by, bool)
                 or not 0 <= entered_by < len(players)
             ):
-                raise RecordError(
-                    "'entered_by' marks a dice outcome typed in from real dice: a seat number on a chance event",
-                    event=i,
-                )
+                raise RecordError(Message("record.error.entered_by"), event=i)
             events.append(Event(actor, ev["move"], entered_by))
         seed = data.get("seed")
         try:
@@ -176,7 +176,7 @@ class GameRecord:
         except (TypeError, ValueError):
             seed_value = -1
         if seed is not None and (seed_value is None or not 0 <= seed_value <= MAX_SEED):
-            raise RecordError(f"seed must be an integer from 0 to 2**128-1, got {_short(seed)}")
+            raise RecordError(Message("record.error.seed", got=_short(seed)))
         result = data.get("result")
         if result is not None:
             _check_result_shape(result, len(players))
@@ -195,22 +195,22 @@ class GameRecord:
     @classmethod
     def loads(cls, text: str | bytes) -> GameRecord:
         if not isinstance(text, str | bytes):
-            raise RecordError(f"a record is JSON text, not {type(text).__name__}")
+            raise RecordError(Message("record.error.text_type", type=type(text).__name__))
         if len(text) > MAX_RECORD_BYTES:
-            raise RecordError(f"a record is at most {MAX_RECORD_BYTES // 2**20} MiB; this one is larger")
+            raise RecordError(Message("record.error.too_large", mib=MAX_RECORD_BYTES // 2**20))
         if isinstance(text, bytes):
             try:
                 text = text.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise RecordError(
-                    f"not UTF-8 text (byte {exc.start} is {text[exc.start]:#04x}); records are UTF-8 JSON"
+                    Message("record.error.not_utf8", position=exc.start, byte=f"{text[exc.start]:#04x}")
                 ) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON (truncated or damaged?): {exc}") from None
+            raise RecordError(Message("record.error.json", detail=str(exc))) from None
         except RecursionError:
-            raise RecordError("not a record: JSON nested too deeply") from None
+            raise RecordError(Message("record.error.nested")) from None
         return cls.from_json(data)
 
     @classmethod
@@ -218,16 +218,20 @@ class GameRecord:
         """Read a record file; every problem (missing, a directory, too big, not UTF-8, malformed) is a
         :class:`RecordError`."""
         if not isinstance(path, str | Path):
-            raise RecordError(f"a record path is a file name, not {type(path).__name__}")
+            raise RecordError(Message("record.error.path_type", type=type(path).__name__))
         path = Path(path)
         try:
             if path.is_dir():
-                raise RecordError(f"{path} is a directory; give the path of a record file (.json)")
+                raise RecordError(Message("record.error.directory", path=str(path)))
             if path.stat().st_size > MAX_RECORD_BYTES:
-                raise RecordError(f"a record is at most {MAX_RECORD_BYTES // 2**20} MiB; {path} is larger")
+                raise RecordError(
+                    Message("record.error.file_too_large", mib=MAX_RECORD_BYTES // 2**20, path=str(path))
+                )
             raw = path.read_bytes()
         except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise RecordError(
+                Message("record.error.cannot_read_file", path=str(path), reason=str(exc.strerror or exc))
+            ) from None
         return cls.loads(raw)
 
     def rules(self) -> RuleSet:
@@ -235,26 +239,26 @@ class GameRecord:
         try:
             return game.rules_type.from_preset(self.preset, self.overrides)
         except DicehallError as exc:
-            raise RecordError(f"bad rules in record: {exc}") from None
+            raise RecordError(Message("record.error.bad_rules", reason=_text(exc))) from None
 
 
 def output_file_problem(path: Path) -> str:
     """Why a file cannot be written at ``path`` (``""`` when it looks writable); creates and changes nothing."""
     if path.is_dir():
-        return "it is a directory; give a file name"
+        return Message("record.problem.directory")
     if path.name in ("", ".", ".."):
-        return "give a file name"
+        return Message("record.problem.no_name")
     parent = path.parent
     while not parent.exists():
         if parent == parent.parent:
             break
         parent = parent.parent
     if not parent.is_dir():
-        return f"{parent} is not a directory"
+        return Message("record.problem.parent_not_dir", path=str(parent))
     if path.exists() and not os.access(path, os.W_OK):
-        return "the file is not writable"
+        return Message("record.problem.file_not_writable")
     if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
-        return f"the directory {parent} is not writable"
+        return Message("record.problem.dir_not_writable", path=str(parent))
     return ""
 
 
@@ -265,15 +269,15 @@ def _short(value: Any, limit: int = 40) -> str:
 
 def _check_result_shape(result: Any, seats: int) -> None:
     if not isinstance(result, dict):
-        raise RecordError("'result' must be an object with scores, returns and winners (or null)")
+        raise RecordError(Message("record.error.result_shape"))
     for key in RESULT_KEYS:
         value = result.get(key)
         if not isinstance(value, list) or not all(
             isinstance(v, int | float) and not isinstance(v, bool) for v in value
         ):
-            raise RecordError(f"result.{key} must be a list of numbers")
+            raise RecordError(Message("record.error.result_numbers", key=key))
     if len(result["scores"]) != seats or len(result["returns"]) != seats:
-        raise RecordError(f"result.scores and result.returns must have one entry per player ({seats})")
+        raise RecordError(Message("record.error.result_seats", seats=seats))
 
 
 def _req(obj: dict[str, Any], key: str, kind: type) -> Any:
@@ -281,7 +285,7 @@ def _req(obj: dict[str, Any], key: str, kind: type) -> Any:
         raise KeyError(key)
     value = obj[key]
     if not isinstance(value, kind):
-        raise RecordError(f"field {key!r} must be {kind.__name__}")
+        raise RecordError(Message("record.error.field_type", field=repr(key), kind=kind.__name__))
     return value
 
 
@@ -290,39 +294,51 @@ def new_state(record: GameRecord) -> tuple[Game[Any], State[Any]]:
     try:
         game.check_player_count(len(record.players))
     except DicehallError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(_text(exc)) from None
     return game, game.new_initial_state(record.rules(), len(record.players))
 
 
 def apply_event(state: State[Any], event: Event, number: int) -> None:
     """Apply one recorded event, or raise :class:`RecordError` naming the event and the rule broken."""
     if state.is_terminal():
-        raise RecordError("the game is already over", event=number)
+        raise RecordError(Message("record.error.over"), event=number)
     expected = state.current_player()
     wanted: int | str = "chance" if expected == CHANCE else expected
     if event.actor != wanted:
         raise RecordError(
-            f"it is {_who(wanted)}'s turn, but the event is by {_who(event.actor)}", event=number
+            Message("record.error.turn", expected=_who(wanted), actual=_who(event.actor)), event=number
         )
-    what = "impossible dice outcome" if wanted == "chance" else "illegal move"
-    thing = "dice outcome" if wanted == "chance" else "move"
+    kind = "outcome" if wanted == "chance" else "move"
+    move = repr(event.move)
     try:
         action = state.string_to_action(event.move)
     except DicehallError as exc:
-        raise RecordError(f"cannot read {thing} {event.move!r}: {exc}", event=number) from None
+        raise RecordError(
+            Message(f"record.error.read_{kind}", move=move, reason=_text(exc)), event=number
+        ) from None
     except Exception as exc:  # an engine bug must still name the event, not crash the reader
         raise RecordError(
-            f"cannot read {thing} {event.move!r}: {type(exc).__name__}: {exc}", event=number
+            Message(f"record.error.read_{kind}", move=move, reason=f"{type(exc).__name__}: {exc}"),
+            event=number,
         ) from None
     try:
         state.apply_action(action)
     except IllegalActionError as exc:
-        rule = f" [rule: {exc.rule}]" if exc.rule else ""
-        raise RecordError(f"{what} {event.move!r}: {exc}{rule}", event=number) from None
+        reason = (
+            Message("record.error.with_rule", reason=_text(exc), rule=exc.rule) if exc.rule else _text(exc)
+        )
+        raise RecordError(
+            Message(f"record.error.illegal_{kind}", move=move, reason=reason), event=number
+        ) from None
     except DicehallError as exc:
-        raise RecordError(f"{what} {event.move!r}: {exc}", event=number) from None
+        raise RecordError(
+            Message(f"record.error.illegal_{kind}", move=move, reason=_text(exc)), event=number
+        ) from None
     except Exception as exc:
-        raise RecordError(f"{what} {event.move!r}: {type(exc).__name__}: {exc}", event=number) from None
+        raise RecordError(
+            Message(f"record.error.illegal_{kind}", move=move, reason=f"{type(exc).__name__}: {exc}"),
+            event=number,
+        ) from None
 
 
 def replay(record: GameRecord, upto: int | None = None) -> State[Any]:
@@ -331,11 +347,9 @@ def replay(record: GameRecord, upto: int | None = None) -> State[Any]:
     A full replay of a record that stores a result also checks that result (see :func:`check_result`).
     """
     if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int) or upto < 0):
-        raise RecordError(
-            f"upto must be a number of events from 0 to {len(record.events)}, got {_short(upto)}"
-        )
+        raise RecordError(Message("record.error.upto", n=len(record.events), got=_short(upto)))
     if upto is not None and upto > len(record.events):
-        raise RecordError(f"the record has {len(record.events)} events; cannot stop after {upto}")
+        raise RecordError(Message("record.error.upto_past", n=len(record.events), upto=upto))
     _, state = new_state(record)
     state.set_names([p["name"] for p in record.players])
     events = record.events if upto is None else record.events[:upto]
@@ -355,15 +369,24 @@ def check_result(record: GameRecord, state: State[Any]) -> None:
     if record.result is None:
         return
     if not state.is_terminal():
-        raise RecordError("the record stores a result, but its events do not finish the game")
+        raise RecordError(Message("record.error.unfinished"))
     actual = json.loads(
         json.dumps({"scores": state.scores(), "returns": state.returns(), "winners": state.winners()})
     )
     for key in RESULT_KEYS:
         stored = record.result.get(key)
         if stored != actual[key]:
-            raise RecordError(f"stored result.{key} {_short(stored)} differs from the replayed {actual[key]}")
+            raise RecordError(
+                Message(
+                    "record.error.result_differs", key=key, stored=_short(stored), actual=str(actual[key])
+                )
+            )
 
 
-def _who(actor: int | str) -> str:
-    return "chance" if actor == "chance" else f"seat {actor}"
+def _who(actor: int | str) -> Message:
+    return Message("record.who.chance") if actor == "chance" else Message("record.who.seat", seat=actor)
+
+
+def _text(exc: DicehallError) -> str:
+    """An error's text as raised (a :class:`Message` keeps its id, so the reason is translated with the rest)."""
+    return exc.text or str(exc)
