@@ -56,6 +56,11 @@ _TYPER_WORDS = (
     "COMMANDS_PANEL_TITLE",
     "DEFAULT_STRING",
     "REQUIRED_LONG_STRING",
+    "ERRORS_PANEL_TITLE",
+    "RICH_HELP",
+)
+USAGE = (
+    "Usage:"  # the word before a usage line: typer's own copy of click writes it in English, not via gettext
 )
 
 
@@ -72,6 +77,8 @@ def localize_help(command: Any, lang: str) -> None:
 
 
 def _localize(command: Any, words: dict[str, str]) -> None:
+    base = command.__dict__.setdefault(_ENGLISH, {}).setdefault("context_class", command.context_class)
+    command.context_class = _context_saying(base, words.get(USAGE, USAGE))
     _translate(command, "help", words)
     _translate(command, "short_help", words)
     ctx = command.context_class(command)
@@ -90,3 +97,18 @@ def _translate(obj: Any, attr: str, words: dict[str, str]) -> None:
     english = originals.setdefault(attr, getattr(obj, attr, None))
     if isinstance(english, str):
         setattr(obj, attr, words.get(english, english))
+
+
+@functools.cache
+def _context_saying(base: Any, usage: str) -> Any:
+    """``base`` (a click context class) whose help formatter starts usage lines with ``usage`` instead of
+    "Usage:" (the formatter's ``prefix`` argument, so nothing else about the page changes)."""
+    if usage == USAGE:
+        return base
+    formatter: Any = base.formatter_class
+
+    class Formatter(formatter):  # type: ignore[misc]
+        def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+            super().write_usage(prog, args, f"{usage} " if prefix is None else prefix)
+
+    return type(base.__name__, (base,), {"formatter_class": Formatter})

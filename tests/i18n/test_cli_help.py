@@ -6,13 +6,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
 
 from dicehall import cli
-from dicehall.i18n.helptext import _TYPER_WORDS, help_catalog, help_language
+from dicehall.i18n.helptext import _TYPER_WORDS, USAGE, help_catalog, help_language
 
 
 def _texts(command: Any) -> set[str]:
@@ -30,7 +31,7 @@ def _english_texts() -> set[str]:
     from typer import rich_utils
 
     typer_words = {getattr(rich_utils, name) for name in _TYPER_WORDS}
-    return _texts(typer.main.get_command(cli.app)) | typer_words | {"Show this message and exit."}
+    return _texts(typer.main.get_command(cli.app)) | typer_words | {"Show this message and exit.", USAGE}
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk", "pl"])
@@ -87,3 +88,28 @@ def test_lang_before_the_command_holds_for_the_command() -> None:
     out = _run(["--lang", "pl", "rules", "thousand"], "ru_RU.UTF-8")
     english = _run(["rules", "thousand"], None)
     assert out != english and not any("а" <= ch <= "я" for ch in out)  # Polish, not the LANG's Russian
+
+
+@pytest.mark.parametrize(("lang", "word"), [("ru_RU.UTF-8", "Использование:"), ("pl_PL.UTF-8", "Użycie:")])
+def test_the_usage_line_is_in_the_locale_language(lang: str, word: str) -> None:
+    """``LANG=ru_RU.UTF-8 dicehall play --help`` (a real process, the locale from the environment) says no
+    "Usage:", and a usage error names the usage line and the help hint in the language too."""
+    env = {
+        **os.environ,
+        "LANG": lang,
+        "COLUMNS": "100",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
+    env.pop("LC_ALL", None)
+    env.pop("LC_MESSAGES", None)
+    cmd = [sys.executable, "-m", "dicehall.cli"]
+    shown = subprocess.run(
+        [*cmd, "play", "--help"], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert "Usage:" not in shown and word in shown
+    wrong = subprocess.run([*cmd, "play", "thousand", "--nonsense"], env=env, capture_output=True, text=True)
+    assert wrong.returncode != 0 and "Usage:" not in wrong.stderr and word in wrong.stderr
+    english = subprocess.run(
+        [*cmd, "play", "--help"], env={**env, "LANG": "C.UTF-8"}, capture_output=True, text=True, check=True
+    )
+    assert "Usage:" in english.stdout
