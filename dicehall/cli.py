@@ -148,12 +148,12 @@ def serve_cmd(
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     if not 1 <= port <= 65535:
-        raise fail(f"--port must be from 1 to 65535 (got {port})")
+        raise fail(tr("cli.serve.port", got=str(port)))
     # a negative delay is left to serve(), which says so in its own words
     if bot_delay is not None and (math.isnan(bot_delay) or bot_delay > MAX_BOT_DELAY):
-        raise fail(f"--bot-delay must be from 0 to {MAX_BOT_DELAY:g} seconds (got {bot_delay})")
+        raise fail(tr("cli.serve.bot_delay", max=f"{MAX_BOT_DELAY:g}", got=str(bot_delay)))
     if settings is not None and not Path(settings).is_file():
-        raise fail(f"--settings {settings}: no such file (a TOML file of server limits; see docs/web.md)")
+        raise fail(tr("cli.serve.no_settings", file=settings))
     from dicehall.web.server import serve
 
     try:

@@ -28,7 +28,7 @@ from dicehall.core.cli_options import (
 from dicehall.core.cli_support import add_simulate_command, ask, play_in_terminal, setup_play
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import RunSummary
-from dicehall.i18n import localize, tr
+from dicehall.i18n import Message, current, localize, tr
 
 
 def help_text() -> str:
@@ -218,8 +218,10 @@ def train_clever(
     from dicehall.core.cli_options import fail
     from dicehall.core.cluster import ClusterError
 
+    fixed = current().fixed
+
     if address is not None and backend != "ray":
-        raise fail("--address names a Ray cluster: add --backend ray")
+        raise fail(tr("clever.train.address_needs_ray"))
     try:
         if resume is not None:
             run = T.Run.load(resume)
@@ -253,7 +255,7 @@ def train_clever(
             run = T.new_run(config, start)
             directory = out or default_train_dir(seed)
             if (directory / T.CHECKPOINT).exists():
-                raise ValueError(f"{directory} already holds a run; continue it with --resume {directory}")
+                raise ValueError(Message("clever.train.exists", dir=str(directory)))
         if lr is not None:
             lo, hi = _pair(lr, "--lr")
             run.config = dataclasses.replace(run.config, lr_start=lo, lr_end=hi)
@@ -261,26 +263,32 @@ def train_clever(
             lo, hi = _pair(epsilon, "--epsilon")
             run.config = dataclasses.replace(run.config, eps_start=lo, eps_end=hi)
     except ValueError as exc:
-        raise fail(str(exc)) from None
+        raise fail(exc) from None
     cfg = run.config
+    if address:
+        workers = tr("clever.train.ray_at", address=address)
+    else:
+        workers = tr("clever.train.ray_workers" if backend == "ray" else "clever.train.processes", n=jobs)
+    net = f"{_feature_count()}→{cfg.hidden[0]}→{cfg.hidden[1]}→1"
     console.print(
-        f"training into [bold]{directory}[/]: {cfg.episodes} episodes, seed {cfg.seed}, "
-        f"net {_feature_count()}→{cfg.hidden[0]}→{cfg.hidden[1]}→1, λ {cfg.lam}, "
-        + (f"Ray at {address}" if address else f"{jobs} {'Ray workers' if backend == 'ray' else 'processes'}")
+        tr("clever.train.start", dir=str(directory), episodes=cfg.episodes, seed=str(cfg.seed), net=net)
+        + f", λ {current().number(cfg.lam)}, {workers}"
     )
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[speed]} ep/s  eval {task.fields[score]}"),
+        TextColumn(tr("clever.train.columns", speed="{task.fields[speed]}", score="{task.fields[score]}")),
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console) as bar:
-        task = bar.add_task("episodes", total=cfg.episodes, completed=run.episodes, speed="…", score="–")
+        task = bar.add_task(
+            tr("clever.train.episodes"), total=cfg.episodes, completed=run.episodes, speed="…", score="–"
+        )
 
         def step(r: T.Run, n: int) -> None:
             last = r.history[-1] if r.history else None
-            score = f"{last['mean']:.1f} ± {last['sd']:.1f} @ {last['episodes']}" if last else "–"
+            score = f"{fixed(last['mean'], 1)} ± {fixed(last['sd'], 1)} @ {last['episodes']}" if last else "–"
             speed = f"{r.episodes / r.seconds:.0f}" if r.seconds else "…"
             bar.update(task, advance=n, speed=speed, score=score)
 
@@ -289,12 +297,17 @@ def train_clever(
         except ClusterError as exc:
             raise fail(str(exc)) from None
     last = run.history[-1]
-    console.print(
-        f"done: {run.episodes} episodes in {run.seconds / 3600:.2f} h; held-out mean {last['mean']:.1f} ± "
-        f"{last['sd']:.1f}; checkpoint and curve.png in {directory}"
+    said = tr(
+        "clever.train.done",
+        episodes=run.episodes,
+        hours=fixed(run.seconds / 3600, 2),
+        mean=fixed(last["mean"], 1),
+        sd=fixed(last["sd"], 1),
+        dir=str(directory),
     )
+    console.print(said)
     if export is not None:
-        console.print(f"weights written to {T.export_weights(run, export)}")
+        console.print(tr("clever.train.weights", path=str(T.export_weights(run, export))))
 
 
 def _pair(text: str, option: str) -> tuple[float, float]:
@@ -304,7 +317,7 @@ def _pair(text: str, option: str) -> tuple[float, float]:
     except ValueError:
         values = []
     if len(values) not in (1, 2):
-        raise ValueError(f"{option} takes START,END (or one value for both), e.g. 0.01,0.003; got {text!r}")
+        raise ValueError(Message("clever.train.pair", option=option, got=repr(text)))
     return values[0], values[-1]
 
 

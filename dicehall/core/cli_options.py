@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from dicehall.core.errors import DicehallError
 from dicehall.core.record import MAX_SEED, output_file_problem
-from dicehall.i18n import current, localize, tr
+from dicehall.i18n import Message, current, localize, tr
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -28,11 +28,17 @@ def fail(message: str | BaseException, code: int = 2) -> typer.Exit:
     text = (
         message.localized()
         if isinstance(message, DicehallError)
-        else localize(message if isinstance(message, str) else str(message))
+        else localize(message if isinstance(message, str) else _said(message))
     )
     # soft_wrap: the message stays one line however narrow the terminal; escape: messages hold '[rule: ...]'
     err_console.print(f"[bold red]{tr('cli.error')}[/] {escape(text)}", soft_wrap=True)
     return typer.Exit(code)
+
+
+def _said(exc: BaseException) -> str:
+    """An exception's text, kept a :class:`~dicehall.i18n.message.Message` when it was raised with one."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, Message) else str(exc)
 
 
 # Option callbacks: they run while the command line is read, so a bad value stops before anything happens.

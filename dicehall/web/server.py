@@ -7,6 +7,7 @@ import logging
 import socket
 from typing import Any
 
+from dicehall.i18n import Message, tr
 from dicehall.web.db import SQLITE_SYNC_MODES
 
 WS_MAX_FRAME = 64 * 1024
@@ -44,9 +45,11 @@ def serve(
     from dicehall.web.transport import DicehallWebSocketProtocol
 
     if sqlite_sync.upper() not in SQLITE_SYNC_MODES:
-        raise ValueError(f"--sqlite-sync must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}")
+        raise ValueError(
+            Message("serve.sqlite_sync", modes=", ".join(SQLITE_SYNC_MODES), got=repr(sqlite_sync))
+        )
     if bot_delay is not None and bot_delay < 0:
-        raise ValueError("--bot-delay must not be negative")
+        raise ValueError(Message("serve.bot_delay_negative"))
     logging.basicConfig(
         level=getattr(logging, log_level.upper(), logging.INFO), format="%(levelname)s: %(message)s"
     )
@@ -61,7 +64,7 @@ def serve(
     app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync, settings=settings, node_url=node_url)
     grace = (settings or ServerSettings()).shutdown_grace
     if log_level.lower() in ("info", "debug"):
-        print(f"dicehall: open http://{host}:{port}/ (database {db}); Ctrl-C stops the server", flush=True)
+        print(tr("serve.open", host=host, port=str(port), db=db), flush=True)
     config = uvicorn.Config(
         app,
         host=host,
