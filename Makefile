@@ -55,7 +55,7 @@ pg-deps:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null)
 
 pytest: $(STAMP) web kernels browser-deps gl-deps pg-deps
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m "not slow" --durations=15
 
 test: lint typecheck pytest
 
