@@ -11,7 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from dicehall.cli import app
-from tests.i18n.test_cli_languages import SLAVIC, english_left, invoke
+
+from .test_cli_languages import SLAVIC, english_left, invoke
 
 runner = CliRunner()
 

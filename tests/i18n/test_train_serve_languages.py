@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from dicehall.cli import app
 from dicehall.i18n import translator
-from tests.i18n.test_cli_languages import SLAVIC, english_left
+
+from .test_cli_languages import SLAVIC, english_left
 
 runner = CliRunner()
 TINY = ["--episodes", "40", "--seed", "5", "--hidden", "8,8", "--shards", "2", "--sync", "10"]
