@@ -192,25 +192,21 @@ class ThresholdBot(ThousandBot):
         return True
 
 
-@register_bot("thousand", "cautious", "banks at 200 or with 2 dice left (when the rules allow)")
+@register_bot("thousand", "cautious", M("bot.thousand.cautious.doc"))
 class CautiousBot(ThresholdBot):
     name = "cautious"
     threshold = 200
     few_dice = 2
 
 
-@register_bot("thousand", "bold", "banks at 400 or with 1 die left (when the rules allow)")
+@register_bot("thousand", "bold", M("bot.thousand.bold.doc"))
 class BoldBot(ThresholdBot):
     name = "bold"
     threshold = 400
     few_dice = 1
 
 
-@register_bot(
-    "thousand",
-    "expert",
-    "banks or rolls to maximise the turn's expected useful points (exact DP over turn total and dice)",
-)
+@register_bot("thousand", "expert", M("bot.thousand.expert.doc"))
 class ExpertBot(ThousandBot):
     """Looks up the DP table of the turn's constraints (see :mod:`dicehall.thousand.dp`)."""
 
@@ -287,7 +283,7 @@ class ExpertBot(ThousandBot):
         return best
 
 
-@register_bot("thousand", "random", "rolls or banks at random among the legal moves")
+@register_bot("thousand", "random", M("bot.thousand.random.doc"))
 class ThousandRandom(RandomAgent):
     name = "random"
 

@@ -275,3 +275,19 @@ def test_the_thousand_solver_reports_in_russian(tmp_path: Path, monkeypatch: pyt
     for out in (cached, solved):
         assert "первый игрок выигрывает с вероятностью 0," in out and "счёт ниже -20 держится на -20" in out
         assert english_left(out, "ru") == []
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+@pytest.mark.parametrize("game", ["thousand", "clever"])
+def test_bot_descriptions_in_each_language(game: str, lang: str) -> None:
+    """Dice 1000's and Clever's bots describe themselves by ``bot.<game>.<bot>.doc``, English by default."""
+    from dicehall.core.agents import bots_for
+
+    docs = bots_for(game)
+    assert len(docs) >= 4
+    t, english = translator(lang), translator("en")
+    for name, doc in docs.items():
+        assert getattr(doc, "msgid", None) == f"bot.{game}.{name}.doc"
+        said = t.message(doc)
+        assert str(doc) == english.message(doc) and said != str(doc) and english_left(said, lang) == []
+    assert str(bots_for("thousand")["cautious"]) == "banks at 200 or with 2 dice left (when the rules allow)"

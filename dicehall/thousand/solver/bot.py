@@ -14,6 +14,7 @@ import numpy as np
 from dicehall.core.agents import register_bot
 from dicehall.core.game import State
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.policy import TurnValues, player_index
@@ -54,12 +55,7 @@ def table_for(rules: ThousandRules) -> Table:
     return found
 
 
-@register_bot(
-    "thousand",
-    "optimal",
-    "maximises the chance to win from the solved 2-player table (dicehall solve thousand); "
-    "3+ players: plays against the leading opponent only (an approximation)",
-)
+@register_bot("thousand", "optimal", Message("bot.thousand.optimal.doc"))
 class OptimalBot(ThousandBot):
     name = "optimal"
 
