@@ -91,9 +91,10 @@ class OptimalBot(ThousandBot):
         roll = tv.should_roll(state.turn_total, state.in_hand)
         if self.explain:
             bank = tv.bank(state.turn_total)
-            rolled = tv.roll(state.turn_total, state.in_hand)
-            shown = "-" if bank is None else f"{bank:.1%}"
-            self.last_reason = (
-                f"{'rolls' if roll else 'banks'}: win chance rolling {rolled:.1%}, banking {shown}"
-            )
+            rolling = round(100 * tv.roll(state.turn_total, state.in_hand), 1)
+            if bank is None:
+                self.last_reason = Message("thousand.bot.optimal_no_bank", rolling=rolling)
+            else:
+                msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
+                self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
         return roll
