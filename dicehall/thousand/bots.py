@@ -264,7 +264,7 @@ class ExpertBot(ThousandBot):
         if self.explain:
             rv, bv = tab.roll_value(t, n, r), tab.bank_value(t)
             verb = "thousand.bot.rolls_worth" if roll else "thousand.bot.banks_worth"
-            self.last_reason = M(verb, dice=n, roll_value=f"{rv:.1f}", total=t, bank_value=f"{bv:.0f}")
+            self.last_reason = M(verb, dice=n, roll_value=round(rv, 1), total=t, bank_value=round(bv))
         return roll
 
     def keep(self, state: ThousandState) -> str:
@@ -279,7 +279,7 @@ class ExpertBot(ThousandBot):
             if value > best_value:
                 best, best_value = text, value
         if self.explain:
-            self.last_reason = M("thousand.bot.keeps_worth", dice=best[5:], value=f"{best_value:.1f}")
+            self.last_reason = M("thousand.bot.keeps_worth", dice=best[5:], value=round(best_value, 1))
         return best
 
 

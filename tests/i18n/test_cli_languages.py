@@ -104,6 +104,19 @@ def test_simulate_reports_in_each_language(lang: str) -> None:
     out = invoke("simulate", "thousand", "--games", "6", "--jobs", "1", "--lang", lang)
     assert {"ru": "6 партий", "uk": "6 партій", "pl": "6 partii"}[lang] in out
     assert english_left(out, lang) == []
+    # the tables' numbers with the locale's decimal comma (win rates, means, statistics), none with a point
+    assert re.search(r"\d+,\d%", out) and re.search(r"\d,\d\d", out) and not re.search(r"\d\.\d", out)
+
+
+def test_simulate_json_keeps_bare_numbers() -> None:
+    import json
+
+    out = runner.invoke(
+        app, ["simulate", "thousand", "--games", "4", "--jobs", "1", "--json", "--lang", "ru"]
+    )
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert isinstance(report["seats"][0]["win_rate"], float)
 
 
 def _refusals() -> list[DicehallError]:
