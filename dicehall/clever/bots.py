@@ -32,6 +32,7 @@ from dicehall.clever.tables import (
 from dicehall.core.agents import Agent, RandomAgent, register_bot
 from dicehall.core.game import CHANCE, State
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 
 BONUS_VALUE = {
     S.YELLOW_X: 4.0,
@@ -301,24 +302,22 @@ class ExpertAgent(GreedyAgent):
                 s.apply_action(greedy.choose(s, rng))
 
 
-@register_bot("clever", "random", "uniformly random legal actions")
+@register_bot("clever", "random", Message("bot.clever.random.doc"))
 def _random(rules: RuleSet) -> Agent:
     return RandomAgent(rules)
 
 
-@register_bot("clever", "greedy", "best immediate value with a positional estimate of the final score")
+@register_bot("clever", "greedy", Message("bot.clever.greedy.doc"))
 def _greedy(rules: RuleSet) -> Agent:
     return GreedyAgent(rules)
 
 
-@register_bot("clever", "expert", "greedy's estimate plus a sampled look-ahead over the turn's next rolls")
+@register_bot("clever", "expert", Message("bot.clever.expert.doc"))
 def _expert(rules: RuleSet) -> Agent:
     return ExpertAgent(rules)
 
 
-@register_bot(
-    "clever", "master", "learned afterstate value (TD(λ) self-play), close calls looked at one roll deeper"
-)
+@register_bot("clever", "master", Message("bot.clever.master.doc"))
 def _master(rules: RuleSet) -> Agent:
     from dicehall.clever.master import MasterAgent
 

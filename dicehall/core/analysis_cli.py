@@ -45,8 +45,11 @@ CLASS_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bol
 
 
 def fmt(value: float, unit: Unit, signed: bool = False, digits: int = 1) -> str:
-    sign = "+" if signed else ""
-    text = f"{value:{sign}.{digits}f}"
+    """A table cell's number in the process's language ("0,50" in ru/uk/pl); ``--json`` keeps bare floats."""
+    text = current().fixed(abs(value), digits)
+    negative = value < 0 and text.strip("0.,") != ""  # -0.04 shows as 0.0, not -0.0
+    if negative or signed:
+        text = ("-" if negative else "+") + text
     return text + "%" if unit == "win%" else text
 
 
@@ -173,7 +176,7 @@ def analysis_tables(a: Analysis, t: Translator) -> list[Table]:
         totals.add_row(
             seat.name,
             str(seat.decisions),
-            f"{seat.accuracy:.1f}",
+            t.fixed(seat.accuracy, 1),
             fmt(seat.mean_loss, a.unit, digits=2),
             str(seat.inaccuracies),
             str(seat.mistakes),

@@ -234,17 +234,18 @@ def print_report(report: dict[str, Any]) -> None:
     table = Table(title=tr("cli.report.per_seat"))
     for col in ("seat", "player", "win_rate", "ci95", "mean_score", "sd", "median"):
         table.add_column(tr(f"cli.col.{col}"), justify="right" if col not in ("player",) else "left")
+    t = current()
     for s in report["seats"]:
         lo, hi = s["win_rate_ci95"]
         sc = s["score"]
         table.add_row(
             str(s["seat"] + 1),
             s["player"],
-            f"{100 * s['win_rate']:.1f}%",
-            f"{100 * lo:.1f}–{100 * hi:.1f}%",
-            f"{sc['mean']:.1f}",
-            f"{sc['sd']:.1f}",
-            f"{sc['median']:.0f}",
+            f"{t.fixed(100 * s['win_rate'], 1)}%",
+            f"{t.fixed(100 * lo, 1)}–{t.fixed(100 * hi, 1)}%",
+            t.fixed(sc["mean"], 1),
+            t.fixed(sc["sd"], 1),
+            t.fixed(sc["median"], 0),
         )
     console.print(table)
     if report["stats"]:
@@ -254,11 +255,8 @@ def print_report(report: dict[str, Any]) -> None:
         for key, d in report["stats"].items():
             st.add_row(
                 _stat_label(key),
-                f"{d['mean']:.2f}",
-                f"{d['sd']:.2f}",
-                f"{d['p5']:.1f}",
-                f"{d['median']:.1f}",
-                f"{d['p95']:.1f}",
+                *(t.fixed(d[k], 2) for k in ("mean", "sd")),
+                *(t.fixed(d[k], 1) for k in ("p5", "median", "p95")),
             )
         console.print(st)
 

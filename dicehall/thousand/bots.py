@@ -192,25 +192,21 @@ class ThresholdBot(ThousandBot):
         return True
 
 
-@register_bot("thousand", "cautious", "banks at 200 or with 2 dice left (when the rules allow)")
+@register_bot("thousand", "cautious", M("bot.thousand.cautious.doc"))
 class CautiousBot(ThresholdBot):
     name = "cautious"
     threshold = 200
     few_dice = 2
 
 
-@register_bot("thousand", "bold", "banks at 400 or with 1 die left (when the rules allow)")
+@register_bot("thousand", "bold", M("bot.thousand.bold.doc"))
 class BoldBot(ThresholdBot):
     name = "bold"
     threshold = 400
     few_dice = 1
 
 
-@register_bot(
-    "thousand",
-    "expert",
-    "banks or rolls to maximise the turn's expected useful points (exact DP over turn total and dice)",
-)
+@register_bot("thousand", "expert", M("bot.thousand.expert.doc"))
 class ExpertBot(ThousandBot):
     """Looks up the DP table of the turn's constraints (see :mod:`dicehall.thousand.dp`)."""
 
@@ -268,7 +264,7 @@ class ExpertBot(ThousandBot):
         if self.explain:
             rv, bv = tab.roll_value(t, n, r), tab.bank_value(t)
             verb = "thousand.bot.rolls_worth" if roll else "thousand.bot.banks_worth"
-            self.last_reason = M(verb, dice=n, roll_value=f"{rv:.1f}", total=t, bank_value=f"{bv:.0f}")
+            self.last_reason = M(verb, dice=n, roll_value=round(rv, 1), total=t, bank_value=round(bv))
         return roll
 
     def keep(self, state: ThousandState) -> str:
@@ -283,11 +279,11 @@ class ExpertBot(ThousandBot):
             if value > best_value:
                 best, best_value = text, value
         if self.explain:
-            self.last_reason = M("thousand.bot.keeps_worth", dice=best[5:], value=f"{best_value:.1f}")
+            self.last_reason = M("thousand.bot.keeps_worth", dice=best[5:], value=round(best_value, 1))
         return best
 
 
-@register_bot("thousand", "random", "rolls or banks at random among the legal moves")
+@register_bot("thousand", "random", M("bot.thousand.random.doc"))
 class ThousandRandom(RandomAgent):
     name = "random"
 

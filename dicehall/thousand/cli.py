@@ -190,7 +190,11 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
         seats = len(report["players"])
         mean = stats["turns"]["mean"]
         console.print(
-            tr("thousand.cli.mean_length", turns=f"[bold]{mean:.1f}[/]", per_player=f"{mean / seats:.1f}")
+            tr(
+                "thousand.cli.mean_length",
+                turns=f"[bold]{current().fixed(mean, 1)}[/]",
+                per_player=current().fixed(mean / seats, 1),
+            )
         )
     table = Table(title=tr("thousand.cli.score_distribution"))
     for col in ("player", "min", "p5", "p25", "median", "p75", "p95", "max"):
@@ -198,7 +202,8 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
     for s in report["seats"]:
         d = s["score"]
         table.add_row(
-            s["player"], *(f"{d[k]:.0f}" for k in ("min", "p5", "p25", "median", "p75", "p95", "max"))
+            s["player"],
+            *(current().fixed(d[k], 0) for k in ("min", "p5", "p25", "median", "p75", "p95", "max")),
         )
     console.print(table)
 

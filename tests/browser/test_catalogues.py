@@ -80,9 +80,9 @@ def dynamic_ids() -> set[str]:
         for preset in rules.PRESETS:
             ids |= {f"preset.{name}.{preset}", f"preset.{name}.{preset}.doc"}
         for bot in bots_for(name):
-            ids |= {f"bot.{bot}", f"bot.{bot}.doc"}
-            if name == "wurf":  # its bots share names with Dice 1000's but play otherwise
-                ids.add(f"bot.wurf.{bot}.doc")
+            ids |= {f"bot.{bot}", f"bot.{name}.{bot}.doc"}
+            if name != "wurf":  # the lobby's fallback when a game's own line is missing
+                ids.add(f"bot.{bot}.doc")
         fields = {f.name: f for f in dataclasses.fields(rules)}
         for key, _value, _doc in rules.from_preset(None).describe():
             ids |= {f"rule.{name}.{key}.name", f"rule.{name}.{key}.doc"}

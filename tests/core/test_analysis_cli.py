@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +66,10 @@ def test_analyze_tables_in_the_terminal_and_in_russian(thousand_record: Path) ->
     assert "inaccuracy from 10.0" in text and "not win %" in text
     ru = runner.invoke(app, ["analyze", str(thousand_record), "--lang", "ru"])
     assert ru.exit_code == 0 and "Итоги по игрокам" in flat(ru.output)
+    # the cells' numbers (and the legend's thresholds) with the decimal comma, none with a point
+    assert (
+        "10,0" in flat(ru.output) and re.search(r"\d,\d", ru.output) and not re.search(r"\d\.\d", ru.output)
+    )
 
 
 def test_analyze_refuses_bad_records(tmp_path: Path, thousand_record: Path) -> None:

@@ -104,6 +104,19 @@ def test_simulate_reports_in_each_language(lang: str) -> None:
     out = invoke("simulate", "thousand", "--games", "6", "--jobs", "1", "--lang", lang)
     assert {"ru": "6 партий", "uk": "6 партій", "pl": "6 partii"}[lang] in out
     assert english_left(out, lang) == []
+    # the tables' numbers with the locale's decimal comma (win rates, means, statistics), none with a point
+    assert re.search(r"\d+,\d%", out) and re.search(r"\d,\d\d", out) and not re.search(r"\d\.\d", out)
+
+
+def test_simulate_json_keeps_bare_numbers() -> None:
+    import json
+
+    out = runner.invoke(
+        app, ["simulate", "thousand", "--games", "4", "--jobs", "1", "--json", "--lang", "ru"]
+    )
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert isinstance(report["seats"][0]["win_rate"], float)
 
 
 def _refusals() -> list[DicehallError]:
@@ -275,3 +288,54 @@ def test_the_thousand_solver_reports_in_russian(tmp_path: Path, monkeypatch: pyt
     for out in (cached, solved):
         assert "первый игрок выигрывает с вероятностью 0," in out and "счёт ниже -20 держится на -20" in out
         assert english_left(out, "ru") == []
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+@pytest.mark.parametrize("game", ["thousand", "clever"])
+def test_bot_descriptions_in_each_language(game: str, lang: str) -> None:
+    """Dice 1000's and Clever's bots describe themselves by ``bot.<game>.<bot>.doc``, English by default."""
+    from dicehall.core.agents import bots_for
+
+    docs = bots_for(game)
+    assert len(docs) >= 4
+    t, english = translator(lang), translator("en")
+    for name, doc in docs.items():
+        assert getattr(doc, "msgid", None) == f"bot.{game}.{name}.doc"
+        said = t.message(doc)
+        assert str(doc) == english.message(doc) and said != str(doc) and english_left(said, lang) == []
+    assert str(bots_for("thousand")["cautious"]) == "banks at 200 or with 2 dice left (when the rules allow)"
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_solve_policy_in_words_in_each_language(lang: str, tmp_path: Path) -> None:
+    """``solve thousand --policy`` words its thresholds in the language, with the locale's decimal comma."""
+    from tests.thousand.test_solver_cli import SMALL_ARGS
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_DATA_HOME", str(tmp_path))
+        out = invoke("solve", "thousand", *SMALL_ARGS, "--policy", "--lang", lang)
+    t = translator(lang)
+    assert t("solve.thousand.policy.opened")[:30] in out and t("solve.thousand.policy.win", win="") in out
+    assert re.search(r"0,\d{4}\.", out) and english_left(out, lang) == []
+
+
+@pytest.mark.parametrize("lang", ["en", *SLAVIC])
+def test_optimal_bot_explains_in_each_language(lang: str) -> None:
+    from dicehall.thousand.solver.bot import OptimalBot
+    from dicehall.thousand.solver.solve import Table, solve
+    from tests.thousand.test_solver import FLOOR, SMALL
+
+    solution = solve(SMALL, floor=FLOOR, threads=1)
+    table = Table(solution.space, ((solution.lower + solution.upper) / 2).astype("float32"), {})
+    bot = OptimalBot(SMALL, table)
+    bot.explain = True
+    state = ThousandState.from_position(SMALL, [0, 0], opened=[True, True])
+    state.apply_action((1, 2, 3, 4, 6))  # 10 with 4 dice left
+    bot.choose(state, __import__("numpy").random.default_rng(0))
+    reason = bot.last_reason
+    assert getattr(reason, "msgid", "").startswith("thousand.bot.optimal_")
+    said = translator(lang).message(reason)
+    if lang == "en":
+        assert said == str(reason) and re.match(r"(rolls|banks): win chance rolling \d+\.\d%", said)
+    else:
+        assert said != str(reason) and english_left(said, lang) == [] and "," in said

@@ -14,6 +14,7 @@ import numpy as np
 from dicehall.core.agents import register_bot
 from dicehall.core.game import State
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.policy import TurnValues, player_index
@@ -54,12 +55,7 @@ def table_for(rules: ThousandRules) -> Table:
     return found
 
 
-@register_bot(
-    "thousand",
-    "optimal",
-    "maximises the chance to win from the solved 2-player table (dicehall solve thousand); "
-    "3+ players: plays against the leading opponent only (an approximation)",
-)
+@register_bot("thousand", "optimal", Message("bot.thousand.optimal.doc"))
 class OptimalBot(ThousandBot):
     name = "optimal"
 
@@ -95,9 +91,10 @@ class OptimalBot(ThousandBot):
         roll = tv.should_roll(state.turn_total, state.in_hand)
         if self.explain:
             bank = tv.bank(state.turn_total)
-            rolled = tv.roll(state.turn_total, state.in_hand)
-            shown = "-" if bank is None else f"{bank:.1%}"
-            self.last_reason = (
-                f"{'rolls' if roll else 'banks'}: win chance rolling {rolled:.1%}, banking {shown}"
-            )
+            rolling = round(100 * tv.roll(state.turn_total, state.in_hand), 1)
+            if bank is None:
+                self.last_reason = Message("thousand.bot.optimal_no_bank", rolling=rolling)
+            else:
+                msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
+                self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
         return roll

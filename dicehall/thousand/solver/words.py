@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from dicehall.i18n import Translator, current
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.solver.policy import TurnValues
 from dicehall.thousand.solver.space import PlayerState, Space
@@ -67,26 +68,33 @@ def policy_table(space: Space, values: npt.NDArray[np.floating]) -> list[dict[st
     return rows
 
 
-def policy_words(space: Space, values: npt.NDArray[np.floating]) -> list[str]:
-    """The optimal policy as sentences: the opening turn, then banking thresholds by own and opponent's score."""
+def policy_words(space: Space, values: npt.NDArray[np.floating], t: Translator | None = None) -> list[str]:
+    """The optimal policy as sentences in ``t``'s language (the current one by default): the opening turn, then
+    banking thresholds by own and opponent's score."""
+    t = t or current()
     rows = policy_table(space, values)
 
     def fmt(row: dict[str, Any]) -> str:
         parts = []
         for n in range(5, 0, -1):
-            t = row[f"dice{n}"]
+            first = row[f"dice{n}"]
+            said = t("solve.thousand.policy.never") if first is None else t.number(first)
             mark = "*" if row[f"dice{n}_not_threshold"] else ""
-            parts.append(f"{n}: {'never' if t is None else t}{mark}")
+            parts.append(f"{n}: {said}{mark}")
         return ", ".join(parts)
 
-    r = space.rules
     opening = rows[0]
     out = [
-        f"Opening turn (both not opened, need {r.open_min}): bank from these totals on, by dice in hand — "
-        f"{fmt(opening)}; the first player wins {opening['win']:.4f}.",
-        "Opened, no bolts or falls — bank from these totals on, by dice in hand (5: … 1:), below them roll "
-        "(* = optimal play rolls again at some larger total):",
+        t(
+            "solve.thousand.policy.opening",
+            need=t.number(space.rules.open_min),
+            thresholds=fmt(opening),
+            win=t.fixed(opening["win"], 4),
+        ),
+        t("solve.thousand.policy.opened"),
     ]
     for row in rows[1:]:
-        out.append(f"  own {row['own']:>4} vs {row['opponent']:>4}: {fmt(row)}  (win {row['win']:.3f})")
+        own, other = t.number(row["own"]), t.number(row["opponent"])
+        line = t("solve.thousand.policy.row", own=f"{own:>4}", opponent=f"{other:>4}", thresholds=fmt(row))
+        out.append(f"  {line}  ({t('solve.thousand.policy.win', win=t.fixed(row['win'], 3))})")
     return out
