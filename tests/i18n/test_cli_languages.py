@@ -309,7 +309,7 @@ def test_bot_descriptions_in_each_language(game: str, lang: str) -> None:
 @pytest.mark.parametrize("lang", SLAVIC)
 def test_solve_policy_in_words_in_each_language(lang: str, tmp_path: Path) -> None:
     """``solve thousand --policy`` words its thresholds in the language, with the locale's decimal comma."""
-    from tests.thousand.test_solver_cli import SMALL_ARGS
+    from thousand.test_solver_cli import SMALL_ARGS
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -323,7 +323,7 @@ def test_solve_policy_in_words_in_each_language(lang: str, tmp_path: Path) -> No
 def test_optimal_bot_explains_in_each_language(lang: str) -> None:
     from dicehall.thousand.solver.bot import OptimalBot
     from dicehall.thousand.solver.solve import Table, solve
-    from tests.thousand.test_solver import FLOOR, SMALL
+    from thousand.test_solver import FLOOR, SMALL
 
     solution = solve(SMALL, floor=FLOOR, threads=1)
     table = Table(solution.space, ((solution.lower + solution.upper) / 2).astype("float32"), {})
