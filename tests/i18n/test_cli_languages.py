@@ -321,9 +321,10 @@ def test_solve_policy_in_words_in_each_language(lang: str, tmp_path: Path) -> No
 
 @pytest.mark.parametrize("lang", ["en", *SLAVIC])
 def test_optimal_bot_explains_in_each_language(lang: str) -> None:
+    from thousand.test_solver import FLOOR, SMALL
+
     from dicehall.thousand.solver.bot import OptimalBot
     from dicehall.thousand.solver.solve import Table, solve
-    from thousand.test_solver import FLOOR, SMALL
 
     solution = solve(SMALL, floor=FLOOR, threads=1)
     table = Table(solution.space, ((solution.lower + solution.upper) / 2).astype("float32"), {})
