@@ -37,6 +37,12 @@ _root_choice: list[str] = []
 """``dicehall --lang X COMMAND``: the language given before the command (a command's own --lang wins)."""
 
 
+def start_invocation() -> None:
+    """Forget the ``--lang`` given before the command by a previous invocation in this process (the root group
+    calls it as each command line is read, so two in-process runs cannot leak a language into each other)."""
+    _root_choice.clear()
+
+
 def _root_lang_now(value: str | None) -> str | None:
     _root_choice[:] = [value] if value else []
     apply_lang(value)
