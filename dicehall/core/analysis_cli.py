@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -60,7 +62,21 @@ def hints_allowed(mode: str, humans: int) -> bool:
     return mode == "on" or (mode == "auto" and humans <= 1)
 
 
-def hints_table(h: Hints, name: str, t: Translator) -> Table:
+MOVE_WORDS: dict[str, str] = {"thousand": "dicehall.thousand.terminal:move_instruction"}
+"""Per game, ``(state, move) -> words``: the hints name each move in words (a game without one shows notation)."""
+
+
+def move_words(game: str, state: State[Any]) -> Callable[[str], str]:
+    """How the hints of ``game`` at ``state`` name a move."""
+    where = MOVE_WORDS.get(game)
+    if where is None:
+        return str
+    module, name = where.split(":")
+    said = getattr(importlib.import_module(module), name)
+    return lambda move: str(said(state, move))
+
+
+def hints_table(h: Hints, name: str, t: Translator, words: Callable[[str], str] = str) -> Table:
     table = Table(title=t("hints.title", name=name), title_justify="left")
     table.add_column(t("analysis.col.move"))
     table.add_column(t("hints.col.value"), justify="right")
@@ -69,7 +85,7 @@ def hints_table(h: Hints, name: str, t: Translator) -> Table:
     for opt in h.options:
         mark = f"[bold green]{t('hints.best')}[/]" if opt.best else ""
         table.add_row(
-            f"[bold]{opt.move}[/]" if opt.best else opt.move,
+            f"[bold]{escape(words(opt.move))}[/]" if opt.best else escape(words(opt.move)),
             fmt(opt.value, h.unit),
             "" if opt.best else fmt(-opt.loss, h.unit, signed=True),
             mark,
@@ -102,7 +118,7 @@ class HintDesk:
         except DicehallError as exc:
             console.print(f"[red]{exc}[/]")
             return
-        console.print(hints_table(h, names[h.seat], t))
+        console.print(hints_table(h, names[h.seat], t, move_words(self.game, state)))
         if h.note:
             console.print(f"[dim]{h.note}[/]")
 

@@ -209,7 +209,12 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   let hintsFor: View | null = null;
   const hintValue = (v: number, unit: HintsResult["unit"]): string =>
     unit === "win%" ? `${formatNumber(Math.round(v * 10) / 10)}%` : formatNumber(Math.round(v * 10) / 10);
-  const renderHints = (res: HintsResult): void => {
+  const renderHints = (res: HintsResult, state: View): void => {
+    // each move in words (the view's), its notation kept in the row's data-move
+    const said = (move: string): HTMLElement => {
+      const words = view?.moveText?.(move, state);
+      return words ? h("span", { class: "hint-move" }, words) : h("code", null, move);
+    };
     clear(hintBox);
     hintBox.append(
       h("h2", null, t("hint.title", { name: seatName(res.seat) })),
@@ -220,7 +225,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
           h(
             "li",
             { class: o.best ? "best" : "", "data-move": o.move },
-            h("code", null, o.move),
+            said(o.move),
             " ",
             h("b", null, hintValue(o.value, res.unit)),
             " ",
@@ -247,7 +252,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     }
     try {
       const res = await api.hints(tableId, seat, loadTokens(tableId)[seat] ?? "");
-      if (lastState === asked) renderHints(res);
+      if (lastState === asked) renderHints(res, asked);
     } catch (err) {
       if (lastState === asked) {
         clear(hintBox);
