@@ -36,8 +36,12 @@ def test_terminal_hints_say_the_moves_in_words(lang: str) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "said"),
-    [("en", "Set aside 1, 1, and 5"), ("ru", "Отложить 1, 1 и 5"), ("uk", "Відкласти 1, 1 і 5")]
-    + [("pl", "Odłożyć 1, 1 i 5")],
+    [
+        ("en", "Set aside 1, 1, and 5"),
+        ("ru", "Отложить 1, 1 и 5"),
+        ("uk", "Відкласти 1, 1 і 5"),
+        ("pl", "Odłożyć 1, 1 i 5"),
+    ],
 )
 def test_a_keep_in_words(lang: str, said: str) -> None:
     state = ThousandState(ThousandRules.from_preset(None), 2)
