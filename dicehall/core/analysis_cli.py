@@ -27,10 +27,10 @@ from dicehall.core.analysis import (
 )
 from dicehall.core.cli_options import check_input_file, check_output_file, console, err_console, fail
 from dicehall.core.errors import DicehallError
-from dicehall.core.game import State, get_game
+from dicehall.core.game import State
 from dicehall.core.record import GameRecord, replay
 from dicehall.core.rules import RuleSet
-from dicehall.i18n import Translator, current
+from dicehall.i18n import Translator, current, tr
 from dicehall.i18n.cli import LangOpt, apply_lang
 
 HINT_MODES = ("auto", "on", "off")
@@ -105,7 +105,7 @@ class HintDesk:
     def show(self, state: State[Any], names: Sequence[str]) -> None:
         t = current()
         if not has_evaluator(self.game):
-            console.print(f"[yellow]{t('hints.none', game=get_game(self.game).title)}[/]")
+            console.print(f"[yellow]{t('hints.none', game=t(f'game.{self.game}.title'))}[/]")
             return
         if not self.allowed:
             console.print(f"[yellow]{t('hints.off')}[/]")
@@ -116,24 +116,24 @@ class HintDesk:
                     self._evaluator = evaluator_for(self.game, self.rules, self.seats)
             h = hints(self._evaluator, state)
         except DicehallError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(exc.localized())}[/]")
             return
         console.print(hints_table(h, names[h.seat], t, move_words(self.game, state)))
         if h.note:
-            console.print(f"[dim]{h.note}[/]")
+            console.print(f"[dim]{escape(t.message(h.note))}[/]")
 
 
 def hint_desk(game: str, rules: RuleSet, specs: Sequence[Any], mode: str) -> HintDesk:
     """The desk of a terminal game from ``--hints`` (a bad value is a usage error) and the seats (``spec.bot``)."""
     if mode.lower() not in HINT_MODES:
-        raise fail(f"--hints must be one of {', '.join(HINT_MODES)}, got {mode!r}")
+        raise fail(tr("cli.check.hints", choices=", ".join(HINT_MODES), got=repr(mode)))
     humans = sum(1 for spec in specs if not spec.bot)
     return HintDesk(game, rules, len(specs), humans, mode)
 
 
 # -- dicehall analyze --------------------------------------------------------------------------------------------
 def analysis_tables(a: Analysis, t: Translator) -> list[Table]:
-    steps = Table(title=t("analysis.title", game=get_game(a.game).title, players=", ".join(a.players)))
+    steps = Table(title=t("analysis.title", game=t(f"game.{a.game}.title"), players=", ".join(a.players)))
     for key, justify in (
         ("analysis.col.event", "right"),
         ("analysis.col.player", "left"),
@@ -230,7 +230,7 @@ def plot_analysis(a: Analysis, path: Path, t: Translator) -> None:
         ax.axhline(50, color="grey", linewidth=0.6, linestyle=":")
     ax.set_xlabel(t("analysis.chart.x"))
     ax.set_ylabel(t("analysis.chart.y_win") if a.unit == "win%" else t("analysis.chart.y_points"))
-    ax.set_title(t("analysis.title", game=get_game(a.game).title, players=", ".join(a.players)))
+    ax.set_title(t("analysis.title", game=t(f"game.{a.game}.title"), players=", ".join(a.players)))
     ax.grid(alpha=0.3)
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
@@ -250,12 +250,17 @@ def _load_and_analyse(file: Path, quiet: bool) -> Analysis:
             evaluator = evaluator_for(record.game, rules, len(record.players))
         if quiet or not console.is_terminal:
             return analyze(record, evaluator)
-        columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        columns = (
+            TextColumn(tr("analysis.progress")),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
         with Progress(*columns, console=console, transient=True) as bar:
             task = bar.add_task("analyse", total=len(record.events))
             return analyze(record, evaluator, lambda done, _: bar.update(task, completed=done))
     except DicehallError as exc:  # a bad record, or a game without analysis (AnalysisError)
-        raise fail(f"{file}: {exc}") from None
+        raise fail(tr("cli.file_error", file=str(file), reason=exc.localized())) from None
 
 
 def register(app: typer.Typer) -> None:
@@ -285,7 +290,7 @@ def register(app: typer.Typer) -> None:
             try:
                 plot_analysis(a, plot, t)
             except OSError as exc:
-                raise fail(f"--plot {plot}: {exc.strerror or exc}") from None
+                raise fail(tr("cli.check.plot", path=str(plot), problem=str(exc.strerror or exc))) from None
         if as_json:
             out = a.to_json()
             out["record"] = str(file)
@@ -296,7 +301,7 @@ def register(app: typer.Typer) -> None:
         for table in analysis_tables(a, t):
             console.print(table)
         if a.note:
-            console.print(f"[yellow]{t('analysis.note')}[/] {a.note}")
+            console.print(f"[yellow]{t('analysis.note')}[/] {escape(t.message(a.note))}")
         console.print(f"[dim]{t('analysis.legend', **_legend(a))}[/]")
         if plot is not None:
             err_console.print(t("analysis.plot_saved", path=str(plot)))
