@@ -107,3 +107,15 @@ def test_hint_rows_name_the_moves_in_words(new_page: Any, server: Server, lang: 
     assert set(rows) == {"keep 1,5", "keep 1,1,5", "bank", "roll"}
     for move, said in rows.items():
         assert re.fullmatch(words[move], said), (move, said)
+
+
+def test_clever_hint_rows_are_in_words_too(new_page: Any) -> None:
+    """Clever's Hint rows say each move as its log line does (in Polish here), not in notation."""
+    page = new_page(locale="pl-PL")
+    page.goto("/")
+    page.click("[data-start=clever-solo]")
+    page.wait_for_selector(".clever-root[data-state=act]")
+    page.get_by_test_id("hint-btn").click()
+    rows = hint_rows(page)
+    assert rows and all(said.strip() for said in rows.values())
+    assert not any(move in said for move, said in rows.items()), rows

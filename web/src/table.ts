@@ -1,6 +1,6 @@
 // A table page, game-neutral: connection, seats held by this browser, event log, errors, game over.
 // The board itself is drawn by the game's view module (views/index.ts).
-import { api, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type TableInfo, type View } from "./api";
+import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
 import { clear, h, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
@@ -256,7 +256,9 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     } catch (err) {
       if (lastState === asked) {
         clear(hintBox);
-        hintBox.append(h("p", { class: "muted small" }, apiErrorText(err)));
+        // the server's refusals of a hint by status (its English detail is never shown): off here, not your move
+        const said = err instanceof ApiError && err.status === 403 ? t("hint.off") : err instanceof ApiError && err.status === 409 ? t("hint.wait") : apiErrorText(err);
+        hintBox.append(h("p", { class: "muted small" }, said));
       }
     }
   };
