@@ -62,7 +62,10 @@ def hints_allowed(mode: str, humans: int) -> bool:
     return mode == "on" or (mode == "auto" and humans <= 1)
 
 
-MOVE_WORDS: dict[str, str] = {"thousand": "dicehall.thousand.terminal:move_instruction"}
+MOVE_WORDS: dict[str, str] = {
+    "thousand": "dicehall.thousand.terminal:move_instruction",
+    "clever": "dicehall.clever.terminal:move_instruction",
+}
 """Per game, ``(state, move) -> words``: the hints name each move in words (a game without one shows notation)."""
 
 

@@ -48,3 +48,13 @@ def test_a_keep_in_words(lang: str, said: str) -> None:
     set_language(lang)
     assert move_instruction(state, "keep 1,1,5") == said
     assert move_instruction(state, "pass") == "pass"  # a move the words do not know stays as written
+
+
+def test_clever_hints_say_the_moves_as_the_choice_list_does() -> None:
+    result = runner.invoke(
+        app, ["play", "clever", "--seed", "3", "--lang", "uk"], input="?\nq\n", env={"COLUMNS": "200"}
+    )
+    hints = result.output[result.output.index("Підказки для") :]
+    table = hints[: hints.index("└")]
+    assert "перекид усіх щойно кинутих кубиків" in table and "зелений 2 → зелена зона" in table, table
+    assert "reroll" not in table and "G:G" not in table
