@@ -97,4 +97,11 @@ def add_lang_option(app: typer.Typer) -> None:
             command.callback = with_lang(command.callback)
     for group in app.registered_groups:
         if group.typer_instance is not None:
+            if group.typer_instance.registered_callback is None:  # `dicehall play --lang pl thousand` too
+                group.typer_instance.callback()(_group_lang)
             add_lang_option(group.typer_instance)
+
+
+def _group_lang(lang: str | None = RootLangOpt) -> None:
+    # a group's --lang holds for the command after it, as the root's does (its callback records the choice)
+    pass

@@ -150,6 +150,14 @@ class DicehallGroup(TyperGroup):
             localize_usage_error(exc, self._dicehall_tr)
             raise
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        from dicehall.i18n.helptext import english_typer_words
+
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            english_typer_words()  # typer's panel words are the process's: the next run starts from English
+
     def invoke(self, ctx: _click.Context) -> Any:
         try:
             return super().invoke(ctx)

@@ -117,4 +117,19 @@ def test_the_root_lang_does_not_carry_over_to_the_next_invocation() -> None:
     assert en.exit_code == 0 and not any("а" <= c <= "я" for c in en.output), en.output[:300]
     pl = runner.invoke(app, ["--lang", "pl", "simulate", "thousand", "--games", "abc"])
     after = runner.invoke(app, ["simulate", "thousand", "--games", "abc"])
-    assert "nie jest liczbą" in pl.output and "is not a whole number" in after.output
+    assert "nie jest liczbą" in pl.output and "Błąd" in pl.output
+    assert "is not a whole number" in after.output and "─ Error ─" in after.output
+    runner.invoke(app, ["--lang", "uk", "nosuch"])
+    from typer import rich_utils
+
+    assert (
+        rich_utils.ERRORS_PANEL_TITLE == "Error"
+    )  # typer's words (process-wide) are English again after a run
+
+
+def test_lang_after_a_group_holds_for_its_command() -> None:
+    """``dicehall play --lang pl thousand ...``: a group takes --lang too, for the command after it."""
+    out = _run(["play", "--lang", "pl", "thousand", "--bogus"])
+    assert "Nie ma takiej opcji: --bogus" in out
+    res = runner.invoke(app, ["simulate", "--lang", "uk", "thousand", "--games", "2"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0 and "Тисяча" in res.output, res.output
