@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from dicehall.core.game import game_names, get_game
 from dicehall.core.record import GameRecord, replay
 from dicehall.i18n import Translator, current, tr
 from dicehall.i18n.cli import RootLangOpt, add_lang_option
-from dicehall.i18n.helptext import help_language, localize_help
+from dicehall.i18n.usage import DicehallGroup
 
 MAX_BOT_DELAY = 60.0
 
@@ -28,6 +27,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=DicehallGroup,  # per invocation: the command line's language, help and usage errors in it
 )
 play_app = typer.Typer(help="Play a game in the terminal against bots or friends.", no_args_is_help=True)
 simulate_app = typer.Typer(help="Bot-versus-bot simulation with statistics.", no_args_is_help=True)
@@ -211,11 +211,7 @@ def _register_games() -> None:
 
 def main() -> None:
     _register_games()
-    command = typer.main.get_command(app)
-    localize_help(
-        command, help_language(sys.argv[1:])
-    )  # --help in the reader's language (dicehall.i18n.helptext)
-    command()
+    typer.main.get_command(app)()  # the root group puts --help and usage errors in the line's language
 
 
 if __name__ == "__main__":

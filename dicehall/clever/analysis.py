@@ -25,6 +25,7 @@ from dicehall.clever.state import PH_ROLL, CleverState
 from dicehall.core.analysis import Thresholds, Unit
 from dicehall.core.game import CHANCE, TERMINAL, State
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 
 ENUMERATE_LIMIT = 1296
 """Rolls with at most this many outcomes (four dice) are averaged over every outcome."""
@@ -93,10 +94,7 @@ class CleverEvaluator:
 
     unit: Unit = "points"
     thresholds = POINT_THRESHOLDS
-    note = (
-        "values are expected final points from bot:master's learned value; rolls of five or six dice are "
-        f"averaged over {SAMPLES} sampled outcomes"
-    )
+    note: str = Message("analysis.note.clever", samples=SAMPLES)
 
     def __init__(self) -> None:
         self.master = MasterAgent()

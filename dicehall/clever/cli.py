@@ -243,7 +243,7 @@ def train_clever(
             if sync is not None:
                 old["sync"] = sync
             config = T.TrainConfig(
-                episodes=episodes or 300_000,
+                episodes=300_000 if episodes is None else episodes,  # 0 is refused, not the default
                 seed=seed,
                 hidden=(sizes[0], sizes[-1]) if len(sizes) == 2 else (0, 0),
                 shards=shards,

@@ -260,3 +260,8 @@ def _where(where_area: int, cell: int) -> str:
     if where_area == S.AREA_BLUE:
         return tr("clever.act.where_blue", value=B_VALUES[cell], cell=blue_label(cell))
     return localize(area(where_area))
+
+
+def move_instruction(state: CleverState, move: str) -> str:
+    """A legal move (in notation, as the hints list it) in the words of the terminal's choice list."""
+    return describe_action(state, state.string_to_action(move))

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import os
 import time
+import zipfile
 from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
@@ -28,6 +29,7 @@ from dicehall.clever.kernel import net
 from dicehall.clever.kernel import rules as K
 from dicehall.clever.kernel.features import COUNT
 from dicehall.core.cluster import make_executor
+from dicehall.i18n.message import Message
 
 EVAL_ROOT = 20_261_123
 CHECKPOINT = "checkpoint.npz"
@@ -57,22 +59,20 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         checks = (
-            (self.episodes > 0, "episodes must be positive"),
-            (self.shards > 0 and self.sync > 0, "shards and sync must be positive"),
-            (min(self.hidden) > 0 and len(self.hidden) == 2, "hidden takes two positive layer sizes"),
-            (0.0 <= self.lam <= 1.0, "lambda must be within 0–1"),
-            (
-                0.0 <= min(self.eps_start, self.eps_end) <= max(self.eps_start, self.eps_end) <= 1.0,
-                "ε within 0–1",
-            ),
-            (min(self.lr_start, self.lr_end) > 0.0, "learning rates must be positive"),
-            (self.eval_every > 0 and self.eval_games > 0, "eval_every and eval_games must be positive"),
-            (self.method in METHODS, f"method must be one of {', '.join(METHODS)}"),
-            (self.batch > 0, "batch must be positive"),
+            (self.episodes > 0, "episodes"),
+            (self.shards > 0 and self.sync > 0, "shards"),
+            (min(self.hidden) > 0 and len(self.hidden) == 2, "hidden"),
+            (0.0 <= self.lam <= 1.0, "lambda"),
+            (0.0 <= min(self.eps_start, self.eps_end) <= max(self.eps_start, self.eps_end) <= 1.0, "epsilon"),
+            (min(self.lr_start, self.lr_end) > 0.0, "lr"),
+            (self.eval_every > 0 and self.eval_games > 0, "eval"),
+            (self.method in METHODS, "method"),
+            (self.batch > 0, "batch"),
         )
-        for ok, message in checks:
+        for ok, key in checks:
             if not ok:
-                raise ValueError(f"training setting: {message}")
+                problem = Message(f"clever.train.setting.{key}", choices=", ".join(METHODS))
+                raise ValueError(Message("clever.train.setting", problem=problem))
 
     @property
     def batch_episodes(self) -> int:
@@ -140,16 +140,25 @@ class Run:
     def load(cls, directory: Path) -> Run:
         path = directory / CHECKPOINT if directory.is_dir() else directory
         if not path.is_file():
-            raise ValueError(f"no training checkpoint at {path} (expected {CHECKPOINT} in the run directory)")
-        with np.load(path) as data:
-            meta = json.loads(str(data["meta"]))
-            weights = [np.array(data[k], np.float64) for k in WEIGHT_NAMES]
-            moments = np.array(data["moments"], np.float64) if "moments" in data else None
+            raise ValueError(Message("clever.train.no_checkpoint", path=str(path), file=CHECKPOINT))
+        try:
+            with np.load(path) as data:
+                meta = json.loads(str(data["meta"]))
+                weights = [np.array(data[k], np.float64) for k in WEIGHT_NAMES]
+                moments = np.array(data["moments"], np.float64) if "moments" in data else None
+        except (
+            OSError,
+            ValueError,
+            KeyError,
+            zipfile.BadZipFile,
+        ) as exc:  # not a checkpoint, or a damaged one
+            said = exc.strerror if isinstance(exc, OSError) and exc.strerror else None  # the OS's own words
+            reason = said or Message("clever.train.not_a_run")
+            raise ValueError(Message("clever.train.bad_checkpoint", path=str(path), reason=reason)) from None
         if meta.get("features") != COUNT:
             if not isinstance(meta.get("features"), int) or meta["features"] > COUNT:
-                raise ValueError(
-                    f"{path}: made for {meta.get('features')} features, this version has {COUNT}"
-                )
+                made = str(meta.get("features"))
+                raise ValueError(Message("clever.train.features", path=str(path), made=made, count=COUNT))
             weights = net.widen(weights)  # older runs: zero rows for the new features, Adam starts afresh
             moments = None
             meta["adam_steps"] = 0
@@ -175,10 +184,9 @@ def new_run(config: TrainConfig, init: list[np.ndarray] | None = None) -> Run:
     else:
         init = net.widen(init)
         if init[1].shape[0] > config.hidden[0] or init[3].shape[0] > config.hidden[1]:
-            raise ValueError(
-                f"the starting weights are a {init[0].shape[0]}→{init[1].shape[0]}→{init[3].shape[0]} network, "
-                f"larger than this run's {COUNT}→{config.hidden[0]}→{config.hidden[1]}"
-            )
+            start = f"{init[0].shape[0]}→{init[1].shape[0]}→{init[3].shape[0]}"
+            ours = f"{COUNT}→{config.hidden[0]}→{config.hidden[1]}"
+            raise ValueError(Message("clever.train.init_too_large", init=start, run=ours))
         rng = np.random.default_rng(np.random.SeedSequence([config.seed]))
         weights = net.grow(init, *config.hidden, rng)  # a wider run starts from the same function
     return Run(config, weights)

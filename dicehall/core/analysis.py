@@ -26,6 +26,7 @@ from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import Event, GameRecord, apply_event, check_result, new_state
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 
 Unit = Literal["win%", "points"]
 Klass = Literal["inaccuracy", "mistake", "blunder"]
@@ -129,11 +130,11 @@ def hints(evaluator: Evaluator, state: State[Any]) -> Hints:
     """The hints of a decision node; :class:`AnalysisError` elsewhere (a chance node, a finished game)."""
     seat = state.current_player()
     if seat < 0:
-        where = "the game is over" if state.is_terminal() else "the dice are to be rolled"
-        raise AnalysisError(f"hints are for decisions; {where}")
+        where = "analysis.error.over" if state.is_terminal() else "analysis.error.chance"
+        raise AnalysisError(Message("analysis.error.not_a_decision", where=Message(where)))
     scored = evaluator.decision_values(state)
     if not scored:
-        raise AnalysisError("no legal decision to compare")
+        raise AnalysisError(Message("analysis.error.no_decision"))
     best = max(v for _, v in scored)
     ranked = sorted(range(len(scored)), key=lambda i: -scored[i][1])
     top = ranked[0]
@@ -395,13 +396,8 @@ def new_evaluator(game: str, rules: RuleSet, num_players: int) -> Evaluator:
     """A fresh evaluator (:func:`evaluator_for` keeps a few per process)."""
     target = _EVALUATORS.get(game)
     if target is None:
-        from dicehall.core.game import get_game
-
-        title = get_game(game).title
-        raise AnalysisError(
-            f"{title} has no hints or analysis: its throws are physics, not enumerable dice outcomes "
-            f"(analysis exists for: {', '.join(_EVALUATORS)})"
-        )
+        title = Message(f"game.{game}.title")
+        raise AnalysisError(Message("analysis.error.no_evaluator", game=title, games=", ".join(_EVALUATORS)))
     module_name, name = target.split(":")
     make: Callable[[RuleSet, int], Evaluator] = getattr(importlib.import_module(module_name), name)
     return make(rules, num_players)

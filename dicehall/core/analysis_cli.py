@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -25,10 +27,10 @@ from dicehall.core.analysis import (
 )
 from dicehall.core.cli_options import check_input_file, check_output_file, console, err_console, fail
 from dicehall.core.errors import DicehallError
-from dicehall.core.game import State, get_game
+from dicehall.core.game import State
 from dicehall.core.record import GameRecord, replay
 from dicehall.core.rules import RuleSet
-from dicehall.i18n import Translator, current
+from dicehall.i18n import Translator, current, tr
 from dicehall.i18n.cli import LangOpt, apply_lang
 
 HINT_MODES = ("auto", "on", "off")
@@ -60,7 +62,24 @@ def hints_allowed(mode: str, humans: int) -> bool:
     return mode == "on" or (mode == "auto" and humans <= 1)
 
 
-def hints_table(h: Hints, name: str, t: Translator) -> Table:
+MOVE_WORDS: dict[str, str] = {
+    "thousand": "dicehall.thousand.terminal:move_instruction",
+    "clever": "dicehall.clever.terminal:move_instruction",
+}
+"""Per game, ``(state, move) -> words``: the hints name each move in words (a game without one shows notation)."""
+
+
+def move_words(game: str, state: State[Any]) -> Callable[[str], str]:
+    """How the hints of ``game`` at ``state`` name a move."""
+    where = MOVE_WORDS.get(game)
+    if where is None:
+        return str
+    module, name = where.split(":")
+    said = getattr(importlib.import_module(module), name)
+    return lambda move: str(said(state, move))
+
+
+def hints_table(h: Hints, name: str, t: Translator, words: Callable[[str], str] = str) -> Table:
     table = Table(title=t("hints.title", name=name), title_justify="left")
     table.add_column(t("analysis.col.move"))
     table.add_column(t("hints.col.value"), justify="right")
@@ -69,7 +88,7 @@ def hints_table(h: Hints, name: str, t: Translator) -> Table:
     for opt in h.options:
         mark = f"[bold green]{t('hints.best')}[/]" if opt.best else ""
         table.add_row(
-            f"[bold]{opt.move}[/]" if opt.best else opt.move,
+            f"[bold]{escape(words(opt.move))}[/]" if opt.best else escape(words(opt.move)),
             fmt(opt.value, h.unit),
             "" if opt.best else fmt(-opt.loss, h.unit, signed=True),
             mark,
@@ -89,7 +108,7 @@ class HintDesk:
     def show(self, state: State[Any], names: Sequence[str]) -> None:
         t = current()
         if not has_evaluator(self.game):
-            console.print(f"[yellow]{t('hints.none', game=get_game(self.game).title)}[/]")
+            console.print(f"[yellow]{t('hints.none', game=t(f'game.{self.game}.title'))}[/]")
             return
         if not self.allowed:
             console.print(f"[yellow]{t('hints.off')}[/]")
@@ -100,24 +119,24 @@ class HintDesk:
                     self._evaluator = evaluator_for(self.game, self.rules, self.seats)
             h = hints(self._evaluator, state)
         except DicehallError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(exc.localized())}[/]")
             return
-        console.print(hints_table(h, names[h.seat], t))
+        console.print(hints_table(h, names[h.seat], t, move_words(self.game, state)))
         if h.note:
-            console.print(f"[dim]{h.note}[/]")
+            console.print(f"[dim]{escape(t.message(h.note))}[/]")
 
 
 def hint_desk(game: str, rules: RuleSet, specs: Sequence[Any], mode: str) -> HintDesk:
     """The desk of a terminal game from ``--hints`` (a bad value is a usage error) and the seats (``spec.bot``)."""
     if mode.lower() not in HINT_MODES:
-        raise fail(f"--hints must be one of {', '.join(HINT_MODES)}, got {mode!r}")
+        raise fail(tr("cli.check.hints", choices=", ".join(HINT_MODES), got=repr(mode)))
     humans = sum(1 for spec in specs if not spec.bot)
     return HintDesk(game, rules, len(specs), humans, mode)
 
 
 # -- dicehall analyze --------------------------------------------------------------------------------------------
 def analysis_tables(a: Analysis, t: Translator) -> list[Table]:
-    steps = Table(title=t("analysis.title", game=get_game(a.game).title, players=", ".join(a.players)))
+    steps = Table(title=t("analysis.title", game=t(f"game.{a.game}.title"), players=", ".join(a.players)))
     for key, justify in (
         ("analysis.col.event", "right"),
         ("analysis.col.player", "left"),
@@ -214,7 +233,7 @@ def plot_analysis(a: Analysis, path: Path, t: Translator) -> None:
         ax.axhline(50, color="grey", linewidth=0.6, linestyle=":")
     ax.set_xlabel(t("analysis.chart.x"))
     ax.set_ylabel(t("analysis.chart.y_win") if a.unit == "win%" else t("analysis.chart.y_points"))
-    ax.set_title(t("analysis.title", game=get_game(a.game).title, players=", ".join(a.players)))
+    ax.set_title(t("analysis.title", game=t(f"game.{a.game}.title"), players=", ".join(a.players)))
     ax.grid(alpha=0.3)
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
@@ -234,12 +253,17 @@ def _load_and_analyse(file: Path, quiet: bool) -> Analysis:
             evaluator = evaluator_for(record.game, rules, len(record.players))
         if quiet or not console.is_terminal:
             return analyze(record, evaluator)
-        columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        columns = (
+            TextColumn(tr("analysis.progress")),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
         with Progress(*columns, console=console, transient=True) as bar:
             task = bar.add_task("analyse", total=len(record.events))
             return analyze(record, evaluator, lambda done, _: bar.update(task, completed=done))
     except DicehallError as exc:  # a bad record, or a game without analysis (AnalysisError)
-        raise fail(f"{file}: {exc}") from None
+        raise fail(tr("cli.file_error", file=str(file), reason=exc.localized())) from None
 
 
 def register(app: typer.Typer) -> None:
@@ -269,7 +293,7 @@ def register(app: typer.Typer) -> None:
             try:
                 plot_analysis(a, plot, t)
             except OSError as exc:
-                raise fail(f"--plot {plot}: {exc.strerror or exc}") from None
+                raise fail(tr("cli.check.plot", path=str(plot), problem=str(exc.strerror or exc))) from None
         if as_json:
             out = a.to_json()
             out["record"] = str(file)
@@ -280,7 +304,7 @@ def register(app: typer.Typer) -> None:
         for table in analysis_tables(a, t):
             console.print(table)
         if a.note:
-            console.print(f"[yellow]{t('analysis.note')}[/] {a.note}")
+            console.print(f"[yellow]{t('analysis.note')}[/] {escape(t.message(a.note))}")
         console.print(f"[dim]{t('analysis.legend', **_legend(a))}[/]")
         if plot is not None:
             err_console.print(t("analysis.plot_saved", path=str(plot)))

@@ -62,7 +62,7 @@ def check_jobs(value: int) -> int:
 
 def check_backend(value: str) -> str:
     if value not in ("processes", "ray"):
-        raise fail(f"--backend must be processes or ray, got {value!r}")
+        raise fail(tr("cli.check.backend", got=repr(value)))
     return value
 
 

@@ -48,7 +48,7 @@ def load_rules(game: str, preset: str | None, sets: list[str] | None, rules_file
     try:
         return get_game(game).rules_type.from_cli(preset, sets or [], rules_file)
     except UnicodeDecodeError:
-        raise fail(f"--rules {rules_file}: not UTF-8 text; a rules file is UTF-8 TOML") from None
+        raise fail(tr("cli.check.rules_not_utf8", path=str(rules_file))) from None
     except DicehallError as exc:
         raise fail(exc) from None
 
@@ -94,7 +94,7 @@ def run_simulate_command(
     check_seed(seed)
     check_backend(backend)
     if address is not None and backend != "ray":
-        raise fail("--address names a Ray cluster: add --backend ray")
+        raise fail(tr("clever.train.address_needs_ray"))
     rules = load_rules(game, preset, sets, rules_file)
     specs = load_players(game, players, rules)
     job = SimulationJob(game, rules, tuple(specs), seed, str(save_records) if save_records else None)
@@ -286,7 +286,7 @@ def save_score_histogram(report: dict[str, Any], summary: RunSummary, path: Path
         path.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=110, format="png")
     except OSError as exc:
-        raise fail(f"--plot {path}: cannot write there: {exc.strerror or exc}") from None
+        raise fail(tr("cli.check.plot", path=str(path), problem=str(exc.strerror or exc))) from None
     finally:
         plt.close(fig)
 
@@ -432,7 +432,7 @@ def load_resume(game: str, path: Path) -> tuple[GameRecord, RuleSet, list[Player
             if spec.bot:
                 make_bot(game, spec.bot, rules)
     except DicehallError as exc:
-        raise fail(f"cannot resume {path}: {exc}") from None
+        raise fail(tr("cli.check.resume", path=str(path), reason=exc.localized())) from None
     return record, rules, specs
 
 

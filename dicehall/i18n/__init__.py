@@ -64,6 +64,7 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "thousand.rules_error.",
     "thousand.narrate.",
     "thousand.why.",
+    "thousand.move.",  # not sent: the hints' words, said alike by the terminal and the page
     "clever.refusal.",
     "clever.notation.",
     "clever.die",

@@ -37,6 +37,12 @@ _root_choice: list[str] = []
 """``dicehall --lang X COMMAND``: the language given before the command (a command's own --lang wins)."""
 
 
+def start_invocation() -> None:
+    """Forget the ``--lang`` given before the command by a previous invocation in this process (the root group
+    calls it as each command line is read, so two in-process runs cannot leak a language into each other)."""
+    _root_choice.clear()
+
+
 def _root_lang_now(value: str | None) -> str | None:
     _root_choice[:] = [value] if value else []
     apply_lang(value)
@@ -91,4 +97,11 @@ def add_lang_option(app: typer.Typer) -> None:
             command.callback = with_lang(command.callback)
     for group in app.registered_groups:
         if group.typer_instance is not None:
+            if group.typer_instance.registered_callback is None:  # `dicehall play --lang pl thousand` too
+                group.typer_instance.callback()(_group_lang)
             add_lang_option(group.typer_instance)
+
+
+def _group_lang(lang: str | None = RootLangOpt) -> None:
+    # a group's --lang holds for the command after it, as the root's does (its callback records the choice)
+    pass

@@ -76,6 +76,15 @@ def localize_help(command: Any, lang: str) -> None:
     _localize(command, words)
 
 
+def english_typer_words() -> None:
+    """Put typer's own words (module globals, shared by the whole process) back into English: what an invocation
+    changed must not outlive it in-process."""
+    from typer import rich_utils
+
+    for name in _TYPER_WORDS:
+        _translate(rich_utils, name, {})
+
+
 def _localize(command: Any, words: dict[str, str]) -> None:
     base = command.__dict__.setdefault(_ENGLISH, {}).setdefault("context_class", command.context_class)
     command.context_class = _context_saying(base, words.get(USAGE, USAGE))

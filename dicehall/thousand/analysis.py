@@ -19,6 +19,7 @@ from dicehall.core.analysis import WIN_THRESHOLDS, Thresholds, Unit
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import State
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 from dicehall.thousand import dp
 from dicehall.thousand.bots import turn_model
 from dicehall.thousand.rules import ThousandRules
@@ -36,7 +37,7 @@ def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | TurnPoint
     """The win-% evaluator where a table can be had, else the turn-points one with the reason in its note."""
     assert isinstance(rules, ThousandRules)
     if num_players != 2:
-        why = f"the solved tables are for 2 players, this game has {num_players}"
+        why: str = Message("analysis.why.players", n=num_players)
         return TurnPointsEvaluator(rules, why)
     from dicehall.thousand.solver.bot import table_for
     from dicehall.thousand.solver.solve import SolveError
@@ -44,10 +45,10 @@ def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | TurnPoint
     try:
         table = table_for(rules)
     except SolveError:
-        why = "these rules are not solved on this machine yet: `dicehall solve thousand` with the same rules makes it"
+        why = Message("analysis.why.unsolved")
         return TurnPointsEvaluator(rules, why)
     except DicehallError as exc:
-        return TurnPointsEvaluator(rules, str(exc))
+        return TurnPointsEvaluator(rules, exc.text)
     return WinEvaluator(rules, table)
 
 
@@ -155,10 +156,7 @@ class TurnPointsEvaluator:
 
     def __init__(self, rules: ThousandRules, why: str) -> None:
         self.rules = rules
-        self.note = (
-            "values are points, not win %: each score plus the expected useful points of the turn in progress "
-            f"(the expert's turn DP). No win-probability table: {why}"
-        )
+        self.note: str = Message("analysis.note.turn_points", why=why)
         self._tables: dict[tuple[Any, ...], dp.Table] = {}
 
     def table(self, s: ThousandState) -> dp.Table:

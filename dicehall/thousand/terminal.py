@@ -193,3 +193,19 @@ def turn_line(state: ThousandState) -> Text:
 
 def free_rolls_of(state: ThousandState) -> int:
     return state.free_rolls
+
+
+def move_instruction(state: ThousandState, move: str) -> str:
+    """A legal move of the player to move as an instruction, for the ``?`` hints: "Set aside 1 and 5", "Roll 3
+    dice", "Say “enough” and bank 350" (the browser's Hint list says the same, ``thousand.move.*``); a move
+    these words do not know is shown as it is written."""
+    t = current()
+    if move == "roll":
+        return t.plural("thousand.move.roll", state.dice_in_hand)
+    if move == "bank":
+        return t("thousand.move.bank", total=state.turn_total)
+    if move.startswith("keep "):
+        from babel.lists import format_list
+
+        return t("thousand.move.keep", dice=format_list(move[5:].split(","), locale=t.lang))
+    return move

@@ -80,14 +80,17 @@ def parse_human(state: WurfState, text: str) -> Action:
         if not args:
             raise NotationError(Message("wurf.play.throw_where"))
         if "," in args[0] or any(a.startswith(("p", "s")) for a in args[1:]):
+            # the full notation's coordinates are "X,Y"; its power and spin may take a decimal comma too
+            args = [args[0], *(re.sub(r"^([ps]=?\d*),(\d+)$", r"\1.\2", a) for a in args[1:])]
             action = state.string_to_action("throw " + " ".join(args))
             assert isinstance(action, Throw)
             return action
         _no_more(args, 3, "wurf.play.usage_throw")
         x, y = cell_centre(args[0])
         try:
-            power = float(args[1]) if len(args) > 1 else 0.5
-            spin = float(args[2]) if len(args) > 2 else 0.5
+            # "0,6" as ru/uk/pl write it, or "0.6"
+            power = float(args[1].replace(",", ".")) if len(args) > 1 else 0.5
+            spin = float(args[2].replace(",", ".")) if len(args) > 2 else 0.5
         except ValueError:
             raise NotationError(Message("wurf.play.power_number")) from None
         return Throw(x, y, power, spin)

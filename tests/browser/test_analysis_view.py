@@ -137,9 +137,13 @@ def test_dice_1000_analysis_from_the_game_over_card(new_page: Any, server: Serve
     page.keyboard.press("ArrowRight")
     assert "Luck of" in page.inner_text("[data-testid=step-info]")
     screenshots(page, artifacts, "analysis-thousand")
-    # every word in the page's language
+    # every word in the page's language: the table with its game-over card, then the analysis
     for lang, locale in LOCALES.items():
         other = new_page(1280, 800, locale=locale)
+        other.goto(f"/table/{tid}")
+        other.get_by_test_id("gameover").wait_for()
+        other.wait_for_timeout(300)
+        assert_no_english(other, lang, "a finished Dice 1000 table with its game-over card")
         other.goto(f"/table/{tid}/analysis")
         other.get_by_test_id("step-info").wait_for()
         other.keyboard.press("Home")
@@ -158,6 +162,12 @@ def test_clever_solo_analysis_from_the_game_over_card(new_page: Any, server: Ser
     check_a_classified_decision(page)
     assert page.locator("[data-testid=totals] tbody tr").count() == 1
     screenshots(page, artifacts, "analysis-clever")
+    for lang, locale in LOCALES.items():  # the finished sheet and its game-over card in every language
+        other = new_page(1280, 800, locale=locale)
+        other.goto(f"/table/{tid}")
+        other.get_by_test_id("gameover").wait_for()
+        other.wait_for_timeout(300)
+        assert_no_english(other, lang, "a finished Clever table with its game-over card")
 
 
 def test_finished_games_list_pages_and_opens_the_analysis(new_page: Any, server: Server) -> None:

@@ -57,3 +57,22 @@ def test_the_server_says_where_to_open_it_in_the_language() -> None:
         said
         == "dicehall: otwórz http://127.0.0.1:8000/ (baza danych sqlite:///x.db); Ctrl-C zatrzymuje serwer"
     )
+
+
+@pytest.mark.parametrize("lang", SLAVIC)
+def test_checkpoint_and_setting_refusals_in_each_language(lang: str, tmp_path: Path) -> None:
+    """``train clever``'s own refusals about a checkpoint (none there, a damaged file) or a setting."""
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a checkpoint")
+    said = translator(lang)
+    for args, msgid in (
+        (("--resume", str(tmp_path / "nothing")), "clever.train.no_checkpoint"),
+        (("--resume", str(junk)), "clever.train.bad_checkpoint"),
+        (("--episodes", "0", "--out", str(tmp_path / "z")), "clever.train.setting.episodes"),
+        (("--hidden", "8", "--out", str(tmp_path / "h")), "clever.train.setting.hidden"),
+    ):
+        code, out = _run("train", "clever", *args, "--lang", lang)
+        assert code == 2, (args, out)
+        assert english_left(out, lang) == [], (args, out)
+        assert said(msgid, path="", file="", reason="", choices="")[:12] in out, (args, out)
+        assert "Traceback" not in out

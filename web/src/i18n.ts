@@ -88,6 +88,11 @@ export function formatNumber(n: number): string {
   return numbers.format(n);
 }
 
+/** Items joined as the language joins a list ("1 and 5", "1 и 5", "1 i 5"). */
+export function formatList(items: string[]): string {
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
+}
+
 /** How long ago a unix time was, in the language's words ("5 minutes ago", "5 минут назад"); null under a minute. */
 export function formatAgo(unixSeconds: number, now = Date.now() / 1000): string | null {
   const rtf = new Intl.RelativeTimeFormat(lang, { numeric: "always" });

@@ -1,6 +1,6 @@
 // A table page, game-neutral: connection, seats held by this browser, event log, errors, game over.
 // The board itself is drawn by the game's view module (views/index.ts).
-import { api, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type TableInfo, type View } from "./api";
+import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
 import { clear, h, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
@@ -209,7 +209,12 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   let hintsFor: View | null = null;
   const hintValue = (v: number, unit: HintsResult["unit"]): string =>
     unit === "win%" ? `${formatNumber(Math.round(v * 10) / 10)}%` : formatNumber(Math.round(v * 10) / 10);
-  const renderHints = (res: HintsResult): void => {
+  const renderHints = (res: HintsResult, state: View): void => {
+    // each move in words (the view's), its notation kept in the row's data-move
+    const said = (move: string): HTMLElement => {
+      const words = view?.moveText?.(move, state);
+      return words ? h("span", { class: "hint-move" }, words) : h("code", null, move);
+    };
     clear(hintBox);
     hintBox.append(
       h("h2", null, t("hint.title", { name: seatName(res.seat) })),
@@ -220,7 +225,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
           h(
             "li",
             { class: o.best ? "best" : "", "data-move": o.move },
-            h("code", null, o.move),
+            said(o.move),
             " ",
             h("b", null, hintValue(o.value, res.unit)),
             " ",
@@ -247,11 +252,13 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     }
     try {
       const res = await api.hints(tableId, seat, loadTokens(tableId)[seat] ?? "");
-      if (lastState === asked) renderHints(res);
+      if (lastState === asked) renderHints(res, asked);
     } catch (err) {
       if (lastState === asked) {
         clear(hintBox);
-        hintBox.append(h("p", { class: "muted small" }, apiErrorText(err)));
+        // the server's refusals of a hint by status (its English detail is never shown): off here, not your move
+        const said = err instanceof ApiError && err.status === 403 ? t("hint.off") : err instanceof ApiError && err.status === 409 ? t("hint.wait") : apiErrorText(err);
+        hintBox.append(h("p", { class: "muted small" }, said));
       }
     }
   };

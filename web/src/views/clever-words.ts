@@ -173,6 +173,14 @@ function moveWords(m: CleverModel, before: CleverModel | null, mv: Move, who: st
   }
 }
 
+/** A legal move of the seat to move at `m`, in words (the Hint list): the log's sentence for it, with the seat's
+ * name; null for text that is not a move. */
+export function moveText(m: CleverModel, move: string, name: (seat: number) => string): string | null {
+  const mv = parseMove(move);
+  const seat = m.actor ?? m.deciders[0];
+  return mv && seat !== undefined ? moveWords(m, null, mv, name(seat)) : null;
+}
+
 /** Log lines for an event (a passive choice arrives only once the whole passive phase is over). */
 export function describeEvent(e: LogEntry, state: View | null, before: CleverModel | null, name: (seat: number) => string): string[] {
   if (e.actor === "chance") {

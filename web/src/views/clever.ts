@@ -14,7 +14,7 @@ import { formatNumber, t } from "../i18n";
 import { DICE, LETTER_OF, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read, targetKey, whyNot } from "./clever-model";
 import { attributesModule, init, type VNode } from "snabbdom";
 import { drawSheet } from "./clever-sheet";
-import { areaWord, describeEvent, dieWord, pendingLines, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
+import { areaWord, describeEvent, dieWord, moveText, pendingLines, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
 import type { GameView, ViewContext } from "./index";
 
 const patch = init([attributesModule]);
@@ -124,6 +124,10 @@ export class CleverView implements GameView {
     // (the page asks for the words before it shows the new state: this.m is still the position the move was made in)
     // (a passive choice reaches the log only when the whole simultaneous phase is over: nothing to hide)
     return describeEvent(entry, state, this.m, this.ctx.seatName);
+  }
+
+  moveText(move: string, state: View): string | null {
+    return moveText(read(state), move, this.ctx.seatName);
   }
 
   narrate(entry: LogEntry, before: View, after: View | null): string[] {

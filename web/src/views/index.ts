@@ -37,6 +37,8 @@ export interface GameView {
   private?(choice: PrivateChoice): void;
   /** Simultaneous seats: the phase began or a seat finished. */
   progress?(sim: Simultaneous): void;
+  /** A legal move of the seat to move at `state`, in words as an instruction (the Hint list); null: not known. */
+  moveText?(move: string, state: View): string | null;
   /** False for a game the server gives no hints for (the Hint button is hidden). */
   readonly hints?: boolean;
   /** Resolves when the events received so far have been shown (animations played). */

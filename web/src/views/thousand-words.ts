@@ -3,7 +3,7 @@
 // engine's narrated events as message ids (`{"id": "thousand.narrate.bank", "params": {...}}`); they are worded
 // from the page's catalogue, nested reasons (`thousand.why.*`) too.
 import { engineText } from "../errors";
-import { t, type Params } from "../i18n";
+import { formatList, t, type Params } from "../i18n";
 import type { ThousandModel } from "./thousand";
 
 type Rules = Record<string, unknown>;
@@ -44,6 +44,16 @@ export function refusalText(m: ThousandModel, rules: Rules, raw: unknown): strin
   if (p.onBarrel) return t(rules.barrel_exact ? "thousand.refusal.barrel_exact" : "thousand.refusal.barrel", { need: m.minBank });
   if (p.pit) return t("thousand.refusal.pit", { low: p.pit[0], high: p.pit[1], need: m.minBank });
   return t("thousand.refusal.at_least", { need: m.minBank });
+}
+
+/** A legal move of the player to move as an instruction (the Hint list): "Set aside 1 and 5", "Roll 3 dice",
+ * "Say “enough” and bank 350"; null for a move these words do not know. The terminal's hints say the same
+ * (`thousand.move.*` in the .po catalogues, dicehall/thousand/hintwords.py). */
+export function moveInstruction(move: string, m: ThousandModel): string | null {
+  if (move === "roll") return t("thousand.move.roll", { n: m.diceInHand });
+  if (move === "bank") return t("thousand.move.bank", { total: m.turnTotal });
+  const keep = /^keep ([1-6](?:,[1-6])*)$/.exec(move);
+  return keep ? t("thousand.move.keep", { dice: formatList(keep[1].split(",")) }) : null;
 }
 
 /** What an action changed, in words, by comparing the view before (`prev`) and after (`m`). */

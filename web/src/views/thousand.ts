@@ -5,7 +5,7 @@ import { die, dieSlot } from "../dice";
 import { append, clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
 import { DiceEntry, UndoEntryButton, realDice, type RealDiceInfo } from "../realdice";
-import { describeEvent, refusalText } from "./thousand-words";
+import { describeEvent, moveInstruction, refusalText } from "./thousand-words";
 import type { GameView, ViewContext } from "./index";
 
 export interface PlayerStatus {
@@ -215,6 +215,10 @@ export class ThousandView implements GameView {
   describe(entry: LogEntry, state: View | null): string[] {
     // Called before update(): the current model still shows who was rolling.
     return describe(entry, state, this.ctx.seatName, this.model, this.ctx.rules());
+  }
+
+  moveText(move: string, state: View): string | null {
+    return moveInstruction(move, read(state));
   }
 
   narrate(entry: LogEntry, before: View, after: View | null): string[] {
