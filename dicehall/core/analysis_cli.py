@@ -104,7 +104,7 @@ class HintDesk:
             return
         console.print(hints_table(h, names[h.seat], t))
         if h.note:
-            console.print(f"[dim]{h.note}[/]")
+            console.print(f"[dim]{t.message(h.note)}[/]")
 
 
 def hint_desk(game: str, rules: RuleSet, specs: Sequence[Any], mode: str) -> HintDesk:
@@ -280,7 +280,7 @@ def register(app: typer.Typer) -> None:
         for table in analysis_tables(a, t):
             console.print(table)
         if a.note:
-            console.print(f"[yellow]{t('analysis.note')}[/] {a.note}")
+            console.print(f"[yellow]{t('analysis.note')}[/] {t.message(a.note)}")
         console.print(f"[dim]{t('analysis.legend', **_legend(a))}[/]")
         if plot is not None:
             err_console.print(t("analysis.plot_saved", path=str(plot)))
