@@ -74,6 +74,8 @@ def test_other_rules_get_no_shipped_table_and_a_forged_one_is_refused(tmp_path: 
     path.write_bytes(b"not a table")
     with pytest.raises(compact.CompactError, match="not a compact"):
         compact.decode(path, solution.space)
+    with pytest.raises(compact.CompactError, match="not a compact"):
+        compact.read_header(path)
 
 
 def test_optimal_bot_plays_classic_out_of_the_box_from_the_shipped_table(classic: Table) -> None:

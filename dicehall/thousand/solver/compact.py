@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 import zlib
 from importlib import resources
 from pathlib import Path
@@ -90,16 +91,16 @@ def encode(
     if zz.max() >= 1 << (8 * PLANES):
         raise CompactError("a residual does not fit the byte planes")
     planes = np.stack([(zz >> (8 * k)) & 0xFF for k in reversed(range(PLANES))]).astype(np.uint8)
-    exact = quantise(v, bits).astype(np.float64) - v
+    err = quantise(v, bits).astype(np.float64) - v
     header = {
+        **info,
         "format": FORMAT,
         "bits": bits,
         "size": space.size,
         "floor": space.floor,
         "rules": rules_dict(space.rules),
-        "max_error": float(np.abs(exact).max()),
-        "mean_error": float(np.abs(exact).mean()),
-        **info,
+        "max_error": float(np.abs(err).max()),
+        "mean_error": float(np.abs(err).mean()),
     }
     states = np.array([tuple(space.states[i]) for i in order], dtype=np.int16)
     buf = io.BytesIO()
@@ -113,10 +114,14 @@ def encode(
 
 
 def read_header(path: Path) -> dict[str, Any]:
-    with np.load(path, allow_pickle=False) as data:
-        header: dict[str, Any] = json.loads(str(data["header"]))
-    if header.get("format") != FORMAT:
-        raise CompactError(f"{path}: not a compact Dice 1000 table ({header.get('format')!r})")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header: dict[str, Any] = json.loads(str(data["header"]))
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+        raise CompactError(f"{path}: not a compact Dice 1000 table ({exc})") from None
+    fmt = header.get("format") if isinstance(header, dict) else None
+    if fmt != FORMAT:
+        raise CompactError(f"{path}: not a compact Dice 1000 table ({fmt!r})")
     return header
 
 
@@ -128,10 +133,11 @@ def decode(path: Path, space: Space) -> tuple[npt.NDArray[np.float32], dict[str,
             header = json.loads(str(data["header"]))
             states = data["states"]
             packed = data["residuals"].tobytes()
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
         raise CompactError(f"{path}: not a compact Dice 1000 table ({exc})") from None
-    if header.get("format") != FORMAT:
-        raise CompactError(f"{path}: not a compact Dice 1000 table ({header.get('format')!r})")
+    fmt = header.get("format") if isinstance(header, dict) else None
+    if fmt != FORMAT:
+        raise CompactError(f"{path}: not a compact Dice 1000 table ({fmt!r})")
     if header["rules"] != rules_dict(space.rules) or header["floor"] != space.floor:
         raise CompactError(f"{path} was solved for other rules (or another score floor)")
     size = space.size
@@ -144,7 +150,10 @@ def decode(path: Path, space: Space) -> tuple[npt.NDArray[np.float32], dict[str,
         raise CompactError(
             f"{path}: its player states are not those of the model ({header['size']} vs {size})"
         )
-    raw = np.frombuffer(zlib.decompress(packed), dtype=np.uint8)
+    try:
+        raw = np.frombuffer(zlib.decompress(packed), dtype=np.uint8)
+    except zlib.error as exc:
+        raise CompactError(f"{path}: its residuals do not decompress ({exc})") from None
     if raw.size != PLANES * size * size:
         raise CompactError(f"{path}: {raw.size} residual bytes, expected {PLANES * size * size}")
     zz = np.zeros((size, size), dtype=np.int32)
