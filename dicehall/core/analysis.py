@@ -108,6 +108,14 @@ class Hint:
     best: bool
 
 
+def _note_id(note: str) -> dict[str, Any]:
+    """``note_id``/``note_params`` when the note is a message (a front end words it in its reader's language)."""
+    if isinstance(note, Message):
+        said = note.to_json()
+        return {"note_id": said["id"], "note_params": said["params"]}
+    return {}
+
+
 @dataclasses.dataclass(frozen=True)
 class Hints:
     """Every legal decision of ``seat`` with its value, best first (ties keep the legal order)."""
@@ -122,6 +130,7 @@ class Hints:
             "seat": self.seat,
             "unit": self.unit,
             "note": self.note,
+            **_note_id(self.note),
             "options": [dataclasses.asdict(h) for h in self.options],
         }
 
@@ -224,6 +233,7 @@ class Analysis:
             "players": self.players,
             "unit": self.unit,
             "note": self.note,
+            **_note_id(self.note),
             "thresholds": dataclasses.asdict(self.thresholds),
             "steps": [_step_json(s) for s in self.steps],
             "totals": totals,

@@ -1,9 +1,11 @@
 """Analysis figures for ``make bench`` (called from the Dice 1000 and Clever bench modules).
 
 Dice 1000: the first 300 events of the first seeded game that long (random bots, so that games are long) analysed
-with the turn-points evaluator (classic, which has no table here) and with the win-% evaluator on the solver
-bench's rules (its table is cached by the solver bench, which runs first; else it is solved on first use). Clever: whole solo games of ``bot:master`` analysed (every
-roll's expectation over all outcomes or 1,000 sampled ones).
+with the win-% evaluator on classic (the table shipped in the package, or the exact one where classic is solved),
+with the turn-points evaluator (``classic-nobarrel``, which has no table) and with the win-% evaluator on the
+solver bench's rules (its table is cached by the solver bench, which runs first; else it is solved on first use).
+Clever: whole solo games of ``bot:master`` analysed (every roll's expectation over all outcomes or 1,000 sampled
+ones).
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ def thousand_figures(quick: bool) -> dict[str, Any]:
 
     classic = ThousandRules.from_preset("classic")
     out = _timed("classic", _record("thousand", classic, ["random", "random"], 1, EVENTS), classic)
+    points = ThousandRules.from_preset("classic-nobarrel")
+    out.update(_timed("points", _record("thousand", points, ["random", "random"], 1, EVENTS), points))
     out["analysis_table_rules"] = "the solver bench's rules"
     out.update(
         _timed("table", _record("thousand", BENCH_RULES, ["random", "random"], 2, EVENTS), BENCH_RULES)

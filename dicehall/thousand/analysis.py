@@ -1,7 +1,8 @@
 """Dice 1000's evaluators for hints and analysis (:mod:`dicehall.core.analysis`).
 
-- :class:`WinEvaluator`: two players and a solved table (``dicehall solve thousand``; small rule sets are solved
-  on first use, as for ``bot:optimal``): the exact chance to win under optimal play, in win %.
+- :class:`WinEvaluator`: two players and a solved table (``dicehall solve thousand``; classic without one reads the
+  compact table shipped in the package, its note says so; small rule sets are solved on first use, as for
+  ``bot:optimal``): the chance to win under optimal play, in win %.
 - :class:`TurnPointsEvaluator`: every other case (classic until it is solved, rule sets the solver does not
   cover, one or 3+ players): the expert's turn DP (:mod:`dicehall.thousand.dp`). A seat's value is its score plus,
   for the seat whose turn it is, the expected useful points of the rest of the turn — points, not win %, and the
@@ -90,7 +91,7 @@ class WinEvaluator:
     def __init__(self, rules: ThousandRules, table: Table) -> None:
         self.rules = rules
         self.table = table
-        self.note = ""
+        self.note = table.note() or ""
         self._turns: dict[tuple[int, int], TurnValues] = {}
 
     def turn(self, state: ThousandState, seat: int) -> TurnValues:

@@ -35,7 +35,9 @@ def test_hint_toggle_lists_the_moves_with_values(new_page: Any, server: Server, 
     moves = [items.nth(i).get_attribute("data-move") for i in range(items.count())]
     assert set(moves) <= {"roll", "bank"} and moves
     assert page.locator("[data-testid=hints] li.best").count() == 1
-    assert "expected points" in page.inner_text("[data-testid=hints]")
+    # classic, not solved on this fresh server: win % from the table shipped with dicehall, and the page says so
+    assert "chance to win" in page.inner_text("[data-testid=hints]")
+    assert "shipped table" in page.inner_text("[data-testid=hint-note]")
     page.screenshot(path=str(artifacts / "hints.png"), full_page=True)
     button.click()
     assert page.get_by_test_id("hints").is_hidden()

@@ -21,26 +21,45 @@ from dicehall.thousand.state import ThousandState
 _register_games()
 runner = CliRunner()
 CLASSIC = ThousandRules.from_preset("classic")
+UNSOLVED = ThousandRules.from_preset("classic-nobarrel")
+"""No table here and too large to solve on first use: turn points (classic has the shipped table: win %)."""
 
 
 def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.fixture(scope="module")
-def thousand_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A classic game, expert against cautious (classic has no solved table here: turn points)."""
-    bots = [make_bot("thousand", "expert", CLASSIC), make_bot("thousand", "cautious", CLASSIC)]
+def record_game(rules: ThousandRules, path: Path) -> Path:
+    """A game, expert against cautious, saved to ``path``."""
+    bots = [make_bot("thousand", "expert", rules), make_bot("thousand", "cautious", rules)]
     rng = np.random.default_rng(4)
-    state = ThousandState(CLASSIC, 2)
-    record = GameRecord.start("thousand", CLASSIC, ["ann", "bob"])
+    state = ThousandState(rules, 2)
+    record = GameRecord.start("thousand", rules, ["ann", "bob"])
     while not state.is_terminal():
         seat = state.current_player()
         action = state.sample_chance(rng) if seat < 0 else bots[seat].choose(state, rng)
         record.add(state, action)
         state.apply_action(action)
     record.finish(state)
-    return record.save(tmp_path_factory.mktemp("rec") / "game.json")
+    return record.save(path)
+
+
+@pytest.fixture(scope="module")
+def thousand_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game of rules without a table (turn points)."""
+    return record_game(UNSOLVED, tmp_path_factory.mktemp("rec") / "game.json")
+
+
+def test_analyze_classic_in_win_percent_from_the_shipped_table(tmp_path: Path) -> None:
+    # the suite's user data directory is fresh: classic is not solved here, the shipped table is used and named
+    path = record_game(CLASSIC, tmp_path / "classic.json")
+    result = runner.invoke(app, ["analyze", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["unit"] == "win%" and "shipped table" in out["note"] and "±7.6e-06" in out["note"]
+    ann, bob = out["totals"]
+    assert ann["decisions"] > 0 and bob["loss"] > 0
+    assert out["series"][0] == pytest.approx([50.31, 49.69], abs=0.01)
 
 
 def test_analyze_json_and_plot(thousand_record: Path, tmp_path: Path) -> None:
@@ -112,7 +131,7 @@ def test_question_mark_during_play_lists_the_moves_with_values() -> None:
         app, ["play", "thousand", "--seed", "3", "--players", "me,bot:expert"], input="?\nq\n"
     )
     text = flat(result.output)
-    assert "Hints for me" in text and "best" in text and "not win %" in text
+    assert "Hints for me" in text and "best" in text and "shipped table" in text  # classic: win %
     people = runner.invoke(app, ["play", "thousand", "--seed", "3", "--players", "ann,bob"], input="h\nq\n")
     assert "Hints are off at this table" in flat(people.output)
     allowed = runner.invoke(

@@ -103,3 +103,23 @@ def test_solve_by_policy_iteration_reports_its_residual() -> None:
     assert abs(out["win_probability_first"] - vi.value(vi.space.start, vi.space.start)) < 1e-8
     bad = runner.invoke(app, ["solve", "thousand", *SMALL_ARGS, "--method", "newton"])
     assert bad.exit_code != 0 and "unknown method" in bad.output
+
+
+def test_export_compact_writes_the_shipped_format(tmp_path: Path) -> None:
+    from dicehall.thousand.rules import ThousandRules
+    from dicehall.thousand.solver import compact
+    from dicehall.thousand.solver.solve import load_table
+
+    path = tmp_path / "small.npz"
+    result = runner.invoke(app, ["solve", "thousand", *SMALL_ARGS, "--export-compact", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "compact table:" in result.output and "values within ±" in result.output
+    cached = runner.invoke(app, ["solve", "thousand", *SMALL_ARGS, "--json", "--export-compact", str(path)])
+    out = json.loads(cached.output)
+    assert out["cached"] and out["compact"]["bytes"] == path.stat().st_size and out["compact"]["bits"] == 16
+    rules = ThousandRules.from_preset("classic", compact.read_header(path)["rules"])
+    table = load_table(rules, FLOOR)
+    assert table is not None
+    values, header = compact.decode(path, table.space)
+    assert header["solved"]["win_probability_first"] == out["win_probability_first"]
+    assert np.abs(values - table.values).max() <= 2.0**-17 + 1e-7

@@ -6,7 +6,7 @@ import { api, type AnalysisResult, type AnalysisStep, type LogEntry, type Positi
 import { ValueChart } from "./analysis-chart";
 import { clear, h } from "./dom";
 import { apiErrorText } from "./errors";
-import { formatNumber, t, type MessageId } from "./i18n";
+import { formatNumber, hasKey, t, tKey, type MessageId } from "./i18n";
 import { gameTitle, presetName, seatLabel } from "./names";
 import { actorName } from "./table";
 import { VIEWS, type GameView, type ViewContext } from "./views";
@@ -141,7 +141,9 @@ function build(root: HTMLElement, info: TableInfo, pos: Positions, a: AnalysisRe
     );
   }
 
-  const unitNote = !a ? why : unit === "win%" ? t("analysis.unit_win") : info.game === "clever" ? t("analysis.unit_clever") : t("analysis.unit_points");
+  const unitText = !a ? why : unit === "win%" ? t("analysis.unit_win") : info.game === "clever" ? t("analysis.unit_clever") : t("analysis.unit_points");
+  // a note the page has words for (the shipped table: values within ±x of the exact ones) follows the unit's line
+  const unitNote = a?.note_id && hasKey(a.note_id) ? `${unitText} ${tKey(a.note_id, a.note, a.note_params)}` : unitText;
   const totals = a ? totalsTable(a, seatName, fmt, signed) : null;
 
   root.append(

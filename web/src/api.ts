@@ -189,6 +189,9 @@ export interface HintsResult {
   seat: number;
   unit: "win%" | "points";
   note: string;
+  /** The note's message id and parameters when it has one (the page words it in its language). */
+  note_id?: string;
+  note_params?: Record<string, string | number>;
   options: { move: string; value: number; loss: number; best: boolean }[];
 }
 
@@ -228,6 +231,8 @@ export interface AnalysisResult {
   players: string[];
   unit: "win%" | "points";
   note: string;
+  note_id?: string;
+  note_params?: Record<string, string | number>;
   thresholds: { inaccuracy: number; mistake: number; blunder: number };
   steps: AnalysisStep[];
   totals: AnalysisTotals[];

@@ -4,7 +4,7 @@ import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, t
 import { TableConnection, type ConnStatus } from "./connection";
 import { clear, h, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
-import { formatNumber, t } from "./i18n";
+import { formatNumber, hasKey, t, tKey } from "./i18n";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, choiceName } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
@@ -235,6 +235,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       ),
       h("p", { class: "muted small" }, res.unit === "win%" ? t("hint.unit_win") : t("hint.unit_points")),
     );
+    // a note the page has words for (the shipped table: values within ±x of the exact ones)
+    if (res.note_id && hasKey(res.note_id)) hintBox.append(h("p", { class: "muted small", "data-testid": "hint-note" }, tKey(res.note_id, res.note, res.note_params)));
   };
   const refreshHints = async (): Promise<void> => {
     const humans = (info?.seats ?? []).filter((s) => s.kind === "human").length;

@@ -112,9 +112,30 @@ def run(quick: bool = False) -> dict[str, Any]:
     ms = np.array(times) * 1000
     out["optimal_decision_ms_mean"] = round(float(ms.mean()), 3)
     out["optimal_decision_ms_p99"] = round(float(np.percentile(ms, 99)), 3)
+    out.update(shipped_figures())
     if os.environ.get(CLASSIC_ENV):
         out.update(solve_figures(ThousandRules.from_preset("classic"), -300, "classic", resume=True))
     return out
+
+
+def shipped_figures() -> dict[str, Any]:
+    """The compact classic table shipped in the package: its size and the time to decode it (the space built
+    first, as a loader does; docs/thousand-solved.md, "Out of the box")."""
+    from dicehall.thousand.solver import compact
+    from dicehall.thousand.solver.space import build_space
+
+    path = compact.shipped_path()
+    t0 = time.perf_counter()
+    space = build_space(ThousandRules.from_preset("classic"))
+    t1 = time.perf_counter()
+    compact.decode(path, space)
+    t2 = time.perf_counter()
+    return {
+        "shipped_table_bytes": path.stat().st_size,
+        "shipped_table_max_error": compact.read_header(path)["max_error"],
+        "shipped_table_space_ms": round(1000 * (t1 - t0), 1),
+        "shipped_table_decode_ms": round(1000 * (t2 - t1), 1),
+    }
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from dicehall.thousand.solver.solve import (
     checkpoint_path,
     load_table,
     save_table,
+    shipped_table,
     solve,
     table_paths,
 )
@@ -79,6 +80,11 @@ def register_solve(app: typer.Typer) -> None:
             "--fresh",
             help="Solve again: ignore the cached table and any checkpoint of an interrupted run.",
         ),
+        export_compact: Path = typer.Option(
+            None,
+            "--export-compact",
+            help="Also write the solved table as a compact file (16-bit, as shipped in the package for classic).",
+        ),
     ) -> None:
         """Win probabilities of two-player Dice 1000 under optimal play by both.
 
@@ -105,8 +111,13 @@ def register_solve(app: typer.Typer) -> None:
                 summary.pop("rules", None)
                 if not as_json:
                     console.print(f"[dim]{tr('solve.thousand.cached')}[/]")
+                _export(summary, cached.space, cached.values, export_compact, as_json)
                 _report(summary, cached.space, cached.values, plot, policy, as_json)
                 return
+            shipped = shipped_table(rules, floor)
+            if shipped is not None and not as_json:
+                said = tr("solve.thousand.shipped_meanwhile", error=f"{shipped.max_error:.1e}")
+                console.print(f"[dim]{escape(said)}[/]")
         try:
             solution = run_with_progress(
                 rules, floor, tol, max_sweeps, ckpt, quiet=as_json, threads=threads or None, method=method
@@ -120,7 +131,29 @@ def register_solve(app: typer.Typer) -> None:
         if solution.exact:
             summary["table"] = str(save_table(solution))
         values = (solution.lower + solution.upper) / 2
+        if solution.exact:
+            _export(summary, solution.space, values, export_compact, as_json)
         _report(summary, solution.space, values, plot, policy and solution.exact, as_json)
+
+
+def _export(
+    summary: dict[str, Any], space: Space, values: npt.NDArray[np.floating], path: Path | None, as_json: bool
+) -> None:
+    """``--export-compact``: write the compact file (:mod:`compact`) and say where, its size and its error."""
+    if path is None:
+        return
+    from dicehall.thousand.solver import compact
+
+    header = compact.export(space, values, summary, path)
+    summary["compact"] = {k: header[k] for k in ("path", "bytes", "bits", "max_error", "mean_error")}
+    if not as_json:
+        said = tr(
+            "solve.thousand.exported",
+            path=str(path),
+            size=current().number(header["bytes"]),
+            error=f"{header['max_error']:.1e}",
+        )
+        console.print(escape(said), highlight=False)
 
 
 def _report(

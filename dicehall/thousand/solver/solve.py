@@ -483,9 +483,22 @@ class Table:
     space: Space
     values: npt.NDArray[np.float32]  # W layout
     info: dict[str, Any]
+    shipped: bool = False
+    """Read from the compact table shipped in the package (:mod:`compact`): values within ``max_error``."""
 
     def value(self, mover: int, opponent: int) -> float:
         return float(self.values[opponent, mover])
+
+    @property
+    def max_error(self) -> float:
+        """The largest difference from the exact solved values (0: the solved table itself, float32)."""
+        return float(self.info.get("max_error", 0.0)) if self.shipped else 0.0
+
+    def note(self) -> Message | None:
+        """Which table this is, for the bot's help, hints and analysis notes (None: the exact one)."""
+        if not self.shipped:
+            return None
+        return Message("solve.thousand.shipped_note", error=f"{self.max_error:.1e}")
 
 
 def table_paths(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> tuple[Path, Path]:
@@ -509,7 +522,8 @@ def save_table(solution: Solution) -> Path:
 
 
 def load_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Table | None:
-    """The cached table of ``rules``, or None when it has not been solved on this machine."""
+    """The cached table of ``rules``, or None when it has not been solved on this machine (see :func:`find_table`
+    for the shipped one)."""
     values_path, info_path = table_paths(rules, floor)
     if not values_path.exists() or not info_path.exists():
         return None
@@ -522,3 +536,33 @@ def load_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Table | None
 
 def checkpoint_path(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Path:
     return cache_dir() / f"{rules_key(rules, floor)}.checkpoint.npz"
+
+
+_SHIPPED: dict[tuple[str, int], Table] = {}
+
+
+def shipped_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Table | None:
+    """The compact table shipped in the package for ``rules`` (classic), decoded once per process; None for any
+    other rules or floor (the file's header names the rules it was solved for)."""
+    from dicehall.thousand.solver import compact
+
+    path = compact.shipped_path()
+    if floor != DEFAULT_FLOOR or not path.exists():
+        return None
+    key = (json.dumps(compact.rules_dict(rules), sort_keys=True), floor)
+    found = _SHIPPED.get(key)
+    if found is not None:
+        return found
+    header = compact.read_header(path)
+    if header["rules"] != compact.rules_dict(rules) or header["floor"] != floor:
+        return None
+    space = build_space(rules, floor)
+    values, header = compact.decode(path, space)
+    info = {**header.get("solved", {}), "max_error": header["max_error"], "shipped": str(path)}
+    found = _SHIPPED[key] = Table(space, values, info, shipped=True)
+    return found
+
+
+def find_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Table | None:
+    """The exact table solved on this machine, else the shipped compact one (classic), else None."""
+    return load_table(rules, floor) or shipped_table(rules, floor)
