@@ -76,6 +76,12 @@ class _System:
         self.diag = np.zeros(self.n)
         self.rhs = np.zeros(self.n)
         self.tv = np.zeros(self.n)
+        # fingerprints of each row's policy (see pi_kernel.exits): a build keeps the rows whose policy is unchanged
+        self.marks = np.zeros(self.n, dtype=np.int64)
+        self.salt = np.random.default_rng(16).integers(
+            np.iinfo(np.int64).min, np.iinfo(np.int64).max, (int(space.top.max()) + 1) * 6, dtype=np.int64
+        )
+        self.built = False
 
     def entries(self) -> int:
         return int((self.end - self.start).sum())
@@ -97,6 +103,7 @@ class _System:
     ) -> None:
         """``Q``, ``rhs`` of the policy greedy for ``W``, and ``T(W)`` into ``tv``."""
         tmax = int(self.space.top.max())
+        reuse = self.built
         jobs = []
         for s, (_, _, mlo, mhi, _, _, _) in enumerate(self.sides):
             # chunks of about equal work (a mover's turn costs about its top turn total) for the pool to share
@@ -123,6 +130,9 @@ class _System:
                 self.diag,
                 self.rhs,
                 self.tv,
+                self.marks,
+                self.salt,
+                reuse,
                 *tabs,
             )
 
@@ -131,6 +141,7 @@ class _System:
                 run(job)
         else:
             list(pool.map(run, jobs))
+        self.built = True
 
     def split(self) -> None:
         """Each row's entries to earlier positions of the Gauss–Seidel order first (after every build)."""
