@@ -88,3 +88,88 @@ def test_policy_iteration_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     resumed = solve(LEVELS, floor=FLOOR, tol=1e-10, method="pi", checkpoint=ckpt, threads=1)
     assert resumed.converged and len(resumed.levels) == len(full.levels)
     assert np.abs(resumed.lower - full.lower).max() < 1e-9
+
+
+def _rows(sys_: pi._System) -> list[dict[int, float]]:
+    """Each row of ``Q`` as {column: chance} (a row may name a column more than once: the chances add up)."""
+    out = []
+    for x in range(sys_.n):
+        row: dict[int, float] = {}
+        for k in range(sys_.start[x], sys_.end[x]):
+            row[int(sys_.cols[k])] = row.get(int(sys_.cols[k]), 0.0) + float(sys_.vals[k])
+        out.append(row)
+    return out
+
+
+def test_a_build_that_keeps_unchanged_rows_equals_a_fresh_build() -> None:
+    """Rows whose policy did not change are kept from the last build; the result is the fresh build's."""
+    space = build_space(LEVELS, FLOOR)
+    tabs = turn_tables(space, dice_table(LEVELS))
+    rng = np.random.default_rng(7)
+    level = levels(space)[0]
+    W = rng.random((space.size, space.size))
+    kept = pi._System(space, level)
+    kept.build(W, tabs, None)
+    kept.split()
+    before = kept.marks.copy()
+    # change the values some turns read (a few next states), so only some policies change
+    W2 = W.copy()
+    mlo, mhi = level.blocks[0][2:]
+    W2[rng.choice(np.arange(mlo, mhi), 3, replace=False)] = rng.random((3, space.size))
+    kept.build(W2, tabs, ThreadPoolExecutor(2))
+    fresh = pi._System(space, level)
+    fresh.build(W2, tabs, None)
+    assert 0 < np.count_nonzero(kept.marks != before) < kept.n // 2  # some policies changed, most did not
+    for a, b in zip(_rows(kept), _rows(fresh), strict=True):
+        assert a.keys() == b.keys() and all(abs(a[c] - b[c]) < 1e-15 for c in a)
+    for name in ("diag", "rhs", "tv", "marks"):
+        assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+
+
+def test_the_fused_preconditioned_product_and_the_threaded_product() -> None:
+    """``(I + Q) v`` in two threads equals SciPy's sparse product; the Gauss–Seidel sweep solves its lower part
+    exactly; the fused product equals ``(I + Q) M⁻¹ r``."""
+    from scipy.sparse import csr_matrix, diags
+
+    space = build_space(LEVELS, FLOOR)
+    tabs = turn_tables(space, dice_table(LEVELS))
+    rng = np.random.default_rng(3)
+    W = rng.random((space.size, space.size))
+    sys_ = pi._System(space, levels(space)[1])
+    sys_.build(W, tabs, None)
+    sys_.split()
+    n = sys_.n
+    lengths = sys_.end - sys_.start
+    rows = np.repeat(np.arange(n), lengths)
+    idx = np.concatenate([np.arange(a, b) for a, b in zip(sys_.start, sys_.end, strict=True)])
+    Q = csr_matrix((sys_.vals[idx], (rows, sys_.cols[idx])), shape=(n, n))
+    A = diags(1.0 + sys_.diag) + Q
+    v = rng.random(n)
+    pool = ThreadPoolExecutor(2)
+    assert np.allclose(sys_.rhs - sys_.residual(v, pool), A @ v, rtol=0, atol=1e-13)
+    earlier = sys_.rank[sys_.cols[idx]] < sys_.rank[rows]
+    L = csr_matrix((sys_.vals[idx][earlier], (rows[earlier], sys_.cols[idx][earlier])), shape=(n, n))
+    z = sys_.precond(v)
+    assert np.allclose((diags(1.0 + sys_.diag) + L) @ z, v, rtol=0, atol=1e-13)
+    assert np.allclose(sys_.apply(v, pool), A @ z, rtol=0, atol=1e-13)
+    assert np.allclose(sys_.apply(v, None), A @ z, rtol=0, atol=1e-13)
+
+
+def test_gmres_solves_a_nonsymmetric_system() -> None:
+    from dicehall.thousand.solver import krylov
+
+    rng = np.random.default_rng(5)
+    n = 300
+    A = np.eye(n) + rng.random((n, n)) * 0.9 / n
+    b = rng.random(n)
+    lower = np.tril(A)
+    out = krylov.gmres(
+        lambda r: A @ np.linalg.solve(lower, r),
+        lambda r: np.linalg.solve(lower, r),
+        lambda x: b - A @ x,
+        np.zeros(n),
+        1e-12,
+        restart=5,
+    )
+    assert out.residual <= 1e-12 and out.iterations > 0
+    assert np.abs(out.x - np.linalg.solve(A, b)).max() < 1e-10

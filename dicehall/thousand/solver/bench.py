@@ -2,8 +2,9 @@
 
 By default the table solved is ``BENCH_RULES`` with the floor at −100 (a no-barrel game to 300 with a pit,
 overtaking, bolts and the dump truck; about ten CPU-seconds), ``--quick`` a small barrel rule set. The classic
-solve (CPU-hours by value iteration today, see docs/thousand-solved.md) runs only when asked:
-``make bench ARGS=--solve-classic`` (it sets ``DICEHALL_BENCH_CLASSIC``), resuming from its checkpoint.
+solve (policy iteration, about eight CPU-minutes, see docs/thousand-solved.md) runs only when asked:
+``make bench ARGS=--solve-classic`` (it sets ``DICEHALL_BENCH_CLASSIC``), resuming from its checkpoint. Its wall
+time depends on what else the machine runs, so the load average before and after is reported with it.
 """
 
 from __future__ import annotations
@@ -73,11 +74,16 @@ def match(
 
 def solve_figures(rules: ThousandRules, floor: int, label: str, resume: bool = False) -> dict[str, Any]:
     """Solve ``rules`` (or resume its checkpoint), store the table, return the figures under ``label``."""
+    load_before = os.getloadavg()[0]
     solution = solve(rules, floor=floor, checkpoint=checkpoint_path(rules, floor) if resume else None)
     s = solution.summary()
     if solution.exact:
         save_table(solution)
     return {
+        f"{label}_method": s["method"],
+        f"{label}_residual": s["residual"],
+        f"{label}_gmres_iterations": sum(lv.get("gmres_iterations", 0) for lv in s["levels"]),
+        f"{label}_load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         f"{label}_positions": s["states"],
         f"{label}_sweeps": s["sweeps"],
         f"{label}_sweep_equivalents": s["sweep_equivalents"],

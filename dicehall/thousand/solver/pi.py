@@ -21,11 +21,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse.linalg as spla
 
-from dicehall.thousand.solver import pi_kernel
+from dicehall.thousand.solver import krylov, pi_kernel
 from dicehall.thousand.solver.space import Level, Space
 
+Vec = npt.NDArray[np.float64]
 Step = Callable[[int, float, float], None]
 """Called after each improvement step with (step, residual max |T(V) − V|, fraction of the build done)."""
 
@@ -61,17 +61,27 @@ class _System:
             so = space.score_of[olo:ohi][None, :]
             order_key.append((sm + so).reshape(-1))
         w = np.concatenate(widths)
-        self.start = np.zeros(self.n, dtype=np.int64)
-        self.start[1:] = np.cumsum(w)[:-1]
-        self.capacity = int(w.sum())
         # Gauss–Seidel order: higher score sums first (a bank raises a score)
         self.order = np.argsort(-np.concatenate(order_key), kind="stable").astype(np.int64)
+        # row slots laid out in that order: every pass over Q then reads it front to back
+        self.start = np.zeros(self.n, dtype=np.int64)
+        self.start[self.order[1:]] = np.cumsum(w[self.order])[:-1]
+        self.capacity = int(w.sum())
+        self.rank = np.empty(self.n, dtype=np.int64)
+        self.rank[self.order] = np.arange(self.n)
+        self.mid = np.zeros(self.n, dtype=np.int64)
         self.cols = np.empty(self.capacity, dtype=np.int32)
         self.vals = np.empty(self.capacity)
         self.end = np.zeros(self.n, dtype=np.int64)
         self.diag = np.zeros(self.n)
         self.rhs = np.zeros(self.n)
         self.tv = np.zeros(self.n)
+        # fingerprints of each row's policy (see pi_kernel.exits): a build keeps the rows whose policy is unchanged
+        self.marks = np.zeros(self.n, dtype=np.int64)
+        self.salt = np.random.default_rng(16).integers(
+            np.iinfo(np.int64).min, np.iinfo(np.int64).max, (int(space.top.max()) + 1) * 6, dtype=np.int64
+        )
+        self.built = False
 
     def entries(self) -> int:
         return int((self.end - self.start).sum())
@@ -93,6 +103,7 @@ class _System:
     ) -> None:
         """``Q``, ``rhs`` of the policy greedy for ``W``, and ``T(W)`` into ``tv``."""
         tmax = int(self.space.top.max())
+        reuse = self.built
         jobs = []
         for s, (_, _, mlo, mhi, _, _, _) in enumerate(self.sides):
             # chunks of about equal work (a mover's turn costs about its top turn total) for the pool to share
@@ -119,6 +130,9 @@ class _System:
                 self.diag,
                 self.rhs,
                 self.tv,
+                self.marks,
+                self.salt,
+                reuse,
                 *tabs,
             )
 
@@ -127,39 +141,47 @@ class _System:
                 run(job)
         else:
             list(pool.map(run, jobs))
+        self.built = True
 
-    def operator(self) -> spla.LinearOperator:
-        def mv(v: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-            out = np.empty(self.n)
-            pi_kernel.matvec(
-                np.ascontiguousarray(v, dtype=np.float64).reshape(-1),
-                self.start,
-                self.end,
-                self.cols,
-                self.vals,
-                self.diag,
-                out,
-            )
-            return out
+    def split(self) -> None:
+        """Each row's entries to earlier positions of the Gauss–Seidel order first (after every build)."""
+        pi_kernel.split_rows(self.rank, self.start, self.end, self.cols, self.vals, self.mid)
 
-        return spla.LinearOperator((self.n, self.n), matvec=mv, dtype=np.float64)
+    def _halves(self, pool: ThreadPoolExecutor | None, fn: Callable[[int, int], None]) -> None:
+        """``fn(a, b)`` over the rows, in two halves at once where there is a pool (the kernels release the GIL)."""
+        if pool is None:
+            fn(0, self.n)
+        else:
+            h = self.n // 2
+            list(pool.map(fn, (0, h), (h, self.n)))
 
-    def preconditioner(self) -> spla.LinearOperator:
-        def gs(r: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-            z = np.empty(self.n)
-            pi_kernel.gauss_seidel(
-                np.ascontiguousarray(r, dtype=np.float64).reshape(-1),
-                self.order,
-                self.start,
-                self.end,
-                self.cols,
-                self.vals,
-                self.diag,
-                z,
-            )
-            return z
+    def residual(self, x: Vec, pool: ThreadPoolExecutor | None = None) -> Vec:
+        """``rhs − (I + Q) x``."""
+        out = np.empty(self.n)
 
-        return spla.LinearOperator((self.n, self.n), matvec=gs, dtype=np.float64)
+        def part(a: int, b: int) -> None:
+            pi_kernel.matvec(x, self.order, self.start, self.end, self.cols, self.vals, self.diag, out, a, b)
+
+        self._halves(pool, part)
+        return self.rhs - out
+
+    def precond(self, r: Vec) -> Vec:
+        """``M⁻¹ r``: one Gauss–Seidel sweep of the fixed policy from zero."""
+        z = np.empty(self.n)
+        pi_kernel.gauss_seidel(r, self.order, self.start, self.mid, self.cols, self.vals, self.diag, z)
+        return z
+
+    def apply(self, r: Vec, pool: ThreadPoolExecutor | None = None) -> Vec:
+        """``(I + Q) M⁻¹ r`` in one pass over ``Q``."""
+        r = np.ascontiguousarray(r)
+        z = self.precond(r)
+        w = np.empty(self.n)
+
+        def part(a: int, b: int) -> None:
+            pi_kernel.later_part(r, z, self.order, self.mid, self.end, self.cols, self.vals, w, a, b)
+
+        self._halves(pool, part)
+        return w
 
 
 def warm_start(space: Space, level: Level, W: npt.NDArray[np.float64]) -> None:
@@ -193,8 +215,6 @@ def solve_level(
 ) -> LevelResult:
     """Policy iteration on one level of ``W`` (the levels it reads must be solved already); in place."""
     sys_ = _System(space, level)
-    A = sys_.operator()
-    M = sys_.preconditioner()
     iterations = 0
     entries = 0
     residual = float("inf")
@@ -209,34 +229,19 @@ def solve_level(
         if k == max_steps:
             break
         entries = max(entries, sys_.entries())
-        # start from the better of the old values and T(old) (the first step has no solved values yet)
-        x0 = sys_.tv.copy()
+        sys_.split()
         # inexact steps while far from the fixed point; the last ones solve to well below the tolerance
         target = max(tol / 50, residual / 100)
-        for _ in range(20):
-            count = [0]
-
-            def cb(_: Any, count: list[int] = count) -> None:
-                count[0] += 1
-
-            x, _info = spla.gmres(
-                A,
-                sys_.rhs,
-                x0=x0,
-                rtol=1e-14,
-                atol=target / 10,
-                restart=40,
-                maxiter=8,
-                M=M,
-                callback=cb,
-                callback_type="pr_norm",
-            )
-            iterations += count[0]
-            lin = float(np.abs(A.matvec(x) - sys_.rhs).max())
-            x0 = x
-            if lin <= target:
-                break
-        sys_.store(W, x0)
+        # start from T(old values): the old values with one optimally played turn
+        out = krylov.gmres(
+            lambda r: sys_.apply(r, pool),
+            sys_.precond,
+            lambda x: sys_.residual(x, pool),
+            sys_.tv,
+            target,
+        )
+        iterations += out.iterations
+        sys_.store(W, out.x)
     return LevelResult(max_steps, residual, iterations, entries, False)
 
 
