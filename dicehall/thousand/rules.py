@@ -261,9 +261,17 @@ class ThousandRules(RuleSet):
             )
         if self.barrel_exact and not score_barrel:
             raise bad(
-                "barrel_exact", "thousand.rules_error.exact_needs_score", barrel_option="barrel", barrel_choice="score"
+                "barrel_exact",
+                "thousand.rules_error.exact_needs_score",
+                barrel_option="barrel",
+                barrel_choice="score",
             )
         if self.barrel_exact and self.barrel_cap:
             raise bad("barrel_exact", "thousand.rules_error.exact_uncapped", cap_option="barrel_cap")
         if self.reconfirm_hot and self.hot_dice != "confirm":
-            raise bad("reconfirm_hot", "thousand.rules_error.reconfirm_hot", hot_option="hot_dice", hot_choice="confirm")
+            raise bad(
+                "reconfirm_hot",
+                "thousand.rules_error.reconfirm_hot",
+                hot_option="hot_dice",
+                hot_choice="confirm",
+            )
