@@ -23,6 +23,7 @@ SAID = {
         "exact": "С бочки — ровно: нужно выключить «Остановка на бочке» (срезанный счёт не может попасть ровно)",
         "rounds": "Раунды: нужно от 0 до 6, а не 9",
         "box": "игроки × запас = 3 × 15: столько не помещается в коробку из 31 кубика (один кладут на арену)",
+        "hot": "Подтверждать снова: нужно «Все пять сыграли» = «подтверждающий бросок»",
     },
     "pl": {
         "refused": "Serwer odmówił: ",
@@ -30,6 +31,7 @@ SAID = {
         "exact": "Z beczki — dokładnie: wymaga wyłączenia „Zatrzymanie na beczce” (przycięty wynik nie trafi dokładnie)",
         "rounds": "Rundy: wymagane od 0 do 6, a nie 9",
         "box": "gracze × kostki = 3 × 15: tyle nie mieści się w pudełku z 31 kostkami (jedna idzie na arenę)",
+        "hot": "Potwierdzaj ponownie: wymaga „Wszystkie pięć punktuje” = „rzut potwierdzający”",
     },
 }
 
@@ -72,6 +74,12 @@ def test_a_refused_dice_1000_house_rule_in_the_pages_language(new_page: Any, lan
     error_at(page, "barrel_exact", said["exact"])
     assert "/new" in page.url
     assert_no_english(page, lang, "the lobby with a refused table")
+
+    # An option that needs another option's choice: the choice by its name too.
+    set_rule(page, "barrel_exact", False)
+    set_rule(page, "reconfirm_hot", True)
+    error_at(page, "reconfirm_hot", said["hot"])
+    assert page.locator("[data-error-for=barrel_exact]").is_hidden()
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
