@@ -126,14 +126,14 @@ async def games() -> list[dict[str, Any]]:
     return out
 
 
-@router.get("/games/{game}/rules")
-async def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any]]:
+@router.get("/games/{game}/rules", response_model=None)
+async def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any]] | JSONResponse:
     try:
         return _options(get_game(game).rules_type.from_preset(preset))
     except ImportError:
         raise HTTPException(404, f"game {game!r} is not installed") from None
     except DicehallError as exc:
-        raise _http_error(exc) from None
+        return _refusal(exc)
 
 
 class RulesCheck(BaseModel):

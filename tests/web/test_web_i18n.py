@@ -142,4 +142,7 @@ def test_a_refused_table_carries_the_rule_sets_message_id(server):
             "barrel_exact: wymaga wyłączenia „barrel_cap”"
         )
         assert c.get("/api/tables?status=all").json() == []
+        preset = c.get("/api/games/thousand/rules?preset=bogus")
+        assert preset.status_code == 400 and preset.json()["msgid"] == "rules.error.unknown_preset"
+        assert preset.json()["detail"].startswith("unknown preset 'bogus'")
         assert create(c)["status"] in ("waiting", "playing")
