@@ -24,6 +24,7 @@ SAID = {
         "rounds": "Раунды: нужно от 0 до 6, а не 9",
         "box": "игроки × запас = 3 × 15: столько не помещается в коробку из 31 кубика (один кладут на арену)",
         "hot": "Подтверждать снова: нужно «Все пять сыграли» = «подтверждающий бросок»",
+        "bound": "каждое число в «Ямы»: нужно от 0 до 5\u00a0000, а не 20\u00a0000",
     },
     "pl": {
         "refused": "Serwer odmówił: ",
@@ -32,6 +33,7 @@ SAID = {
         "rounds": "Rundy: wymagane od 0 do 6, a nie 9",
         "box": "gracze × kostki = 3 × 15: tyle nie mieści się w pudełku z 31 kostkami (jedna idzie na arenę)",
         "hot": "Potwierdzaj ponownie: wymaga „Wszystkie pięć punktuje” = „rzut potwierdzający”",
+        "bound": "każda liczba w „Dołki”: wymagane od 0 do 5000, a nie 20\u00a0000",  # (4 digits: no group in Polish)
     },
 }
 
@@ -39,10 +41,15 @@ SAID = {
 def error_at(page: Any, option: str, text: str) -> None:
     """Wait until the form shows ``text`` at ``option`` (the server answers after a short pause)."""
     sel = f"[data-error-for={option}]"
-    page.wait_for_function(
-        "([sel, text]) => { const el = document.querySelector(sel); return el && !el.hidden && el.textContent === text; }",
-        arg=[sel, text],
-    )
+    try:
+        page.wait_for_function(
+            "([sel, text]) => { const el = document.querySelector(sel); return el && !el.hidden && el.textContent === text; }",
+            arg=[sel, text],
+            timeout=10000,
+        )
+    except Exception:
+        assert page.locator(sel).text_content() == text
+        raise
 
 
 def toast_says(page: Any, text: str) -> None:
@@ -82,26 +89,40 @@ def test_a_refused_dice_1000_house_rule_in_the_pages_language(new_page: Any, lan
     assert page.locator("[data-error-for=barrel_exact]").is_hidden()
 
 
+def without_bounds(route: Any) -> None:
+    """``GET /api/games`` with the options' bounds left out: the form then sends what the server refuses."""
+    games = route.fetch().json()
+    for game in games:
+        for opt in game.get("options", []):
+            for bound in ("min", "max", "step", "max_items"):
+                opt.pop(bound, None)
+    route.fulfill(status=200, content_type="application/json", body=json.dumps(games))
+
+
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_a_refused_clever_house_rule_in_the_pages_language(new_page: Any, lang: str) -> None:
     """The form checks Clever's bounds itself; with the bounds withheld from it (a page older than the server's
     limits), the number reaches the server, whose refusal names the option in the page's language."""
     page = new_page(locale=LOCALES[lang])
-
-    def without_bounds(route: Any) -> None:
-        games = route.fetch().json()
-        for game in games:
-            for opt in game.get("options", []):
-                for bound in ("min", "max", "step"):
-                    opt.pop(bound, None)
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(games))
-
     page.route("**/api/games", without_bounds)
     page.goto("/new?game=clever")
     page.wait_for_selector("[data-testid=rules-box] details")
     set_rule(page, "rounds", 9)
     error_at(page, "rounds", SAID[lang]["rounds"])
     assert_no_english(page, lang, "the Clever lobby with a refused house rule")
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_a_refused_number_inside_a_list_names_the_option(new_page: Any, lang: str) -> None:
+    """A pit bound past the server's limit: a message nested in the refusal ("every number in ...") names the
+    option in words too, and the numbers are the language's (grouped as Intl.NumberFormat groups them)."""
+    page = new_page(locale=LOCALES[lang])
+    page.route("**/api/games", without_bounds)
+    page.goto("/new?game=thousand")
+    page.wait_for_selector("[data-testid=rules-box][data-preset=classic] details")
+    set_rule(page, "pits", [[100, 200], [300, 20000]])
+    error_at(page, "pits", SAID[lang]["bound"])
+    assert_no_english(page, lang, "the lobby with a pit past the limit")
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
