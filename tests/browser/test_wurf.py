@@ -1,6 +1,6 @@
 """Der große Wurf in the browser: the three.js arena, throws played back from the server's MuJoCo motion, aiming
 and rearranging by drag, the big throw, a match, the referee table entered by taps, a reload during a flight,
-the frame rate, a phone and a browser without WebGL."""
+the frame rate, a phone and a browser without WebGL, a finished match and its game-over card in ru/uk/pl."""
 
 from __future__ import annotations
 
