@@ -187,7 +187,9 @@ class ThousandRules(RuleSet):
         """Cross-option checks (each option's own range is checked by :class:`RuleSet`)."""
 
         def bad(option: str, msgid: str, **params: Any) -> RuleConfigError:
-            return RuleConfigError(M(msgid, **params), option=option)
+            # Options are named by key in the parameters (`option`, `*_option`, a choice as `*_choice`), so that
+            # the terminal says the key one types and the browser the option's name in its language.
+            return RuleConfigError(M(msgid, option=option, **params), option=option)
 
         target = self.target
         if self.open_min >= target:
@@ -255,10 +257,21 @@ class ThousandRules(RuleSet):
                 bolts=self.bolts_count,
                 cost=MAX_BOLT_COST,
                 max=MAX_BOLT_COST * self.bolts_count,
+                count_option="bolts_count",
             )
         if self.barrel_exact and not score_barrel:
-            raise bad("barrel_exact", "thousand.rules_error.exact_needs_score")
+            raise bad(
+                "barrel_exact",
+                "thousand.rules_error.exact_needs_score",
+                barrel_option="barrel",
+                barrel_choice="score",
+            )
         if self.barrel_exact and self.barrel_cap:
-            raise bad("barrel_exact", "thousand.rules_error.exact_uncapped")
+            raise bad("barrel_exact", "thousand.rules_error.exact_uncapped", cap_option="barrel_cap")
         if self.reconfirm_hot and self.hot_dice != "confirm":
-            raise bad("reconfirm_hot", "thousand.rules_error.reconfirm_hot")
+            raise bad(
+                "reconfirm_hot",
+                "thousand.rules_error.reconfirm_hot",
+                hot_option="hot_dice",
+                hot_choice="confirm",
+            )

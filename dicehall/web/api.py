@@ -40,6 +40,20 @@ def _http_error(exc: DicehallError) -> HTTPException:
     return HTTPException(status_code=_HTTP_STATUS.get(code, 400), detail=str(exc))
 
 
+def _refusal(exc: DicehallError) -> JSONResponse:
+    """A refused request as ``{"detail"}`` (the English text) plus, when the reason is a message, its ``msgid`` and
+    ``params`` (and a refused rule set's ``option``), so that a page words it in its reader's language."""
+    error = _http_error(exc)
+    body: dict[str, Any] = {"detail": error.detail}
+    if isinstance(exc, RuleConfigError):
+        body.update(_problem(exc))
+    else:
+        said = exc.message_json()
+        if said is not None:
+            body["msgid"], body["params"] = said["id"], said["params"]
+    return JSONResponse(body, status_code=error.status_code)
+
+
 def _package_version() -> str:
     try:
         return version("dicehall")
@@ -112,14 +126,14 @@ async def games() -> list[dict[str, Any]]:
     return out
 
 
-@router.get("/games/{game}/rules")
-async def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any]]:
+@router.get("/games/{game}/rules", response_model=None)
+async def game_rules(game: str, preset: str | None = None) -> list[dict[str, Any]] | JSONResponse:
     try:
         return _options(get_game(game).rules_type.from_preset(preset))
     except ImportError:
         raise HTTPException(404, f"game {game!r} is not installed") from None
     except DicehallError as exc:
-        raise _http_error(exc) from None
+        return _refusal(exc)
 
 
 class RulesCheck(BaseModel):
@@ -201,7 +215,7 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any] | 
         raise HTTPException(400, f"game {body.game!r} is not installed") from None
     except DicehallError as exc:
         limits.refund(creator)
-        raise _http_error(exc) from None
+        return _refusal(exc)
     seats = public_seats(table.seats)
     for s in seats:
         if s["seat"] in tokens:

@@ -1,6 +1,6 @@
 """Der große Wurf in the browser: the three.js arena, throws played back from the server's MuJoCo motion, aiming
 and rearranging by drag, the big throw, a match, the referee table entered by taps, a reload during a flight,
-the frame rate, a phone and a browser without WebGL."""
+the frame rate, a phone and a browser without WebGL, a finished match and its game-over card in ru/uk/pl."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import pytest
 from dicehall.core.record import GameRecord, replay
 
 from .conftest import Server
+from .test_analysis_view import finished_table
+from .test_i18n import LOCALES, assert_no_english
 from .wurf_driver import (
     arena,
     create,
@@ -291,3 +293,19 @@ def test_a_connection_dropped_during_a_flight_catches_up(new_page: Any, server: 
         abs(a["x"] - b["x"]) < 0.2 and abs(a["y"] - b["y"]) < 0.2
         for a, b in zip(shown, view["arena"], strict=True)
     )
+
+
+def test_a_finished_match_and_its_game_over_card_in_every_language(new_page: Any, server: Server) -> None:
+    """A match between two bots, watched when it is over: the arena, the log, the match table and the game-over
+    card in Russian, Ukrainian and Polish with no English left."""
+    bots = [{"kind": "bot", "bot": "cautious"}, {"kind": "bot", "bot": "cautious"}]
+    tid = finished_table(server, "wurf", bots, preset="match", overrides={"dice_per_player": 1})
+    for lang, locale in LOCALES.items():
+        page = new_page(1280, 800, locale=locale)
+        page.goto(f"/table/{tid}")
+        page.get_by_test_id("gameover").wait_for()
+        page.locator(
+            "[data-testid=gameover] [data-testid=wurf-match-table] tbody tr[data-game]"
+        ).first.wait_for()
+        page.wait_for_timeout(300)
+        assert_no_english(page, lang, "a finished Wurf match with its game-over card")

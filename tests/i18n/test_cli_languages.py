@@ -340,3 +340,41 @@ def test_optimal_bot_explains_in_each_language(lang: str) -> None:
         assert said == str(reason) and re.match(r"(rolls|banks): win chance rolling \d+\.\d%", said)
     else:
         assert said != str(reason) and english_left(said, lang) == [] and "," in said
+
+
+CROSS_OPTION = [
+    {"target": 200, "open_min": 200},
+    {"barrel_score": 40},
+    {"barrel_score": 500},
+    {"pits": [[900, 950]]},
+    {"dump_truck": True, "dump_truck_score": 900},
+    {"bolts_count": 1, "bolt_penalty": 100},
+    {"barrel": "none", "barrel_exact": True, "barrel_cap": False},
+    {"barrel_exact": True},
+    {"reconfirm_hot": True},
+]
+
+
+@pytest.mark.parametrize("overrides", CROSS_OPTION, ids=lambda o: "+".join(o))
+def test_cross_option_refusals_name_options_by_key(overrides: dict[str, object]) -> None:
+    """Dice 1000's cross-option refusals carry the options they name as keys (``option``, ``*_option``) and a
+    choice as ``*_choice`` of its option: the browser shows these by their names (web/src/errors.ts), so each must
+    be a real option and choice; the terminal says the key one types, and no option key is written into the text."""
+    with pytest.raises(RuleConfigError) as caught:
+        ThousandRules.from_preset("classic", overrides)
+    err = caught.value
+    assert err.msgid is not None and err.msgid.startswith("thousand.rules_error.")
+    params = err.params
+    assert params["option"] == err.option
+    fields = ThousandRules.__dataclass_fields__
+    for key, value in params.items():
+        if key == "option" or key.endswith("_option"):
+            assert value in fields, f"{err.msgid}: {key}={value!r} is no option"
+        if key.endswith("_choice"):
+            choices = fields[params[key.removesuffix("_choice") + "_option"]].metadata["choices"]
+            assert value in choices, f"{err.msgid}: {key}={value!r} is no choice"
+    for lang in LANGUAGES:
+        text = load_catalog(lang).get(err.msgid)
+        said = re.sub(r"\{\w+\}", "", text.string if text is not None else "")
+        keys = [name for name in fields if "_" in name]  # (one-word keys such as "barrel" are ordinary words)
+        assert not any(re.search(rf"\b{name}\b", said) for name in keys), f"{lang} {err.msgid}: {said!r}"

@@ -110,3 +110,39 @@ def test_dice_1000_events_reach_the_page_as_message_ids(server):
         for lang in ("ru", "uk", "pl"):
             said = _render(lang, bank["id"], bank["params"])
             assert bank["params"]["name"] in said and said != _render("en", bank["id"], bank["params"])
+
+
+def test_a_refused_table_carries_the_rule_sets_message_id(server):
+    """``POST /api/tables`` with a rule set the engine refuses answers 400 with the English ``detail`` and the same
+    ``option``/``msgid``/``params`` as the check; nothing is created, and a later valid table still is."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    with server() as c:
+        cases = {
+            "thousand": ({"pits": [[900, 950]]}, "pits", "thousand.rules_error.pit_ceiling"),
+            "clever": ({"rounds": 9}, "rounds", "rules.error.between"),
+        }
+        for game, (overrides, option, msgid) in cases.items():
+            r = c.post(
+                "/api/tables", json={"game": game, "preset": None, "overrides": overrides, "seats": seats}
+            )
+            assert r.status_code == 400, r.text
+            got = r.json()
+            assert got["option"] == option and got["msgid"] == msgid
+            assert got["detail"] == got["message"]
+            checked = c.post("/api/rules/check", json={"game": game, "overrides": overrides}).json()[
+                "errors"
+            ][0]
+            assert (checked["msgid"], checked["params"]) == (got["msgid"], got["params"])
+        got = c.post(
+            "/api/tables", json={"game": "thousand", "overrides": {"barrel_exact": True}, "seats": seats}
+        ).json()
+        assert got["params"] == {"option": "barrel_exact", "cap_option": "barrel_cap"}
+        assert got["detail"] == "barrel_exact needs barrel_cap = false (a capped score cannot land exactly)"
+        assert _render("pl", got["msgid"], got["params"]).startswith(
+            "barrel_exact: wymaga wyłączenia „barrel_cap”"
+        )
+        assert c.get("/api/tables?status=all").json() == []
+        preset = c.get("/api/games/thousand/rules?preset=bogus")
+        assert preset.status_code == 400 and preset.json()["msgid"] == "rules.error.unknown_preset"
+        assert preset.json()["detail"].startswith("unknown preset 'bogus'")
+        assert create(c)["status"] in ("waiting", "playing")

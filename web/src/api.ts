@@ -113,14 +113,23 @@ export interface LogEntry {
   retracts?: number;
 }
 
-/** A refused REST call: the HTTP status and the server's `detail` in words (English today). */
+/** A refused REST call: the HTTP status, the server's `detail` in English words, and, when the server said why
+ * as a message (a refused rule set), its `msgid`/`params` and the `option` it is about, for the page to word. */
 export class ApiError extends Error {
   constructor(
     readonly detail: string,
     readonly status: number,
+    readonly problem?: RuleProblem,
   ) {
     super(`${detail} (HTTP ${status})`);
   }
+}
+
+function problemOf(data: unknown, detail: string): RuleProblem | undefined {
+  const d = data as { msgid?: unknown; params?: unknown; option?: unknown } | null;
+  if (!d || typeof d !== "object" || typeof d.msgid !== "string") return undefined;
+  const params = typeof d.params === "object" && d.params !== null ? (d.params as Record<string, unknown>) : {};
+  return { option: typeof d.option === "string" ? d.option : null, message: detail, msgid: d.msgid, params };
 }
 
 function detailText(detail: unknown): string {
@@ -153,7 +162,8 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   }
   if (!res.ok) {
     const detail = (data as { detail?: unknown } | null)?.detail ?? data ?? res.statusText;
-    throw new ApiError(detailText(detail), res.status);
+    const said = detailText(detail);
+    throw new ApiError(said, res.status, problemOf(data, said));
   }
   return data as T;
 }

@@ -27,14 +27,31 @@ export function serverErrorText(err: ServerError): string {
   return reason ? t("error.refused_reason", { reason }) : general;
 }
 
-/** A problem the server found with a rule set (`POST /api/rules/check`). */
-export function ruleProblemText(p: RuleProblem): string {
-  return p.msgid ? engineText({ id: p.msgid, params: p.params ?? {} }, p.message) : p.message;
+/** A rule-set problem names options by key (`option`, `subject`, `*_option`) and a choice as `*_choice` (of the
+ * `*_option` beside it): the page says them as its form does, by their names in its language. */
+function ruleParams(game: string, params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (isEngineMessage(v)) out[k] = { id: v.id, params: ruleParams(game, v.params ?? {}) };
+    else if (typeof v === "string" && (k === "option" || k === "subject" || k.endsWith("_option"))) out[k] = tKey(`rule.${game}.${v}.name`, v);
+    else if (typeof v === "string" && k.endsWith("_choice")) {
+      const key = params[`${k.slice(0, -"_choice".length)}_option`];
+      out[k] = typeof key === "string" ? tKey(`rule.${game}.${key}.choice.${v}`, v) : v;
+    } else out[k] = v;
+  }
+  return out;
 }
 
-/** A failed REST call or a network failure. */
-export function apiErrorText(err: unknown): string {
+/** A problem the server found with a rule set of `game` (`POST /api/rules/check`, a refused `POST /api/tables`),
+ * in the page's language; the server's English only for an id this page lacks. */
+export function ruleProblemText(p: RuleProblem, game: string): string {
+  return p.msgid ? engineText({ id: p.msgid, params: ruleParams(game, p.params ?? {}) }, p.message) : p.message;
+}
+
+/** A failed REST call or a network failure; `game`: the game of a rule set the request sent. */
+export function apiErrorText(err: unknown, game = ""): string {
   if (err instanceof ApiError) {
+    if (err.problem) return t("error.bad_request", { detail: ruleProblemText(err.problem, game) });
     if (err.status === 404) return t("error.no_such_table");
     if (err.status === 409) return t("error.seat_taken");
     if (err.status === 429) return t("error.rate_limited");

@@ -162,10 +162,11 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     if (!checkAvailable) return;
     const serial = ++checkSerial;
     try {
-      const res = await api.checkRules({ game: game.name, preset: selectedPreset(), overrides });
+      const name = game.name;
+      const res = await api.checkRules({ game: name, preset: selectedPreset(), overrides });
       if (serial !== checkSerial) return;
       // Shown as you type; Create stays available (the server refuses a bad table with the same message).
-      form.showErrors(res.ok ? [] : res.errors.map((e) => ({ option: e.option, message: ruleProblemText(e) })));
+      form.showErrors(res.ok ? [] : res.errors.map((e) => ({ option: e.option, message: ruleProblemText(e, name) })));
     } catch (err) {
       if (err instanceof ApiError && (err.status === 404 || err.status === 405)) checkAvailable = false; // an older server
     }
@@ -229,7 +230,9 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       if (created.seats.every((s) => s.kind === "bot" || here.has(s.seat))) navigate(`/table/${created.table_id}`);
       else showCreated(result, created, here);
     } catch (err) {
-      toast(apiErrorText(err));
+      // A rule set the server refuses: said at its option too, as the check as you type does.
+      if (err instanceof ApiError && err.problem) form.showErrors([{ option: err.problem.option, message: ruleProblemText(err.problem, game.name) }]);
+      toast(apiErrorText(err, game.name));
     } finally {
       createBtn.disabled = false;
     }
