@@ -162,7 +162,9 @@ def test_unfinished_tables_per_address_and_the_creator_key(db_url: str) -> None:
     engine.dispose()
     assert rows[a["table_id"]] is None  # cleared when the game ended
     keys = {k for k in rows.values() if k is not None}
-    assert len(keys) == 1 and all(len(k) == 32 and "198.51" not in k for k in keys)  # a hash (hex), never the address
+    assert len(keys) == 1 and all(
+        len(k) == 32 and "198.51" not in k for k in keys
+    )  # a hash (hex), never the address
 
 
 def test_old_tables_without_creator_count_for_nobody(tmp_path: Path) -> None:
