@@ -37,7 +37,7 @@ def test_hint_toggle_lists_the_moves_with_values(new_page: Any, server: Server, 
     assert page.locator("[data-testid=hints] li.best").count() == 1
     # classic, not solved on this fresh server: win % from the table shipped with dicehall, and the page says so
     assert "chance to win" in page.inner_text("[data-testid=hints]")
-    assert "shipped table" in page.inner_text("[data-testid=hint-note]")
+    assert "table shipped" in page.inner_text("[data-testid=hint-note]")
     page.screenshot(path=str(artifacts / "hints.png"), full_page=True)
     button.click()
     assert page.get_by_test_id("hints").is_hidden()

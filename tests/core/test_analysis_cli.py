@@ -56,7 +56,7 @@ def test_analyze_classic_in_win_percent_from_the_shipped_table(tmp_path: Path) -
     result = runner.invoke(app, ["analyze", str(path), "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
-    assert out["unit"] == "win%" and "shipped table" in out["note"] and "±7.6e-06" in out["note"]
+    assert out["unit"] == "win%" and "table shipped" in out["note"] and "±0.001" in out["note"]
     ann, bob = out["totals"]
     assert ann["decisions"] > 0 and bob["loss"] > 0
     assert out["series"][0] == pytest.approx([50.31, 49.69], abs=0.01)
@@ -131,7 +131,7 @@ def test_question_mark_during_play_lists_the_moves_with_values() -> None:
         app, ["play", "thousand", "--seed", "3", "--players", "me,bot:expert"], input="?\nq\n"
     )
     text = flat(result.output)
-    assert "Hints for me" in text and "best" in text and "shipped table" in text  # classic: win %
+    assert "Hints for me" in text and "best" in text and "table shipped" in text  # classic: win %
     people = runner.invoke(app, ["play", "thousand", "--seed", "3", "--players", "ann,bob"], input="h\nq\n")
     assert "Hints are off at this table" in flat(people.output)
     allowed = runner.invoke(

@@ -54,7 +54,7 @@ def test_the_shipped_table_decodes_with_classics_positions_and_known_values(clas
     ahead, behind = space.state_of(800, True), space.state_of(0, True)
     assert classic.value(ahead, behind) == pytest.approx(0.706, abs=5e-4)
     assert classic.value(behind, ahead) < 0.35
-    assert "±7.6e-06" in str(classic.note())
+    assert "±0.001 percentage points" in str(classic.note())
 
 
 def test_other_rules_get_no_shipped_table_and_a_forged_one_is_refused(tmp_path: Path) -> None:
@@ -105,6 +105,6 @@ def test_optimal_bot_plays_classic_out_of_the_box_from_the_shipped_table(classic
 def test_hints_and_analysis_on_classic_use_the_shipped_table_and_say_so(classic: Table) -> None:
     ev = evaluator_for("thousand", CLASSIC, 2)
     assert isinstance(ev, WinEvaluator) and ev.table is classic and ev.unit == "win%"
-    assert "shipped table" in ev.note and "±7.6e-06" in ev.note
+    assert "table shipped" in ev.note and "±0.001" in ev.note
     start = ev.values(ThousandState(CLASSIC, 2))
     assert start[0] == pytest.approx(100 * FIRST_PLAYER, abs=1e-3) and sum(start) == pytest.approx(100.0)

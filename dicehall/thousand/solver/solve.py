@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import os
 import resource
 import time
@@ -498,7 +499,8 @@ class Table:
         """Which table this is, for the bot's help, hints and analysis notes (None: the exact one)."""
         if not self.shipped:
             return None
-        return Message("solve.thousand.shipped_note", error=f"{self.max_error:.1e}")
+        # in percentage points, rounded up to the 3 decimals a locale's number format shows
+        return Message("solve.thousand.shipped_note", error=math.ceil(self.max_error * 1e5) / 1000)
 
 
 def table_paths(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> tuple[Path, Path]:
