@@ -54,8 +54,11 @@ gl-deps:
 pg-deps:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null)
 
+# Tests in parallel processes (pytest-xdist), a whole file per process: a file's module fixtures (a server, a Ray
+# instance) start once; each process has its own session (user data directory, browser server). PYTEST_JOBS=0: serial.
+PYTEST_JOBS ?= auto
 pytest: $(STAMP) web kernels browser-deps gl-deps pg-deps
-	$(BIN)/pytest -m "not slow" --durations=15
+	$(BIN)/pytest -m "not slow" -n $(PYTEST_JOBS) --dist loadfile --durations=15
 
 test: lint typecheck pytest
 

@@ -77,10 +77,14 @@ class CleverPlayer:
         s: str = look(self.page)["state"]
         return s
 
-    def move(self) -> None:
+    def move(self, seen: dict[str, Any] | None = None) -> None:
+        """One move on what the page shows now; ``seen``: the look the caller decided on, so that a page that has
+        moved on since (the server's answer, a bot) is left for the caller to look at again (and maybe stop at)."""
         page = self.page
         s = look(page)
         if s["state"] == "wait":  # the table moved on since the caller looked (the server's answer, a bot)
+            return
+        if seen is not None and any(s.get(k) != seen.get(k) for k in ("state", "seat", "seq")):
             return
         if s["state"] == "handover":
             page.get_by_test_id("handover-ready").click()
@@ -130,7 +134,7 @@ def play_clever(
         acted = False
         for p, x in zip(players, looks, strict=True):
             if x["state"] in ("act", "handover"):
-                p.move()
+                p.move(x)
                 total += 1
                 acted = True
                 if total >= max_moves:
@@ -178,7 +182,7 @@ def play_real(page: Any, rng: random.Random, timeout: float, stop: Any = None) -
             confirm(page)
             entries += 1
         elif s["state"] in ("act", "handover"):
-            me.move()
+            me.move(s)
             page.wait_for_function("() => document.querySelector('.clever-root').dataset.state !== 'wait'")
         else:
             time.sleep(0.02)

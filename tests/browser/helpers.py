@@ -207,3 +207,28 @@ def hold_seats(page: Any, table_id: str, tokens: dict[int, str]) -> None:
     stored = json.dumps({str(s): t for s, t in tokens.items()})
     page.evaluate(f"localStorage.setItem('dicehall.tokens.{table_id}', {json.dumps(stored)})")
     page.goto(f"/table/{table_id}")
+
+
+class SocketSwitch:
+    """A page's websocket through the test's hands, to take the network down and up again: ``down()`` closes the
+    live sockets and refuses new ones (the page sees a dropped connection and retries), ``up()`` lets it back."""
+
+    def __init__(self, page: Any) -> None:
+        self.blocked = False
+        self.live: list[Any] = []
+        page.route_web_socket("**/ws", self._route)
+
+    def _route(self, ws: Any) -> None:
+        if self.blocked:
+            ws.close(code=1011, reason="test: network down")
+            return
+        ws.connect_to_server()
+        self.live.append(ws)
+
+    def down(self) -> None:
+        self.blocked = True
+        for ws in self.live:
+            ws.close(code=1011, reason="test: network down")
+
+    def up(self) -> None:
+        self.blocked = False

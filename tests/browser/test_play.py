@@ -12,7 +12,7 @@ import pytest
 from dicehall.core.record import GameRecord, replay
 
 from .conftest import Server
-from .helpers import Player, lobby_create, play, read, set_rule
+from .helpers import Player, SocketSwitch, lobby_create, play, read, set_rule
 
 pytestmark = pytest.mark.browser
 
@@ -290,17 +290,7 @@ def test_dropped_connection_gets_the_missing_events(new_page: Any, server: Serve
     """Ann's socket goes down while Bob plays; when it comes back it sends its last seq and gets exactly the
     events it missed (the log has no gap and her board matches Bob's)."""
     ann = new_page()
-    blocked = {"on": False}
-    live: list[Any] = []
-
-    def route(ws: Any) -> None:
-        if blocked["on"]:
-            ws.close(code=1011, reason="test: network down")
-            return
-        ws.connect_to_server()
-        live.append(ws)
-
-    ann.route_web_socket("**/ws", route)
+    network = SocketSwitch(ann)
     created = lobby_create(
         ann,
         my_name="Ann",
@@ -328,9 +318,7 @@ def test_dropped_connection_gets_the_missing_events(new_page: Any, server: Serve
     assert "Bob is playing" in read(ann)["status"]
     seen = read(ann)["topSeq"]
 
-    blocked["on"] = True
-    for ws in live:
-        ws.close(code=1011, reason="test: network down")
+    network.down()
     ann.wait_for_function("() => document.getElementById('status').textContent.includes('offline')")
     play([pb], stop_after=1, timeout=20)  # a move and the dice it rolls: two events Ann misses
     bob.wait_for_function(
@@ -340,7 +328,7 @@ def test_dropped_connection_gets_the_missing_events(new_page: Any, server: Serve
 
     frames: list[str] = []
     ann.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
-    blocked["on"] = False
+    network.up()
     ann.wait_for_function(
         f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) >= {read(bob)['topSeq']}",
         timeout=20000,

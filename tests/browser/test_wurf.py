@@ -14,6 +14,7 @@ import pytest
 from dicehall.core.record import GameRecord, replay
 
 from .conftest import Server
+from .helpers import SocketSwitch
 from .test_analysis_view import finished_table
 from .test_i18n import LOCALES, assert_no_english
 from .wurf_driver import (
@@ -253,17 +254,7 @@ def test_a_connection_dropped_during_a_flight_catches_up(new_page: Any, server: 
     """Ann's socket goes down while her dice fly; the animation goes on, and when the socket is back the events
     she missed (the bot's turn) are played in order, ending on the server's arena."""
     page = new_page(1280, 800)
-    blocked = {"on": False}
-    live: list[Any] = []
-
-    def route(ws: Any) -> None:
-        if blocked["on"]:
-            ws.close(code=1011, reason="test: network down")
-            return
-        ws.connect_to_server()
-        live.append(ws)
-
-    page.route_web_socket("**/ws", route)
+    network = SocketSwitch(page)
     table = create(server, seats=ANN_VS_BOT, overrides={"dice_per_player": 4})
     open_seat(page, table)
     tid = table["table_id"]
@@ -273,12 +264,10 @@ def test_a_connection_dropped_during_a_flight_catches_up(new_page: Any, server: 
         seq = server.get(f"/api/tables/{tid}")["seq"]
         drag_throw(page, 100, 120, run_up_mm=25)
         page.wait_for_timeout(150)
-        blocked["on"] = True
-        for ws in live:
-            ws.close(code=1011, reason="test: network down")
+        network.down()
         page.wait_for_function("() => document.getElementById('status').textContent.includes('offline')")
         page.wait_for_timeout(1500)  # the bot may play meanwhile
-        blocked["on"] = False
+        network.up()
         now = server.get(f"/api/tables/{tid}")["seq"]
         page.wait_for_function(
             f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq) >= {now}"

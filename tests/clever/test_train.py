@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -29,21 +30,33 @@ def _weights(run: T.Run) -> list[list[float]]:
     return [w.ravel().tolist() for w in run.weights]
 
 
-def test_same_seed_same_network_whatever_the_processes(tmp_path: Path) -> None:
-    one = T.train(T.new_run(TINY), tmp_path / "a", jobs=1)
-    two = T.train(T.new_run(TINY), tmp_path / "b", jobs=2)
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], T.Run]:
+    """``tiny(jobs)``: TINY trained on ``jobs`` processes, once for the module (three tests compare with it)."""
+    runs: dict[int, T.Run] = {}
+
+    def trained(jobs: int) -> T.Run:
+        if jobs not in runs:
+            runs[jobs] = T.train(T.new_run(TINY), tmp_path_factory.mktemp(f"tiny-{jobs}"), jobs=jobs)
+        return runs[jobs]
+
+    return trained
+
+
+def test_same_seed_same_network_whatever_the_processes(tmp_path: Path, tiny: Callable[[int], T.Run]) -> None:
+    one, two = tiny(1), tiny(2)
     assert _weights(one) == _weights(two)
     assert [h["mean"] for h in one.history] == [h["mean"] for h in two.history]
     other = T.train(T.new_run(dataclasses.replace(TINY, seed=6)), tmp_path / "c", jobs=1)
     assert _weights(other) != _weights(one)
 
 
-def test_the_older_sgd_method_is_reproducible_too(tmp_path: Path) -> None:
+def test_the_older_sgd_method_is_reproducible_too(tmp_path: Path, tiny: Callable[[int], T.Run]) -> None:
     sgd = dataclasses.replace(TINY, method="sgd", lr_start=0.03, lr_end=0.003)
     one = T.train(T.new_run(sgd), tmp_path / "a", jobs=1)
     two = T.train(T.new_run(sgd), tmp_path / "b", jobs=2)
     assert _weights(one) == _weights(two)
-    assert _weights(one) != _weights(T.train(T.new_run(TINY), tmp_path / "c", jobs=1))
+    assert _weights(one) != _weights(tiny(1))
 
 
 def test_older_weights_widen_without_changing_play() -> None:
@@ -192,9 +205,11 @@ def test_shipped_weights_are_small_and_numpy_only() -> None:
     assert not weights[0][NAMES.index("players - 1")].any()
 
 
-def test_self_play_on_ray_trains_the_network_processes_train(tmp_path: Path) -> None:
+def test_self_play_on_ray_trains_the_network_processes_train(
+    tmp_path: Path, tiny: Callable[[int], T.Run]
+) -> None:
     """``train --backend ray``: the shards run as Ray tasks (a local instance), the network is the same."""
-    by_processes = T.train(T.new_run(TINY), tmp_path / "a", jobs=2)
+    by_processes = tiny(2)
     by_ray = T.train(T.new_run(TINY), tmp_path / "b", jobs=2, backend="ray")
     assert _weights(by_ray) == _weights(by_processes)
     assert [h["mean"] for h in by_ray.history] == [h["mean"] for h in by_processes.history]

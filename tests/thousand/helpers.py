@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from dicehall.core.agents import make_bot
+from dicehall.core.rng import agent_rng, game_seed, seeded_rng
+from dicehall.core.simulate import play_game
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import ThousandState
 
@@ -44,3 +48,19 @@ def play(state: ThousandState, *moves: str) -> ThousandState:
     for move in moves:
         state.apply_action(state.string_to_action(move))
     return state
+
+
+def assert_optimal_self_play_wins_first_at(
+    rules: ThousandRules, p: float, *, games: int, stream: int
+) -> None:
+    """Two ``bot:optimal`` play ``games`` seeded games (seed stream ``stream``): the first player's share of the
+    wins lies in the 99% interval around the solver's probability ``p``."""
+    bots = [make_bot("thousand", "optimal", rules), make_bot("thousand", "optimal", rules)]
+    wins = 0.0
+    for i in range(games):
+        seed = game_seed(stream, i)
+        state = ThousandState(rules, 2)
+        play_game(state, bots, seeded_rng(seed), agent_rng(seed))
+        wins += state.returns()[0]
+    half_width = 2.576 * math.sqrt(p * (1 - p) / games)
+    assert abs(wins / games - p) <= half_width, (wins / games, p, half_width)

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 from dicehall.core.agents import make_bot
-from dicehall.core.rng import agent_rng, game_seed, seeded_rng
-from dicehall.core.simulate import play_game
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.bot import OptimalBot
 from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import load_table
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 
+from .helpers import assert_optimal_self_play_wins_first_at
 from .test_solver import SMALL
 
 
@@ -81,19 +79,12 @@ def test_optimal_bot_refuses_large_rules_without_a_table() -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(3600)  # 200,000 games: ≈ 15 minutes of one core, far more on a loaded machine
 def test_self_play_first_player_wins_at_the_solved_probability() -> None:
-    bots = [make_bot("thousand", "optimal", SMALL), make_bot("thousand", "optimal", SMALL)]
+    make_bot("thousand", "optimal", SMALL)  # solves the small rules if no test before did
     table = load_table(SMALL)
     assert table is not None
-    p = table.info["win_probability_first"]
-    games = 200_000
-    wins = 0.0
-    for i in range(games):
-        seed = game_seed(3, i)
-        state = ThousandState(SMALL, 2)
-        play_game(state, bots, seeded_rng(seed), agent_rng(seed))
-        wins += state.returns()[0]
-    half_width = 2.576 * math.sqrt(p * (1 - p) / games)  # 99% interval around the solver's value
-    assert abs(wins / games - p) <= half_width, (wins / games, p, half_width)
+    assert_optimal_self_play_wins_first_at(
+        SMALL, table.info["win_probability_first"], games=200_000, stream=3
+    )
 
 
 def test_optimal_bot_plays_three_player_games_against_the_leader() -> None:

@@ -7,16 +7,12 @@ near-ties (about 1e-5 win-% points a game in all, docs/thousand-solved.md), far 
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from dicehall.core.agents import make_bot
-from dicehall.core.rng import agent_rng, game_seed, seeded_rng
-from dicehall.core.simulate import play_game
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.solve import find_table
-from dicehall.thousand.state import ThousandState
+
+from .helpers import assert_optimal_self_play_wins_first_at
 
 CLASSIC = ThousandRules.from_preset("classic")
 
@@ -28,13 +24,4 @@ def test_classic_self_play_first_player_wins_at_the_solved_probability() -> None
     assert table is not None, "neither an exact nor the shipped classic table"
     p = table.info["win_probability_first"]  # the exact solve's, also in the shipped table's header
     assert p == pytest.approx(0.5031160587, abs=1e-9)
-    bots = [make_bot("thousand", "optimal", CLASSIC), make_bot("thousand", "optimal", CLASSIC)]
-    games = 200_000
-    wins = 0.0
-    for i in range(games):
-        seed = game_seed(16, i)
-        state = ThousandState(CLASSIC, 2)
-        play_game(state, bots, seeded_rng(seed), agent_rng(seed))
-        wins += state.returns()[0]
-    half_width = 2.576 * math.sqrt(p * (1 - p) / games)  # 99% interval around the solver's value
-    assert abs(wins / games - p) <= half_width, (wins / games, p, half_width)
+    assert_optimal_self_play_wins_first_at(CLASSIC, p, games=200_000, stream=16)
