@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from dicehall.core.simulate import MAX_STEPS
 from dicehall.thousand import fast
+from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import playout_kernel as K
 from dicehall.thousand.solver.decide import Decisions, decisions_of
 from dicehall.thousand.state import BANK, ThousandState
@@ -109,7 +110,7 @@ def play_out(
     if (
         table is None
         or state.n != 2
-        or state.rules != table.space.rules
+        or not _same_rules(state.rules, table.space.rules)
         or state._phase not in (ROLLING, DECIDING, ROLL_OFF)
         or state._confirm
         or state._limit is not None
@@ -141,6 +142,13 @@ def play_out(
         state.apply_action(BANK)
         return True
     return fast.play_out(state, agents, chance_rng, bot_rng)
+
+
+def _same_rules(a: ThousandRules, b: ThousandRules) -> bool:
+    """The same game (who starts and the preset's name aside: the table does not depend on them)."""
+    from dicehall.thousand.solver.compact import rules_dict
+
+    return a == b or rules_dict(a) == rules_dict(b)
 
 
 def _to_arrays(state: ThousandState) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
