@@ -226,7 +226,10 @@ class RunSummary:
             self.wins[seat] += outcome.returns[seat]
             self.scores[seat].add(outcome.scores[seat])
         for key, value in outcome.stats.items():
-            self.stats.setdefault(key, RunningStats()).add(value)
+            found = self.stats.get(key)  # not setdefault: that would build a RunningStats every time
+            if found is None:
+                found = self.stats[key] = RunningStats()
+            found.add(value)
 
     def report(self) -> dict[str, Any]:
         """Win rates with 95% intervals, score distribution and per-seat/per-bot aggregates."""

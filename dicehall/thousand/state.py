@@ -23,6 +23,7 @@ of :mod:`.fast`, which a differential test holds to exactly what these rules do.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any, Final, Self
 
@@ -330,7 +331,13 @@ class ThousandState(State[Action]):
     def play_out(
         self, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
     ) -> bool:
-        """A bot game to the end on the fast path (:func:`dicehall.thousand.fast.play_out`)."""
+        """A bot game to the end on the fast path: ``bot:optimal`` against itself in the compiled kernel
+        (:func:`dicehall.thousand.solver.playout.play_out`), else :func:`dicehall.thousand.fast.play_out`."""
+        if "dicehall.thousand.solver.bot" in sys.modules:  # no optimal bot exists unless it was imported
+            from dicehall.thousand.solver import playout
+
+            if playout.play_out(self, agents, chance_rng, bot_rng):
+                return True
         return fast.play_out(self, agents, chance_rng, bot_rng)
 
     def apply_action(self, action: Action) -> None:

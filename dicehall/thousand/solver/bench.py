@@ -1,4 +1,5 @@
-"""Solver figures for ``make bench``: a rule set solved and timed, ``optimal`` against ``expert``, decision time.
+"""Solver figures for ``make bench``: a rule set solved and timed, ``optimal`` against ``expert``, decision time,
+and ``optimal`` against itself on classic (games a second on the compiled path, decision time).
 
 By default the table solved is ``BENCH_RULES`` with the floor at −100 (a no-barrel game to 300 with a pit,
 overtaking, bolts and the dump truck; about ten CPU-seconds), ``--quick`` a small barrel rule set. The classic
@@ -119,9 +120,65 @@ def run(quick: bool = False) -> dict[str, Any]:
     out["optimal_decision_ms_mean"] = round(float(ms.mean()), 3)
     out["optimal_decision_ms_p99"] = round(float(np.percentile(ms, 99)), 3)
     out.update(shipped_figures())
+    out.update(selfplay_figures(500 if quick else 5000))
     if os.environ.get(CLASSIC_ENV):
         out.update(solve_figures(ThousandRules.from_preset("classic"), -300, "classic", resume=True))
     return out
+
+
+def selfplay_figures(games: int) -> dict[str, Any]:
+    """``bot:optimal`` against itself on classic (the exact table where classic is solved here, else the shipped
+    one): games a CPU-second through ``simulate`` on one core (the compiled path, :mod:`playout`), after 100 games
+    that load the table and the kernel, and the bot's decision time in the engine's own loop, first with no
+    decisions kept (every new position solves its turn) and then with those of the games before."""
+    from dicehall.core.agents import parse_players
+    from dicehall.core.simulate import SimulationJob, simulate
+    from dicehall.thousand.solver.solve import find_table
+
+    rules = ThousandRules.from_preset("classic")
+    table = find_table(rules)
+    assert table is not None
+    table.decisions = None  # no decisions kept from earlier runs
+    players = tuple(parse_players("bot:optimal,bot:optimal"))
+    load_before = os.getloadavg()[0]
+    simulate(SimulationJob("thousand", rules, players, 20), 100, 1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    simulate(SimulationJob("thousand", rules, players, 21), games, 1)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    out: dict[str, Any] = {
+        "optimal_selfplay_table": "shipped" if table.shipped else "exact",
+        "optimal_selfplay_games": games,
+        "optimal_selfplay_games_per_cpu_second": round(games / cpu, 1),
+        "optimal_selfplay_games_per_second": round(games / wall, 1),
+        "optimal_selfplay_load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+    }
+    for label, fresh in (("cold", True), ("warm", False)):
+        if fresh:
+            table.decisions = None
+        ms = np.array(_decision_times(rules, table, 100)) * 1000
+        out[f"optimal_classic_decision_ms_mean_{label}"] = round(float(ms.mean()), 4)
+        out[f"optimal_classic_decision_ms_p99_{label}"] = round(float(np.percentile(ms, 99)), 4)
+        out[f"optimal_classic_decision_ms_max_{label}"] = round(float(ms.max()), 3)
+    return out
+
+
+def _decision_times(rules: ThousandRules, table: Table, games: int) -> list[float]:
+    """Seconds of each decision of ``bot:optimal`` playing itself through the engine's own loop."""
+    bot = OptimalBot(rules, table)
+    times: list[float] = []
+    choose = bot.choose
+
+    def timed(state: Any, rng: np.random.Generator) -> Any:
+        t = time.perf_counter()
+        action = choose(state, rng)
+        times.append(time.perf_counter() - t)
+        return action
+
+    bot.choose = timed  # type: ignore[method-assign]
+    for i in range(games):
+        s = game_seed(22, i)
+        play_game(ThousandState(rules, 2), [bot, bot], seeded_rng(s), agent_rng(s), fast=False)
+    return times
 
 
 def shipped_figures() -> dict[str, Any]:

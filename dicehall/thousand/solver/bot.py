@@ -20,7 +20,9 @@ from dicehall.core.game import State
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
 from dicehall.thousand.bots import ThousandBot
+from dicehall.thousand.dp import STEP
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver.decide import decisions_of
 from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import (
     DEFAULT_MAX_SWEEPS,
@@ -72,17 +74,23 @@ class OptimalBot(ThousandBot):
         self.table = table if table is not None else table_for(rules)
         self._key: tuple[Any, ...] | None = None
         self._turn: TurnValues | None = None
+        self._row_key: tuple[int, int] | None = None
+        self._row: list[int] = []
 
     def opponent(self, state: ThousandState) -> int:
         me = state.player
         seats = [(me + k) % state.n for k in range(1, state.n)]
         return max(seats, key=lambda s: (state.score[s], -seats.index(s)))
 
-    def turn_values(self, state: ThousandState) -> TurnValues:
+    def position(self, state: ThousandState) -> tuple[int, int]:
+        """The table's (mover, opponent) of this turn."""
         space = self.table.space
-        key = (player_index(space, state, state.player), player_index(space, state, self.opponent(state)))
+        return player_index(space, state, state.player), player_index(space, state, self.opponent(state))
+
+    def turn_values(self, state: ThousandState) -> TurnValues:
+        key = self.position(state)
         if key != self._key or self._turn is None:
-            self._turn = TurnValues(space, self.table.values, *key)
+            self._turn = TurnValues(self.table.space, self.table.values, *key)
             self._key = key
         return self._turn
 
@@ -93,9 +101,15 @@ class OptimalBot(ThousandBot):
         return ROLL if self.wants_roll(state) else BANK
 
     def wants_roll(self, state: ThousandState) -> bool:
-        tv = self.turn_values(state)
-        roll = tv.should_roll(state.turn_total, state.in_hand)
+        # the decisions kept for the table (decide.Decisions), which the fast simulation path reads too
+        key = self.position(state)
+        if key != self._row_key:
+            self._row = decisions_of(self.table).row(*key).tolist()
+            self._row_key = key
+        row = self._row
+        roll = bool(row[min(state.turn_total // STEP, len(row) - 1)] >> state.in_hand & 1)
         if self.explain:
+            tv = self.turn_values(state)
             bank = tv.bank(state.turn_total)
             rolling = round(100 * tv.roll(state.turn_total, state.in_hand), 1)
             if bank is None:

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicehall.thousand.dp import STEP
-from dicehall.thousand.solver import kernel
+from dicehall.thousand.solver import decide
 from dicehall.thousand.solver.space import Space, dice_table, turn_tables
 from dicehall.thousand.state import ThousandState
 
@@ -25,28 +25,21 @@ class TurnValues:
         self.dice = dice = dice_table(space.rules)
         self.top = int(space.top[mover])
         self.burn = 1.0 - float(values[space.burn_next[mover], opponent])
-        self.C = np.empty((self.top + 1, 6, 1))
-        self.B = np.empty((self.top + 1, 1))
-        kernel.turn(
-            mover,
-            opponent,
-            opponent + 1,
-            values,
-            self.C,
-            self.B,
-            *turn_tables(space, dice),
-        )
+        self.C = np.empty((decide.turn_rows(space, self.top), 6))
+        self.B = np.empty(self.top + 1)
+        # the bot's own arithmetic (decide.turn_one), so that hints and analysis judge by what it plays
+        decide.turn_one(mover, opponent, 0, values, self.C, self.B, *turn_tables(space, dice))
 
     def _ti(self, total: int) -> int:
         return min(total // STEP, self.top)
 
     def start(self) -> float:
         """Win probability of the mover before the turn's first roll."""
-        return float(self.C[0, 0, 0])
+        return float(self.C[0, 0])
 
     def bank(self, total: int) -> float | None:
         """Win probability after banking ``total`` now (None: banking refused)."""
-        b = float(self.B[self._ti(total), 0])
+        b = float(self.B[self._ti(total)])
         return None if b < 0 else b
 
     def roll(self, total: int, dice: int) -> float:
@@ -57,13 +50,13 @@ class TurnValues:
         acc = d.zero[n] * self.burn
         for g in range(d.first[n], d.first[n + 1]):
             t2 = min(ti + int(d.step[g]), self.top)
-            acc += d.prob[g] * self.C[t2, int(d.left[g]), 0]
+            acc += d.prob[g] * self.C[t2, int(d.left[g])]
         return float(acc)
 
     def should_roll(self, total: int, dice: int) -> bool:
         """The optimal decision at a decision point: roll (True) or bank; ties bank."""
         ti = self._ti(total)
-        bank = self.B[ti, 0]
+        bank = self.B[ti]
         if dice == 0 or bank < 0:
             return True
-        return bool(self.C[ti, dice, 0] > bank)
+        return bool(self.C[ti, dice] > bank)

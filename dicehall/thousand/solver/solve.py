@@ -486,6 +486,8 @@ class Table:
     info: dict[str, Any]
     shipped: bool = False
     """Read from the compact table shipped in the package (:mod:`compact`): values within ``max_error``."""
+    decisions: Any = dataclasses.field(default=None, repr=False, compare=False)
+    """The optimal decisions of the positions met so far (:class:`decide.Decisions`, made on first use)."""
 
     def value(self, mover: int, opponent: int) -> float:
         return float(self.values[opponent, mover])
@@ -523,17 +525,32 @@ def save_table(solution: Solution) -> Path:
     return values_path
 
 
+_LOADED: dict[tuple[str, int, int], Table] = {}
+_LOADED_KEEP = 4
+"""Tables kept loaded per process (classic's is 19 MB): a simulation makes its bots anew for every chunk of games,
+and building classic's space alone takes about two seconds."""
+
+
 def load_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Table | None:
     """The cached table of ``rules``, or None when it has not been solved on this machine (see :func:`find_table`
-    for the shipped one)."""
+    for the shipped one). Loaded once per process while the file stays the same (its size and time)."""
     values_path, info_path = table_paths(rules, floor)
     if not values_path.exists() or not info_path.exists():
         return None
+    stat = values_path.stat()
+    key = (str(values_path), stat.st_mtime_ns, stat.st_size)
+    found = _LOADED.get(key)
+    if found is not None:
+        return found
     space = build_space(rules, floor)
     values = np.load(values_path)
     if values.shape != (space.size, space.size):
         return None
-    return Table(space, values, json.loads(info_path.read_text()))
+    found = Table(space, values, json.loads(info_path.read_text()))
+    if len(_LOADED) >= _LOADED_KEEP:
+        del _LOADED[next(iter(_LOADED))]
+    _LOADED[key] = found
+    return found
 
 
 def checkpoint_path(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Path:
