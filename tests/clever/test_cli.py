@@ -122,7 +122,7 @@ def test_train_warm_start_from_weights_and_bad_method(tmp_path: Path) -> None:
     base = ["train", "clever", "--sync", "4", "--eval-games", "4", "--episodes", "8", "--jobs", "1"]
     warm = CliRunner().invoke(make_app(), [*base, "--init", str(shipped), "--out", str(tmp_path / "w")])
     assert warm.exit_code == 0, warm.output
-    assert "→64→64→1" in warm.output  # the network's shape is the starting weights'
+    assert "→128→128→1" in warm.output  # the network's shape is the starting weights'
     bad = CliRunner().invoke(make_app(), [*base, "--method", "rmsprop", "--out", str(tmp_path / "b")])
     assert bad.exit_code != 0 and "method must be one of adam, sgd" in bad.output
     missing = CliRunner().invoke(
