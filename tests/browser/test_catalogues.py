@@ -72,7 +72,7 @@ def dynamic_ids() -> set[str]:
     ids |= {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalog("en") if m.id} & {
         k for k in catalogue("en") if k.startswith(BROWSER_PREFIXES)
     }
-    ids.add("solve.thousand.shipped_note")  # hints' and analysis' note_id when the shipped classic table is used
+    ids.add("solve.thousand.shipped_note")  # the note_id of hints and analysis from the shipped table
     topics = re.findall(r'\[\s*"(\w+)",\s*(?:\[|rest\])', (WEB / "rulesform.ts").read_text(encoding="utf-8"))
     ids |= {f"rules.group.{t}" for t in topics}
     for name in games_with_a_view():
