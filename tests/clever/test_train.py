@@ -113,6 +113,34 @@ def test_a_wider_network_starts_as_the_same_function() -> None:
         T.new_run(dataclasses.replace(TINY, hidden=(h1 - 1, h2)), weights)
 
 
+def test_an_ensemble_values_positions_by_the_mean_of_its_members() -> None:
+    """net.ensemble: one network (hidden layers side by side) whose value is the mean of its members' values."""
+    shipped = load_weights()[0]
+    rng = np.random.default_rng(4)
+    other = net.init_weights(rng, 16, 24)
+    other[1] = rng.normal(0, 0.1, 16)  # non-zero biases, so a misplaced block would show
+    joined = net.ensemble([shipped, other])
+    h1, h2 = joined[1].size, joined[3].size
+    assert (h1, h2) == (shipped[1].size + 16, shipped[3].size + 24)
+    x = np.zeros(len(NAMES))
+    g = K.new_game(1, 6, True, True)
+    out = np.empty(K.MAX_LEGAL, np.int64)
+    compared = 0
+    while K.current_player(g) != TERMINAL:
+        if K.current_player(g) == CHANCE:
+            K.apply(g, K.sample_chance(g, rng))
+            continue
+        features(g, K.current_player(g), x)
+        a = net.forward(x, *shipped, np.empty(shipped[1].size), np.empty(shipped[3].size))
+        b = net.forward(x, *other, np.empty(16), np.empty(24))
+        assert net.forward(x, *joined, np.empty(h1), np.empty(h2)) == pytest.approx((a + b) / 2, abs=1e-12)
+        compared += 1
+        K.apply(g, out[rng.integers(0, K.legal(g, out))])
+    assert compared > 10
+    with pytest.raises(ValueError, match="at least one"):
+        net.ensemble([])
+
+
 def test_lookahead_decides_by_its_values() -> None:
     agent = MasterAgent()
     plain = MasterAgent(lookahead=None)

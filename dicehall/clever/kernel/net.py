@@ -69,6 +69,29 @@ def grow(weights: list[np.ndarray], h1: int, h2: int, rng: np.random.Generator) 
     ]
 
 
+def ensemble(nets: list[list[np.ndarray]]) -> list[np.ndarray]:
+    """One network whose value is the mean of the values of ``nets`` (same features, any hidden sizes): their
+    hidden layers side by side, the second layer block-diagonal, the output weights divided by their count. The
+    kernels play it like any other network."""
+    parts = [[np.asarray(w, np.float64) for w in widen(weights)] for weights in nets]
+    if not parts:
+        raise ValueError("an ensemble needs at least one network")
+    n = len(parts)
+    w2 = np.zeros((sum(p[1].shape[0] for p in parts), sum(p[3].shape[0] for p in parts)))
+    i = j = 0
+    for p in parts:
+        w2[i : i + p[2].shape[0], j : j + p[2].shape[1]] = p[2]
+        i, j = i + p[2].shape[0], j + p[2].shape[1]
+    return [
+        np.concatenate([p[0] for p in parts], axis=1),
+        np.concatenate([p[1] for p in parts]),
+        w2,
+        np.concatenate([p[3] for p in parts]),
+        np.concatenate([p[4] for p in parts]) / n,
+        np.array([sum(float(p[5][0]) for p in parts) / n]),
+    ]
+
+
 @njit
 def forward(
     x: np.ndarray,
