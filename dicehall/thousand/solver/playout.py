@@ -120,24 +120,24 @@ def play_out(
     while state._phase == ROLL_OFF:
         fast.apply_uniform(state, chance_rng.random())
     decisions = decisions_of(table)
-    tabs = _tables(decisions)
+    game_tables = _tables(decisions)
     g, seat = _to_arrays(state)
     status = K.play(
         g,
         seat,
-        tabs.R,
-        tabs.pits,
-        tabs.points,
-        tabs.kept,
-        tabs.sizes,
-        tabs.index,
+        game_tables.R,
+        game_tables.pits,
+        game_tables.points,
+        game_tables.kept,
+        game_tables.sizes,
+        game_tables.index,
         MAX_STEPS,
         chance_rng,
         *decisions.args(),
     )
     if status == K.TOO_LONG:
         raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
-    _write_back(g, seat, state, tabs)
+    _write_back(g, seat, state, game_tables)
     if status == K.WIN:
         state.apply_action(BANK)
         return True
@@ -176,7 +176,7 @@ def _to_arrays(state: ThousandState) -> tuple[npt.NDArray[np.int64], npt.NDArray
 
 
 def _write_back(
-    g: npt.NDArray[np.int64], seat: npt.NDArray[np.int64], state: ThousandState, tabs: GameTables
+    g: npt.NDArray[np.int64], seat: npt.NDArray[np.int64], state: ThousandState, game_tables: GameTables
 ) -> None:
     """The kernel's position (at a decision) into ``state``, as the engine would have left it."""
     if not g[K.NEW_ROLLS]:
@@ -201,7 +201,7 @@ def _write_back(
     state.anyone_banked = bool(g[K.ANYONE])
     state._need = int(g[K.NEED])
     state._need_rule = K.NEED_RULES[int(g[K.NEED_RULE])]
-    rolls = tabs.rolls
+    rolls = game_tables.rolls
     kept = tuple(d for j in range(int(g[K.NKEPT])) for d in rolls[g[K.KEPT_K + j]][g[K.KEPT_I + j]][1].kept)
     state.set_aside_dice = kept if g[K.CLEARED] else state.set_aside_dice + kept
     dice, info = rolls[g[K.LAST_K]][g[K.LAST_I]]
