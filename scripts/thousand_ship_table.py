@@ -52,7 +52,7 @@ def roll_values(
 
 def all_decisions(space: Space, exact: Values, approx: Values, every: int) -> dict[str, Any]:
     """Bank/roll at every decision point of every ``every``-th mover (all opponents): agreement and loss."""
-    tabs = turn_tables(space, dice_table(space.rules))
+    tables = turn_tables(space, dice_table(space.rules))
     size, tmax = space.size, int(space.top.max())
     C = np.empty((tmax + 1, 6, size))
     B = np.empty((tmax + 1, size))
@@ -60,8 +60,8 @@ def all_decisions(space: Space, exact: Values, approx: Values, every: int) -> di
     points = differ = 0
     losses: list[float] = []
     for m in range(0, size, every):
-        kernel.turn(m, 0, size, exact, C, B, *tabs)
-        kernel.turn(m, 0, size, approx, Cq, Bq, *tabs)
+        kernel.turn(m, 0, size, exact, C, B, tables)
+        kernel.turn(m, 0, size, approx, Cq, Bq, tables)
         top = int(space.top[m])
         bankable = B[: top + 1, None, :] >= 0
         roll_e = C[: top + 1, 1:, :] > B[: top + 1, None, :]

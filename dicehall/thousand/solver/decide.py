@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicehall.thousand.solver.solve import Table
-from dicehall.thousand.solver.space import NOT_ALLOWED, Space, dice_table, turn_tables
+from dicehall.thousand.solver.space import NOT_ALLOWED, Space, TurnTables, dice_table, turn_tables
 
 NEG = -1.0
 CAPACITY = 1 << 17
@@ -27,34 +27,17 @@ CAPACITY = 1 << 17
 
 
 @numba.njit(cache=True)
-def turn_one(
-    m,
-    o,
-    low,
-    W,
-    C,
-    B,
-    score_of,
-    top,
-    bank_next,
-    bank_score,
-    bank_climb,
-    burn_next,
-    ovt_next,
-    knock_next,
-    first,
-    prob,
-    step,
-    left,
-    zero,
-):
+def turn_one(m, o, low, W, C, B, tables):
     """Mover ``m``'s turn against opponent ``o``: ``C[t, n]`` the value at turn total ``t * STEP`` with ``n`` dice
     in hand (``n = 0``: hot dice, the roll of five forced), ``B[t]`` the value of banking (``NEG``: refused).
 
     ``C`` needs ``max(step)`` rows beyond the top row ``T``: they repeat row ``T`` (every total above it is alike),
     so that no outcome's row needs clamping. Rows below ``low`` are left out (a bot's decisions need only the rows
-    from the smallest bank allowed on: below it the turn must roll on anyway).
+    from the smallest bank allowed on: below it the turn must roll on anyway). ``tables``: from
+    :func:`~dicehall.thousand.solver.space.turn_tables`.
     """
+    score_of, top, bank_next, bank_score, bank_climb, burn_next, ovt_next, knock_next, dice = tables
+    first, prob, step, left, zero = dice
     T = top[m]
     old = score_of[m]
     so = score_of[o]
@@ -72,7 +55,7 @@ def turn_one(
             if bank_climb[m, t] and knock_next[q] >= 0:
                 q = knock_next[q]
             B[t] = 1.0 - W[code, q]
-    _top_row(T, C, B[T], z, first, prob, left, zero)
+    _top_row(T, C, B[T], z, dice)
     for t in range(T + 1, C.shape[0]):
         for n in range(6):
             C[t, n] = C[T, n]
@@ -105,8 +88,9 @@ def turn_one(
 
 
 @numba.njit(cache=True)
-def _top_row(T, C, b, z, first, prob, left, zero):
+def _top_row(T, C, b, z, dice):
     """The row ``t = T``: every outcome stays in it, so iterate (hot dice, the only loop, is rare)."""
+    first, prob, _, left, zero = dice
     for n in range(6):
         C[T, n] = 0.0
     for _ in range(1000):
@@ -130,7 +114,7 @@ def _top_row(T, C, b, z, first, prob, left, zero):
 
 
 @numba.njit(cache=True)
-def row_of(m, o, slot, pool, owner, cursor, size, first_bank, W, C, B, tabs):
+def row_of(m, o, slot, pool, owner, cursor, size, first_bank, W, C, B, tables):
     """The row of ``pool`` holding the decisions of position (mover ``m``, opponent ``o``), solved if not kept.
 
     ``pool[row, t]`` bit ``n`` (1..5): roll with ``n`` dice in hand at turn total ``t * STEP`` (``t`` up to the
@@ -146,9 +130,9 @@ def row_of(m, o, slot, pool, owner, cursor, size, first_bank, W, C, B, tabs):
         slot[owner[r]] = -1
     owner[r] = key
     slot[key] = r
-    T = tabs[1][m]
+    T = tables[1][m]  # the mover's top row (``top`` of turn_tables)
     low = first_bank[m]
-    turn_one(m, o, low, W, C, B, *tabs)
+    turn_one(m, o, low, W, C, B, tables)
     for t in range(low):
         pool[r, t] = 0b111110
     for t in range(low, T + 1):
@@ -173,7 +157,7 @@ class Decisions:
     def __init__(self, space: Space, values: npt.NDArray[np.floating], capacity: int = CAPACITY) -> None:
         self.space = space
         self.values = values
-        self.tabs: tuple[npt.NDArray[Any], ...] = turn_tables(space, dice_table(space.rules))
+        self.tables: TurnTables = turn_tables(space, dice_table(space.rules))
         width = int(space.top.max()) + 1
         # the smallest turn total (in steps) each player state may bank: rows below are never decided
         self.first_bank = np.argmax(space.bank_next != NOT_ALLOWED, axis=1).astype(np.int64)
@@ -198,7 +182,7 @@ class Decisions:
             self.values,
             self.C,
             self.B,
-            self.tabs,
+            self.tables,
         )
 
     def row(self, mover: int, opponent: int) -> npt.NDArray[np.uint8]:

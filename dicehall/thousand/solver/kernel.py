@@ -21,31 +21,14 @@ NEG = -1.0
 
 
 @numba.njit(cache=True, fastmath=True, nogil=True)
-def turn(
-    m,
-    lo,
-    hi,
-    W,
-    C,
-    B,
-    score_of,
-    top,
-    bank_next,
-    bank_score,
-    bank_climb,
-    burn_next,
-    ovt_next,
-    knock_next,
-    first,
-    prob,
-    step,
-    left,
-    zero,
-):
+def turn(m, lo, hi, W, C, B, tables):
     """Solve mover ``m``'s turn against opponents ``lo..hi`` reading values from ``W``; fills ``C`` and ``B``.
 
-    ``B[t, lane]`` is the value of banking at ``t`` (``NEG`` where banking is refused).
+    ``B[t, lane]`` is the value of banking at ``t`` (``NEG`` where banking is refused). ``tables``: from
+    :func:`~dicehall.thousand.solver.space.turn_tables`.
     """
+    score_of, top, bank_next, bank_score, bank_climb, burn_next, ovt_next, knock_next, dice = tables
+    first, prob, step, left, zero = dice
     lanes = hi - lo
     T = top[m]
     old = score_of[m]
@@ -74,7 +57,7 @@ def turn(
                     o = knock_next[o]
                 B[t, j] = 1.0 - W[code, o]
         if t == T:
-            _fixed_point(t, lanes, C, B, Z, acc, first, prob, step, left, zero)
+            _fixed_point(t, lanes, C, B, Z, acc, dice)
             continue
         for n in range(1, 6):
             p0 = zero[n]
@@ -97,8 +80,9 @@ def turn(
 
 
 @numba.njit(cache=True, nogil=True)
-def _fixed_point(T, lanes, C, B, Z, acc, first, prob, step, left, zero):
+def _fixed_point(T, lanes, C, B, Z, acc, dice):
     """The row ``t = T``: every outcome stays in it, so iterate (hot dice, the only loop, is rare)."""
+    first, prob, _, left, zero = dice
     for n in range(6):
         for j in range(lanes):
             C[T, n, j] = 0.0
@@ -131,14 +115,14 @@ def _fixed_point(T, lanes, C, B, Z, acc, first, prob, step, left, zero):
 
 
 @numba.njit(cache=True, nogil=True)
-def _row(m, olo, ohi, L, U, tmax, tabs):
+def _row(m, olo, ohi, L, U, tmax, tables):
     """Mover ``m`` against opponents ``olo..ohi``: ``L`` from ``U``, then ``U`` from ``L``; the largest changes."""
     lanes = ohi - olo
     C = np.empty((tmax + 1, 6, lanes))
     B = np.empty((tmax + 1, lanes))
-    turn(m, olo, ohi, U, C, B, *tabs)
+    turn(m, olo, ohi, U, C, B, tables)
     change_l = _store_start(C, L, m, olo, lanes)
-    turn(m, olo, ohi, L, C, B, *tabs)
+    turn(m, olo, ohi, L, C, B, tables)
     change_u = _store_start(C, U, m, olo, lanes)
     return change_l, change_u
 
@@ -157,13 +141,13 @@ def _store_start(C, X, m, olo, lanes):
 
 
 @numba.njit(cache=True, nogil=True)
-def sweep(rows, L, U, tmax, tabs, row_from, row_to, settled):
+def sweep(rows, L, U, tmax, tables, row_from, row_to, settled):
     """One Gauss–Seidel sweep over ``rows[row_from:row_to]`` for both bounds; returns their largest changes.
 
     A row ``(m0, m1, o0, o1)`` solves the turns of movers ``m0..m1`` against the opponents ``o0..o1`` (the
     lanes). ``L`` (from below) is updated from ``U`` and ``U`` from ``L``: the value operator reverses order (the
-    next value is one minus the opponent's), so a lower bound comes from an upper one and vice versa. ``tabs``
-    is the tuple of tables :func:`turn` reads after ``B``.
+    next value is one minus the opponent's), so a lower bound comes from an upper one and vice versa. ``tables``
+    are the ones :func:`turn` reads.
 
     Lanes whose bounds are already within ``settled`` of each other are left out (only the span between the
     first and the last unsettled lane is solved): from 0 and 1 the lower bounds only rise and the upper ones only
@@ -184,7 +168,7 @@ def sweep(rows, L, U, tmax, tabs, row_from, row_to, settled):
                     last = o + 1
             if first >= last:
                 continue
-            cl, cu = _row(m, first, last, L, U, tmax, tabs)
+            cl, cu = _row(m, first, last, L, U, tmax, tables)
             change_l = max(change_l, cl)
             change_u = max(change_u, cu)
     return change_l, change_u

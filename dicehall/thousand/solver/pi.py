@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicehall.thousand.solver import krylov, pi_kernel
-from dicehall.thousand.solver.space import Level, Space
+from dicehall.thousand.solver.space import Level, Space, TurnTables
 
 Vec = npt.NDArray[np.float64]
 Step = Callable[[int, float, float], None]
@@ -98,9 +98,7 @@ class _System:
             nm, no = mhi - mlo, ohi - olo
             W[olo:ohi, mlo:mhi] = v[off : off + nm * no].reshape(nm, no).T
 
-    def build(
-        self, W: npt.NDArray[np.float64], tabs: tuple[Any, ...], pool: ThreadPoolExecutor | None
-    ) -> None:
+    def build(self, W: npt.NDArray[np.float64], tables: TurnTables, pool: ThreadPoolExecutor | None) -> None:
         """``Q``, ``rhs`` of the policy greedy for ``W``, and ``T(W)`` into ``tv``."""
         tmax = int(self.space.top.max())
         reuse = self.built
@@ -133,7 +131,7 @@ class _System:
                 self.marks,
                 self.salt,
                 reuse,
-                *tabs,
+                tables,
             )
 
         if pool is None:
@@ -207,7 +205,7 @@ def solve_level(
     space: Space,
     level: Level,
     W: npt.NDArray[np.float64],
-    tabs: tuple[Any, ...],
+    tables: TurnTables,
     tol: float,
     pool: ThreadPoolExecutor | None = None,
     step: Step | None = None,
@@ -219,7 +217,7 @@ def solve_level(
     entries = 0
     residual = float("inf")
     for k in range(max_steps + 1):
-        sys_.build(W, tabs, pool)
+        sys_.build(W, tables, pool)
         v = sys_.values(W)
         residual = float(np.abs(sys_.tv - v).max())
         if step is not None:

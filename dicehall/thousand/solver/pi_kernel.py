@@ -47,19 +47,7 @@ def exits(
     marks,
     salt,
     reuse,
-    tabs_score_of,
-    tabs_top,
-    tabs_bank_next,
-    tabs_bank_score,
-    tabs_bank_climb,
-    tabs_burn_next,
-    tabs_ovt_next,
-    tabs_knock_next,
-    first,
-    prob,
-    step,
-    left,
-    zero,
+    tables,
 ):
     """Rows of ``Q`` for movers ``m_from..m_to`` of side ``sides[side]`` against all of its opponents.
 
@@ -70,8 +58,11 @@ def exits(
     64-bit: two different policies agree by chance about once in 2**64). With ``reuse``, rows whose policy is
     unchanged since the last build are kept as they are (a row depends on the policy only; the values of other
     levels in ``rhs`` do not change while a level is solved): only the span of opponents between the first and
-    the last changed one is carried forward again.
+    the last changed one is carried forward again. ``tables``: from
+    :func:`~dicehall.thousand.solver.space.turn_tables`.
     """
+    score_of, top, bank_next, bank_score, bank_climb, burn_next, ovt_next, knock_next, dice = tables
+    first, prob, step, left, zero = dice
     o0 = sides[side, 4]
     o1 = sides[side, 5]
     n = o1 - o0
@@ -86,28 +77,8 @@ def exits(
     pv = np.empty(n)
     mark = np.empty(n, dtype=np.int64)
     for m in range(m_from, m_to):
-        kernel.turn(
-            m,
-            o0,
-            o1,
-            W,
-            C,
-            B,
-            tabs_score_of,
-            tabs_top,
-            tabs_bank_next,
-            tabs_bank_score,
-            tabs_bank_climb,
-            tabs_burn_next,
-            tabs_ovt_next,
-            tabs_knock_next,
-            first,
-            prob,
-            step,
-            left,
-            zero,
-        )
-        T = tabs_top[m]
+        kernel.turn(m, o0, o1, W, C, B, tables)
+        T = top[m]
         mark[:] = 0
         for t in range(T + 1):
             for nn in range(1, 6):
@@ -176,7 +147,7 @@ def exits(
                             P[t2, k, i] += q * pv[i]
                 if t < T or mass < 1e-20:
                     break
-        mover_next = tabs_burn_next[m]
+        mover_next = burn_next[m]
         for i in range(w):
             o = o0 + lo + i
             x = _level_index(sides, falls_of, m, o)
@@ -192,15 +163,15 @@ def exits(
                     p = bank[t, i]
                     if p == 0.0:
                         continue
-                    code = tabs_bank_next[m, t]
+                    code = bank_next[m, t]
                     if code == -1:  # a win
                         r += p
                         continue
                     o2 = o
-                    if tabs_score_of[m] < tabs_score_of[o] < tabs_bank_score[m, t]:
-                        o2 = tabs_ovt_next[o2]
-                    if tabs_bank_climb[m, t] and tabs_knock_next[o2] >= 0:
-                        o2 = tabs_knock_next[o2]
+                    if score_of[m] < score_of[o] < bank_score[m, t]:
+                        o2 = ovt_next[o2]
+                    if bank_climb[m, t] and knock_next[o2] >= 0:
+                        o2 = knock_next[o2]
                 if p == 0.0:
                     continue
                 y = _level_index(sides, falls_of, o2, code)

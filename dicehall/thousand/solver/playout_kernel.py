@@ -254,11 +254,11 @@ def play(
     W,
     C,
     B,
-    tabs,
+    tables,
 ):
     """Play on from ``g`` and ``seat`` (a turn's roll or decision) until the bank that wins (``WIN``), a position
     outside the table (``OUTSIDE``) or ``max_steps`` steps (``TOO_LONG``); every stop is at a decision."""
-    top = tabs[1]
+    top = tables[1]  # ``top`` of turn_tables
     while True:
         g[STEPS] += 1
         if g[STEPS] > max_steps:
@@ -315,7 +315,7 @@ def play(
         if m < 0 or o < 0:
             g[STEPS] -= 1
             return OUTSIDE
-        r = row_of(m, o, slot, pool, owner, cursor, size, first_bank, W, C, B, tabs)
+        r = row_of(m, o, slot, pool, owner, cursor, size, first_bank, W, C, B, tables)
         t = total // R[STEP]
         if t > top[m]:
             t = top[m]

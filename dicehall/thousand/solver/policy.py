@@ -28,7 +28,7 @@ class TurnValues:
         self.C = np.empty((decide.turn_rows(space, self.top), 6))
         self.B = np.empty(self.top + 1)
         # the bot's own arithmetic (decide.turn_one), so that hints and analysis judge by what it plays
-        decide.turn_one(mover, opponent, 0, values, self.C, self.B, *turn_tables(space, dice))
+        decide.turn_one(mover, opponent, 0, values, self.C, self.B, turn_tables(space, dice))
 
     def _ti(self, total: int) -> int:
         return min(total // STEP, self.top)

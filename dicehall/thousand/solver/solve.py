@@ -262,7 +262,7 @@ def solve(
                 first_level = int(data["level"])
                 spent = float(data["seconds"])
                 cpu_spent = float(data["cpu_seconds"]) if "cpu_seconds" in data else 0.0
-    tabs = turn_tables(space, dice)
+    tables = turn_tables(space, dice)
     # a position whose bounds are within tol / 4 is done for good (they only move towards each other)
     settled = tol / 4 if skip_settled else -1.0
     threads = default_threads() if threads is None else max(1, threads)
@@ -270,7 +270,7 @@ def solve(
 
     def run_part(part: npt.NDArray[np.int64], a: int, b: int) -> tuple[float, float]:
         a, b = min(a, len(part)), min(b, len(part))
-        return kernel.sweep(part, lower, upper, tmax, tabs, a, b, settled)  # type: ignore[no-any-return]
+        return kernel.sweep(part, lower, upper, tmax, tables, a, b, settled)  # type: ignore[no-any-return]
 
     def level_gap(level: Level) -> float:
         return max(float((upper[a:b, c:d] - lower[a:b, c:d]).max()) for a, b, c, d in level.blocks)
@@ -359,7 +359,7 @@ def _solve_pi(
 
     size = space.size
     plan = levels(space)
-    tabs = turn_tables(space, dice_table(space.rules))
+    tables = turn_tables(space, dice_table(space.rules))
     W = np.full((size, size), 0.5)
     stats: list[LevelStats] = []
     spent = cpu_spent = 0.0
@@ -397,7 +397,7 @@ def _solve_pi(
 
             cpu0 = time.process_time()
             pi.warm_start(space, level, W)
-            result = pi.solve_level(space, level, W, tabs, tol, pool, step)
+            result = pi.solve_level(space, level, W, tables, tol, pool, step)
             extra = {
                 "residual": result.residual,
                 "gmres_iterations": result.gmres_iterations,
