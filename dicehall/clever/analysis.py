@@ -18,7 +18,6 @@ import numpy as np
 from dicehall.clever.kernel import bridge as B
 from dicehall.clever.kernel import net
 from dicehall.clever.kernel import rules as K
-from dicehall.clever.kernel.features import COUNT
 from dicehall.clever.kernel.layout import SIZE, njit
 from dicehall.clever.master import MasterAgent, load_weights
 from dicehall.clever.state import PH_ROLL, CleverState
@@ -61,11 +60,8 @@ def _mean_after(
 ) -> None:
     """``acc[seat]``: the mean over ``codes`` of each seat's value after that outcome (divided by ``SCALE``)."""
     n = g[0]
-    out = np.empty(K.MAX_LEGAL, np.int64)
-    values = np.empty(K.MAX_LEGAL)
-    x = np.empty(COUNT)
-    a1 = np.empty(b1.shape[0])
-    a2 = np.empty(b2.shape[0])
+    out, values = net.decision_scratch()
+    x, a1, a2 = net.value_scratch(b1, b2)
     h = np.empty(SIZE, np.int64)
     acc[:] = 0.0
     for i in range(codes.shape[0]):
@@ -74,7 +70,7 @@ def _mean_after(
         p = K.current_player(h)
         for q in range(n):
             if q == p:
-                acc[q] += values[net.choose(h, w1, b1, w2, b2, w3, b3, out, values)]
+                acc[q] += net.best_value(h, q, w1, b1, w2, b2, w3, b3, out, values)
             else:
                 acc[q] += net.afterstate_value(h, q, w1, b1, w2, b2, w3, b3, x, a1, a2)
     for q in range(n):
@@ -99,9 +95,7 @@ class CleverEvaluator:
     def __init__(self) -> None:
         self.master = MasterAgent()
         self.weights = load_weights()[0]
-        self._x = np.empty(COUNT)
-        self._a1 = np.empty(self.weights[1].shape[0])
-        self._a2 = np.empty(self.weights[3].shape[0])
+        self._x, self._a1, self._a2 = net.value_scratch(self.weights[1], self.weights[3])
 
     def _learned(self, g: np.ndarray, seat: int) -> float:
         w1, b1, w2, b2, w3, b3 = self.weights

@@ -94,8 +94,7 @@ class MasterAgent(Agent):
     ) -> None:
         self.weights = weights if weights is not None else load_weights()[0]
         self.lookahead = lookahead
-        self._out = np.empty(K.MAX_LEGAL, np.int64)
-        self._values = np.empty(K.MAX_LEGAL)
+        self._out, self._values = net.decision_scratch()
 
     def values(self, state: CleverState) -> list[tuple[int, float]]:
         """Every legal action with its afterstate value in points (expected final score)."""

@@ -59,12 +59,32 @@ def toast_says(page: Any, text: str) -> None:
     )
 
 
+def without_bounds(route: Any) -> None:
+    """``GET /api/games`` with the options' bounds left out: the form then sends what the server refuses."""
+    games = route.fetch().json()
+    for game in games:
+        for opt in game.get("options", []):
+            for bound in ("min", "max", "step", "max_items"):
+                opt.pop(bound, None)
+    route.fulfill(status=200, content_type="application/json", body=json.dumps(games))
+
+
+def lobby(new_page: Any, lang: str, game: str, *, preset: str = "", bounds: bool = True) -> Any:
+    """A page in ``lang`` on the new-table form of ``game``, once its house rules (of ``preset``, if given) show;
+    ``bounds=False``: the options' bounds withheld from the form (:func:`without_bounds`)."""
+    page = new_page(locale=LOCALES[lang])
+    if not bounds:
+        page.route("**/api/games", without_bounds)
+    page.goto(f"/new?game={game}")
+    which = f"[data-preset={preset}]" if preset else ""
+    page.wait_for_selector(f"[data-testid=rules-box]{which} details")
+    return page
+
+
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_a_refused_dice_1000_house_rule_in_the_pages_language(new_page: Any, lang: str) -> None:
     said = SAID[lang]
-    page = new_page(locale=LOCALES[lang])
-    page.goto("/new?game=thousand")
-    page.wait_for_selector("[data-testid=rules-box][data-preset=classic] details")
+    page = lobby(new_page, lang, "thousand", preset="classic")
     # A pit past the barrel (880): the server's cross-option check, nested "the barrel" and the number in words.
     set_rule(page, "pits", [[100, 200], [300, 400], [900, 950]])
     error_at(page, "pits", said["pit"])
@@ -89,24 +109,11 @@ def test_a_refused_dice_1000_house_rule_in_the_pages_language(new_page: Any, lan
     assert page.locator("[data-error-for=barrel_exact]").is_hidden()
 
 
-def without_bounds(route: Any) -> None:
-    """``GET /api/games`` with the options' bounds left out: the form then sends what the server refuses."""
-    games = route.fetch().json()
-    for game in games:
-        for opt in game.get("options", []):
-            for bound in ("min", "max", "step", "max_items"):
-                opt.pop(bound, None)
-    route.fulfill(status=200, content_type="application/json", body=json.dumps(games))
-
-
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_a_refused_clever_house_rule_in_the_pages_language(new_page: Any, lang: str) -> None:
     """The form checks Clever's bounds itself; with the bounds withheld from it (a page older than the server's
     limits), the number reaches the server, whose refusal names the option in the page's language."""
-    page = new_page(locale=LOCALES[lang])
-    page.route("**/api/games", without_bounds)
-    page.goto("/new?game=clever")
-    page.wait_for_selector("[data-testid=rules-box] details")
+    page = lobby(new_page, lang, "clever", bounds=False)
     set_rule(page, "rounds", 9)
     error_at(page, "rounds", SAID[lang]["rounds"])
     assert_no_english(page, lang, "the Clever lobby with a refused house rule")
@@ -116,10 +123,7 @@ def test_a_refused_clever_house_rule_in_the_pages_language(new_page: Any, lang: 
 def test_a_refused_number_inside_a_list_names_the_option(new_page: Any, lang: str) -> None:
     """A pit bound past the server's limit: a message nested in the refusal ("every number in ...") names the
     option in words too, and the numbers are the language's (grouped as Intl.NumberFormat groups them)."""
-    page = new_page(locale=LOCALES[lang])
-    page.route("**/api/games", without_bounds)
-    page.goto("/new?game=thousand")
-    page.wait_for_selector("[data-testid=rules-box][data-preset=classic] details")
+    page = lobby(new_page, lang, "thousand", preset="classic", bounds=False)
     set_rule(page, "pits", [[100, 200], [300, 20000]])
     error_at(page, "pits", SAID[lang]["bound"])
     assert_no_english(page, lang, "the lobby with a pit past the limit")
@@ -129,9 +133,7 @@ def test_a_refused_number_inside_a_list_names_the_option(new_page: Any, lang: st
 def test_a_refused_wurf_table_in_the_pages_language(new_page: Any, lang: str) -> None:
     """15 dice each for three players do not fit the box of 31: only the table's seats tell, so Create is refused."""
     said = SAID[lang]
-    page = new_page(locale=LOCALES[lang])
-    page.goto("/new?game=wurf")
-    page.wait_for_selector("[data-testid=rules-box] details")
+    page = lobby(new_page, lang, "wurf")
     page.wait_for_selector(".seat-row")
     page.click("#add-seat")
     assert page.locator(".seat-row").count() == 3

@@ -131,6 +131,19 @@ def forward(
 
 
 @njit
+def decision_scratch() -> tuple[np.ndarray, np.ndarray]:
+    """Room for the legal actions at a decision (``out``) and a value for each (``values``)."""
+    return np.empty(K.MAX_LEGAL, np.int64), np.empty(K.MAX_LEGAL)
+
+
+@njit
+def value_scratch(b1: np.ndarray, b2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Room for a position's features ``x`` and the hidden activations ``a1``/``a2`` of the network with biases
+    ``b1``/``b2`` (what :func:`afterstate_value` writes to)."""
+    return np.empty(COUNT), np.empty(b1.shape[0]), np.empty(b2.shape[0])
+
+
+@njit
 def afterstate_value(
     g: np.ndarray,
     p: int,
@@ -168,9 +181,7 @@ def afterstate_values(
     """Fill ``out`` with the legal actions at ``g`` and ``values`` with the value for ``p`` of each one's
     afterstate; the number of actions. The one loop behind :func:`choose` and the look-ahead's leaves."""
     k = K.legal(g, out)
-    x = np.empty(COUNT)
-    a1 = np.empty(b1.shape[0])
-    a2 = np.empty(b2.shape[0])
+    x, a1, a2 = value_scratch(b1, b2)
     h = np.empty(SIZE, np.int64)
     for i in range(k):
         h[:] = g
@@ -207,6 +218,34 @@ def choose(
 
 
 @njit
+def best_value(
+    g: np.ndarray,
+    p: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    out: np.ndarray,
+    values: np.ndarray,
+) -> float:
+    """The highest afterstate value for ``p`` of the legal actions at ``g`` (``out``/``values``: scratch)."""
+    k = afterstate_values(g, p, w1, b1, w2, b2, w3, b3, out, values)
+    return float(values[first_best(values, k)])
+
+
+@njit
+def roll_to_decision(g: np.ndarray, rng: np.random.Generator) -> int:
+    """Roll the dice (from ``rng``) until someone decides or the game ends; who decides, or ``TERMINAL``."""
+    while True:
+        p = K.current_player(g)
+        if p != CHANCE:
+            return p
+        K.apply(g, K.sample_chance(g, rng))
+
+
+@njit
 def play_greedy(
     g: np.ndarray,
     rng: np.random.Generator,
@@ -218,16 +257,54 @@ def play_greedy(
     b3: np.ndarray,
 ) -> None:
     """Finish the game with every seat playing the learned policy (no exploration); dice from ``rng``."""
-    out = np.empty(K.MAX_LEGAL, np.int64)
-    values = np.empty(K.MAX_LEGAL)
-    while True:
-        p = K.current_player(g)
-        if p == TERMINAL:
-            return
-        if p == CHANCE:
-            K.apply(g, K.sample_chance(g, rng))
-        else:
-            K.apply(g, out[choose(g, w1, b1, w2, b2, w3, b3, out, values)])
+    out, values = decision_scratch()
+    while roll_to_decision(g, rng) != TERMINAL:
+        K.apply(g, out[choose(g, w1, b1, w2, b2, w3, b3, out, values)])
+
+
+@njit
+def _explore(
+    g: np.ndarray,
+    rng: np.random.Generator,
+    eps: float,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    out: np.ndarray,
+    values: np.ndarray,
+) -> int:
+    """Roll up to the next decision and take it ε-greedily (a lone legal action draws nothing from ``rng``): the
+    seat that moved, or ``TERMINAL`` when the game is over. The self-play step of both trainers."""
+    p = roll_to_decision(g, rng)
+    if p == TERMINAL:
+        return p
+    k = K.legal(g, out)
+    if k == 1:
+        pick = 0
+    elif rng.random() < eps:
+        pick = int(rng.integers(0, k))
+    else:
+        pick = choose(g, w1, b1, w2, b2, w3, b3, out, values)
+    K.apply(g, out[pick])
+    return p
+
+
+@njit
+def _zeros_like(
+    w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Zero arrays shaped like the six weight arrays (eligibility traces, gradient sums)."""
+    return (
+        np.zeros_like(w1),
+        np.zeros_like(b1),
+        np.zeros_like(w2),
+        np.zeros_like(b2),
+        np.zeros_like(w3),
+        np.zeros_like(b3),
+    )
 
 
 @njit
@@ -246,12 +323,13 @@ def _grad_step(
     e3: np.ndarray,
     f3: np.ndarray,
     lam: float,
+    a1: np.ndarray,
+    a2: np.ndarray,
 ) -> float:
-    """Value of ``x``; decays the eligibility traces by ``lam`` and adds the value's gradient to them."""
+    """Value of ``x``; decays the eligibility traces by ``lam`` and adds the value's gradient to them (``a1``/``a2``:
+    scratch for the activations)."""
     n1 = b1.shape[0]
     n2 = b2.shape[0]
-    a1 = np.empty(n1)
-    a2 = np.empty(n2)
     v = forward(x, w1, b1, w2, b2, w3, b3, a1, a2)
     d2 = np.zeros(n2)
     for k in range(n2):
@@ -332,65 +410,27 @@ def td_episodes(
     Every seat plays the current policy (ε-greedy) and learns from its own afterstates. Returns the number of
     value updates made.
     """
-    out = np.empty(K.MAX_LEGAL, np.int64)
-    values = np.empty(K.MAX_LEGAL)
-    x = np.empty(COUNT)
-    a1 = np.empty(b1.shape[0])
-    a2 = np.empty(b2.shape[0])
-    h = np.empty(SIZE, np.int64)
+    out, values = decision_scratch()
+    x, a1, a2 = value_scratch(b1, b2)
     updates = 0
-    traces = []
-    for _ in range(players):
-        traces.append(
-            (
-                np.zeros_like(w1),
-                np.zeros_like(b1),
-                np.zeros_like(w2),
-                np.zeros_like(b2),
-                np.zeros_like(w3),
-                np.zeros_like(b3),
-            )
-        )
     last = np.zeros(players)
     started = np.zeros(players, np.bool_)
     for game in range(games):
         g = K.new_game(players, rounds, True, True)
-        for p in range(players):
-            started[p] = False
-            e1, f1, e2, f2, e3, f3 = traces[p]
-            e1[...] = 0.0
-            f1[...] = 0.0
-            e2[...] = 0.0
-            f2[...] = 0.0
-            e3[...] = 0.0
-            f3[...] = 0.0
+        traces = [_zeros_like(w1, b1, w2, b2, w3, b3) for _ in range(players)]
+        started[:] = False
         while True:
-            p = K.current_player(g)
-            if p == TERMINAL:
+            p = _explore(g, rng, eps, w1, b1, w2, b2, w3, b3, out, values)
+            if p == TERMINAL or g[4] == K.PH_OVER:
                 break
-            if p == CHANCE:
-                K.apply(g, K.sample_chance(g, rng))
-                continue
-            k = K.legal(g, out)
-            if k == 1:
-                pick = 0
-            elif rng.random() < eps:
-                pick = int(rng.integers(0, k))
-            else:
-                pick = choose(g, w1, b1, w2, b2, w3, b3, out, values)
-            K.apply(g, out[pick])
-            if g[4] == K.PH_OVER:
-                break
-            h[:] = g
-            features(h, p, x)
+            features(g, p, x)
+            now = K.total(g, p) / SCALE
             e1, f1, e2, f2, e3, f3 = traces[p]
             if started[p]:  # TD error of the previous afterstate, with the new one as target
-                v_new = K.total(h, p) / SCALE + forward(x, w1, b1, w2, b2, w3, b3, a1, a2)
+                v_new = now + forward(x, w1, b1, w2, b2, w3, b3, a1, a2)
                 _update(lr * (v_new - last[p]), w1, b1, w2, b2, w3, b3, e1, f1, e2, f2, e3, f3)
                 updates += 1
-            last[p] = K.total(h, p) / SCALE + _grad_step(
-                x, w1, b1, w2, b2, w3, b3, e1, f1, e2, f2, e3, f3, lam
-            )
+            last[p] = now + _grad_step(x, w1, b1, w2, b2, w3, b3, e1, f1, e2, f2, e3, f3, lam, a1, a2)
             started[p] = True
         for p in range(players):  # the final result is every seat's last target
             if started[p]:
@@ -431,11 +471,8 @@ def play_record(
     points already on the sheet (the part the network predicts). Returns the number of rows written; stops
     recording (never overruns) when ``xs`` is full.
     """
-    out = np.empty(K.MAX_LEGAL, np.int64)
-    values = np.empty(K.MAX_LEGAL)
-    x = np.empty(COUNT)
-    a1 = np.empty(b1.shape[0])
-    a2 = np.empty(b2.shape[0])
+    out, values = decision_scratch()
+    x, a1, a2 = value_scratch(b1, b2)
     cap = xs.shape[0]
     rows = 0
     seat_rows = np.empty((players, 400), np.int64)  # the rows of each seat's afterstates, in order
@@ -446,28 +483,15 @@ def play_record(
         g = K.new_game(players, rounds, True, True)
         seat_n[:] = 0
         while True:
-            p = K.current_player(g)
+            p = _explore(g, rng, eps, w1, b1, w2, b2, w3, b3, out, values)
             if p == TERMINAL:
                 break
-            if p == CHANCE:
-                K.apply(g, K.sample_chance(g, rng))
-                continue
-            k = K.legal(g, out)
-            if k == 1:
-                pick = 0
-            elif rng.random() < eps:
-                pick = int(rng.integers(0, k))
-            else:
-                pick = choose(g, w1, b1, w2, b2, w3, b3, out, values)
-            K.apply(g, out[pick])
             if g[4] == K.PH_OVER or rows >= cap or seat_n[p] >= seat_rows.shape[1]:
                 continue
-            features(g, p, x)
-            now = K.total(g, p) / SCALE
             n = seat_n[p]
             seat_rows[p, n] = rows
-            seat_now[p, n] = now
-            seat_v[p, n] = now + forward(x, w1, b1, w2, b2, w3, b3, a1, a2)
+            seat_now[p, n] = K.total(g, p) / SCALE
+            seat_v[p, n] = afterstate_value(g, p, w1, b1, w2, b2, w3, b3, x, a1, a2)  # fills x
             seat_n[p] = n + 1
             xs[rows, :] = x
             rows += 1
@@ -547,17 +571,10 @@ def adam_pass(
     ``moments`` is the flat Adam state, first all first moments then all second moments, in weight order.
     """
     w1, b1, w2, b2, w3, b3 = weights
-    n1 = b1.shape[0]
-    n2 = b2.shape[0]
-    a1 = np.empty(n1)
-    a2 = np.empty(n2)
-    g1 = np.zeros_like(w1)
-    h1 = np.zeros_like(b1)
-    g2 = np.zeros_like(w2)
-    h2 = np.zeros_like(b2)
-    g3 = np.zeros_like(w3)
-    h3 = np.zeros_like(b3)
-    size = w1.size + n1 + w2.size + n2 + w3.size + 1
+    a1 = np.empty(b1.shape[0])
+    a2 = np.empty(b2.shape[0])
+    g1, h1, g2, h2, g3, h3 = _zeros_like(w1, b1, w2, b2, w3, b3)
+    size = w1.size + b1.size + w2.size + b2.size + w3.size + b3.size
     first = moments[:size]
     second = moments[size:]
     total_err = 0.0

@@ -16,7 +16,13 @@ import numpy as np
 
 from dicehall.clever.kernel import rules as K
 from dicehall.clever.kernel.layout import ACTIVE, PHASE, ROLLS, SIZE, N, njit
-from dicehall.clever.kernel.net import afterstate_values, first_best
+from dicehall.clever.kernel.net import (
+    afterstate_values,
+    best_value,
+    decision_scratch,
+    first_best,
+    roll_to_decision,
+)
 from dicehall.core.game import CHANCE, TERMINAL
 
 
@@ -42,19 +48,14 @@ def next_roll_value(
     b3: np.ndarray,
 ) -> float:
     """Mean over ``rolls`` of the best afterstate value ``p`` reaches by the decision after the roll at ``h``."""
-    out = np.empty(K.MAX_LEGAL, np.int64)
-    values = np.empty(K.MAX_LEGAL)
+    out, values = decision_scratch()
     rolled = np.empty(SIZE, np.int64)
     keys = np.zeros(6)
     acc = 0.0
     for r in range(rolls.shape[0]):
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
-        k = afterstate_values(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
-        best = -np.inf
-        for i in range(k):
-            best = max(best, values[i])
-        acc += best
+        acc += best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
     return float(acc / rolls.shape[0])
 
 
@@ -123,14 +124,7 @@ def play_search(
     every_roll: bool,
 ) -> None:
     """Finish the game with every seat playing :func:`choose_search`; dice from ``rng``."""
-    out = np.empty(K.MAX_LEGAL, np.int64)
-    values = np.empty(K.MAX_LEGAL)
-    while True:
-        p = K.current_player(g)
-        if p == TERMINAL:
-            return
-        if p == CHANCE:
-            K.apply(g, K.sample_chance(g, rng))
-        else:
-            pick = choose_search(g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width, every_roll)
-            K.apply(g, out[pick])
+    out, values = decision_scratch()
+    while roll_to_decision(g, rng) != TERMINAL:
+        pick = choose_search(g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width, every_roll)
+        K.apply(g, out[pick])
