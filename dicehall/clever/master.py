@@ -49,6 +49,17 @@ def load_weights(path: Path | None = None) -> tuple[list[np.ndarray], dict[str, 
             raise WeightsError(f"cannot load Clever master weights from {source}: {exc}") from None
         if weights[0].shape[0] > COUNT or weights[0].shape[1] != weights[2].shape[0]:
             raise WeightsError(f"{source}: the network does not fit the {COUNT} features of this version")
+        w1, b1, w2, b2, w3, b3 = weights
+        count = b2.size // max(w2.shape[1], 1)
+        if (
+            b1.size != w1.shape[1]
+            or w3.size != b2.size
+            or b3.size != 1
+            or count < 1
+            or b2.size % w2.shape[1]
+            or w2.shape[0] % count
+        ):
+            raise WeightsError(f"{source}: the layers' sizes do not fit together")
         weights = net.widen(weights)  # weights from before the last features were added
         _CACHE[key] = (weights, info)
     return _CACHE[key]

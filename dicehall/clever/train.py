@@ -182,6 +182,8 @@ def new_run(config: TrainConfig, init: list[np.ndarray] | None = None) -> Run:
         rng = np.random.default_rng(np.random.SeedSequence([config.seed]))
         weights = net.init_weights(rng, *config.hidden)
     else:
+        if net.members(init) != 1:
+            raise ValueError(Message("clever.train.init_ensemble", members=net.members(init)))
         init = net.widen(init)
         if init[1].shape[0] > config.hidden[0] or init[3].shape[0] > config.hidden[1]:
             start = f"{init[0].shape[0]}→{init[1].shape[0]}→{init[3].shape[0]}"

@@ -16,7 +16,7 @@ from dicehall.clever import train as T
 from dicehall.clever.kernel import net
 from dicehall.clever.kernel import rules as K
 from dicehall.clever.kernel.features import NAMES, features
-from dicehall.clever.master import Lookahead, MasterAgent, load_weights
+from dicehall.clever.master import WEIGHT_NAMES, Lookahead, MasterAgent, WeightsError, load_weights
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, PH_PLUS, CleverState
 from dicehall.core.game import CHANCE, TERMINAL
@@ -114,14 +114,17 @@ def test_a_wider_network_starts_as_the_same_function() -> None:
 
 
 def test_an_ensemble_values_positions_by_the_mean_of_its_members() -> None:
-    """net.ensemble: one network (hidden layers side by side) whose value is the mean of its members' values."""
+    """net.ensemble: one network (members' layers stacked) whose value is the mean of the members' values; a
+    single network plays bit for bit as before; an ensemble cannot seed a training run."""
     shipped = load_weights()[0]
     rng = np.random.default_rng(4)
-    other = net.init_weights(rng, 16, 24)
-    other[1] = rng.normal(0, 0.1, 16)  # non-zero biases, so a misplaced block would show
-    joined = net.ensemble([shipped, other])
-    h1, h2 = joined[1].size, joined[3].size
-    assert (h1, h2) == (shipped[1].size + 16, shipped[3].size + 24)
+    h1, h2 = shipped[1].size, shipped[3].size
+    other = net.init_weights(rng, h1, h2)
+    other[1] = rng.normal(0, 0.1, h1)  # non-zero biases, so a misplaced block would show
+    other[3] = rng.normal(0, 0.1, h2)
+    joined = net.ensemble([shipped, other, shipped])
+    assert net.members(joined) == 3 and net.members(shipped) == 1
+    assert joined[0].shape == (len(NAMES), 3 * h1) and joined[2].shape == (3 * h1, h2)
     x = np.zeros(len(NAMES))
     g = K.new_game(1, 6, True, True)
     out = np.empty(K.MAX_LEGAL, np.int64)
@@ -131,14 +134,19 @@ def test_an_ensemble_values_positions_by_the_mean_of_its_members() -> None:
             K.apply(g, K.sample_chance(g, rng))
             continue
         features(g, K.current_player(g), x)
-        a = net.forward(x, *shipped, np.empty(shipped[1].size), np.empty(shipped[3].size))
-        b = net.forward(x, *other, np.empty(16), np.empty(24))
-        assert net.forward(x, *joined, np.empty(h1), np.empty(h2)) == pytest.approx((a + b) / 2, abs=1e-12)
+        a = net.forward(x, *shipped, np.empty(h1), np.empty(h2))
+        b = net.forward(x, *other, np.empty(h1), np.empty(h2))
+        mean = net.forward(x, *joined, np.empty(3 * h1), np.empty(3 * h2))
+        assert mean == pytest.approx((2 * a + b) / 3, abs=1e-12)
         compared += 1
         K.apply(g, out[rng.integers(0, K.legal(g, out))])
     assert compared > 10
     with pytest.raises(ValueError, match="at least one"):
         net.ensemble([])
+    with pytest.raises(ValueError, match="same hidden sizes"):
+        net.ensemble([shipped, net.init_weights(rng, h1, h2 + 1)])
+    with pytest.raises(ValueError, match="3 networks"):
+        T.new_run(dataclasses.replace(TINY, hidden=(3 * h1, h2)), joined)
 
 
 def test_lookahead_decides_by_its_values() -> None:
@@ -182,6 +190,24 @@ def test_bad_checkpoint_and_settings_are_refused(tmp_path: Path) -> None:
         T.Run.load(tmp_path)
     with pytest.raises(ValueError, match="lambda"):
         T.TrainConfig(lam=2.0)
+
+
+def test_weights_that_do_not_fit_are_refused(tmp_path: Path) -> None:
+    """load_weights names the file and what is wrong: unreadable, more features than this version, or layers
+    whose sizes do not fit together (an ensemble's stacked second layer included)."""
+    weights = load_weights()[0]
+    (tmp_path / "junk.npz").write_bytes(b"not an archive")
+    with pytest.raises(WeightsError, match="cannot load"):
+        load_weights(tmp_path / "junk.npz")
+    bad = {
+        "features": [np.zeros((len(NAMES) + 1, weights[1].size)), *weights[1:]],
+        "layers": [*weights[:3], weights[3][:-3], weights[4][:-3], weights[5]],
+    }
+    for name, arrays in bad.items():
+        path = tmp_path / f"{name}.npz"
+        np.savez(path, **dict(zip(WEIGHT_NAMES, arrays, strict=True)))
+        with pytest.raises(WeightsError, match=r"features|do not fit"):
+            load_weights(path)
 
 
 def test_master_plays_legal_moves_in_every_phase() -> None:
