@@ -203,7 +203,7 @@ def train_clever(
     init: Path = typer.Option(
         None,
         "--init",
-        help="Start a new run from these weights (an exported .npz, e.g. the shipped master.npz).",
+        help="Start a new run from these weights (an exported .npz of one network, e.g. a run's snapshot).",
     ),
     method: str = typer.Option(
         "adam",

@@ -1,9 +1,9 @@
 """``bot:master``: plays the legal action whose afterstate has the highest learned value, with a look-ahead over
 the turn's next roll where the choice is close (:mod:`dicehall.clever.kernel.search`).
 
-The value network (``dicehall/clever/data/master.npz``, trained by ``dicehall train clever``) is loaded with numpy
-alone and evaluated by the compiled kernel; every seat count works (the features see the player's own sheet and
-the rounds left).
+The value network (``dicehall/clever/data/master.npz``: the mean of networks trained by ``dicehall train clever``
+from different seeds, joined by ``scripts/clever_ensemble.py``) is loaded with numpy alone and evaluated by the
+compiled kernel; every seat count works (the features see the player's own sheet and the rounds left).
 """
 
 from __future__ import annotations
@@ -50,13 +50,12 @@ def load_weights(path: Path | None = None) -> tuple[list[np.ndarray], dict[str, 
         if weights[0].shape[0] > COUNT or weights[0].shape[1] != weights[2].shape[0]:
             raise WeightsError(f"{source}: the network does not fit the {COUNT} features of this version")
         w1, b1, w2, b2, w3, b3 = weights
-        count = b2.size // max(w2.shape[1], 1)
+        count = b3.size  # an ensemble's members (net.ensemble)
         if (
-            b1.size != w1.shape[1]
+            count < 1
+            or b1.size != w1.shape[1]
             or w3.size != b2.size
-            or b3.size != 1
-            or count < 1
-            or b2.size % w2.shape[1]
+            or b2.size != count * w2.shape[1]
             or w2.shape[0] % count
         ):
             raise WeightsError(f"{source}: the layers' sizes do not fit together")

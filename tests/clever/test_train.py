@@ -59,9 +59,14 @@ def test_the_older_sgd_method_is_reproducible_too(tmp_path: Path, tiny: Callable
     assert _weights(one) != _weights(tiny(1))
 
 
+def _single() -> list[np.ndarray]:
+    """A trained single network: the first member of the shipped ensemble."""
+    return net.split(load_weights()[0])[0]
+
+
 def test_older_weights_widen_without_changing_play() -> None:
     """Weights made before the last features were added get zero rows for them: the same values, the same play."""
-    weights = load_weights()[0]
+    weights = _single()
     old = [weights[0][:120].copy(), *weights[1:]]
     wide = net.widen(old)
     assert wide[0].shape == weights[0].shape and not wide[0][120:].any()
@@ -88,7 +93,7 @@ def test_older_weights_widen_without_changing_play() -> None:
 
 def test_a_wider_network_starts_as_the_same_function() -> None:
     """--init with larger --hidden: new units with zero outputs, so every value is unchanged; no shrinking."""
-    weights = load_weights()[0]
+    weights = _single()
     h1, h2 = weights[1].size, weights[3].size
     run = T.new_run(dataclasses.replace(TINY, hidden=(h1 + 8, h2 + 16)), weights)
     grown = run.weights
@@ -116,7 +121,7 @@ def test_a_wider_network_starts_as_the_same_function() -> None:
 def test_an_ensemble_values_positions_by_the_mean_of_its_members() -> None:
     """net.ensemble: one network (members' layers stacked) whose value is the mean of the members' values; a
     single network plays bit for bit as before; an ensemble cannot seed a training run."""
-    shipped = load_weights()[0]
+    shipped = _single()
     rng = np.random.default_rng(4)
     h1, h2 = shipped[1].size, shipped[3].size
     other = net.init_weights(rng, h1, h2)
@@ -141,6 +146,8 @@ def test_an_ensemble_values_positions_by_the_mean_of_its_members() -> None:
         compared += 1
         K.apply(g, out[rng.integers(0, K.legal(g, out))])
     assert compared > 10
+    for member, back in zip([shipped, other, shipped], net.split(joined), strict=True):
+        assert all(np.allclose(a, b, rtol=1e-15, atol=1e-15) for a, b in zip(member, back, strict=True))
     with pytest.raises(ValueError, match="at least one"):
         net.ensemble([])
     with pytest.raises(ValueError, match="same hidden sizes"):

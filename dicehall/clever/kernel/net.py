@@ -71,10 +71,10 @@ def grow(weights: list[np.ndarray], h1: int, h2: int, rng: np.random.Generator) 
 
 def ensemble(nets: list[list[np.ndarray]]) -> list[np.ndarray]:
     """One network whose value is the mean of the values of ``nets`` (same features and hidden sizes ``H1 → H2``):
-    ``w1``, ``b1``, ``b2``, ``w3`` side by side (``w3`` divided by the count, ``b3`` their mean) and the members'
-    second layers stacked, ``w2`` of shape ``(count·H1, H2)``: :func:`forward` sends hidden unit ``j`` of the first
-    layer to its own member's block of the second (``count = b2.size / w2.shape[1]``), so the ensemble costs what
-    its members cost, and a single network is the case ``count = 1``."""
+    ``w1``, ``b1``, ``b2`` side by side, ``w3`` and ``b3`` side by side divided by the count (``b3`` holds one bias
+    per member), and the members' second layers stacked, ``w2`` of shape ``(count·H1, H2)``: :func:`forward` sends
+    hidden unit ``j`` of the first layer to its own member's block of the second, so the ensemble costs what its
+    members cost, and a single network is the case ``count = 1``."""
     parts = [[np.asarray(w, np.float64) for w in widen(weights)] for weights in nets]
     if not parts:
         raise ValueError("an ensemble needs at least one network")
@@ -87,13 +87,31 @@ def ensemble(nets: list[list[np.ndarray]]) -> list[np.ndarray]:
         np.concatenate([p[2] for p in parts], axis=0),
         np.concatenate([p[3] for p in parts]),
         np.concatenate([p[4] for p in parts]) / n,
-        np.array([sum(float(p[5][0]) for p in parts) / n]),
+        np.concatenate([p[5] for p in parts]) / n,
     ]
 
 
 def members(weights: list[np.ndarray]) -> int:
     """How many networks ``weights`` average (1 for a single network; see :func:`ensemble`)."""
-    return int(weights[3].size // weights[2].shape[1])
+    return int(weights[5].size)
+
+
+def split(weights: list[np.ndarray]) -> list[list[np.ndarray]]:
+    """The member networks of an ensemble (up to rounding: the output layer is multiplied back by the count)."""
+    w1, b1, w2, b2, w3, b3 = weights
+    n = members(weights)
+    h1, h2 = b1.size // n, b2.size // n
+    return [
+        [
+            w1[:, i * h1 : (i + 1) * h1],
+            b1[i * h1 : (i + 1) * h1],
+            w2[i * h1 : (i + 1) * h1],
+            b2[i * h2 : (i + 1) * h2],
+            w3[i * h2 : (i + 1) * h2] * n,
+            b3[i : i + 1] * n,
+        ]
+        for i in range(n)
+    ]
 
 
 @njit
@@ -111,9 +129,8 @@ def forward(
     """The value of features ``x``; ``a1``/``a2`` receive the hidden activations (after ReLU). An ensemble's
     second layer is its members' stacked (:func:`ensemble`): unit ``j`` feeds only its member's block."""
     n1 = a1.shape[0]
-    n2 = a2.shape[0]
     m = w2.shape[1]
-    rows = n1 // (n2 // m)  # first-layer units per member
+    rows = n1 // b3.shape[0]  # first-layer units per member
     a1[:] = b1
     for i in range(x.shape[0]):
         xi = x[i]
@@ -132,6 +149,8 @@ def forward(
         else:
             a1[j] = 0.0
     v = b3[0]
+    for e in range(1, b3.shape[0]):
+        v += b3[e]
     for k in range(a2.shape[0]):
         if a2[k] > 0.0:
             v += a2[k] * w3[k]
