@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +59,21 @@ def test_the_older_sgd_method_is_reproducible_too(tmp_path: Path, tiny: Callable
     assert _weights(one) != _weights(tiny(1))
 
 
+def _positions(rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """The features of the player to move at each decision of one random solo game (dice and moves from ``rng``;
+    the array is reused: read it before the next one)."""
+    g = K.new_game(1, 6, True, True)
+    x = np.zeros(len(NAMES))
+    out = np.empty(K.MAX_LEGAL, np.int64)
+    while K.current_player(g) != TERMINAL:
+        if K.current_player(g) == CHANCE:
+            K.apply(g, K.sample_chance(g, rng))
+            continue
+        features(g, K.current_player(g), x)
+        yield x
+        K.apply(g, out[rng.integers(0, K.legal(g, out))])
+
+
 def _single() -> list[np.ndarray]:
     """A trained single network: the first member of the shipped ensemble."""
     return net.split(load_weights()[0])[0]
@@ -71,21 +86,12 @@ def test_older_weights_widen_without_changing_play() -> None:
     wide = net.widen(old)
     assert wide[0].shape == weights[0].shape and not wide[0][120:].any()
     w1, b1, w2, b2, w3, b3 = old
-    rng = np.random.default_rng(4)
-    g = K.new_game(1, 6, True, True)
-    x = np.zeros(len(NAMES))
     a1, a2 = np.empty(b1.size), np.empty(b2.size)
     seen = 0
-    while K.current_player(g) != TERMINAL:
-        if K.current_player(g) == CHANCE:
-            K.apply(g, K.sample_chance(g, rng))
-            continue
-        features(g, K.current_player(g), x)
+    for x in _positions(np.random.default_rng(4)):
         by_hand = np.maximum(np.maximum(x[:120] @ w1 + b1, 0) @ w2 + b2, 0) @ w3 + b3[0]
         assert net.forward(x, *wide, a1, a2) == pytest.approx(by_hand, abs=1e-9)
         seen += int(x[120:].any())
-        out = np.empty(K.MAX_LEGAL, np.int64)
-        K.apply(g, out[rng.integers(0, K.legal(g, out))])
     assert seen > 0  # the new features were not all zero, yet changed nothing
     run = T.new_run(dataclasses.replace(TINY, hidden=(b1.size, b2.size)), old)
     assert np.array_equal(run.weights[0], wide[0])
@@ -99,28 +105,19 @@ def test_a_wider_network_starts_as_the_same_function() -> None:
     grown = run.weights
     assert grown[0].shape == (len(NAMES), h1 + 8) and grown[2].shape == (h1 + 8, h2 + 16)
     assert grown[0][:, h1:].any() and grown[2][:h1, h2:].any()  # the new units are live, not dead
-    rng = np.random.default_rng(9)
-    x = np.zeros(len(NAMES))
-    g = K.new_game(1, 6, True, True)
-    out = np.empty(K.MAX_LEGAL, np.int64)
     compared = 0
-    while K.current_player(g) != TERMINAL:
-        if K.current_player(g) == CHANCE:
-            K.apply(g, K.sample_chance(g, rng))
-            continue
-        features(g, K.current_player(g), x)
+    for x in _positions(np.random.default_rng(9)):
         small = net.forward(x, *weights, np.empty(h1), np.empty(h2))
         assert net.forward(x, *grown, np.empty(h1 + 8), np.empty(h2 + 16)) == pytest.approx(small, abs=1e-12)
         compared += 1
-        K.apply(g, out[rng.integers(0, K.legal(g, out))])
     assert compared > 10
     with pytest.raises(ValueError, match="larger"):
         T.new_run(dataclasses.replace(TINY, hidden=(h1 - 1, h2)), weights)
 
 
 def test_an_ensemble_values_positions_by_the_mean_of_its_members() -> None:
-    """net.ensemble: one network (members' layers stacked) whose value is the mean of the members' values; a
-    single network plays bit for bit as before; an ensemble cannot seed a training run."""
+    """net.ensemble: one network (members' layers stacked) whose value is the mean of the members' values;
+    net.split gives the members back; an ensemble cannot seed a training run."""
     shipped = _single()
     rng = np.random.default_rng(4)
     h1, h2 = shipped[1].size, shipped[3].size
@@ -130,21 +127,13 @@ def test_an_ensemble_values_positions_by_the_mean_of_its_members() -> None:
     joined = net.ensemble([shipped, other, shipped])
     assert net.members(joined) == 3 and net.members(shipped) == 1
     assert joined[0].shape == (len(NAMES), 3 * h1) and joined[2].shape == (3 * h1, h2)
-    x = np.zeros(len(NAMES))
-    g = K.new_game(1, 6, True, True)
-    out = np.empty(K.MAX_LEGAL, np.int64)
     compared = 0
-    while K.current_player(g) != TERMINAL:
-        if K.current_player(g) == CHANCE:
-            K.apply(g, K.sample_chance(g, rng))
-            continue
-        features(g, K.current_player(g), x)
+    for x in _positions(rng):
         a = net.forward(x, *shipped, np.empty(h1), np.empty(h2))
         b = net.forward(x, *other, np.empty(h1), np.empty(h2))
         mean = net.forward(x, *joined, np.empty(3 * h1), np.empty(3 * h2))
         assert mean == pytest.approx((2 * a + b) / 3, abs=1e-12)
         compared += 1
-        K.apply(g, out[rng.integers(0, K.legal(g, out))])
     assert compared > 10
     for member, back in zip([shipped, other, shipped], net.split(joined), strict=True):
         assert all(np.allclose(a, b, rtol=1e-15, atol=1e-15) for a, b in zip(member, back, strict=True))
