@@ -5,18 +5,25 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 WEB_STAMP := dicehall/web/static/.built
 
-.PHONY: run test lint typecheck pytest bench slow chaos browser-deps gl-deps pg-deps web kernels clean
+.PHONY: run test lint typecheck pytest bench slow chaos system-deps web kernels clean lock flaky
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+# Python packages come from uv.lock only (exact versions and hashes, every platform): `uv sync --locked` refuses a
+# pyproject.toml that no longer matches the lock. uv itself is pinned with its hashes in deps/uv.txt.
+UV      := .uv/bin/uv
+export UV_PYTHON_DOWNLOADS := never
+$(UV): deps/uv.txt
+	test -x .uv/bin/python || $(PY) -m venv .uv
+	.uv/bin/python -m pip install -q --require-hashes -r deps/uv.txt
+	touch $(UV)
+
+$(STAMP): pyproject.toml uv.lock $(UV)
+	$(UV) sync --locked --extra dev --python $(PY)
 	touch $(STAMP)
 
 # The web front end is built by Vite into the package's static files (skipped while web/ does not exist).
 web: $(WEB_STAMP)
 $(WEB_STAMP): $(shell find web -type f -not -path 'web/node_modules/*' 2>/dev/null)
-	@if [ -d web ]; then cd web && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund) && npm run build; fi
+	@if [ -d web ]; then cd web && npm ci --no-audit --no-fund && npm run build; fi
 	@mkdir -p $(dir $(WEB_STAMP)) && touch $(WEB_STAMP)
 
 # Numba kernels (Clever rules and bot:master) compiled once into their on-disk cache at install, not by the
@@ -42,22 +49,18 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Debian's Chromium for the real-browser tests; installed once, as root.
-browser-deps:
-	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
-
-# OSMesa for MuJoCo's offscreen rendering (`dicehall render wurf` and its test); installed once, as root.
-gl-deps:
-	@ldconfig -p | grep -q libOSMesa || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libosmesa6 >/dev/null)
-
-# PostgreSQL for the server's PostgreSQL tests (a throw-away cluster per run); installed once, as root.
-pg-deps:
-	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null)
+# Debian packages (Chromium, OSMesa, PostgreSQL, stress-ng), named in deps/debian-packages.txt; the missing ones are
+# installed, as root.
+DEBIAN_PKGS := $(shell grep -v '^\#' deps/debian-packages.txt)
+system-deps:
+	@missing=$$(for p in $(DEBIAN_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing Debian packages: $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
 
 # Tests in parallel processes (pytest-xdist), a whole file per process: a file's module fixtures (a server, a Ray
 # instance) start once; each process has its own session (user data directory, browser server). PYTEST_JOBS=0: serial.
 PYTEST_JOBS ?= auto
-pytest: $(STAMP) web kernels browser-deps gl-deps pg-deps
+pytest: $(STAMP) web kernels system-deps
 	$(BIN)/pytest -m "not slow" -n $(PYTEST_JOBS) --dist loadfile --durations=15
 
 test: lint typecheck pytest
@@ -72,4 +75,11 @@ bench: $(STAMP) kernels
 	$(BIN)/python scripts/bench.py $(ARGS)
 
 clean:
-	rm -rf $(VENV) web/node_modules dicehall/web/static .mypy_cache .ruff_cache
+	rm -rf $(VENV) .uv web/node_modules dicehall/web/static .mypy_cache .ruff_cache
+
+# Every dependency to its newest release in one deliberate step: a new uv.lock (and web/package-lock.json), then the
+# whole suite on it. Commit the two lock files only when this passes.
+lock: $(UV)
+	$(UV) lock --upgrade
+	cd web && npm update --no-audit --no-fund
+	$(MAKE) test

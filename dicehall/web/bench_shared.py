@@ -2,7 +2,7 @@
 two, and how long a table takes to move to the other process after ``kill -9`` of its owner.
 
 ``run(quick) -> dict`` (``make bench``, part ``shared``; ``python -m dicehall.web.bench_shared [--quick]``). Needs
-PostgreSQL's server binaries (``make pg-deps``): a throw-away cluster is started for the run (``pgtemp.py``).
+PostgreSQL's server binaries (``make system-deps``): a throw-away cluster is started for the run (``pgtemp.py``).
 
 - ``plain_moves_per_s``: one process without ``--node-url`` (no lease, no fence), the load generator's clients
   on their own tables; ``one_moves_per_s``: the same with ``--node-url`` (each move's transaction also checks the

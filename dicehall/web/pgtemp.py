@@ -35,7 +35,7 @@ def pg_bindir() -> Path:
     cands = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[-3]))
     if not cands:
         raise PostgresError(
-            "PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); run `make pg-deps`"
+            "PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); run `make system-deps`"
         )
     return Path(cands[-1]).parent
 

@@ -132,7 +132,7 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (run `make browser-deps`)")
+        pytest.skip(f"{CHROMIUM} is not installed (run `make system-deps`)")
     external = os.environ.get("DICEHALL_BROWSER_BASE")
     if external:  # run against a server you started yourself (e.g. while developing the front end)
         srv = Server(Path("/nonexistent"), Path("/nonexistent"))

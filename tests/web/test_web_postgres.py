@@ -2,7 +2,7 @@
 REST suites re-run unchanged on PostgreSQL, the ``dicehall serve --db postgresql+psycopg://...`` command with a
 live restart, and two writers racing for the same event.
 
-A missing PostgreSQL makes these tests error, never skip: ``make pg-deps`` installs it.
+A missing PostgreSQL makes these tests error, never skip: ``make system-deps`` installs it.
 """
 
 from __future__ import annotations

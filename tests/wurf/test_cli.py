@@ -112,7 +112,7 @@ def test_render_png(app: typer.Typer, tmp_path: Path) -> None:
         with mujoco.Renderer(m, 8, 8):
             pass
     except Exception as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(f"no offscreen GL backend ({backend}): {exc}; install libosmesa6 (make gl-deps)")
+        pytest.skip(f"no offscreen GL backend ({backend}): {exc}; install libosmesa6 (make system-deps)")
     rec = tmp_path / "g.json"
     runner = CliRunner()
     res = runner.invoke(
