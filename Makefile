@@ -43,8 +43,8 @@ run: $(STAMP) web kernels
 	$(BIN)/dicehall $(if $(ARGS),$(ARGS),serve)
 
 lint: $(STAMP)
-	$(BIN)/ruff check dicehall tests scripts
-	$(BIN)/ruff format --check dicehall tests scripts
+	$(BIN)/ruff check dicehall tests scripts tools
+	$(BIN)/ruff format --check dicehall tests scripts tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -83,3 +83,9 @@ lock: $(UV)
 	$(UV) lock --upgrade
 	cd web && npm update --no-audit --no-fund
 	$(MAKE) test
+
+# CI's whole test job from N fresh clones in a row (LOADED of them with one core busy), then a table of failures.
+N ?= 5
+LOADED ?= 2
+flaky: system-deps
+	$(PY) tools/flaky.py --runs $(N) --loaded $(LOADED)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from gettext import c2py
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +100,14 @@ def test_wurf_plurals_in_every_slavic_language() -> None:
 def test_catalogue_header_is_the_cldr_rule_and_every_id_is_translated(lang: str) -> None:
     english = load_catalog("en")
     catalog = load_catalog(lang)
-    assert catalog.num_plurals == get_plural(lang).num_plurals
-    assert catalog.plural_expr == get_plural(lang).plural_expr
+    cldr = get_plural(lang)
+    assert catalog.num_plurals == cldr.num_plurals
+    # The same rule, not the same text: Babel rewrites the expression between releases (2.19 added parentheses).
+    ours, theirs = c2py(catalog.plural_expr), c2py(cldr.plural_expr)
+    differ = [n for n in range(1001) if ours(n) != theirs(n)]
+    assert not differ, (
+        f"{lang}: the catalogue's plural rule picks another form than CLDR's for n = {differ[:10]}"
+    )
     ids = {m.id if isinstance(m.id, str) else m.id[0] for m in english if m.id}
     assert ids == {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
     for msg in catalog:
