@@ -19,10 +19,11 @@ from typing import Any
 
 import httpx
 
-from dicehall.web.bench import start_server, stop_server
+import dicehall.web
+from tools.server import start_server, stop_server
 
 CHROMIUM = "/usr/bin/chromium"
-STATIC = Path(__file__).resolve().parent / "static" / "index.html"
+STATIC = Path(dicehall.web.__file__).resolve().parent / "static" / "index.html"  # the built front end
 SETTINGS = {"tables_per_hour": 100_000, "unfinished_per_client": 100_000}
 
 _SCREEN_JS = """([x, y, z]) => { const s = document.querySelector('[data-testid=wurf-stage]');
