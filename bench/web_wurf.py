@@ -2,7 +2,7 @@
 screen, the motion payload per throw, and the frame rate at 1280×800 (Debian's Chromium, software WebGL).
 
 Needs the built front end (``make web``), Playwright for Python and ``/usr/bin/chromium``; without them the part
-is reported as skipped. Run alone: ``python scripts/bench.py --only wurf-web``.
+is reported as skipped. Run alone: ``python -m bench --only wurf-web``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tests' throw-away PostgreSQL cluster (kept in the package for the benchmarks too: dicehall/web/pgtemp.py)."""
+"""The tests' throw-away PostgreSQL cluster (``tools/pgtemp.py``, shared with the benchmarks)."""
 
 from tools.pgtemp import Cluster, PostgresError, free_port, pg_bindir
 
