@@ -43,8 +43,8 @@ run: $(STAMP) web kernels
 	$(BIN)/dicehall $(if $(ARGS),$(ARGS),serve)
 
 lint: $(STAMP)
-	$(BIN)/ruff check dicehall tests scripts tools
-	$(BIN)/ruff format --check dicehall tests scripts tools
+	$(BIN)/ruff check dicehall tests scripts bench tools
+	$(BIN)/ruff format --check dicehall tests scripts bench tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -71,8 +71,9 @@ slow: $(STAMP) kernels
 chaos: $(STAMP) web
 	CHAOS_ITERATIONS=100 $(BIN)/pytest -m chaos
 
+# The benchmarks live in bench/ and the developer tools they use in tools/, outside the installed package.
 bench: $(STAMP) kernels
-	$(BIN)/python scripts/bench.py $(ARGS)
+	$(BIN)/python -m bench $(ARGS)
 
 clean:
 	rm -rf $(VENV) .uv web/node_modules dicehall/web/static .mypy_cache .ruff_cache

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1])
+)  # the repository root, for tools/ (not installed)
+
 from dicehall.clever.master import Lookahead, MasterAgent, load_weights
-from dicehall.clever.master_eval import paired, solo_games, summary
+from tools.master_eval import paired, solo_games, summary
 
 
 def _lookahead(text: str) -> Lookahead | None:

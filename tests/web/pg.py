@@ -1,5 +1,5 @@
-"""The tests' throw-away PostgreSQL cluster (kept in the package for the benchmarks too: dicehall/web/pgtemp.py)."""
+"""The tests' throw-away PostgreSQL cluster (``tools/pgtemp.py``, shared with the benchmarks)."""
 
-from dicehall.web.pgtemp import Cluster, PostgresError, free_port, pg_bindir
+from tools.pgtemp import Cluster, PostgresError, free_port, pg_bindir
 
 __all__ = ["Cluster", "PostgresError", "free_port", "pg_bindir"]

@@ -1,11 +1,11 @@
-"""The abuse mix, briefly (figures: ``python -m dicehall.web.abuse``, ``make bench``): the flooder is refused and
+"""The abuse mix, briefly (figures: ``python -m tools.abuse``, ``make bench``): the flooder is refused and
 then cut off, the creator gets 429 with Retry-After past its quota, normal players and health are served."""
 
 from __future__ import annotations
 
 import math
 
-from dicehall.web.abuse import AbuseResult, run
+from tools.abuse import AbuseResult, run
 
 
 def test_abuse_mix_flooder_creator_and_normal_players() -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dicehall.web import bench_clever
+from bench import web_clever
 
 
 def test_the_clever_table_benchmark_plays_a_whole_game():
-    got = bench_clever.measure(1)
+    got = web_clever.measure(1)
     assert got["clever4_games"] == 1
     assert got["clever4_moves"] > 60, "every seat's picks, passive choices and +1 steps were answered"
     assert got["clever4_refused"] < got["clever4_moves"]

@@ -25,7 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from webtools import run_async
 
 from dicehall.core.record import GameRecord, replay
-from dicehall.web.bench import free_port, start_server
+from tools.server import free_port, start_server
 
 pytestmark = pytest.mark.chaos
 

@@ -24,8 +24,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from webtools import run_async
 
-from dicehall.web.bench import free_port
 from dicehall.web.security import CSP
+from tools.server import free_port
 
 
 @dataclass

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from webtools import run_async
 
-from dicehall.web.bench import free_port, missing_moves, start_server, stop_server
-from dicehall.web.loadgen import run_load
+from tools.loadgen import run_load
+from tools.server import free_port, missing_moves, start_server, stop_server
 
 
 def test_load_generator_plays_and_every_acknowledged_move_is_persisted(tmp_path: Path) -> None:

@@ -41,8 +41,8 @@ from test_web_ws import (  # noqa: F401
 from webtools import connect, create, latest, pick, run_async, tokens
 
 from dicehall.core.record import GameRecord, replay
-from dicehall.web.bench import LOAD_SETTINGS, free_port
 from dicehall.web.db import Store, StoredEvent, TableMeta
+from tools.server import LOAD_SETTINGS, free_port
 
 
 @pytest.fixture(scope="session")

@@ -30,9 +30,9 @@ from webtools import run_async
 
 from dicehall.core.record import GameRecord, replay
 from dicehall.web.app import check_node_url
-from dicehall.web.bench import LOAD_SETTINGS, free_port
 from dicehall.web.db import Store, StoredEvent, TableMeta
 from dicehall.web.owners import Elsewhere, LeaseLost, Owners
+from tools.server import LOAD_SETTINGS, free_port
 
 LEASE = 2.0
 HOT_SEAT = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]

@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 
+from bench.wurf import scattered
 from dicehall.core.errors import IllegalActionError, RecordError
 from dicehall.core.record import GameRecord, replay
 from dicehall.wurf import motion
 from dicehall.wurf.arena.base import ThrowParams
 from dicehall.wurf.arena.physics import PhysicsArena, face_up
-from dicehall.wurf.bench import scattered
 from dicehall.wurf.state import ROLLING
 
 from .helpers import make, play, snapshot

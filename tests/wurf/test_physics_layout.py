@@ -7,11 +7,11 @@ import mujoco
 import numpy as np
 import pytest
 
+from bench.wurf import scattered
 from dicehall.wurf.arena import agreement
 from dicehall.wurf.arena import physics as ph
 from dicehall.wurf.arena.base import ARENA_MM, DIE_MM, RIM_MM, WALL_MM, DieRest, DieResult, ThrowParams
 from dicehall.wurf.arena.fast import FastArena
-from dicehall.wurf.bench import scattered
 from dicehall.wurf.layout import gather_positions, layout_problem, settle
 
 PHYS = ph.PhysicsArena()

@@ -1,7 +1,7 @@
 """`make bench`: run every part's benchmark and print (and save) the measured figures.
 
-Usage: python scripts/bench.py [--quick] [--solve-classic] [--only thousand,clever,...] [--out FILE]
-                               [--cluster-games 100000]
+Usage (from the repository root): python -m bench [--quick] [--solve-classic] [--only thousand,clever,...]
+                                  [--out FILE] [--cluster-games 100000]
 (``make bench ARGS="--solve-classic"``).
 """
 
@@ -17,21 +17,21 @@ import time
 from pathlib import Path
 
 MODULES = {
-    "thousand": "dicehall.thousand.bench",
-    "clever": "dicehall.clever.bench",
-    "wurf": "dicehall.wurf.bench",
-    "web": "dicehall.web.bench",
-    "wurf-web": "dicehall.web.bench_wurf",
-    "envs": "dicehall.envs.bench",
-    "cluster": "dicehall.core.cluster_bench",
-    "shared": "dicehall.web.bench_shared",
+    "thousand": "bench.thousand",
+    "clever": "bench.clever",
+    "wurf": "bench.wurf",
+    "web": "bench.web",
+    "wurf-web": "bench.web_wurf",
+    "envs": "bench.envs",
+    "cluster": "bench.cluster",
+    "shared": "bench.web_shared",
 }
 PARTS = list(MODULES)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test of the benchmarks)")
     parser.add_argument(
@@ -50,7 +50,7 @@ def main() -> int:
     args = parser.parse_args()
     parts = [p for p in args.only.split(",") if p] or PARTS
     if args.solve_classic:
-        os.environ["DICEHALL_BENCH_CLASSIC"] = "1"  # read by dicehall.thousand.solver.bench
+        os.environ["DICEHALL_BENCH_CLASSIC"] = "1"  # read by bench.thousand_solver
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:
         parser.error(f"unknown part(s): {', '.join(unknown)}; known: {', '.join(PARTS)}")

@@ -3,8 +3,8 @@
 the moment every client that must see a change has it — the mover's own answer (an event, or its ``private``
 position), and for a move everybody sees (an event, or a passive player finishing: ``progress``) all four clients.
 
-``measure(games) -> dict``; part of ``dicehall.web.bench`` (``make bench``); alone: ``python -m
-dicehall.web.bench_clever [--quick]``.
+``measure(games) -> dict``; part of ``bench.web`` (``make bench``); alone: ``python -m
+bench.web_clever [--quick]``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import httpx
 import numpy as np
 from websockets.asyncio.client import ClientConnection, connect
 
-from dicehall.web.bench import free_port, start_server, stop_server
-from dicehall.web.loadgen import run_fresh
+from tools.loadgen import run_fresh
+from tools.server import free_port, start_server, stop_server
 
 SEATS = 4
 

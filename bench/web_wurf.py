@@ -2,7 +2,7 @@
 screen, the motion payload per throw, and the frame rate at 1280×800 (Debian's Chromium, software WebGL).
 
 Needs the built front end (``make web``), Playwright for Python and ``/usr/bin/chromium``; without them the part
-is reported as skipped. Run alone: ``python scripts/bench.py --only wurf-web``.
+is reported as skipped. Run alone: ``python -m bench --only wurf-web``.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from typing import Any
 
 import httpx
 
-from dicehall.web.bench import start_server, stop_server
+import dicehall.web
+from tools.server import start_server, stop_server
 
 CHROMIUM = "/usr/bin/chromium"
-STATIC = Path(__file__).resolve().parent / "static" / "index.html"
+STATIC = Path(dicehall.web.__file__).resolve().parent / "static" / "index.html"  # the built front end
 SETTINGS = {"tables_per_hour": 100_000, "unfinished_per_client": 100_000}
 
 _SCREEN_JS = """([x, y, z]) => { const s = document.querySelector('[data-testid=wurf-stage]');

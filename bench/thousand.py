@@ -4,7 +4,7 @@ Games are played through the real engine and the real protocol loop (:func:`dice
 The expert's DP tables are built first and timed on their own (every table a classic game can need), so the
 throughput figure is steady-state play.
 
-Run alone: ``python -m dicehall.thousand.bench [--quick]``.
+Run alone: ``python -m bench.thousand [--quick]``.
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def run(quick: bool = False) -> dict[str, Any]:
         expert_wins += state.returns()[0]
     elapsed = time.perf_counter() - start
     rate = games / elapsed
-    from dicehall.core.analysis_bench import thousand_figures
-    from dicehall.thousand.solver import bench as solver_bench
+    from bench import thousand_solver as solver_bench
+    from bench.analysis import thousand_figures
 
     return {
         **solver_bench.run(quick),

@@ -6,7 +6,7 @@ acknowledging event (the event with its move) before the next one; latency is me
 event. Moves acknowledged inside the measurement window are counted; all acknowledged moves are listed so that a
 caller can check that each one is in the database. Bounded in time: every client stops by itself.
 
-Run: ``python -m dicehall.web.loadgen --url http://127.0.0.1:8000 --clients 64 --duration 10``.
+Run: ``python -m tools.loadgen --url http://127.0.0.1:8000 --clients 64 --duration 10``.
 """
 
 from __future__ import annotations
@@ -292,7 +292,7 @@ async def run_load(
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m dicehall.web.loadgen", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tools.loadgen", description=__doc__.split("\n")[0])
     p.add_argument("--url", default="http://127.0.0.1:8000")
     p.add_argument("--clients", type=int, default=64)
     p.add_argument("--duration", type=float, default=10.0)

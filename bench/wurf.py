@@ -1,4 +1,4 @@
-"""Der große Wurf benchmarks: ``python -m dicehall.wurf.bench [--quick]``.
+"""Der große Wurf benchmarks: ``python -m bench.wurf [--quick]``.
 
 Figures: physics throw time with 10 dice already in the arena (median/p90 wall and CPU time, one thread), the
 same with its motion recorded and packed for a live table, the motion payload's size, fast model throws per

@@ -68,8 +68,8 @@ def _timed(name: str, record: GameRecord, rules: RuleSet) -> dict[str, Any]:
 
 
 def thousand_figures(quick: bool) -> dict[str, Any]:
+    from bench.thousand_solver import BENCH_RULES
     from dicehall.thousand.rules import ThousandRules
-    from dicehall.thousand.solver.bench import BENCH_RULES
 
     classic = ThousandRules.from_preset("classic")
     out = _timed("classic", _record("thousand", classic, ["random", "random"], 1, EVENTS), classic)

@@ -14,7 +14,7 @@ Each simulated client has its own address: the server trusts ``X-Forwarded-For``
 (``--trusted-proxy``), as behind a reverse proxy. Bots wait the server's default delay (0.8 s) as on a real site;
 ``--bot-delay 0`` makes them move at once (then every bot-only table the creator may keep is a continuous load).
 
-Run: ``python -m dicehall.web.abuse [--quick]`` (a fresh server and database), or ``run_abuse(url, ...)`` against a
+Run: ``python -m tools.abuse [--quick]`` (a fresh server and database), or ``run_abuse(url, ...)`` against a
 running server started with ``--trusted-proxy 127.0.0.1``.
 """
 
@@ -35,8 +35,8 @@ from typing import Any
 import httpx
 import numpy as np
 
-from dicehall.web.bench import free_port, start_server, stop_server
-from dicehall.web.loadgen import Window, _open, run_fresh
+from tools.loadgen import Window, _open, run_fresh
+from tools.server import free_port, start_server, stop_server
 
 PATHOLOGICAL = {"game": "thousand", "overrides": {"target": 5000, "barrel_score": 4700}}
 PARTS = ("pathological", "flood", "create")
@@ -379,7 +379,7 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m dicehall.web.abuse", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tools.abuse", description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="4 s instead of 15 s")
     p.add_argument("--normal", type=int, default=32, help="normal clients (default 32)")
     p.add_argument("--bot", default="expert", help="the normal players' opponent (default expert)")

@@ -1,7 +1,7 @@
 """Several server processes on one PostgreSQL (issue 14, docs/scaling.md): moves per second of one process against
 two, and how long a table takes to move to the other process after ``kill -9`` of its owner.
 
-``run(quick) -> dict`` (``make bench``, part ``shared``; ``python -m dicehall.web.bench_shared [--quick]``). Needs
+``run(quick) -> dict`` (``make bench``, part ``shared``; ``python -m bench.web_shared [--quick]``). Needs
 PostgreSQL's server binaries (``make system-deps``): a throw-away cluster is started for the run (``pgtemp.py``).
 
 - ``plain_moves_per_s``: one process without ``--node-url`` (no lease, no fence), the load generator's clients
@@ -29,8 +29,9 @@ from typing import Any
 
 import httpx
 
-from dicehall.web.bench import LOAD_SETTINGS, free_port
-from dicehall.web.pgtemp import Cluster
+from tools import ROOT
+from tools.pgtemp import Cluster
+from tools.server import LOAD_SETTINGS, free_port
 
 LEASE = 2.0
 
@@ -84,10 +85,10 @@ def _load(bases: list[str], clients: int, duration: float, warmup: float) -> flo
     runs = []
     for i, base in enumerate(bases):
         cmd = [
-            sys.executable, "-m", "dicehall.web.loadgen", "--url", base, "--clients", str(each),
+            sys.executable, "-m", "tools.loadgen", "--url", base, "--clients", str(each),
             "--duration", str(duration), "--warmup", str(warmup), "--seed", str(i + 1),
         ]  # fmt: skip
-        runs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
+        runs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, cwd=ROOT))
     total = 0.0
     for p in runs:
         out, _ = p.communicate(timeout=duration + warmup + 120)

@@ -2,7 +2,7 @@
 bot:master's held-out mean and ms per game, training episodes per second, greedy solo games per second, the
 expert's mean and speed.
 
-Run alone with ``python -m dicehall.clever.bench [--quick]``; ``make bench`` calls :func:`run`.
+Run alone with ``python -m bench.clever [--quick]``; ``make bench`` calls :func:`run`.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _learned(quick: bool) -> dict[str, float]:
     from dicehall.clever import train as T
     from dicehall.clever.kernel import net
     from dicehall.clever.master import MasterAgent
-    from dicehall.clever.master_eval import solo_games, summary
+    from tools.master_eval import solo_games, summary
 
     out: dict[str, float] = {}
     games = 100 if quick else 1000
@@ -111,7 +111,7 @@ def run(quick: bool = False) -> dict[str, float]:
     # the same seeds for greedy, so the two means compare like for like
     _, same = _run(GreedyAgent(), n_expert, 1)
     out["greedy_solo_mean_same_games_as_expert"] = round(float(np.mean(same)), 2)
-    from dicehall.core.analysis_bench import clever_figures
+    from bench.analysis import clever_figures
 
     out.update(clever_figures(quick))
     return out

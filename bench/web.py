@@ -1,122 +1,29 @@
 """Web server benchmark: the load generator (a separate process) against the server (another process), both on
 loopback, with a fresh SQLite database; then every acknowledged move is looked up in the database.
 
-Also: a four-player online Clever table, one websocket client per seat (``clever4_``, see ``bench_clever.py``);
+Also: a four-player online Clever table, one websocket client per seat (``clever4_``, see ``web_clever.py``);
 the same load while a pathological bot table (Dice 1000, target 5000 (the largest allowed), expert against expert, bot delay 0)
 runs, with ``/api/health`` polled every 20 ms (``patho_``); and a soak (``soak_``): rounds of create/play/finish
 cycles against one server, with the resident memory of the server (and of its bot workers) after each round, once
 idle tables were unloaded.
 
-``run(quick=False) -> dict``; run alone with ``python -m dicehall.web.bench [--quick]``.
+``run(quick=False) -> dict``; run alone with ``python -m bench.web [--quick]``.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, text
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-LOAD_SETTINGS: dict[str, float] = {
-    "tables_per_hour": 1_000_000,
-    "unfinished_per_client": 1_000_000,
-    "ws_messages_per_second": 10_000,
-    "ws_burst": 100_000,
-}
-"""Throughput runs: every client comes from 127.0.0.1 and plays as fast as it can, so the per-client limits are
-lifted (the abuse mix in ``abuse.py`` runs with real limits and one address per client instead)."""
-
-
-def start_server(
-    db_url: str,
-    port: int,
-    sqlite_sync: str = "NORMAL",
-    extra_env: dict[str, str] | None = None,
-    settings: Mapping[str, float] | None = None,
-    extra_args: Sequence[str] = (),
-    bot_delay: float = 0.0,
-) -> subprocess.Popen[bytes]:
-    """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers.
-    ``settings`` (default ``LOAD_SETTINGS``) go to ``--settings``."""
-    env = {**os.environ, **(extra_env or {})}
-    cmd = [sys.executable, "-m", "dicehall.web", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
-    cmd += [
-        "--bot-delay",
-        str(bot_delay),
-        "--sqlite-sync",
-        sqlite_sync,
-        "--log-level",
-        "warning",
-        *extra_args,
-    ]
-    values = LOAD_SETTINGS if settings is None else settings
-    with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False, encoding="utf-8") as f:
-        f.write("".join(f"{k} = {v!r}\n" for k, v in values.items()))
-    cmd += ["--settings", f.name]
-    try:
-        return _start(cmd, env, port)
-    finally:
-        os.unlink(f.name)  # read once at start
-
-
-def _start(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    # stderr goes to an unlinked file, not a pipe: a chatty server must never block on a full pipe.
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.monotonic() + 60  # generous: a 2-core machine shared with other test runs is slow
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                log.seek(0)
-                err = log.read().decode(errors="replace")
-                raise RuntimeError(f"server exited with {proc.returncode}: {err[-2000:]}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                    return proc
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        proc.kill()
-        proc.wait()
-        log.seek(0)
-        err = log.read().decode(errors="replace")
-    raise RuntimeError(f"server did not answer /api/health within 60 s: {err[-2000:]}")
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def missing_moves(db_url: str, acked: list[list[Any]]) -> int:
-    """How many acknowledged (table, seq, seat, move) are not in the database log."""
-    engine = create_engine(db_url)
-    with engine.connect() as conn:
-        rows = conn.execute(text("SELECT table_id, seq, actor, move FROM dh_events")).all()
-    engine.dispose()
-    logged = {(r[0], r[1]): (r[2], r[3]) for r in rows}
-    return sum(1 for t, seq, seat, move in acked if logged.get((t, seq)) != (str(seat), move))
+from tools import ROOT
+from tools.server import free_port, missing_moves, start_server, stop_server
 
 
 def tree_rss_mb(pid: int) -> float:
@@ -216,7 +123,7 @@ def measure(
         cmd = [
             sys.executable,
             "-m",
-            "dicehall.web.loadgen",
+            "tools.loadgen",
             "--url",
             f"http://127.0.0.1:{port}",
             "--clients",
@@ -234,7 +141,7 @@ def measure(
         try:
             with HealthProbe(base) as probe:
                 out = subprocess.run(
-                    cmd, capture_output=True, text=True, timeout=duration + warmup + 120, check=True
+                    cmd, capture_output=True, text=True, timeout=duration + warmup + 120, check=True, cwd=ROOT
                 )
             extra_figures["health"] = probe.summary()
             extra_figures["rss_start_mb"] = rss_start
@@ -277,9 +184,9 @@ def soak(clients: int, rounds: int, seconds: float, idle: float = 2.0) -> dict[s
         moves = games = tables = 0
         try:
             for _ in range(rounds):
-                cmd = [sys.executable, "-m", "dicehall.web.loadgen", "--url", base, "--clients", str(clients)]
+                cmd = [sys.executable, "-m", "tools.loadgen", "--url", base, "--clients", str(clients)]
                 cmd += ["--duration", str(seconds), "--warmup", "0.5", "--seed", str(len(server_rss))]
-                run = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
+                run = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120, cwd=ROOT)
                 if run.returncode:
                     raise RuntimeError(f"load generator failed: {run.stderr[-2000:]}")
                 summary = json.loads(run.stdout.strip().splitlines()[-1])
@@ -343,7 +250,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     if not quick:
         result.update(_figures("hot_", measure(clients, duration / 2, warmup, hot_seat=True)))
         result.update(_figures("full_", measure(clients, duration / 2, warmup, "FULL")))
-    from dicehall.web import abuse  # the abuse mix with the default limits (see abuse.py)
+    from tools import abuse  # the abuse mix with the default limits (see abuse.py)
 
     mix = abuse.run(quick)
     for key in ("normal_p50_ms", "normal_p99_ms", "health_p50_ms", "health_p99_ms", "server_rss_max_mb"):
@@ -351,11 +258,9 @@ def run(quick: bool = False) -> dict[str, Any]:
     result["abuse_flood_rate_limited"] = mix["flood_codes"].get("rate_limited", 0)
     result["abuse_flood_closed_1008"] = mix["flood_closes"].get("1008", 0)
     result["abuse_creator_429"] = mix["creator_refused_429"]
-    from dicehall.web import (
-        bench_clever,
-    )  # a four-player Clever table: click → every client (bench_clever.py)
+    from bench import web_clever  # a four-player Clever table: click → every client (web_clever.py)
 
-    result.update(bench_clever.measure(1 if quick else 3))
+    result.update(web_clever.measure(1 if quick else 3))
     result.update(replay_figures())
     return result
 
@@ -363,8 +268,8 @@ def run(quick: bool = False) -> dict[str, Any]:
 def replay_figures() -> dict[str, Any]:
     """The Analysis page's positions (``GET /api/tables/{id}/positions``): seconds and KiB of JSON for a 300-event
     Dice 1000 record and a 4-player Clever game (seeded bot games)."""
+    from bench.analysis import _record
     from dicehall.clever.rules import CleverRules
-    from dicehall.core.analysis_bench import _record
     from dicehall.thousand.rules import ThousandRules
     from dicehall.web.analysis_api import positions
 

@@ -6,7 +6,7 @@ are given beside them.
 A step is one ``env.step`` of an agent's decision; the chance nodes and, in the Gymnasium environments, the bots'
 moves in between are inside it. Wurf uses the ``fast`` arena model.
 
-Run alone: ``python -m dicehall.envs.bench [--quick]``.
+Run alone: ``python -m bench.envs [--quick]``.
 """
 
 from __future__ import annotations

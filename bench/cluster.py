@@ -3,7 +3,7 @@ and on a local Ray instance, with 1 and 2 workers; every run must give the same 
 
 Wall times include starting the workers (the process pool, or Ray: measured on its own as ``ray_start_stop_s``).
 The default is 20,000 games; ``make bench ARGS="--only cluster --cluster-games 100000"`` gives the figure of the
-issue. Run alone: ``python -m dicehall.core.cluster_bench [--quick] [GAMES]``.
+issue. Run alone: ``python -m bench.cluster [--quick] [GAMES]``.
 """
 
 from __future__ import annotations
