@@ -175,7 +175,7 @@ async def _normal_table(
     ws = await _open(host, port, "/ws", on_text, f"X-Forwarded-For: {address}\r\n")
     try:
         ws.send_text(json.dumps({"type": "join", "table": table, "tokens": [token], "last_seq": None}))
-        await asyncio.wait({done, ws.closed}, timeout=max(0.0, win.end - time.perf_counter()))
+        await asyncio.wait({done, ws.closed}, timeout=win.remaining())
     finally:
         ws.close()
 

@@ -55,16 +55,49 @@ class LoadResult:
 
 
 class Window:
-    def __init__(self, warmup: float, duration: float) -> None:
+    """The measured stretch of a run: from ``warmup`` seconds on, for ``duration`` seconds, and on past that until
+    ``min_moves`` moves were measured (a busy machine makes fewer moves a second; a check of "it plays" must not
+    depend on how fast), but never more than ``MAX_EXTRA`` seconds longer. Must be made inside the event loop."""
+
+    MAX_EXTRA = 120.0
+
+    def __init__(self, warmup: float, duration: float, min_moves: int = 0) -> None:
         now = time.perf_counter()
         self.start = now + warmup
         self.end = self.start + duration
+        self.min_moves, self.moves = min_moves, 0
+        self._loop = asyncio.get_running_loop()
+        self.closed: asyncio.Future[None] = self._loop.create_future()
+        self._loop.call_later(warmup + duration, self._due)
+        self._loop.call_later(warmup + duration + self.MAX_EXTRA, self._close)
 
     def inside(self, t: float) -> bool:
-        return self.start <= t <= self.end
+        return self.start <= t and not self.closed.done()
+
+    def measured(self) -> None:
+        """A move was measured inside the window."""
+        self.moves += 1
+        if self.moves >= self.min_moves and time.perf_counter() >= self.end:
+            self._close()
+
+    def _due(self) -> None:
+        left = self.end - time.perf_counter()
+        if left > 0:  # moved on meanwhile (the abuse mix extends ``end`` until its condition holds)
+            self._loop.call_later(left, self._due)
+        elif self.moves >= self.min_moves:
+            self._close()
+
+    def _close(self) -> None:
+        if not self.closed.done():
+            self.end = time.perf_counter()
+            self.closed.set_result(None)
 
     def over(self) -> bool:
-        return time.perf_counter() >= self.end
+        return self.closed.done()
+
+    def remaining(self) -> float:
+        """Seconds until the window closes on time (it may stay open longer, for ``min_moves``)."""
+        return max(0.0, self.end - time.perf_counter())
 
 
 class _WS(asyncio.Protocol):
@@ -197,6 +230,7 @@ class _Player:
             now = time.perf_counter()
             if self.win.inside(now):
                 res.latencies.append(now - pending[0])
+                self.win.measured()
             res.acked.append((self.table, seq, pending[2], msg["move"]))
             self.pending = pending = None
         state = msg["state"]
@@ -229,9 +263,8 @@ async def _client(
         ws.send_text(
             json.dumps({"type": "join", "table": table, "tokens": list(seats.values()), "last_seq": None})
         )
-        remaining = max(0.0, win.end - time.perf_counter())
         done, _ = await asyncio.wait(
-            {player.finished, ws.closed}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+            {player.finished, ws.closed, win.closed}, return_when=asyncio.FIRST_COMPLETED
         )
         return player.finished in done
     finally:
@@ -276,18 +309,20 @@ async def run_load(
     game: str = "thousand",
     seed: int = 1,
     hot_seat: bool = False,
+    min_moves: int = 0,
 ) -> LoadResult:
     """Drive ``clients`` websocket clients against the server at ``url``: two per table (one per seat), or with
-    ``hot_seat`` one per table holding both seats."""
+    ``hot_seat`` one per table holding both seats; the window stays open until ``min_moves`` were measured."""
     parsed = urllib.parse.urlsplit(url)
     host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
-    res = LoadResult(window=duration)
-    win = Window(warmup, duration)
+    res = LoadResult()
+    win = Window(warmup, duration, min_moves)
     tables = clients if hot_seat else max(1, clients // 2)
     rngs = [np.random.default_rng([seed, i]) for i in range(tables)]
     limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
         await asyncio.gather(*(_table_slot(http, host, port, game, hot_seat, rng, win, res) for rng in rngs))
+    res.window = win.end - win.start
     return res
 
 

@@ -17,8 +17,8 @@ def test_load_generator_plays_and_every_acknowledged_move_is_persisted(tmp_path:
     server = start_server(db_url, port)
     try:
         url = f"http://127.0.0.1:{port}"
-        online = run_async(run_load(url, clients=4, duration=1.5, warmup=0.2))
-        hot = run_async(run_load(url, clients=2, duration=1.0, warmup=0.2, hot_seat=True))
+        online = run_async(run_load(url, clients=4, duration=1.5, warmup=0.2, min_moves=25))
+        hot = run_async(run_load(url, clients=2, duration=1.0, warmup=0.2, hot_seat=True, min_moves=25))
     finally:
         stop_server(server)
     for res in (online, hot):
