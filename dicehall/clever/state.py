@@ -293,6 +293,8 @@ class CleverState(State[int]):
         return super().chance_outcomes()
 
     def sample_chance(self, rng: np.random.Generator) -> int:
+        if self.choice_pending:  # a bonus cross is to be chosen before the dice roll
+            raise IllegalActionError(M("clever.refusal.no_roll_now"), rule="chance")
         if self.phase == PH_ROLL:
             mask = self.roll_mask
             vals = rng.integers(1, 7, size=6).tolist()
