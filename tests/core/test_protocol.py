@@ -329,6 +329,7 @@ def refused(state: State[Any], action: Any, table: Table, before: str | None = N
 
 
 def check_refusals(state: State[Any], table: Table, pools: dict[str, list[Any]], pick: random.Random) -> None:
+    """What must be refused here is, without a trace; moves of other positions are played or refused cleanly."""
     before = snapshot(state, table)
     cur = state.current_player()
     foreign: list[Any] = list(NO_ACTIONS)
@@ -340,16 +341,22 @@ def check_refusals(state: State[Any], table: Table, pools: dict[str, list[Any]],
         foreign += pick.sample(pools["chance"], min(3, len(pools["chance"])))
     for action in foreign:
         refused(state, action, table, before)
-    if cur in (CHANCE, TERMINAL):
+    if cur != CHANCE:  # the dice are not to be rolled now
+        with pytest.raises(IllegalActionError):
+            state.sample_chance(np.random.default_rng(0))
+        assert snapshot(state, table) == before, "sample_chance away from a chance node changed the state"
+    if cur == TERMINAL:
         return
-    # a decision from another position: legal here, or refused without a trace
+    # an action of the same kind met elsewhere in the game: one of the possible ones here must be played, any
+    # other one (an outcome of other dice, a decision of another phase) is played or refused without a trace
+    same_kind = pools["chance" if cur == CHANCE else "decision"]
     try:
-        legal_texts_here = {state.action_to_string(a) for a in state.legal_actions()}
-    except ChanceNotEnumerable:  # pragma: no cover - a decision node enumerates
-        legal_texts_here = set()
-    for action in pick.sample(pools["decision"], min(4, len(pools["decision"]))):
+        possible = {state.action_to_string(a) for a in state.legal_actions()}
+    except ChanceNotEnumerable:
+        possible = set()
+    for action in pick.sample(same_kind, min(4, len(same_kind))):
         copy = state.clone()
-        if state.action_to_string(action) in legal_texts_here:
+        if state.action_to_string(action) in possible:
             copy.apply_action(action)
             continue
         try:
