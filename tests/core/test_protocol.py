@@ -278,9 +278,25 @@ def round_trip(state: State[Any], action: Any, table: Table, play_it: bool) -> N
         plays_alike(state, action, back, table)
 
 
+def check_fast_chance(state: State[Any], table: Table, seed: int) -> None:
+    """The optional fast paths of a chance step give what ``sample_chance`` + ``apply_action`` give."""
+    plain, plain_rng = state.clone(), np.random.default_rng(seed)
+    outcome = plain.sample_chance(plain_rng)
+    plain.apply_action(outcome)
+    fast, fast_rng = state.clone(), np.random.default_rng(seed)
+    assert fast.sample_and_apply_chance(fast_rng) == outcome
+    assert snapshot(fast, table) == snapshot(plain, table)
+    assert fast_rng.bit_generator.state == plain_rng.bit_generator.state
+    if state.uniform_chance:
+        uniform = state.clone()
+        assert uniform.apply_chance_uniform(np.random.default_rng(seed).random()) == outcome
+        assert snapshot(uniform, table) == snapshot(plain, table)
+
+
 def check_chance(
     state: State[Any], table: Table, rng: np.random.Generator, pick: random.Random, exact_limit: float
 ) -> None:
+    check_fast_chance(state, table, pick.randrange(2**32))
     try:
         outcomes = list(state.chance_outcomes())
     except ChanceNotEnumerable:
@@ -312,6 +328,7 @@ def check_decisions(state: State[Any], table: Table, pick: random.Random) -> Non
     legal = list(state.legal_actions())
     for a in legal:
         round_trip(state, a, table, play_it=False)
+        state.clone().apply_action(a)  # every listed action is taken
     for a in pick.sample(legal, min(4, len(legal))):
         round_trip(state, a, table, play_it=True)
 
@@ -351,12 +368,12 @@ def check_refusals(state: State[Any], table: Table, pools: dict[str, list[Any]],
     # other one (an outcome of other dice, a decision of another phase) is played or refused without a trace
     same_kind = pools["chance" if cur == CHANCE else "decision"]
     try:
-        possible = {state.action_to_string(a) for a in state.legal_actions()}
+        possible = set(state.legal_actions())
     except ChanceNotEnumerable:
         possible = set()
     for action in pick.sample(same_kind, min(4, len(same_kind))):
         copy = state.clone()
-        if state.action_to_string(action) in possible:
+        if action in possible:
             copy.apply_action(action)
             continue
         try:
@@ -453,11 +470,13 @@ def check_record(played: Played) -> None:
 
 
 # -- the games --------------------------------------------------------------------------------------------------
-def setups(game: str, games_per_preset: int) -> Iterator[tuple[str, dict[str, Any], int, int]]:
+def setups(
+    game: str, games_per_preset: int, max_seats: int
+) -> Iterator[tuple[str, dict[str, Any], int, int]]:
     """(preset, overrides, players, seed): every preset (the default three times as often), then the default
-    rules with each yes/no option the other way (one game each); player counts in turn."""
+    rules with each yes/no option the other way (one game each); player counts (up to ``max_seats``) in turn."""
     g = get_game(game)
-    counts = list(range(g.min_players, min(g.max_players, 4) + 1))
+    counts = list(range(g.min_players, min(g.max_players, max_seats) + 1))
     default = g.rules_type.from_preset(None)
     seed = 0
     for preset in g.rules_type.PRESETS:
@@ -472,14 +491,16 @@ def setups(game: str, games_per_preset: int) -> Iterator[tuple[str, dict[str, An
 
 
 def conformance(
-    game: str, games_per_preset: int, checks: int, exact_limit: float = EXACT_CHANCE_LIMIT
+    game: str, games_per_preset: int, checks: int, exact_limit: float = EXACT_CHANCE_LIMIT, max_seats: int = 4
 ) -> None:
-    for preset, overrides, players, seed in setups(game, games_per_preset):
+    for preset, overrides, players, seed in setups(game, games_per_preset, max_seats):
         try:
             table = Table.make(game, preset, players, overrides)
         except RuleConfigError:
             continue  # a flip the rules refuse together with the rest of the preset
         played = play(table, seed)
+        if seed == 0:  # the dice come from the generators given, nowhere else
+            assert play(table, seed).record.events == played.record.events, "the same seeds gave another game"
         check_record(played)
         keys = probe(played, checks, exact_limit)
         assert len(keys) == 1, f"{preset} {overrides}: public_view's keys differ between positions: {keys}"
@@ -493,7 +514,7 @@ def test_protocol(game: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_protocol_many_games(game: str) -> None:
-    conformance(game, games_per_preset=12, checks=40, exact_limit=math.inf)
+    conformance(game, games_per_preset=12, checks=40, exact_limit=math.inf, max_seats=8)
 
 
 def test_every_registered_game_is_covered() -> None:
