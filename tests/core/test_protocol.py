@@ -69,8 +69,9 @@ EXACT_CHANCE_LIMIT = 10_000
 """In ``make test``, enumerable chance nodes with more outcomes than this (Clever's six dice and solo platter
 rolls) have the notation of a sample of 2,000 read back; the slow suite reads back every one."""
 
-NOTATION_CHECKED: set[tuple[str, int, int]] = set()
-"""Outcome sets whose every notation has been read back already (in this process): later meetings sample."""
+NOTATION_CHECKED: dict[tuple[str, int, int], bool] = {}
+"""Outcome sets met before in this process, and whether every notation of them was read back: later meetings
+read back a small sample (unless a limit now allows every one where only a sample was read before)."""
 
 
 # -- snapshots -------------------------------------------------------------------------------------------------
@@ -313,11 +314,12 @@ def check_chance(
     assert set(actions) == set(state.legal_actions()), "a chance node's legal actions are its outcomes"
     assert state.clone().sample_chance(rng) in set(actions)
     key = (table.game.name, len(actions), hash(tuple(actions)))
-    if key in NOTATION_CHECKED:  # the same outcomes as met before: a sample
+    every = len(actions) <= exact_limit
+    if key in NOTATION_CHECKED and (NOTATION_CHECKED[key] or not every):
         chosen = pick.sample(actions, min(20, len(actions)))
     else:
-        NOTATION_CHECKED.add(key)
-        chosen = actions if len(actions) <= exact_limit else pick.sample(actions, 2_000)
+        NOTATION_CHECKED[key] = every
+        chosen = actions if every else pick.sample(actions, 2_000)
     for a in chosen:
         round_trip(state, a, table, play_it=False)
     for a in pick.sample(actions, min(3, len(actions))):
