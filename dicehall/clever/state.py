@@ -481,6 +481,8 @@ class CleverState(State[int]):
     def _check_chance(self, code: int) -> None:
         if not isinstance(code, int) or not code & A.CHANCE_FLAG:
             raise IllegalActionError(M("clever.refusal.roll_expected"), rule="chance")
+        if code >> 25:  # bits above the chance flag: no outcome (its notation would name another code)
+            raise IllegalActionError(M("clever.refusal.not_a_code", move=repr(code)), rule="chance")
         vals = A.chance_values(code)
         platter = A.chance_platter(code)
         want = self.roll_mask if self.phase == PH_ROLL else 0b111111
