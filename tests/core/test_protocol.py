@@ -347,7 +347,9 @@ def refused(state: State[Any], action: Any, table: Table, before: str | None = N
     return info.value
 
 
-def check_refusals(state: State[Any], table: Table, pools: dict[str, list[Any]], pick: random.Random) -> None:
+def check_refusals(
+    state: State[Any], table: Table, pools: dict[str, list[Any]], pick: random.Random, action: Any = None
+) -> None:
     """What must be refused here is, without a trace; moves of other positions are played or refused cleanly."""
     before = snapshot(state, table)
     cur = state.current_player()
@@ -358,32 +360,73 @@ def check_refusals(state: State[Any], table: Table, pools: dict[str, list[Any]],
         foreign += pick.sample(pools["decision"], min(3, len(pools["decision"])))
     else:
         foreign += pick.sample(pools["chance"], min(3, len(pools["chance"])))
-    for action in foreign:
-        refused(state, action, table, before)
+    for junk in foreign:
+        refused(state, junk, table, before)
     if cur != CHANCE:  # the dice are not to be rolled now
         with pytest.raises(IllegalActionError):
             state.sample_chance(np.random.default_rng(0))
         assert snapshot(state, table) == before, "sample_chance away from a chance node changed the state"
     if cur == TERMINAL:
         return
-    # an action of the same kind met elsewhere in the game: one of the possible ones here must be played, any
-    # other one (an outcome of other dice, a decision of another phase) is played or refused without a trace
+    # Actions of the same kind met elsewhere in the game (an outcome of other dice, a decision of another phase)
+    # and near misses of the action played here (one number or field off, one part short or too many): a listed
+    # one must be taken; any other is refused without a trace, or taken (a game may take more than it lists: a
+    # position typed in from real dice) and then must be what its notation says, or its record would lie.
     same_kind = pools["chance" if cur == CHANCE else "decision"]
+    tries = pick.sample(same_kind, min(4, len(same_kind)))
+    misses = near_misses(action, pick)
+    tries += pick.sample(misses, min(12, len(misses)))
     try:
-        possible = set(state.legal_actions())
+        listed = set(state.legal_actions())
     except ChanceNotEnumerable:
-        possible = set()
-    for action in pick.sample(same_kind, min(4, len(same_kind))):
+        listed = set()
+    for other in tries:
         copy = state.clone()
-        if action in possible:
-            copy.apply_action(action)
+        if other in listed:
+            copy.apply_action(other)
             continue
         try:
-            copy.apply_action(action)
+            copy.apply_action(other)
         except IllegalActionError as exc:
-            assert exc.rule, f"refusal of {action!r} names no rule: {exc}"
-            assert snapshot(copy, table) == before, f"refusing {action!r} ({exc}) changed the state"
+            assert exc.rule, f"refusal of {other!r} names no rule: {exc}"
+            assert snapshot(copy, table) == before, f"refusing {other!r} ({exc}) changed the state"
+        else:
+            text = state.action_to_string(other)
+            assert state.string_to_action(text) == other, (
+                f"{other!r} was taken, but its notation {text!r} differs"
+            )
+            plays_alike(state, other, state.string_to_action(text), table)
     assert snapshot(state, table) == before
+
+
+def near_misses(action: Any, pick: random.Random, depth: int = 0) -> list[Any]:
+    """Objects one small change away from ``action``: a number off, a part left out or repeated, a field
+    changed (frozen dataclasses), for ints a bit flipped."""
+    if depth > 3:
+        return []
+    if isinstance(action, bool):
+        return [not action]
+    if isinstance(action, int):
+        flips = [action ^ (1 << pick.randrange(action.bit_length() + 1)) for _ in range(4)]
+        return [action + 1, action - 1, *flips, 0, 7, -action - 1]
+    if isinstance(action, float):
+        return [action + 0.5, -action - 1.0, action * 1000 + 1, math.nan, math.inf]
+    if isinstance(action, str):
+        return [action + "x", action.upper(), action[:-1], action + " " + action]
+    out: list[Any] = []
+    if isinstance(action, tuple) and action:
+        for i in pick.sample(range(len(action)), min(2, len(action))):
+            near = near_misses(action[i], pick, depth + 1)
+            for v in pick.sample(near, min(4, len(near))):
+                out.append((*action[:i], v, *action[i + 1 :]))
+        out += [action[:-1], (*action, action[0])]
+    elif dataclasses.is_dataclass(action) and not isinstance(action, type):
+        fields = dataclasses.fields(action)
+        for f in pick.sample(fields, min(2, len(fields))):
+            near = near_misses(getattr(action, f.name), pick, depth + 1)
+            for v in pick.sample(near, min(4, len(near))):
+                out.append(dataclasses.replace(action, **{f.name: v}))
+    return out
 
 
 def check_clone(state: State[Any], action: Any, table: Table) -> None:
@@ -442,7 +485,7 @@ def probe(played: Played, checks: int, exact_limit: float) -> set[frozenset[str]
                 check_chance(state, table, rng, pick, exact_limit)
             else:
                 check_decisions(state, table, pick)
-            check_refusals(state, table, pools, pick)
+            check_refusals(state, table, pools, pick, action)
             check_clone(state, action, table)
             if i == partial:
                 assert snapshot(replay(played.record, i), table) == snapshot(state, table)
