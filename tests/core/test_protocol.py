@@ -11,13 +11,16 @@ rules with each yes/no option turned the other way, and the positions met are he
   ``string_to_action``) and the parsed action plays exactly like the original; chance that cannot be enumerated
   (Der große Wurf's throws) is sampled;
 * enumerable chance outcomes are distinct, each has a probability above 0, together 1, and they are the chance
-  node's legal actions; a sampled outcome is one of them;
-* ``public_view`` is JSON, holds the keys core and the web server read, and agrees with the state;
+  node's legal actions; a sampled outcome is one of them; the fast paths (``sample_and_apply_chance``,
+  ``apply_chance_uniform``) give what ``sample_chance`` + ``apply_action`` give, and the same seeds the same game;
+* every listed decision is taken; ``public_view`` is JSON, holds the keys core and the web server read, keeps
+  them in every position and agrees with the state;
 * a refused move (no action at all, a chance outcome at a decision, a decision at a chance node, anything once
-  the game is over) raises :class:`IllegalActionError` naming a rule and changes nothing; moves seen in other
-  positions are played or refused cleanly;
-* a finished game has ``TERMINAL`` to move, no legal actions, one return per seat, and replays from its record
-  (after a JSON round trip), also part of the way.
+  the game is over; ``sample_chance`` away from a chance node) raises :class:`IllegalActionError` naming a rule
+  and changes nothing; moves seen in other positions and near misses of the move played are refused so, or
+  taken and then play as their notation read back;
+* a finished game has ``TERMINAL`` to move, no legal actions, one return per seat (together 1), and replays from
+  its record (after a JSON round trip), also part of the way.
 
 What the web views read of each game is held by tests/browser/test_*view_contract.py, junk text and junk objects
 in many positions by tests/core/test_engine_junk.py.
