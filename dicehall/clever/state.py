@@ -293,6 +293,8 @@ class CleverState(State[int]):
         return super().chance_outcomes()
 
     def sample_chance(self, rng: np.random.Generator) -> int:
+        if self.choice_pending:  # a bonus cross is to be chosen before the dice roll
+            raise IllegalActionError(M("clever.refusal.no_roll_now"), rule="chance")
         if self.phase == PH_ROLL:
             mask = self.roll_mask
             vals = rng.integers(1, 7, size=6).tolist()
@@ -479,6 +481,8 @@ class CleverState(State[int]):
     def _check_chance(self, code: int) -> None:
         if not isinstance(code, int) or not code & A.CHANCE_FLAG:
             raise IllegalActionError(M("clever.refusal.roll_expected"), rule="chance")
+        if code >> 25:  # bits above the chance flag: no outcome (its notation would name another code)
+            raise IllegalActionError(M("clever.refusal.not_a_code", move=repr(code)), rule="chance")
         vals = A.chance_values(code)
         platter = A.chance_platter(code)
         want = self.roll_mask if self.phase == PH_ROLL else 0b111111

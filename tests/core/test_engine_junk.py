@@ -320,6 +320,20 @@ def test_clever_every_well_formed_decision_code_ends_in_illegal_action() -> None
     clever_code_sweep(3, codes)  # ≈45 s of CPU
 
 
+def test_clever_refuses_an_outcome_code_with_bits_above_the_chance_flag() -> None:
+    from dicehall.clever import actions as A
+
+    g = get_game("clever")
+    state = g.new_initial_state(g.rules_type.from_preset(None), 2)
+    roll = state.sample_chance(np.random.default_rng(0))
+    for extra in (1 << 25, 1 << 30, 1 << 70):
+        before = snapshot(state)
+        with pytest.raises(IllegalActionError) as info:
+            state.apply_action(roll | extra)
+        assert info.value.rule == "chance" and snapshot(state) == before
+    assert roll & A.CHANCE_FLAG and state.string_to_action(state.action_to_string(roll)) == roll
+
+
 # -- Der große Wurf -----------------------------------------------------------------------------------------------
 def wurf_at_throw(arena_dice: int = 1) -> Any:
     """A 2-player Der große Wurf position where a player is to throw with at least ``arena_dice`` in the arena."""
