@@ -33,3 +33,6 @@ class CleverGame(Game[CleverRules]):
 
         assert isinstance(state, CleverState)
         return public_view(state)
+
+    def load_bots(self) -> None:
+        from dicehall.clever import bots  # noqa: F401

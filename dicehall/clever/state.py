@@ -7,9 +7,8 @@ counters; the tables come from :mod:`dicehall.clever.sheet`.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Self
 
 import numpy as np
 
@@ -312,29 +311,6 @@ class CleverState(State[int]):
                 code |= 1 << (18 + d)
             return code
         raise IllegalActionError(M("clever.refusal.no_roll_now"), rule="chance")
-
-    def play_out(
-        self, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
-    ) -> bool:
-        """Random bots, or ``master`` with the same weights, in every seat: the compiled kernel plays the same game
-        (the same draws) much faster."""
-        from dicehall.core.agents import RandomAgent
-
-        if all(type(a) is RandomAgent for a in agents):
-            from dicehall.clever.kernel.bridge import finish_random
-
-            finish_random(self, chance_rng, bot_rng)
-            return True
-        master = sys.modules.get("dicehall.clever.master")  # no MasterAgent exists unless it was imported
-        if master is None or not all(type(a) is master.MasterAgent for a in agents):
-            return False
-        weights, lookahead = agents[0].weights, agents[0].lookahead
-        if any(a.weights is not weights or a.lookahead != lookahead for a in agents):
-            return False
-        from dicehall.clever.kernel.bridge import finish_master
-
-        finish_master(self, chance_rng, weights, None if lookahead is None else lookahead.args())
-        return True
 
     def apply_action(self, action: int) -> None:
         if self.phase == PH_OVER:

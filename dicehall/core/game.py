@@ -9,8 +9,9 @@ generator. Every action and outcome has a text form (:meth:`~State.action_to_str
 
 Simulation may use two optional fast paths, both defined to be exactly equivalent to the plain steps:
 :meth:`~State.sample_and_apply_chance` (sample, then apply) and, for games that set :attr:`~State.uniform_chance`,
-:meth:`~State.apply_chance_uniform` (apply the outcome one ``rng.random()`` draw selects). A game may also finish
-a whole bot game at once (:meth:`~State.play_out`, e.g. Clever's compiled kernel for random bots).
+:meth:`~State.apply_chance_uniform` (apply the outcome one ``rng.random()`` draw selects). Faster ways to finish a
+whole bot game (Clever's compiled kernel for random bots, say) are registered by the bot modules, not by the
+state (:mod:`dicehall.core.playout`).
 """
 
 from __future__ import annotations
@@ -82,16 +83,6 @@ class State(ABC, Generic[A]):
         Only for games with :attr:`uniform_chance` (lets a simulation draw its random numbers in batches).
         """
         raise NotImplementedError(f"{self.game_name}: chance outcomes are not drawn from one uniform number")
-
-    def play_out(
-        self, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
-    ) -> bool:
-        """Finish the game on a faster path (e.g. a compiled kernel) when the game has one for these agents.
-
-        Must leave the state, ``chance_rng`` and ``bot_rng`` exactly as the plain simulation loop would; returns
-        False, changing nothing, when there is no such path (the default).
-        """
-        return False
 
     def sample_and_apply_chance(self, rng: np.random.Generator) -> A:
         """Draw the pending chance outcome from ``rng``, apply it and return it.
@@ -215,6 +206,10 @@ class Game(ABC, Generic[R]):
 
     @abstractmethod
     def new_initial_state(self, rules: R, num_players: int) -> State[Any]: ...
+
+    def load_bots(self) -> None:
+        """Import the modules whose :func:`~dicehall.core.agents.register_bot` calls make this game's bots (they
+        also register the bots' fast paths, :mod:`dicehall.core.playout`); nothing where there are none."""
 
     # Presentation lives beside the game object, not in the state module (which the renderers import).
     def render(self, state: State[Any]) -> str:

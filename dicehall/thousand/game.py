@@ -21,3 +21,8 @@ class ThousandGame(Game[ThousandRules]):
         n = self.check_player_count(num_players)
         self.check_rules(rules)
         return ThousandState(rules, n)
+
+    def load_bots(self) -> None:
+        # bot:optimal builds on the heuristic bots: registered here, after them, so neither imports the other
+        from dicehall.thousand import bots  # noqa: F401
+        from dicehall.thousand.solver import bot  # noqa: F401
