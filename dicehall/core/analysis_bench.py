@@ -1,11 +1,7 @@
-"""Analysis figures for ``make bench`` (called from the Dice 1000 and Clever bench modules).
+"""What the analysis figures of ``make bench`` are made of: seeded bot records and timed analyses of them.
 
-Dice 1000: the first 300 events of the first seeded game that long (random bots, so that games are long) analysed
-with the win-% evaluator on classic (the table shipped in the package, or the exact one where classic is solved),
-with the turn-points evaluator (``classic-nobarrel``, which has no table) and with the win-% evaluator on the
-solver bench's rules (its table is cached by the solver bench, which runs first; else it is solved on first use).
-Clever: whole solo games of ``bot:master`` analysed (every roll's expectation over all outcomes or 1,000 sampled
-ones).
+Each game's bench module says which records it analyses (``analysis_figures`` in :mod:`dicehall.thousand.bench`
+and :mod:`dicehall.clever.bench`).
 """
 
 from __future__ import annotations
@@ -16,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from dicehall.core.agents import make_bot
-from dicehall.core.analysis import analyze, evaluator_for, new_evaluator
+from dicehall.core.analysis import analyze, new_evaluator
 from dicehall.core.game import get_game
 from dicehall.core.record import GameRecord
 from dicehall.core.rules import RuleSet
@@ -24,7 +20,7 @@ from dicehall.core.rules import RuleSet
 EVENTS = 300
 
 
-def _record(game: str, rules: RuleSet, bots: list[str], seed: int, events: int | None) -> GameRecord:
+def bot_record(game: str, rules: RuleSet, bots: list[str], seed: int, events: int | None) -> GameRecord:
     """A seeded bot game; with ``events``, the first game at least that long, cut to that many events."""
     agents = [make_bot(game, b, rules) for b in bots]
     rng = np.random.default_rng(seed)
@@ -45,7 +41,7 @@ def _record(game: str, rules: RuleSet, bots: list[str], seed: int, events: int |
             return record
 
 
-def _timed(name: str, record: GameRecord, rules: RuleSet) -> dict[str, Any]:
+def timed_analysis(name: str, record: GameRecord, rules: RuleSet) -> dict[str, Any]:
     """Seconds to build the evaluator, to analyse the record in a fresh process (compiled kernels loaded from
     Numba's cache on first use) and again with a fresh evaluator (what a server or a second analysis pays)."""
     t0 = time.perf_counter()
@@ -65,47 +61,3 @@ def _timed(name: str, record: GameRecord, rules: RuleSet) -> dict[str, Any]:
         f"analysis_{name}_300_events_first_cpu_seconds": round(first_cpu, 3),
         f"analysis_{name}_300_events_cpu_seconds": round(c3 - c2, 3),
     }
-
-
-def thousand_figures(quick: bool) -> dict[str, Any]:
-    from dicehall.thousand.rules import ThousandRules
-    from dicehall.thousand.solver.bench import BENCH_RULES
-
-    classic = ThousandRules.from_preset("classic")
-    out = _timed("classic", _record("thousand", classic, ["random", "random"], 1, EVENTS), classic)
-    points = ThousandRules.from_preset("classic-nobarrel")
-    out.update(_timed("points", _record("thousand", points, ["random", "random"], 1, EVENTS), points))
-    out["analysis_table_rules"] = "the solver bench's rules"
-    out.update(
-        _timed("table", _record("thousand", BENCH_RULES, ["random", "random"], 2, EVENTS), BENCH_RULES)
-    )
-    return out
-
-
-def clever_figures(quick: bool) -> dict[str, Any]:
-    from dicehall.clever.rules import CleverRules
-
-    rules = CleverRules.from_preset()
-    games = 3 if quick else 10
-    records = [_record("clever", rules, ["master"], 100 + i, None) for i in range(games)]
-    ev = evaluator_for("clever", rules, 1)
-    analyze(records[0], ev)  # compiles the expectation kernel, or loads it from Numba's cache
-    start, cpu = time.perf_counter(), time.process_time()
-    for record in records:
-        analyze(record, ev)
-    secs = (time.perf_counter() - start) / games
-    cpu = (time.process_time() - cpu) / games
-    return {
-        "analysis_solo_game_seconds": round(secs, 3),
-        "analysis_solo_game_cpu_seconds": round(cpu, 3),
-        "analysis_solo_games": games,
-        "analysis_solo_events_per_game": round(sum(len(r.events) for r in records) / games, 1),
-    }
-
-
-if __name__ == "__main__":
-    import json
-    import sys
-
-    quick = "--quick" in sys.argv
-    print(json.dumps({**thousand_figures(quick), **clever_figures(quick)}, indent=1))

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 
 from dicehall.core.errors import IllegalActionError, RuleConfigError, UnknownGameError
 from dicehall.core.rules import RuleSet
+
+if TYPE_CHECKING:
+    from dicehall.core.analysis import Evaluator
 
 CHANCE = -1
 """``current_player()`` at a chance node: the dice decide."""
@@ -210,6 +213,17 @@ class Game(ABC, Generic[R]):
     def load_bots(self) -> None:
         """Import the modules whose :func:`~dicehall.core.agents.register_bot` calls make this game's bots (they
         also register the bots' fast paths, :mod:`dicehall.core.playout`); nothing where there are none."""
+
+    has_analysis: ClassVar[bool] = False
+    """Whether :meth:`new_evaluator` values this game's positions (``dicehall analyze``, hints)."""
+
+    def new_evaluator(self, rules: R, num_players: int) -> Evaluator:
+        """The evaluator of these rules and seats (:mod:`dicehall.core.analysis`), where ``has_analysis``."""
+        raise NotImplementedError(f"{self.name} has no analysis")
+
+    def move_words(self, state: State[Any], move: str) -> str:
+        """How hints name ``move`` (notation) at ``state``; by default the notation itself."""
+        return move
 
     # Presentation lives beside the game object, not in the state module (which the renderers import).
     def render(self, state: State[Any]) -> str:

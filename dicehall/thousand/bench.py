@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from dicehall.core.agents import make_bot
+from dicehall.core.analysis_bench import EVENTS, bot_record, timed_analysis
 from dicehall.core.game import get_game
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
@@ -67,12 +68,11 @@ def run(quick: bool = False) -> dict[str, Any]:
         expert_wins += state.returns()[0]
     elapsed = time.perf_counter() - start
     rate = games / elapsed
-    from dicehall.core.analysis_bench import thousand_figures
     from dicehall.thousand.solver import bench as solver_bench
 
     return {
         **solver_bench.run(quick),
-        **thousand_figures(quick),
+        **analysis_figures(quick),
         "dp_tables": tables,
         "dp_build_seconds": round(build, 3),
         "dp_ms_per_table": round(1000 * build / max(tables, 1), 2),
@@ -86,6 +86,28 @@ def run(quick: bool = False) -> dict[str, Any]:
         "expert_win_rate_vs_bold": round(expert_wins / games, 3),
         "extra_tables_built_during_play": dp.cached_tables() - tables,
     }
+
+
+def analysis_figures(quick: bool) -> dict[str, Any]:
+    """The first 300 events of the first seeded game that long (random bots, so that games are long) analysed with
+    the win-% evaluator on classic (the table shipped in the package, or the exact one where classic is solved),
+    with the turn-points evaluator (``classic-nobarrel``, which has no table) and with the win-% evaluator on the
+    solver bench's rules (its table is cached by the solver bench, which runs first; else solved on first use)."""
+    from dicehall.thousand.solver.bench import BENCH_RULES
+
+    classic = ThousandRules.from_preset("classic")
+    out = timed_analysis("classic", bot_record("thousand", classic, ["random", "random"], 1, EVENTS), classic)
+    points = ThousandRules.from_preset("classic-nobarrel")
+    out.update(
+        timed_analysis("points", bot_record("thousand", points, ["random", "random"], 1, EVENTS), points)
+    )
+    out["analysis_table_rules"] = "the solver bench's rules"
+    out.update(
+        timed_analysis(
+            "table", bot_record("thousand", BENCH_RULES, ["random", "random"], 2, EVENTS), BENCH_RULES
+        )
+    )
+    return out
 
 
 if __name__ == "__main__":

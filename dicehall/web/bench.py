@@ -364,14 +364,17 @@ def replay_figures() -> dict[str, Any]:
     """The Analysis page's positions (``GET /api/tables/{id}/positions``): seconds and KiB of JSON for a 300-event
     Dice 1000 record and a 4-player Clever game (seeded bot games)."""
     from dicehall.clever.rules import CleverRules
-    from dicehall.core.analysis_bench import _record
+    from dicehall.core.analysis_bench import bot_record
     from dicehall.thousand.rules import ThousandRules
     from dicehall.web.analysis_api import positions
 
     out: dict[str, Any] = {}
     cases = [
-        ("thousand_300", _record("thousand", ThousandRules.from_preset("classic"), ["random"] * 2, 3, 300)),
-        ("clever_4p", _record("clever", CleverRules.from_preset(), ["random"] * 4, 3, None)),
+        (
+            "thousand_300",
+            bot_record("thousand", ThousandRules.from_preset("classic"), ["random"] * 2, 3, 300),
+        ),
+        ("clever_4p", bot_record("clever", CleverRules.from_preset(), ["random"] * 4, 3, None)),
     ]
     for name, record in cases:
         start, cpu = time.perf_counter(), time.process_time()
