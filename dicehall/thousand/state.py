@@ -65,6 +65,7 @@ __all__ = [
 ]
 
 _NO_PIT_YET: Final = (0, 0)  # "not looked up yet" in the pit memo (never a real pit: low < high)
+_ROLLS_OF: Final = tuple(len(o) for o in OUTCOMES)  # how many ordered rolls k dice have
 _PIT_MEMOS: dict[tuple[tuple[int, int], ...], dict[int, tuple[int, int] | None]] = {}
 
 
@@ -89,7 +90,6 @@ class ThousandState(State[Action]):
         "_overtakes",
         "_pits",
         "_plain",
-        "_player",
         "_rolls_by_index",
         "_table",
         "anyone_banked",
@@ -108,6 +108,7 @@ class ThousandState(State[Action]):
         "opening_score",
         "pending_roll",
         "phase",
+        "player",
         "points",
         "rolls",
         "rules",
@@ -122,7 +123,8 @@ class ThousandState(State[Action]):
 
     phase: int
     """Where the turn stands: ``ROLLING``, ``DECIDING``, ``KEEPING``, ``ROLL_OFF`` or ``OVER`` (:mod:`.tables`)."""
-    _player: int
+    player: int
+    """The seat whose turn it is (also during its dice rolls); the winner once the game is over."""
     hot_dice: bool
     """All five dice scored: the next roll (of all five) is mandatory or a confirmation roll."""
     pending_roll: RollInfo | None
@@ -245,7 +247,7 @@ class ThousandState(State[Action]):
             tuple(self.points),
             tuple(self.skip_next),
             self.anyone_banked,
-            self._player,
+            self.player,
             self.phase,
             self.turn_total,
             self.in_hand,
@@ -271,12 +273,12 @@ class ThousandState(State[Action]):
     def current_player(self) -> int:
         phase = self.phase
         if phase in (DECIDING, KEEPING):
-            return self._player
+            return self.player
         return TERMINAL if phase == OVER else CHANCE
 
     def roller(self) -> int | None:
         """The seat whose dice are to be thrown (the turn's player, or the roll-off's contender); else None."""
-        return self._player if self.phase in (ROLLING, ROLL_OFF) else None
+        return self.player if self.phase in (ROLLING, ROLL_OFF) else None
 
     @property
     def events(self) -> list[str]:
@@ -358,7 +360,7 @@ class ThousandState(State[Action]):
                 self._bank()
             else:
                 raise IllegalActionError(
-                    M("thousand.refusal.decide", name=self.names[self._player], move=shown(action)),
+                    M("thousand.refusal.decide", name=self.names[self.player], move=shown(action)),
                     rule="turn-order",
                 )
         elif phase == ROLL_OFF:
@@ -400,11 +402,6 @@ class ThousandState(State[Action]):
         return parse_action(text)
 
     # -- what bots and front ends read ----------------------------------------------------------------------
-    @property
-    def player(self) -> int:
-        """The seat whose turn it is (also during its dice rolls); the winner once the game is over."""
-        return self._player
-
     @property
     def dice_in_hand(self) -> int:
         """How many dice the next roll throws."""
@@ -487,7 +484,7 @@ class ThousandState(State[Action]):
         if rule == "opening":
             return M("thousand.refusal.opening", min=r.open_min)
         if rule == "pit":
-            pit = r.pit_of(self.score[self._player])
+            pit = r.pit_of(self.score[self.player])
             assert pit is not None
             return M("thousand.refusal.pit", low=pit[0], high=pit[1], need=self._need)
         if rule == "barrel":
@@ -521,7 +518,7 @@ class ThousandState(State[Action]):
     def _begin_roll_off(self, contenders: tuple[int, ...]) -> None:
         self._contenders = contenders
         self._off_dice = [None] * self.n
-        self._player = contenders[0]
+        self.player = contenders[0]
         self.phase = ROLL_OFF
         self.in_hand = 1
         self.turns = 0
@@ -536,11 +533,11 @@ class ThousandState(State[Action]):
         if not 1 <= die <= 6:
             raise IllegalActionError(M("thousand.refusal.die_value", value=repr(die)), rule="dice-values")
         self._ev = []
-        self._say("thousand.narrate.rolloff", name=self.names[self._player], die=die)
-        self._off_dice[self._player] = die
-        i = self._contenders.index(self._player) + 1
+        self._say("thousand.narrate.rolloff", name=self.names[self.player], die=die)
+        self._off_dice[self.player] = die
+        i = self._contenders.index(self.player) + 1
         if i < len(self._contenders):
-            self._player = self._contenders[i]
+            self.player = self._contenders[i]
             return
         top = max(self._off_dice[c] or 0 for c in self._contenders)
         tied = tuple(c for c in self._contenders if self._off_dice[c] == top)
@@ -558,12 +555,12 @@ class ThousandState(State[Action]):
     def _start_turn(self, seat: int = -1) -> None:
         """Start ``seat``'s turn; by default the next seat's (after the player, passing those who skip)."""
         if seat < 0:
-            seat = (self._player + 1) % self.n
+            seat = (self.player + 1) % self.n
             while self.skip_next[seat]:
                 self.skip_next[seat] = False
                 self._say("thousand.narrate.skips", name=self.names[seat])
                 seat = (seat + 1) % self.n
-        self._player = seat
+        self.player = seat
         self.phase = ROLLING
         self.turn_total = 0
         self.in_hand = 5
@@ -656,7 +653,7 @@ class ThousandState(State[Action]):
         self.last_roll = dice
         self.last_combos = info.combos
         r = self.rules
-        name = self.names[self._player]
+        name = self.names[self.player]
         if info.points == 0:
             if r.pair_reroll and len(dice) == 2 and dice[0] == dice[1] and len(self.set_aside_dice) == 3:
                 self._say("thousand.narrate.pair", a=dice[0], b=dice[1], name=name, total=self.turn_total)
@@ -719,14 +716,14 @@ class ThousandState(State[Action]):
             self._fail(zero=False, overshoot=True)
             return
         if confirm and not (self.hot_dice and r.reconfirm_hot) and self.turn_total >= self._need:
-            self._say("thousand.narrate.confirmed", name=self.names[self._player], total=self.turn_total)
+            self._say("thousand.narrate.confirmed", name=self.names[self.player], total=self.turn_total)
             self.hot_dice = False
             self._bank()
             return
         if not self.hot_dice and self._out_of_rolls() and self.turn_total < self._need:
             self._say(
                 "thousand.narrate.out_of_rolls",
-                name=self.names[self._player],
+                name=self.names[self.player],
                 need=self._need,
                 total=self.turn_total,
             )
@@ -737,7 +734,7 @@ class ThousandState(State[Action]):
     def _fail(self, *, zero: bool, overshoot: bool = False) -> None:
         """The turn ends without a bank."""
         r = self.rules
-        p = self._player
+        p = self.player
         name = self.names[p]
         # bolt eligibility is judged on the position the turn was played from (before any fall below)
         bolt = (
@@ -796,7 +793,7 @@ class ThousandState(State[Action]):
     def _bank(self) -> None:
         """The player banks the turn total: opening, the others' penalties, the barrel, the win."""
         r = self.rules
-        p = self._player
+        p = self.player
         name = self.names[p]
         scores = self.score
         total = self.turn_total
@@ -905,10 +902,10 @@ class ThousandState(State[Action]):
             self._say("thousand.narrate.dump", name=self.names[q], score=r.dump_truck_score)
 
     def _win(self) -> None:
-        self.winner = self._player
+        self.winner = self.player
         self.phase = OVER
         self.hot_dice = False
-        self._say("thousand.narrate.wins", name=self.names[self._player], score=self.score[self._player])
+        self._say("thousand.narrate.wins", name=self.names[self.player], score=self.score[self.player])
 
     # -- shortcuts for bot simulation (dicehall.thousand.fast) ----------------------------------------------
     # apply_action in its commonest cases with the rules those cases cannot meet left out (they are most of a
@@ -918,8 +915,7 @@ class ThousandState(State[Action]):
         """The roll of the dice in hand that ``u`` (``0 <= u < 1``) picks, applied without checks (it comes from
         the outcome list); a scoring roll that no rule in force can act on by itself is applied inline."""
         k = self.in_hand
-        rolls = self._rolls_by_index[k]
-        dice, info = rolls[int(u * len(rolls))]
+        dice, info = self._rolls_by_index[k][int(u * _ROLLS_OF[k])]
         if not (self._plain and info.points and not self._confirm and self._limit is None):
             self._roll(dice, info)
             return dice

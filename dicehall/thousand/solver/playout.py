@@ -154,7 +154,7 @@ def _same_rules(a: ThousandRules, b: ThousandRules) -> bool:
 
 def _to_arrays(state: ThousandState) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     g = np.zeros(K.G_SIZE, dtype=np.int64)
-    g[K.PLAYER] = state._player
+    g[K.PLAYER] = state.player
     g[K.PHASE] = K.ROLLING if state.phase == ROLLING else K.DECIDING
     g[K.TOTAL] = state.turn_total
     g[K.IN_HAND] = state.in_hand
@@ -185,7 +185,7 @@ def _write_back(
     for row, name in enumerate(_SEAT_LISTS):
         values = seat[row].tolist()
         setattr(state, name, [bool(v) for v in values] if name in ("opened", "on_barrel") else values)
-    state._player = int(g[K.PLAYER])
+    state.player = int(g[K.PLAYER])
     state.phase = DECIDING
     state.turn_total = total = int(g[K.TOTAL])
     state.in_hand = int(g[K.IN_HAND])
