@@ -257,6 +257,7 @@ class Game(ABC, Generic[R]):
             )
 
 
+# The catalogue: the one place core names the games (each game's front door, imported when asked for).
 _GAMES: dict[str, str] = {
     "thousand": "dicehall.thousand.game:ThousandGame",
     "clever": "dicehall.clever.game:CleverGame",

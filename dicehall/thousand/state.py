@@ -912,8 +912,8 @@ class ThousandState(State[Action]):
     # bot game's steps). tests/thousand/test_differential.py plays random games both ways, step by step.
 
     def roll_by_uniform(self, u: float) -> Dice:
-        """The roll of the dice in hand that ``u`` (``0 <= u < 1``) picks, applied without checks (it comes from
-        the outcome list); a scoring roll that no rule in force can act on by itself is applied inline."""
+        """At a roll (phase ``ROLLING``), the roll ``u`` (``0 <= u < 1``) picks, applied without checks (it comes
+        from the outcome list); a scoring roll that no rule in force can act on by itself is applied inline."""
         k = self.in_hand
         dice, info = self._rolls_by_index[k][int(u * _ROLLS_OF[k])]
         if not (self._plain and info.points and not self._confirm and self._limit is None):
