@@ -16,8 +16,8 @@ from typing import Any
 
 from dicehall.core.agents import parse_players
 from dicehall.core.cluster import RayExecutor
+from dicehall.core.game import get_game
 from dicehall.core.simulate import SimulationJob, simulate
-from dicehall.thousand.rules import ThousandRules
 
 DEFAULT_GAMES = 20_000
 QUICK_GAMES = 2_000
@@ -25,9 +25,8 @@ QUICK_GAMES = 2_000
 
 def run(quick: bool = False, games: int | None = None) -> dict[str, Any]:
     games = games or (QUICK_GAMES if quick else DEFAULT_GAMES)
-    job = SimulationJob(
-        "thousand", ThousandRules.from_preset("classic"), tuple(parse_players("bot:expert,bot:bold")), 1
-    )
+    classic = get_game("thousand").rules_type.from_preset("classic")
+    job = SimulationJob("thousand", classic, tuple(parse_players("bot:expert,bot:bold")), 1)
     out: dict[str, Any] = {"games": games, "load_average_1min": round(os.getloadavg()[0], 2)}
     start = time.perf_counter()
     RayExecutor(num_cpus=1).shutdown()

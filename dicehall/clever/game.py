@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
 from dicehall.core.game import Game, State
 from dicehall.core.rules import RuleSet
+
+if TYPE_CHECKING:
+    from dicehall.core.analysis import Evaluator
 
 
 class CleverGame(Game[CleverRules]):
@@ -33,3 +36,19 @@ class CleverGame(Game[CleverRules]):
 
         assert isinstance(state, CleverState)
         return public_view(state)
+
+    def load_bots(self) -> None:
+        from dicehall.clever import bots  # noqa: F401
+
+    has_analysis: ClassVar[bool] = True
+
+    def new_evaluator(self, rules: CleverRules, num_players: int) -> Evaluator:
+        from dicehall.clever.analysis import make_evaluator
+
+        return make_evaluator(rules, num_players)
+
+    def move_words(self, state: State[Any], move: str) -> str:
+        from dicehall.clever.terminal import move_instruction
+
+        assert isinstance(state, CleverState)
+        return move_instruction(state, move)

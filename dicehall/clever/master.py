@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -26,6 +27,7 @@ from dicehall.clever.state import CleverState
 from dicehall.core.agents import Agent
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import State
+from dicehall.core.playout import register_playout
 from dicehall.core.rules import RuleSet
 
 WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
@@ -140,3 +142,20 @@ class MasterAgent(Agent):
             g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width, every
         )
         return int(self._out[pick])
+
+
+def _play_out(
+    state: CleverState,
+    agents: Sequence[MasterAgent],
+    chance_rng: np.random.Generator,
+    bot_rng: np.random.Generator,
+) -> bool:
+    """``bot:master`` with the same weights and look-ahead in every seat: the kernel plays the same game."""
+    weights, lookahead = agents[0].weights, agents[0].lookahead
+    if any(a.weights is not weights or a.lookahead != lookahead for a in agents):
+        return False
+    B.finish_master(state, chance_rng, weights, None if lookahead is None else lookahead.args())
+    return True
+
+
+register_playout(CleverState, _play_out, agent_type=MasterAgent)

@@ -7,9 +7,8 @@ counters; the tables come from :mod:`dicehall.clever.sheet`.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Self
 
 import numpy as np
 
@@ -209,17 +208,49 @@ class CleverState(State[int]):
         """The active player throws every roll (in solo also the passive roll)."""
         return self.active if self.phase in (PH_ROLL, PH_PASSIVE_ROLL) and not self.choice_pending else None
 
+    # A passive player takes a platter die (or passes), resolves the bonuses it fires and may use +1: all of it on
+    # their own sheet, with dice nobody changes meanwhile. So the passive players (and, after the last turn,
+    # everybody's last +1) choose at the same time, and the record lists them in the usual order.
     def simultaneous_seats(self) -> tuple[int, ...]:
-        """The passive players (and, after the last turn, everybody's last +1) choose at the same time: each
-        touches only their own sheet, so they are recorded in the usual order (:mod:`dicehall.clever.together`)."""
-        from dicehall.clever.together import simultaneous_seats
-
-        return simultaneous_seats(self)
+        if self._simultaneous_step() is None:
+            return ()
+        group = (self.actor, *self.passive_order)
+        return group if len(group) > 1 else ()
 
     def simultaneous_branch(self, seat: int) -> Self:
-        from dicehall.clever.together import simultaneous_branch
+        """A copy in which ``seat`` chooses now, the passive players before it skipped (their choices touch only
+        their own sheets)."""
+        group = self.simultaneous_seats()
+        if seat not in group:
+            now = list(group) or [self.current_player()]
+            raise IllegalActionError(
+                f"seat {seat} does not choose now (seats choosing now: {now})", rule="turn-order"
+            )
+        new = self.clone()
+        if seat == group[0]:
+            return new
+        step = self._simultaneous_step()
+        new.queue = []  # bonuses pending now belong to the first seat's choice
+        new.choice_pending = False
+        new.log = []
+        new._legal = None
+        new.passive_order = group[group.index(seat) :]
+        if step == AFTER_PASSIVE:
+            new._next_passive()
+        else:
+            new._next_end_plus()
+        new._legal = None
+        return new
 
-        return simultaneous_branch(self, seat)
+    def _simultaneous_step(self) -> int | None:
+        """``AFTER_PASSIVE`` in the passive phase, ``AFTER_END`` in the end-of-game +1 step, else ``None``."""
+        if self.n < 2:
+            return None
+        if self.phase == PH_PASSIVE_PICK:
+            return AFTER_PASSIVE
+        if self.phase == PH_PLUS and self.after in (AFTER_PASSIVE, AFTER_END):
+            return self.after
+        return None
 
     def legal_actions(self) -> list[int]:
         if self._legal is None:
@@ -314,29 +345,6 @@ class CleverState(State[int]):
                 code |= 1 << (18 + d)
             return code
         raise IllegalActionError(M("clever.refusal.no_roll_now"), rule="chance")
-
-    def play_out(
-        self, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
-    ) -> bool:
-        """Random bots, or ``master`` with the same weights, in every seat: the compiled kernel plays the same game
-        (the same draws) much faster."""
-        from dicehall.core.agents import RandomAgent
-
-        if all(type(a) is RandomAgent for a in agents):
-            from dicehall.clever.kernel.bridge import finish_random
-
-            finish_random(self, chance_rng, bot_rng)
-            return True
-        master = sys.modules.get("dicehall.clever.master")  # no MasterAgent exists unless it was imported
-        if master is None or not all(type(a) is master.MasterAgent for a in agents):
-            return False
-        weights, lookahead = agents[0].weights, agents[0].lookahead
-        if any(a.weights is not weights or a.lookahead != lookahead for a in agents):
-            return False
-        from dicehall.clever.kernel.bridge import finish_master
-
-        finish_master(self, chance_rng, weights, None if lookahead is None else lookahead.args())
-        return True
 
     def apply_action(self, action: int) -> None:
         if self.phase == PH_OVER:

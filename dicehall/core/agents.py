@@ -1,4 +1,5 @@
-"""Agents: whoever chooses actions for a seat. Bots live in each game's ``bots`` module and register here.
+"""Agents: whoever chooses actions for a seat. Bots live in each game's ``bots`` module and register here (the
+game object says which modules those are: :meth:`~dicehall.core.game.Game.load_bots`).
 
 A ``--players`` list is comma separated: ``me`` (or any plain name) is a human at this terminal, ``bot:NAME``
 a bot of that game.
@@ -10,7 +11,6 @@ a bot of that game.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from dicehall.core.errors import PlayerSpecError
-from dicehall.core.game import State
+from dicehall.core.game import State, get_game
 from dicehall.core.rules import RuleSet
 
 
@@ -60,12 +60,12 @@ def register_bot(game: str, name: str, help_text: str) -> Callable[[BotFactory],
 
 def bots_for(game: str) -> dict[str, str]:
     """Bot names of ``game`` with their one-line descriptions."""
-    importlib.import_module(f"dicehall.{game}.bots")
+    get_game(game).load_bots()
     return {name: doc for name, (_, doc) in _BOTS.get(game, {}).items()}
 
 
 def make_bot(game: str, name: str, rules: RuleSet) -> Agent:
-    importlib.import_module(f"dicehall.{game}.bots")
+    get_game(game).load_bots()
     table = _BOTS.get(game, {})
     if name not in table:
         raise PlayerSpecError(

@@ -17,13 +17,12 @@ of the seat that rolled (the value after the roll minus its expectation over all
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from dicehall.core.errors import DicehallError, RecordError
-from dicehall.core.game import CHANCE, State
+from dicehall.core.game import CHANCE, State, game_names, get_game
 from dicehall.core.record import Event, GameRecord, apply_event, check_result, new_state
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
@@ -378,13 +377,7 @@ def expectation(
     return [a / total for a in acc]
 
 
-# -- which evaluator for which game -----------------------------------------------------------------------------
-_EVALUATORS: dict[str, str] = {
-    "thousand": "dicehall.thousand.analysis:make_evaluator",
-    "clever": "dicehall.clever.analysis:make_evaluator",
-}
-
-
+# -- which evaluator for which game (each game's object makes its own) -------------------------------------
 _MADE: dict[tuple[str, RuleSet, int], Evaluator] = {}
 KEEP_EVALUATORS = 4
 """Evaluators kept per process (a solved table is loaded, or found missing, once per rule set)."""
@@ -404,14 +397,12 @@ def evaluator_for(game: str, rules: RuleSet, num_players: int) -> Evaluator:
 
 def new_evaluator(game: str, rules: RuleSet, num_players: int) -> Evaluator:
     """A fresh evaluator (:func:`evaluator_for` keeps a few per process)."""
-    target = _EVALUATORS.get(game)
-    if target is None:
+    if not has_evaluator(game):
         title = Message(f"game.{game}.title")
-        raise AnalysisError(Message("analysis.error.no_evaluator", game=title, games=", ".join(_EVALUATORS)))
-    module_name, name = target.split(":")
-    make: Callable[[RuleSet, int], Evaluator] = getattr(importlib.import_module(module_name), name)
-    return make(rules, num_players)
+        games = ", ".join(name for name in game_names() if has_evaluator(name))
+        raise AnalysisError(Message("analysis.error.no_evaluator", game=title, games=games))
+    return get_game(game).new_evaluator(rules, num_players)
 
 
 def has_evaluator(game: str) -> bool:
-    return game in _EVALUATORS
+    return game in game_names() and get_game(game).has_analysis

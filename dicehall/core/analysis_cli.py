@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -27,7 +26,7 @@ from dicehall.core.analysis import (
 )
 from dicehall.core.cli_options import check_input_file, check_output_file, console, err_console, fail
 from dicehall.core.errors import DicehallError
-from dicehall.core.game import State
+from dicehall.core.game import State, get_game
 from dicehall.core.record import GameRecord, replay
 from dicehall.core.rules import RuleSet
 from dicehall.i18n import Translator, current, tr
@@ -62,20 +61,9 @@ def hints_allowed(mode: str, humans: int) -> bool:
     return mode == "on" or (mode == "auto" and humans <= 1)
 
 
-MOVE_WORDS: dict[str, str] = {
-    "thousand": "dicehall.thousand.terminal:move_instruction",
-    "clever": "dicehall.clever.terminal:move_instruction",
-}
-"""Per game, ``(state, move) -> words``: the hints name each move in words (a game without one shows notation)."""
-
-
 def move_words(game: str, state: State[Any]) -> Callable[[str], str]:
-    """How the hints of ``game`` at ``state`` name a move."""
-    where = MOVE_WORDS.get(game)
-    if where is None:
-        return str
-    module, name = where.split(":")
-    said = getattr(importlib.import_module(module), name)
+    """How the hints of ``game`` at ``state`` name a move (a game without words shows the notation)."""
+    said = get_game(game).move_words
     return lambda move: str(said(state, move))
 
 

@@ -9,20 +9,24 @@ generator. Every action and outcome has a text form (:meth:`~State.action_to_str
 
 Simulation may use two optional fast paths, both defined to be exactly equivalent to the plain steps:
 :meth:`~State.sample_and_apply_chance` (sample, then apply) and, for games that set :attr:`~State.uniform_chance`,
-:meth:`~State.apply_chance_uniform` (apply the outcome one ``rng.random()`` draw selects). A game may also finish
-a whole bot game at once (:meth:`~State.play_out`, e.g. Clever's compiled kernel for random bots).
+:meth:`~State.apply_chance_uniform` (apply the outcome one ``rng.random()`` draw selects). Faster ways to finish a
+whole bot game (Clever's compiled kernel for random bots, say) are registered by the bot modules, not by the
+state (:mod:`dicehall.core.playout`).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 
 from dicehall.core.errors import IllegalActionError, RuleConfigError, UnknownGameError
 from dicehall.core.rules import RuleSet
+
+if TYPE_CHECKING:
+    from dicehall.core.analysis import Evaluator
 
 CHANCE = -1
 """``current_player()`` at a chance node: the dice decide."""
@@ -82,16 +86,6 @@ class State(ABC, Generic[A]):
         Only for games with :attr:`uniform_chance` (lets a simulation draw its random numbers in batches).
         """
         raise NotImplementedError(f"{self.game_name}: chance outcomes are not drawn from one uniform number")
-
-    def play_out(
-        self, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
-    ) -> bool:
-        """Finish the game on a faster path (e.g. a compiled kernel) when the game has one for these agents.
-
-        Must leave the state, ``chance_rng`` and ``bot_rng`` exactly as the plain simulation loop would; returns
-        False, changing nothing, when there is no such path (the default).
-        """
-        return False
 
     def sample_and_apply_chance(self, rng: np.random.Generator) -> A:
         """Draw the pending chance outcome from ``rng``, apply it and return it.
@@ -216,6 +210,21 @@ class Game(ABC, Generic[R]):
     @abstractmethod
     def new_initial_state(self, rules: R, num_players: int) -> State[Any]: ...
 
+    def load_bots(self) -> None:
+        """Import the modules whose :func:`~dicehall.core.agents.register_bot` calls make this game's bots (they
+        also register the bots' fast paths, :mod:`dicehall.core.playout`); nothing where there are none."""
+
+    has_analysis: ClassVar[bool] = False
+    """Whether :meth:`new_evaluator` values this game's positions (``dicehall analyze``, hints)."""
+
+    def new_evaluator(self, rules: R, num_players: int) -> Evaluator:
+        """The evaluator of these rules and seats (:mod:`dicehall.core.analysis`), where ``has_analysis``."""
+        raise NotImplementedError(f"{self.name} has no analysis")
+
+    def move_words(self, state: State[Any], move: str) -> str:
+        """How hints name ``move`` (notation) at ``state``; by default the notation itself."""
+        return move
+
     # Presentation lives beside the game object, not in the state module (which the renderers import).
     def render(self, state: State[Any]) -> str:
         """A plain-text picture of ``state`` (games whose states render themselves need not override this)."""
@@ -248,6 +257,7 @@ class Game(ABC, Generic[R]):
             )
 
 
+# The catalogue: the one place core names the games (each game's front door, imported when asked for).
 _GAMES: dict[str, str] = {
     "thousand": "dicehall.thousand.game:ThousandGame",
     "clever": "dicehall.clever.game:CleverGame",

@@ -24,6 +24,7 @@ from dicehall.core.agents import Agent, PlayerSpec, make_bot, seat_names
 from dicehall.core.cluster import BACKENDS, ClusterError, RayExecutor
 from dicehall.core.errors import PlayerSpecError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
+from dicehall.core.playout import play_out
 from dicehall.core.record import GameRecord
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.rules import RuleSet
@@ -42,10 +43,11 @@ def play_game(
 ) -> State[Any]:
     """Play ``state`` to the end with ``agents`` choosing for their seats; dice come from ``chance_rng``.
 
-    Without a record (and unless ``fast`` is False) the game's own :meth:`~State.play_out` may finish it.
+    Without a record (and unless ``fast`` is False) a fast path registered for these agents may finish it
+    (:mod:`dicehall.core.playout`).
     """
     if record is None:  # the simulation loop: the same steps, with the hot methods bound once
-        if fast and chance_rng is not bot_rng and state.play_out(agents, chance_rng, bot_rng):
+        if fast and chance_rng is not bot_rng and play_out(state, agents, chance_rng, bot_rng):
             return state
         choosers = [agent.choose for agent in agents]
         if state.uniform_chance and chance_rng is not bot_rng:

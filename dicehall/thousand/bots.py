@@ -12,9 +12,10 @@ import numpy as np
 
 from dicehall.core.agents import Agent, RandomAgent, register_bot
 from dicehall.core.game import State
+from dicehall.core.playout import register_playout
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message as M
-from dicehall.thousand import dp
+from dicehall.thousand import dp, fast
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 
@@ -297,5 +298,6 @@ class ThousandRandom(RandomAgent):
         return M("thousand.bot.random")
 
 
-# bot:optimal (the solved table) registers itself on import; it builds on ThousandBot above
-from dicehall.thousand.solver import bot as _optimal  # noqa: E402, F401
+register_playout(
+    ThousandState, fast.play_out
+)  # every Dice 1000 bot game: the batched loop with the shortcuts

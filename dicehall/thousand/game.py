@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from dicehall.core.game import Game
+from dicehall.core.game import Game, State
 from dicehall.core.rules import RuleSet
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import ThousandState
+
+if TYPE_CHECKING:
+    from dicehall.core.analysis import Evaluator
 
 
 class ThousandGame(Game[ThousandRules]):
@@ -21,3 +24,21 @@ class ThousandGame(Game[ThousandRules]):
         n = self.check_player_count(num_players)
         self.check_rules(rules)
         return ThousandState(rules, n)
+
+    def load_bots(self) -> None:
+        # bot:optimal builds on the heuristic bots: registered here, after them, so neither imports the other
+        from dicehall.thousand import bots  # noqa: F401
+        from dicehall.thousand.solver import bot  # noqa: F401
+
+    has_analysis: ClassVar[bool] = True
+
+    def new_evaluator(self, rules: ThousandRules, num_players: int) -> Evaluator:
+        from dicehall.thousand.analysis import make_evaluator
+
+        return make_evaluator(rules, num_players)
+
+    def move_words(self, state: State[Any], move: str) -> str:
+        from dicehall.thousand.terminal import move_instruction
+
+        assert isinstance(state, ThousandState)
+        return move_instruction(state, move)

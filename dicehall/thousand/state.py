@@ -8,8 +8,8 @@ A turn: the dice are rolled (chance), the scoring dice are set aside automatical
 then the player decides ``roll`` (the remaining dice) or ``bank``. Everything forced — burning on a zero roll,
 bolts, penalties, the barrel, the next turn — happens inside ``apply_action`` and is narrated in :attr:`events`.
 
-Front ends read the position through :mod:`.view`; bot-versus-bot simulation applies rolls through the fast path
-of :mod:`.fast`, which a differential test holds to exactly what these rules do.
+Front ends read the position through :mod:`.view`. Bot-versus-bot simulation (:mod:`.fast`) takes the shortcuts at
+the end of the class for its commonest steps; a differential test holds them to exactly what these rules do.
 
 >>> from dicehall.thousand.rules import ThousandRules
 >>> s = ThousandState(ThousandRules.from_preset("classic"), 2)
@@ -23,7 +23,6 @@ of :mod:`.fast`, which a differential test holds to exactly what these rules do.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any, Final, Self
 
@@ -32,7 +31,7 @@ import numpy as np
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import CHANCE, TERMINAL, State
 from dicehall.i18n.message import Message as M
-from dicehall.thousand import fast, view
+from dicehall.thousand import view
 from dicehall.thousand.notation import BANK, ROLL, Action, Dice, action_text, parse_action, shown, whole_dice
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.scoring import Combo
@@ -66,6 +65,7 @@ __all__ = [
 ]
 
 _NO_PIT_YET: Final = (0, 0)  # "not looked up yet" in the pit memo (never a real pit: low < high)
+_ROLLS_OF: Final = tuple(len(o) for o in OUTCOMES)  # how many ordered rolls k dice have
 _PIT_MEMOS: dict[tuple[tuple[int, int], ...], dict[int, tuple[int, int] | None]] = {}
 
 
@@ -88,9 +88,8 @@ class ThousandState(State[Action]):
         "_need_rule",
         "_off_dice",
         "_overtakes",
-        "_phase",
         "_pits",
-        "_player",
+        "_plain",
         "_rolls_by_index",
         "_table",
         "anyone_banked",
@@ -108,6 +107,8 @@ class ThousandState(State[Action]):
         "opened",
         "opening_score",
         "pending_roll",
+        "phase",
+        "player",
         "points",
         "rolls",
         "rules",
@@ -120,8 +121,10 @@ class ThousandState(State[Action]):
         "winner",
     )
 
-    _phase: int
-    _player: int
+    phase: int
+    """Where the turn stands: ``ROLLING``, ``DECIDING``, ``KEEPING``, ``ROLL_OFF`` or ``OVER`` (:mod:`.tables`)."""
+    player: int
+    """The seat whose turn it is (also during its dice rolls); the winner once the game is over."""
     hot_dice: bool
     """All five dice scored: the next roll (of all five) is mandatory or a confirmation roll."""
     pending_roll: RollInfo | None
@@ -167,7 +170,9 @@ class ThousandState(State[Action]):
         self.last_roll: Dice | None = None
         self.last_combos: tuple[Combo, ...] = ()
         self._table = roll_table(rules.kinds)
-        self._rolls_by_index = roll_lists(rules.kinds)  # for the fast path (rolls picked by index)
+        self._rolls_by_index = roll_lists(rules.kinds)  # rolls picked by index: no hashing, no checks
+        # no rule that can act on a scoring roll by itself (roll limit, golden win, free set-aside) is in force
+        self._plain = not (rules.max_rolls or rules.golden_win or rules.free_set_aside)
         self._pits = _PIT_MEMOS.setdefault(rules.pits, {})
         self.pending_roll: RollInfo | None = None
         self._bolt_total = self._fall_total = self._overtakes = self._dumps = 0
@@ -242,8 +247,8 @@ class ThousandState(State[Action]):
             tuple(self.points),
             tuple(self.skip_next),
             self.anyone_banked,
-            self._player,
-            self._phase,
+            self.player,
+            self.phase,
             self.turn_total,
             self.in_hand,
             self.set_aside_dice,
@@ -266,14 +271,14 @@ class ThousandState(State[Action]):
         return self.n
 
     def current_player(self) -> int:
-        phase = self._phase
+        phase = self.phase
         if phase in (DECIDING, KEEPING):
-            return self._player
+            return self.player
         return TERMINAL if phase == OVER else CHANCE
 
     def roller(self) -> int | None:
         """The seat whose dice are to be thrown (the turn's player, or the roll-off's contender); else None."""
-        return self._player if self._phase in (ROLLING, ROLL_OFF) else None
+        return self.player if self.phase in (ROLLING, ROLL_OFF) else None
 
     @property
     def events(self) -> list[str]:
@@ -285,7 +290,7 @@ class ThousandState(State[Action]):
         self._ev.append((msgid, params))
 
     def legal_actions(self) -> Sequence[Action]:
-        phase = self._phase
+        phase = self.phase
         if phase == DECIDING:
             can_roll = self.hot_dice or not self._out_of_rolls()
             can_bank = not self.hot_dice and self.turn_total >= self._need
@@ -301,14 +306,14 @@ class ThousandState(State[Action]):
 
     def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
         """Every ordered roll of the dice in hand (6**k of them), each with probability 6**-k."""
-        if self._phase not in (ROLLING, ROLL_OFF):
+        if self.phase not in (ROLLING, ROLL_OFF):
             return []
         p = PROBABILITIES[self.in_hand]
         return [(d, p) for d in OUTCOMES[self.in_hand]]
 
     def sample_chance(self, rng: np.random.Generator) -> Action:
         # One uniform float per roll (the dice stream of every seeded game): cheaper than rng.integers(size=k).
-        if self._phase not in (ROLLING, ROLL_OFF):
+        if self.phase not in (ROLLING, ROLL_OFF):
             raise IllegalActionError(M("thousand.refusal.no_roll_now"), rule="turn-order")
         outs = OUTCOMES[self.in_hand]
         return outs[int(rng.random() * len(outs))]
@@ -316,32 +321,29 @@ class ThousandState(State[Action]):
     uniform_chance = True
 
     def apply_chance_uniform(self, u: float) -> Action:
-        """Apply the roll ``sample_chance`` picks for the uniform number ``u`` (``0 <= u < 1``) and return it.
-
-        The simulation's fast path (:func:`dicehall.thousand.fast.apply_uniform`).
-        """
-        return fast.apply_uniform(self, u)
+        """Apply the roll ``sample_chance`` picks for the uniform number ``u`` (``0 <= u < 1``) and return it."""
+        try:
+            in_range = 0.0 <= u < 1.0  # False for NaN
+        except TypeError:
+            in_range = False
+        if not in_range or isinstance(u, bool):
+            raise IllegalActionError(M("thousand.refusal.uniform", value=repr(u)), rule="chance-uniform")
+        if self.phase == ROLLING:
+            return self.roll_by_uniform(u)
+        if self.phase != ROLL_OFF:
+            raise IllegalActionError(M("thousand.refusal.no_roll_now"), rule="turn-order")
+        die = OUTCOMES[1][int(u * 6)]
+        self.apply_action(die)
+        return die
 
     def sample_and_apply_chance(self, rng: np.random.Generator) -> Action:
         """``sample_chance`` then ``apply_action`` of that outcome, in one step (same draw, same result)."""
-        if self._phase not in (ROLLING, ROLL_OFF):
+        if self.phase not in (ROLLING, ROLL_OFF):
             raise IllegalActionError(M("thousand.refusal.no_roll_now"), rule="turn-order")
-        return fast.apply_uniform(self, rng.random())
-
-    def play_out(
-        self, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
-    ) -> bool:
-        """A bot game to the end on the fast path: ``bot:optimal`` against itself in the compiled kernel
-        (:func:`dicehall.thousand.solver.playout.play_out`), else :func:`dicehall.thousand.fast.play_out`."""
-        if "dicehall.thousand.solver.bot" in sys.modules:  # no optimal bot exists unless it was imported
-            from dicehall.thousand.solver import playout
-
-            if playout.play_out(self, agents, chance_rng, bot_rng):
-                return True
-        return fast.play_out(self, agents, chance_rng, bot_rng)
+        return self.apply_chance_uniform(rng.random())
 
     def apply_action(self, action: Action) -> None:
-        phase = self._phase
+        phase = self.phase
         if phase == ROLLING:
             if not isinstance(action, tuple):
                 raise IllegalActionError(
@@ -358,7 +360,7 @@ class ThousandState(State[Action]):
                 self._bank()
             else:
                 raise IllegalActionError(
-                    M("thousand.refusal.decide", name=self.names[self._player], move=shown(action)),
+                    M("thousand.refusal.decide", name=self.names[self.player], move=shown(action)),
                     rule="turn-order",
                 )
         elif phase == ROLL_OFF:
@@ -401,11 +403,6 @@ class ThousandState(State[Action]):
 
     # -- what bots and front ends read ----------------------------------------------------------------------
     @property
-    def player(self) -> int:
-        """The seat whose turn it is (also during its dice rolls); the winner once the game is over."""
-        return self._player
-
-    @property
     def dice_in_hand(self) -> int:
         """How many dice the next roll throws."""
         return self.in_hand
@@ -433,12 +430,12 @@ class ThousandState(State[Action]):
     @property
     def keep_is_confirmation(self) -> bool:
         """With ``free_set_aside``: the pending choice follows a confirmation roll (a bankable keep banks)."""
-        return self._phase == KEEPING and self._confirm
+        return self.phase == KEEPING and self._confirm
 
     @property
     def confirming(self) -> bool:
         """The pending roll is a confirmation roll (a scoring result banks the turn)."""
-        return self._phase == ROLLING and self._confirm
+        return self.phase == ROLLING and self._confirm
 
     @property
     def roll_off_dice(self) -> list[int | None]:
@@ -459,11 +456,11 @@ class ThousandState(State[Action]):
         return self._limit
 
     def can_bank(self) -> bool:
-        return self._phase == DECIDING and not self.hot_dice and self.turn_total >= self._need
+        return self.phase == DECIDING and not self.hot_dice and self.turn_total >= self._need
 
     def bank_refusal(self) -> str | None:
         """Why ``bank`` is refused now, or ``None`` when it is allowed."""
-        phase = self._phase
+        phase = self.phase
         if phase == OVER:
             return M("refusal.game_over")
         if phase == ROLLING:
@@ -487,7 +484,7 @@ class ThousandState(State[Action]):
         if rule == "opening":
             return M("thousand.refusal.opening", min=r.open_min)
         if rule == "pit":
-            pit = r.pit_of(self.score[self._player])
+            pit = r.pit_of(self.score[self.player])
             assert pit is not None
             return M("thousand.refusal.pit", low=pit[0], high=pit[1], need=self._need)
         if rule == "barrel":
@@ -521,8 +518,8 @@ class ThousandState(State[Action]):
     def _begin_roll_off(self, contenders: tuple[int, ...]) -> None:
         self._contenders = contenders
         self._off_dice = [None] * self.n
-        self._player = contenders[0]
-        self._phase = ROLL_OFF
+        self.player = contenders[0]
+        self.phase = ROLL_OFF
         self.in_hand = 1
         self.turns = 0
 
@@ -536,11 +533,11 @@ class ThousandState(State[Action]):
         if not 1 <= die <= 6:
             raise IllegalActionError(M("thousand.refusal.die_value", value=repr(die)), rule="dice-values")
         self._ev = []
-        self._say("thousand.narrate.rolloff", name=self.names[self._player], die=die)
-        self._off_dice[self._player] = die
-        i = self._contenders.index(self._player) + 1
+        self._say("thousand.narrate.rolloff", name=self.names[self.player], die=die)
+        self._off_dice[self.player] = die
+        i = self._contenders.index(self.player) + 1
         if i < len(self._contenders):
-            self._player = self._contenders[i]
+            self.player = self._contenders[i]
             return
         top = max(self._off_dice[c] or 0 for c in self._contenders)
         tied = tuple(c for c in self._contenders if self._off_dice[c] == top)
@@ -558,13 +555,13 @@ class ThousandState(State[Action]):
     def _start_turn(self, seat: int = -1) -> None:
         """Start ``seat``'s turn; by default the next seat's (after the player, passing those who skip)."""
         if seat < 0:
-            seat = (self._player + 1) % self.n
+            seat = (self.player + 1) % self.n
             while self.skip_next[seat]:
                 self.skip_next[seat] = False
                 self._say("thousand.narrate.skips", name=self.names[seat])
                 seat = (seat + 1) % self.n
-        self._player = seat
-        self._phase = ROLLING
+        self.player = seat
+        self.phase = ROLLING
         self.turn_total = 0
         self.in_hand = 5
         self.set_aside_dice = ()
@@ -620,7 +617,7 @@ class ThousandState(State[Action]):
             self._forced = False
             self._confirm = False
         self._ev = []
-        self._phase = ROLLING
+        self.phase = ROLLING
 
     def _checked_roll(self, dice: Dice) -> tuple[Dice, RollInfo]:
         """``dice`` as a roll of the dice in hand with its scoring, or the refusal."""
@@ -656,13 +653,13 @@ class ThousandState(State[Action]):
         self.last_roll = dice
         self.last_combos = info.combos
         r = self.rules
-        name = self.names[self._player]
+        name = self.names[self.player]
         if info.points == 0:
             if r.pair_reroll and len(dice) == 2 and dice[0] == dice[1] and len(self.set_aside_dice) == 3:
                 self._say("thousand.narrate.pair", a=dice[0], b=dice[1], name=name, total=self.turn_total)
                 self.hot_dice = True
                 self.in_hand = 5
-                self._phase = DECIDING
+                self.phase = DECIDING
                 return
             self._say(
                 "thousand.narrate.zero", name=name, dice=",".join(map(str, dice)), total=self.turn_total
@@ -677,7 +674,7 @@ class ThousandState(State[Action]):
         if r.free_set_aside and len(info.combos) > 1:  # the player chooses what to keep
             self.pending_roll = info
             self._confirm = confirm
-            self._phase = KEEPING
+            self.phase = KEEPING
             return
         self._take(info.points, info.kept)
         self._resolve(confirm)
@@ -719,25 +716,25 @@ class ThousandState(State[Action]):
             self._fail(zero=False, overshoot=True)
             return
         if confirm and not (self.hot_dice and r.reconfirm_hot) and self.turn_total >= self._need:
-            self._say("thousand.narrate.confirmed", name=self.names[self._player], total=self.turn_total)
+            self._say("thousand.narrate.confirmed", name=self.names[self.player], total=self.turn_total)
             self.hot_dice = False
             self._bank()
             return
         if not self.hot_dice and self._out_of_rolls() and self.turn_total < self._need:
             self._say(
                 "thousand.narrate.out_of_rolls",
-                name=self.names[self._player],
+                name=self.names[self.player],
                 need=self._need,
                 total=self.turn_total,
             )
             self._fail(zero=False)
             return
-        self._phase = DECIDING
+        self.phase = DECIDING
 
     def _fail(self, *, zero: bool, overshoot: bool = False) -> None:
         """The turn ends without a bank."""
         r = self.rules
-        p = self._player
+        p = self.player
         name = self.names[p]
         # bolt eligibility is judged on the position the turn was played from (before any fall below)
         bolt = (
@@ -796,7 +793,7 @@ class ThousandState(State[Action]):
     def _bank(self) -> None:
         """The player banks the turn total: opening, the others' penalties, the barrel, the win."""
         r = self.rules
-        p = self._player
+        p = self.player
         name = self.names[p]
         scores = self.score
         total = self.turn_total
@@ -905,7 +902,55 @@ class ThousandState(State[Action]):
             self._say("thousand.narrate.dump", name=self.names[q], score=r.dump_truck_score)
 
     def _win(self) -> None:
-        self.winner = self._player
-        self._phase = OVER
+        self.winner = self.player
+        self.phase = OVER
         self.hot_dice = False
-        self._say("thousand.narrate.wins", name=self.names[self._player], score=self.score[self._player])
+        self._say("thousand.narrate.wins", name=self.names[self.player], score=self.score[self.player])
+
+    # -- shortcuts for bot simulation (dicehall.thousand.fast) ----------------------------------------------
+    # apply_action in its commonest cases with the rules those cases cannot meet left out (they are most of a
+    # bot game's steps). tests/thousand/test_differential.py plays random games both ways, step by step.
+
+    def roll_by_uniform(self, u: float) -> Dice:
+        """At a roll (phase ``ROLLING``), the roll ``u`` (``0 <= u < 1``) picks, applied without checks (it comes
+        from the outcome list); a scoring roll that no rule in force can act on by itself is applied inline."""
+        k = self.in_hand
+        dice, info = self._rolls_by_index[k][int(u * _ROLLS_OF[k])]
+        if not (self._plain and info.points and not self._confirm and self._limit is None):
+            self._roll(dice, info)
+            return dice
+        # _roll, _take and _resolve for that case
+        if self._ev:
+            self._ev = []
+        self.rolls += 1
+        self.total_rolls += 1
+        if self._forced:
+            self._forced = False
+        else:
+            self._free_rolls += 1
+        if k == 5:
+            self.set_aside_dice = ()
+        self.last_roll = dice
+        self.last_combos = info.combos
+        total = self.turn_total = self.turn_total + info.points
+        kept = info.kept
+        self.set_aside_dice += kept
+        left = k - len(kept)
+        if left == 0:
+            self.hot_dice = True
+            self.in_hand = 5
+            self._ev.append(("thousand.narrate.hot", {"total": total}))
+        else:
+            self.in_hand = left
+        self.phase = DECIDING
+        return dice
+
+    def roll_again(self) -> None:
+        """``apply_action(ROLL)`` at a decision; inline where neither hot dice nor a roll limit can act."""
+        if self.hot_dice or not self._plain:
+            self.apply_action(ROLL)
+            return
+        self._forced = self._confirm = False
+        if self._ev:
+            self._ev = []
+        self.phase = ROLLING

@@ -4,7 +4,6 @@ its default rules' precomputed tables, so that each forked worker starts warm an
 from __future__ import annotations
 
 import contextlib
-import importlib
 
 import numpy as np
 
@@ -20,7 +19,7 @@ def warm() -> None:
     for name in game_names():
         with contextlib.suppress(Exception):  # a game that is not installed is simply not warmed
             game = get_game(name)
-            importlib.import_module(f"dicehall.{name}.bots")
+            game.load_bots()
             rules = game.rules_type.from_preset(None)
             state = game.new_initial_state(rules, game.min_players)
             for bot in WARM_BOTS:

@@ -29,3 +29,6 @@ class WurfGame(Game[WurfRules]):
 
         assert isinstance(state, WurfState)
         return render_state(state, state.names)
+
+    def load_bots(self) -> None:
+        from dicehall.wurf import bots  # noqa: F401

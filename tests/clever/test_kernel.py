@@ -122,7 +122,7 @@ def test_finish_random_is_the_engine_game(players: int) -> None:
     for i in range(25):
         seed = game_seed(5, i)
         ref = CleverState(rules, players)
-        play_game(ref, [RandomAgent()] * players, seeded_rng(seed), agent_rng(seed))
+        play_game(ref, [RandomAgent()] * players, seeded_rng(seed), agent_rng(seed), fast=False)
         fast = CleverState(rules, players)
         B.finish_random(fast, seeded_rng(seed), agent_rng(seed))
         assert fast.is_terminal()
@@ -155,7 +155,7 @@ def test_from_state_mid_game_continues_identically() -> None:
         g = B.from_state(state)
         s1, s2 = seeded_rng(i), seeded_rng(i)
         b1, b2 = agent_rng(i), agent_rng(i)
-        play_game(state, [RandomAgent()] * players, s1, b1)
+        play_game(state, [RandomAgent()] * players, s1, b1, fast=False)
         K.play_random(g, s2, b2)
         assert [K.total(g, p) for p in range(players)] == [int(x) for x in state.scores()]
         for p, sh in enumerate(state.sheets):

@@ -1,10 +1,10 @@
-"""The fast simulation path (:mod:`dicehall.thousand.fast`) against the rules (:mod:`dicehall.thousand.state`).
+"""The fast simulation path (:mod:`dicehall.thousand.fast` and the state's shortcuts) against the rules.
 
 Random games from random positions under many rule sets, action by action: one state takes each roll through the
-fast path (``apply_chance_uniform``), a twin takes the same dice through ``apply_action``; both take the same
-random decisions. After every step the positions and the narrated events must be equal. Whole bot games through
-``play_out`` must also equal the plain protocol loop at every decision. A few thousand games here, 100,000 in
-``make slow``.
+shortcuts (``apply_chance_uniform``, ``roll_again``), a twin takes the same dice and decisions through
+``apply_action``; both take the same random decisions. After every step the positions and the narrated events must
+be equal. Whole bot games through ``fast.play_out`` must also equal the plain protocol loop at every decision. A
+few thousand games here, 100,000 in ``make slow``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import pytest
 from dicehall.core.agents import Agent
 from dicehall.core.game import CHANCE, TERMINAL, State
 from dicehall.core.rng import seeded_rng
+from dicehall.thousand import fast
 from dicehall.thousand.rules import ThousandRules
-from dicehall.thousand.state import OUTCOMES, ThousandState
+from dicehall.thousand.state import OUTCOMES, ROLL, ThousandState
 
 RULE_SETS: list[tuple[str, dict[str, Any]]] = [
     ("classic", {}),
@@ -62,28 +63,31 @@ def random_position(rules: ThousandRules, rng: random.Random) -> ThousandState:
 def play_both(rules: ThousandRules, seed: int, max_steps: int = 150) -> int:
     """One random game both ways; returns the steps compared."""
     rng = random.Random(seed)
-    fast = ThousandState(rules, 2) if seed % 5 == 0 else random_position(rules, rng)
-    plain = fast.clone()
+    quick = ThousandState(rules, 2) if seed % 5 == 0 else random_position(rules, rng)
+    plain = quick.clone()
     for step in range(max_steps):
         cur = plain.current_player()
-        assert fast.current_player() == cur
+        assert quick.current_player() == cur
         if cur == TERMINAL:
             return step
         if cur == CHANCE:
             u = rng.random()
-            rolled = fast.apply_chance_uniform(u)
+            rolled = quick.apply_chance_uniform(u)
             dice = OUTCOMES[plain.dice_in_hand][int(u * 6**plain.dice_in_hand)]
             plain.apply_action(dice)
             assert rolled == dice
         else:
             legal = plain.legal_actions()
-            assert list(fast.legal_actions()) == list(legal)
+            assert list(quick.legal_actions()) == list(legal)
             action = rng.choice(list(legal))
-            fast.apply_action(action)
+            if action == ROLL:
+                quick.roll_again()
+            else:
+                quick.apply_action(action)
             plain.apply_action(action)
-        assert fast.signature() == plain.signature(), (seed, step)
-        assert fast.events == plain.events, (seed, step)
-        for got, want in zip(fast.events, plain.events, strict=True):
+        assert quick.signature() == plain.signature(), (seed, step)
+        assert quick.events == plain.events, (seed, step)
+        for got, want in zip(quick.events, plain.events, strict=True):
             assert getattr(got, "msgid", None) == getattr(want, "msgid", None)
     return max_steps
 
@@ -127,9 +131,9 @@ def test_play_out_equals_the_plain_loop(preset: str, over: dict[str, Any]) -> No
         agent = Recorder(plain_log)
         while (cur := plain.current_player()) != TERMINAL:
             plain.apply_action(plain.sample_chance(dice) if cur == CHANCE else agent.choose(plain, bots))
-        fast, fast_log = ThousandState(rules, 2), list[Any]()
+        quick, quick_log = ThousandState(rules, 2), list[Any]()
         dice_b, bots_b = seeded_rng(seed), np.random.default_rng(seed)
-        assert fast.play_out([Recorder(fast_log)] * 2, dice_b, bots_b)
-        assert fast_log == plain_log
-        assert fast.signature() == plain.signature() and fast.events == plain.events
+        assert fast.play_out(quick, [Recorder(quick_log)] * 2, dice_b, bots_b)
+        assert quick_log == plain_log
+        assert quick.signature() == plain.signature() and quick.events == plain.events
         assert dice_b.bit_generator.state == dice.bit_generator.state

@@ -142,7 +142,7 @@ def test_bank_and_burn_transitions_equal_the_engine(rules: ThousandRules) -> Non
         for ti in range(1, int(space.top[m]) + 3):
             code = space.bank_next[m, min(ti, int(space.top[m]))]
             s = start.clone()
-            s._phase = 1  # a decision point with this turn total (set directly: only the bank is tested)
+            s.phase = 1  # a decision point with this turn total (set directly: only the bank is tested)
             s.turn_total = ti * STEP
             s.in_hand = 1
             if code == NOT_ALLOWED:
@@ -223,7 +223,7 @@ def brute_force(
         banks[k] = []
         for ti in range(1, top + 1):
             b = s.clone()
-            b._phase = 1
+            b.phase = 1
             b.turn_total = ti * STEP
             b.in_hand = 1
             if not b.can_bank():

@@ -17,11 +17,13 @@ import numpy as np
 
 from dicehall.core.agents import register_bot
 from dicehall.core.game import State
+from dicehall.core.playout import register_playout
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver import playout
 from dicehall.thousand.solver.decide import decisions_of
 from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import (
@@ -118,3 +120,8 @@ class OptimalBot(ThousandBot):
                 msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
                 self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
         return roll
+
+
+register_playout(
+    ThousandState, playout.play_out, agent_type=OptimalBot
+)  # against itself: the compiled kernel

@@ -1,11 +1,12 @@
 """The fast simulation path of ``bot:optimal`` against itself: whole games in the compiled kernel.
 
-:meth:`ThousandState.play_out` hands a bot game here when both seats are ``bot:optimal`` playing from the same
-table. The game goes on in :mod:`playout_kernel` with the same dice (one ``chance_rng.random()`` per roll, as the
-engine draws them) and the same decisions (:mod:`decide`, which the bot reads too); the kernel stops before the
-winning bank, the position is written back into the state and the engine applies that bank, so the finished
-state (scores, statistics, the last narration) is the engine's. A position the table does not hold goes on
-through the engine's own loop with the bots. ``tests/thousand/test_playout.py`` checks game by game that both
+:mod:`dicehall.thousand.solver.bot` registers :func:`play_out` for games of ``bot:optimal`` alone
+(:mod:`dicehall.core.playout`); it takes the game when both seats play from the same table. The game goes on in
+:mod:`playout_kernel` with the same dice (one ``chance_rng.random()`` per roll, as the engine draws them) and the
+same decisions (:mod:`decide`, which the bot reads too); the kernel stops before the winning bank, the position
+is written back into the state and the engine applies that bank, so the finished state (scores, statistics, the
+last narration) is the engine's. A position the table does not hold goes on through :mod:`dicehall.thousand.fast`
+with the bots. ``tests/thousand/test_playout.py`` checks game by game that both
 paths reach the same final position from the same seeds.
 """
 
@@ -111,14 +112,14 @@ def play_out(
         table is None
         or state.n != 2
         or not _same_rules(state.rules, table.space.rules)
-        or state._phase not in (ROLLING, DECIDING, ROLL_OFF)
+        or state.phase not in (ROLLING, DECIDING, ROLL_OFF)
         or state._confirm
         or state._limit is not None
         or any(state.skip_next)
     ):
         return False
-    while state._phase == ROLL_OFF:
-        fast.apply_uniform(state, chance_rng.random())
+    while state.phase == ROLL_OFF:
+        state.apply_chance_uniform(chance_rng.random())
     decisions = decisions_of(table)
     game_tables = _tables(decisions)
     g, seat = _to_arrays(state)
@@ -153,8 +154,8 @@ def _same_rules(a: ThousandRules, b: ThousandRules) -> bool:
 
 def _to_arrays(state: ThousandState) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     g = np.zeros(K.G_SIZE, dtype=np.int64)
-    g[K.PLAYER] = state._player
-    g[K.PHASE] = K.ROLLING if state._phase == ROLLING else K.DECIDING
+    g[K.PLAYER] = state.player
+    g[K.PHASE] = K.ROLLING if state.phase == ROLLING else K.DECIDING
     g[K.TOTAL] = state.turn_total
     g[K.IN_HAND] = state.in_hand
     g[K.HOT] = state.hot_dice
@@ -184,8 +185,8 @@ def _write_back(
     for row, name in enumerate(_SEAT_LISTS):
         values = seat[row].tolist()
         setattr(state, name, [bool(v) for v in values] if name in ("opened", "on_barrel") else values)
-    state._player = int(g[K.PLAYER])
-    state._phase = DECIDING
+    state.player = int(g[K.PLAYER])
+    state.phase = DECIDING
     state.turn_total = total = int(g[K.TOTAL])
     state.in_hand = int(g[K.IN_HAND])
     state.hot_dice = hot = bool(g[K.HOT])
