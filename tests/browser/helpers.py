@@ -78,6 +78,13 @@ class Player:
         return move
 
 
+def answered(page: Any) -> None:
+    """Wait until this page may roll or bank again, or shows the game over. For a page holding every seat (hot
+    seat) that is when the server has answered its last press with the move and the dice it threw: the press
+    locks the buttons until then."""
+    page.wait_for_function(WAIT_JS)
+
+
 def play(
     players: list[Player], *, max_moves: int = 600, timeout: float = 90.0, stop_after: int | None = None
 ) -> None:
