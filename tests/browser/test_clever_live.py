@@ -28,6 +28,20 @@ SEATS = [
 def join(page: Any, tid: str, seat: int, token: str) -> None:
     hold_seats(page, tid, {seat: token})
     page.wait_for_selector(".clever-sheet", state="attached")
+    page.evaluate(WATCH_JS)
+
+
+# After every message the page handled (a mutation observer runs before the next task: before any click or look):
+# note each time it offered its person a passive pick as a turn of their own. With both people passive that never
+# happens: their choices are made together, and the phase shows before anything is offered (the event that opens
+# it says so) and while it is committed (a choice made already is not asked for again between its events).
+WATCH_JS = """() => { window.offers = [];
+  new MutationObserver(() => {
+    const root = document.querySelector('.clever-root');
+    const status = root?.querySelector('[data-testid=turn-status]')?.textContent || '';
+    if (root?.dataset.state === 'act' && status.includes('(passive)')) window.offers.push(status);
+  }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
 
 
 def peek(page: Any, seat: int, own: int) -> str:
@@ -124,6 +138,8 @@ def play_together(
     while time.monotonic() < deadline:
         looks = {s: look(p.page) for s, p in players.items()}
         if all(x["state"] == "over" for x in looks.values()):
+            for p in players.values():
+                assert not p.page.evaluate("window.offers"), "a passive pick offered outside its phase"
             return phases
         if any(pending(x, a) and pending(x, b) for x in looks.values()):
             together_phase(
