@@ -528,10 +528,12 @@ class TableManager:
         table.undos += 1
         table.seq = ev.seq
         table.together = None
+        opened = self._begin_together(table)  # (before the event's view is made: it shows the phase, if any)
         _, text, entry = table.event(ev, retracts)
         table.keep(ev.seq, text, entry)
         table.broadcast(text)
-        self._open_together(table)
+        if opened:
+            self._announce_together(table)
         self.bots.schedule(table)
 
     def _replay_moves(self, table: LiveTable, moves: list[tuple[int | str, str]]) -> State[Any]:
@@ -631,29 +633,43 @@ class TableManager:
         table.touched = self.clock()
         if changed:
             self.lobby.changed(table.meta)
+        opened = self._begin_together(table)
+        if opened:
+            # The last event leaves the table in a simultaneous phase: its view says so (as a snapshot's would),
+            # so no page shows one of its seats choosing in turn until the phase's own messages arrive.
+            pending[-1] = table.event(pending[-1][0])
         for ev, text, entry in pending:
             table.keep(ev.seq, text, entry)
             table.broadcast(text)
-        self._open_together(table)
+        if opened:
+            self._announce_together(table)
         self.bots.schedule(table)
         self.evict_if_idle(table)
 
     def _open_together(self, table: LiveTable) -> None:
         """Start a simultaneous phase when the game has several seats choosing now; each of them is told its own
         position privately."""
+        if self._begin_together(table):
+            self._announce_together(table)
+
+    def _begin_together(self, table: LiveTable) -> bool:
+        """Open the simultaneous phase the table's state is in, if any (nothing is sent); True if opened now."""
         if table.together is not None or table.status != "playing":
-            return
+            return False
         try:
             table.together = Together.open(table.state)
         except DicehallError as exc:  # a game's declaration that does not hold: play in turn instead
             log.error("table %s: simultaneous seats refused (%s); seats play in turn", table.id, exc)
             table.together = None
-        if table.together is not None:
-            table.broadcast(
-                dumps({"type": "progress", "seq": table.seq, "simultaneous": table.together.public()})
-            )
-            for seat in table.together.group:
-                table.send_private(seat)
+        return table.together is not None
+
+    def _announce_together(self, table: LiveTable) -> None:
+        """Everybody hears that the phase is open; each of its seats gets its own position."""
+        tog = table.together
+        assert tog is not None
+        table.broadcast(dumps({"type": "progress", "seq": table.seq, "simultaneous": tog.public()}))
+        for seat in tog.group:
+            table.send_private(seat)
 
     def _reload(self, table: LiveTable) -> None:
         """After a failed commit the in-memory state may be ahead of the log: rebuild it from the log."""

@@ -37,6 +37,16 @@ def read(page: Any) -> dict[str, Any]:
     return result
 
 
+def seat_to_move(server: Any, table_id: str) -> int:
+    """The seat to move now at a table (its log from the server, replayed). A Dice 1000 table throws the first
+    player's dice as it opens, before any page looks: when they score nothing (about 1 game in 15) the turn has
+    passed to the next seat already."""
+    from dicehall.core.record import GameRecord, replay
+
+    seat: int = replay(GameRecord.from_json(server.get(f"/api/tables/{table_id}/record"))).current_player()
+    return seat
+
+
 @dataclass
 class Player:
     """A simple policy: bank once the turn total reaches ``bank_at`` (or few dice are left), else roll."""
@@ -66,6 +76,13 @@ class Player:
             self.page.get_by_test_id("bank-btn" if bank else "roll-btn").click()
         self.moves += 1
         return move
+
+
+def answered(page: Any) -> None:
+    """Wait until this page may roll or bank again, or shows the game over. For a page holding every seat (hot
+    seat) that is when the server has answered its last press with the move and the dice it threw: the press
+    locks the buttons until then."""
+    page.wait_for_function(WAIT_JS)
 
 
 def play(

@@ -12,7 +12,7 @@ import pytest
 
 from .clever_driver import CleverPlayer, play_clever
 from .conftest import Server
-from .helpers import Player, play, read
+from .helpers import Player, hold_seats, play, read, seat_to_move
 from .test_catalogues import catalogue, strings
 from .wurf_driver import drag_throw, wait_state
 
@@ -21,6 +21,7 @@ pytestmark = pytest.mark.browser
 LOCALES = {"ru": "ru-RU", "uk": "uk-UA", "pl": "pl-PL"}
 NAMES = {"ru": "Аня", "uk": "Олеся", "pl": "Zosia"}
 PHONE = (390, 844)
+STATUS_JS = "() => document.querySelector('[data-testid=turn-status]').textContent"
 
 # Everything a person can read: the text, option labels, tooltips, accessible names, placeholders.
 VISIBLE_JS = """() => {
@@ -175,7 +176,9 @@ def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, 
     page.get_by_role("button", name="Play a bot").first.click()
     page.wait_for_url("**/table/*")
     page.wait_for_selector("[data-testid=scoreboard] tbody tr")
-    assert "your turn" in read(page)["status"], "the newcomer moves first against the bot"
+    # The newcomer has the first seat, whose dice the table threw as it opened; when they scored nothing (about
+    # 1 game in 15) the bot plays its turn first, and the newcomer's comes after it.
+    page.wait_for_function(f"() => ({STATUS_JS})().includes('your turn')")
     table_id = page.url.rsplit("/", 1)[-1]
     seats = server.get(f"/api/tables/{table_id}")["seats"]
     assert [s["kind"] for s in seats] == ["human", "bot"] and len(
@@ -202,7 +205,17 @@ def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, 
     assert page.locator("[data-game=clever] [data-start=clever-solo]").is_visible()
 
 
-def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any) -> None:
+def turn_shown(host: Any, friend: Any, mover: int) -> None:
+    """A Russian host (seat 0) and a Polish friend (seat 1): each page says whose turn it is, in its language."""
+    if mover == 0:
+        said = {host: "Игрок 1, ваш ход", friend: "Gra Игрок 1"}
+    else:
+        said = {host: "Ходит Игрок 2", friend: "Игрок 2, twoja tura"}
+    for page, text in said.items():
+        page.wait_for_function(f"(text) => ({STATUS_JS})().includes(text)", arg=text)
+
+
+def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any, server: Server) -> None:
     host = new_page(locale="ru-RU")
     host.goto("/")
     host.click("[data-start=thousand-hotseat]")
@@ -223,9 +236,28 @@ def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any) -> None:
     assert friend.inner_text("[data-testid=seat-badge]") == "Grasz: Игрок 2"
     host.click("#go-table")
     host.wait_for_selector("[data-testid=scoreboard] tbody tr")
-    status = "() => document.querySelector('[data-testid=turn-status]').textContent"
-    host.wait_for_function(f"() => ({status})().includes('ваш ход')")
-    friend.wait_for_function(f"() => ({status})().includes('Gra Игрок 1')")
+    # The table threw the host's dice as it opened: when they scored nothing it is the friend's turn already.
+    turn_shown(host, friend, seat_to_move(server, host.url.rsplit("/", 1)[-1]))
+
+
+def test_an_opening_throw_that_scores_nothing_gives_the_friend_the_turn(
+    new_page: Any, server: Server
+) -> None:
+    """The opening above that comes about 1 game in 15, made certain: tables are opened until one whose first
+    throw scored nothing; the host's page must not say it is their turn, the friend's must."""
+    seats = [{"kind": "human", "name": "Игрок 1"}, {"kind": "human", "name": "Игрок 2"}]
+    for _ in range(500):  # (a throw scores nothing 1 time in 15: never 500 times in a row)
+        created = server.post("/api/tables", {"game": "thousand", "seats": seats})
+        if seat_to_move(server, created["table_id"]) == 1:
+            break
+    else:
+        raise AssertionError("500 tables opened, and the first throw always scored")
+    table_id, tokens = created["table_id"], [s["token"] for s in created["seats"]]
+    host = new_page(locale="ru-RU")
+    hold_seats(host, table_id, {0: tokens[0]})
+    friend = new_page(*PHONE, locale="pl-PL")
+    friend.goto(f"/table/{table_id}#seat=1&token={tokens[1]}")
+    turn_shown(host, friend, 1)
 
 
 def test_score_pad_for_real_dice_in_one_click(new_page: Any, server: Server) -> None:

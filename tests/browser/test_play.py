@@ -12,7 +12,7 @@ import pytest
 from dicehall.core.record import GameRecord, replay
 
 from .conftest import Server
-from .helpers import Player, SocketSwitch, lobby_create, play, read, set_rule
+from .helpers import WAIT_JS, Player, SocketSwitch, answered, lobby_create, play, read, set_rule
 
 pytestmark = pytest.mark.browser
 
@@ -149,7 +149,7 @@ def test_reload_mid_game_and_continue_with_a_spectator(new_page: Any, server: Se
 
     hot = Player(page, keyboard=True, bank_at=40)
     play([hot], stop_after=7, timeout=30)
-    page.wait_for_timeout(300)
+    answered(page)  # (the last press's answer on the page before it is read and reloaded)
     before = read(page)
     assert before["topSeq"] > 0
 
@@ -268,7 +268,7 @@ def test_server_crash_the_page_reconnects_and_play_goes_on(new_page: Any, server
     page.wait_for_selector("[data-testid=scoreboard] tbody tr")
     hot = Player(page, bank_at=40)
     play([hot], stop_after=5, timeout=30)
-    page.wait_for_timeout(300)
+    answered(page)  # (the last press's answer on the page, and so in the database, before the crash)
     before = read(page)
 
     server.kill()
@@ -307,14 +307,15 @@ def test_dropped_connection_gets_the_missing_events(new_page: Any, server: Serve
     bob.wait_for_selector("[data-testid=scoreboard] tbody tr")
     pa, pb = Player(ann, bank_at=10_000), Player(bob, keyboard=False, bank_at=10_000)
 
-    # Ann plays until it is Bob's turn (a zero roll or a bank passes it on).
-    deadline = 200
-    while "Bob is playing" not in read(ann)["status"] and deadline:
-        if pa.ready() == "act":
-            pa.move()
-        else:
-            ann.wait_for_timeout(20)
-        deadline -= 1
+    # Ann plays until it is Bob's turn (a zero roll or a bank passes it on; her opening throw may have already).
+    bobs_turn = (
+        "() => document.querySelector('[data-testid=turn-status]')?.textContent.includes('Bob is playing')"
+    )
+    for _ in range(100):
+        ann.wait_for_function(f"() => ({bobs_turn})() || ({WAIT_JS})() === 'act'")
+        if "Bob is playing" in read(ann)["status"]:
+            break
+        pa.move()
     assert "Bob is playing" in read(ann)["status"]
     seen = read(ann)["topSeq"]
 

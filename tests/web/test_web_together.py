@@ -54,6 +54,10 @@ def test_passive_players_choose_at_once_and_privately(server, bob_first):
         assert pb["state"]["current_player"] == 2, "Bob chooses now, without waiting for Ann"
         opened = [m for m in got_a if m["type"] == "progress"][-1]
         assert opened["simultaneous"] == {"seats": [1, 2], "waiting_for": [1, 2]}
+        # the event that left the table in the phase (or the snapshot after it) shows the phase already: no page
+        # shows a passive seat choosing in turn before the progress message
+        before = [m for m in got_a if m["type"] in ("event", "snapshot")][-1]
+        assert before["state"]["simultaneous"] == opened["simultaneous"], before
         seq = pa["seq"]
 
         # bad input: a forged seat, Bob acting for himself with a move that is not his, at a stale seq

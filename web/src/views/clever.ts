@@ -39,6 +39,10 @@ export class CleverView implements GameView {
   private lastState: View | null = null;
   /** Simultaneous phase: each held seat's own position (from its `private` message), by seat. */
   private own = new Map<number, { choice: PrivateChoice; m: CleverModel }>();
+  /** A simultaneous phase being committed: how many of each held seat's choices (made already, on its own
+   * position) are still to come among the events. The table's state between those events asks that seat to
+   * choose again; it decides nothing until they have all arrived. */
+  private owed = new Map<number, number>();
   private real: RealDiceInfo | null = null;
   private readonly entry = new DiceEntry({ format: (faces) => this.rollText(faces), submit: (outcome) => this.submitEntry(outcome), changed: () => this.drawPlatterPick() });
   private readonly undoBtn = new UndoEntryButton((seat) => this.ctx.undo(seat));
@@ -168,6 +172,17 @@ export class CleverView implements GameView {
     const m = read(state);
     if (!m.layout) return;
     const before = this.cur();
+    if (fresh !== null) {
+      // The first event after a simultaneous phase starts its commit: this device's seats' choices follow.
+      if (this.m?.simultaneous) {
+        this.owed = new Map([...this.own].filter(([, o]) => o.choice.moves.length > 0).map(([s, o]) => [s, o.choice.moves.length]));
+      }
+      const left = this.owed.get(Number(fresh.actor));
+      if (left !== undefined) {
+        if (left > 1) this.owed.set(Number(fresh.actor), left - 1);
+        else this.owed.delete(Number(fresh.actor));
+      }
+    } else if (state !== this.lastState) this.owed.clear(); // a snapshot: the table as it is
     // A new state (an event, a snapshot) ends what the seats chose privately; the server sends it again while
     // the phase is open. A redraw of the same state (seats changed) keeps it.
     if (fresh !== null || state !== this.lastState) this.own.clear();
@@ -241,7 +256,7 @@ export class CleverView implements GameView {
   private mySeat(): number | null {
     const m = this.m;
     if (!m) return null;
-    const mine = this.ctx.mySeats();
+    const mine = this.ctx.mySeats().filter((s) => !this.owed.has(s));
     const sim = m.simultaneous;
     if (sim) {
       const choosing = (s: number): boolean => mine.includes(s) && sim.waiting_for.includes(s) && this.own.get(s)?.choice.done === false;
