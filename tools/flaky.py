@@ -20,7 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M)
-SUMMARY = re.compile(r"^=+ (.*(?:passed|failed|error).*) =+$", re.M)
+# pytest's closing line, with or without its ===== frame (-q leaves it out)
+SUMMARY = re.compile(r"^(?:=+ )?(\d+ (?:passed|failed|errors?)\b.*? in [\d.]+s.*?)(?: =+)?$", re.M)
 
 
 def busy_core() -> subprocess.Popen[bytes]:
