@@ -1,0 +1,282 @@
+"""Differential tests of the front end's second copies of the rules (docs/ARCHITECTURE.md, "Second copies of the
+rules"): the page says why a click or a bank is refused, and what a move changed, from the public view alone. These
+tests feed the TypeScript functions the views the page gets (:func:`dicehall.web.live.page_view`) of positions from
+seeded random games and hold each answer against the engine.
+
+The TypeScript runs in Node: ``tests/web/front_end_reasons.mjs`` (the cases on stdin, the answers on stdout) bundled
+with the modules it imports by the esbuild of ``web/node_modules`` (``make web`` installs it; ``make pytest`` depends
+on it). No browser.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dicehall.clever import actions as A
+from dicehall.clever import sheet as S
+from dicehall.clever.rules import CleverRules
+from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, PH_PLUS, TRACK, CleverState
+from dicehall.clever.tables import B_VALUES, G_MIN, O_MULT, Y_VALUES
+from dicehall.core.game import CHANCE, TERMINAL, get_game
+from dicehall.web.live import page_view
+from dicehall.web.together import Together
+
+ROOT = Path(__file__).resolve().parents[2]
+ESBUILD = ROOT / "web" / "node_modules" / ".bin" / "esbuild"
+SCRIPT = Path(__file__).with_name("front_end_reasons.mjs")
+
+
+@pytest.fixture(scope="module")
+def front_end(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The script and the TypeScript it imports, bundled into one ES module for Node."""
+    if not ESBUILD.exists():
+        pytest.fail(
+            f"{ESBUILD} is missing: `make web` installs the front end's packages (esbuild among them)"
+        )
+    if shutil.which("node") is None:
+        pytest.fail("node is not on PATH (the front end's build needs it too)")
+    out = tmp_path_factory.mktemp("front_end") / "front_end_reasons.mjs"
+    command = [str(ESBUILD), "--bundle", "--format=esm", "--platform=node", "--log-level=warning"]
+    subprocess.run(
+        [*command, str(SCRIPT), f"--outfile={out}"],
+        check=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    return out
+
+
+def ask(bundle: Path, cases: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """The TypeScript's answers to ``cases``, case by case."""
+    done = subprocess.run(
+        ["node", str(bundle)],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, f"the front end's script failed:\n{done.stderr}"
+    answers: dict[str, list[dict[str, Any]]] = json.loads(done.stdout)
+    return answers
+
+
+def names(n: int) -> list[str]:
+    return [f"P{i + 1}" for i in range(n)]
+
+
+# -- Ganz schön clever: whyNot, enteredValue (and read / parseMove / targetKey, which find the legal entries) ------
+
+DIE_NAMES = list(S.DIE_NAMES)
+AREA_NAMES = ["yellow", "blue", "green", "orange", "purple"]
+
+
+def clever_positions(
+    seed: int, n: int, rules: CleverRules, tracks: bool
+) -> list[tuple[str, CleverState, int, dict[str, Any]]]:
+    """Every decision of a seeded random game where a die may be entered (a pick, a +1, a passive pick), as the page
+    deciding for the seat to move sees it: (where, the position, the seat, the view). In a simultaneous phase each
+    seat decides on its own branch of the position (what its ``private`` message carries). With ``tracks`` the
+    players prefer the green, orange and purple tracks, so that they fill up before the game ends."""
+    game = get_game("clever")
+    state = game.new_initial_state(rules, n)
+    assert isinstance(state, CleverState)
+    rng = np.random.default_rng(seed)
+    out: list[tuple[str, CleverState, int, dict[str, Any]]] = []
+    step = 0
+    while state.current_player() != TERMINAL:
+        cp = state.current_player()
+        if cp == CHANCE:
+            state.apply_action(state.sample_chance(rng))
+            continue
+        where = (
+            f"clever seed={seed} players={n} rules={rules.preset}{' tracks' if tracks else ''} step {step}"
+        )
+        together = Together.open(state)
+        seats = [(s, state.simultaneous_branch(s)) for s in together.group] if together else [(cp, state)]
+        for seat, pos in seats:
+            if (
+                pos.current_player() == seat
+                and not pos.choice_pending
+                and pos.phase in (PH_PICK, PH_PLUS, PH_PASSIVE_PICK)
+            ):
+                view = page_view(pos, names(n))
+                view["dice_mode"] = "virtual"
+                if together is not None:
+                    view["simultaneous"] = together.public()
+                out.append((f"{where} seat {seat}", pos.clone(), seat, view))
+        legal = state.legal_actions()
+        if tracks and rng.random() < 0.9:
+            legal = [a for a in legal if a < A.CHANCE_FLAG and A.area_of(a) >= S.AREA_GREEN] or legal
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+        step += 1
+    return out
+
+
+UNCLICKABLE = {
+    (name, r, c)
+    for name, grid in (("yellow", S.YELLOW_AREA), ("blue", S.BLUE_AREA))
+    for r, row in enumerate(grid.values)
+    for c, v in enumerate(row)
+    if v is None or (r, c) in grid.printed
+}
+"""The grids' printed crosses and blue's blank (blue + white) slot: the page draws no cell there to click."""
+
+
+def clever_target(action: int) -> tuple[str, str, int, int]:
+    """(die, area, row, column) of an entry or +1 as the page names its target (tracks: row and column 0)."""
+    d, area, cell = A.die_of(action), A.area_of(action), A.cell_of(action)
+    r, c = (cell // 4, cell % 4) if area in (S.AREA_YELLOW, S.AREA_BLUE) else (0, 0)
+    return DIE_NAMES[d], AREA_NAMES[area], r, c
+
+
+def entered_problem(pos: CleverState, seat: int, action: int, value: int) -> str | None:
+    """Whether ``value`` is what the engine enters with ``action`` (None), else what the engine enters."""
+    area, cell = A.area_of(action), A.cell_of(action)
+    before = pos.sheets[seat]
+    after_state = pos.clone()
+    after_state.apply_action(action)
+    after = after_state.sheets[seat]
+    if area == S.AREA_YELLOW:
+        assert after.ymask >> cell & 1 and not before.ymask >> cell & 1
+        return None if value == Y_VALUES[cell] else f"crosses the yellow {Y_VALUES[cell]}"
+    if area == S.AREA_BLUE:
+        assert after.bmask >> cell & 1 and not before.bmask >> cell & 1
+        return None if value == B_VALUES[cell] else f"crosses the blue {B_VALUES[cell]}"
+    if area == S.AREA_GREEN:
+        assert after.gcount > before.gcount
+        need = G_MIN[before.gcount]
+        return None if value >= need else f"crosses green cell {before.gcount + 1} (at least {need})"
+    i = len(before.ovals) if area == S.AREA_ORANGE else len(before.pvals)
+    entered = after.ovals[i] // O_MULT[i] if area == S.AREA_ORANGE else after.pvals[i]
+    return None if value == entered else f"writes {entered}"
+
+
+def reason_problem(
+    pos: CleverState, seat: int, die: str, area: str, r: int, c: int, reason: dict[str, Any]
+) -> str | None:
+    """None when the engine's position makes ``reason`` true (so the move is illegal for that reason, and the
+    numbers it quotes are the engine's), else what the engine's position says instead."""
+    rid, params = reason["id"], reason["params"]
+    d = DIE_NAMES.index(die)
+    sh = pos.sheets[seat]
+    val = pos.values[d]
+    cell = r * 4 + c
+    phase = pos.describe_phase()
+    if rid == "not_rolled":
+        if pos.phase == PH_PICK and not pos.roll_mask >> d & 1:
+            return None
+        return f"the engine has the {die} die among the dice just rolled ({phase})"
+    if rid == "platter_first":
+        platter_fits = bool(pos._entries(seat, pos.platter, A.K_ENTRY))
+        if pos.phase == PH_PASSIVE_PICK and not pos.platter >> d & 1 and platter_fits:
+            return None
+        return (
+            f"the engine: die on the platter {bool(pos.platter >> d & 1)}, a platter die fits {platter_fits}"
+        )
+    if rid == "plus_used":
+        if pos.phase == PH_PLUS and pos.plus_used[seat] >> d & 1:
+            return None
+        return f"the engine has no +1 on the {die} die used this turn ({phase})"
+    if rid == "wrong_colour":
+        return None if d != S.WHITE and die != area else f"the {die} die may go to {area} in the engine"
+    if rid == "crossed":
+        mask = sh.ymask if area == "yellow" else sh.bmask if area == "blue" else 0
+        if params.get("area") == area and mask >> cell & 1:
+            return None
+        return f"the engine's {area} r{r + 1}c{c + 1} is not crossed"
+    if rid == "yellow_needs":
+        want = {"need": Y_VALUES[cell], "die": die, "value": val}
+        return (
+            None if area == "yellow" and val != Y_VALUES[cell] and params == want else f"the engine: {want}"
+        )
+    if rid == "blue_needs":
+        want = {"need": B_VALUES[cell], "sum": pos.values[S.BLUE] + pos.values[S.WHITE]}
+        return (
+            None
+            if area == "blue" and want["sum"] != want["need"] and params == want
+            else f"the engine: {want}"
+        )
+    if rid == "green_needs":
+        if sh.gcount >= TRACK:
+            return "the engine's green track is full"
+        want = {"need": G_MIN[sh.gcount], "die": die, "value": val}
+        return None if area == "green" and val < want["need"] and params == want else f"the engine: {want}"
+    if rid == "full":
+        count = {"green": sh.gcount, "orange": len(sh.ovals), "purple": len(sh.pvals)}.get(area, 0)
+        if params.get("area") == area and count >= TRACK:
+            return None
+        return f"the engine's {area} has {count} of {TRACK} cells filled"
+    if rid == "purple_needs":
+        fits = not sh.pvals or sh.plast == 6 or val > sh.plast
+        want = {"last": sh.plast, "die": die, "value": val}
+        if area == "purple" and not fits and params == want:
+            return None
+        return f"the engine: {want}, after {list(sh.pvals)} it {'fits' if fits else 'does not fit'}"
+    return "a reason the engine's rules do not give for an entry"
+
+
+def test_clever_why_not_and_entered_value_agree_with_the_engine(front_end: Path) -> None:
+    """For every die on every cell of every area in each position: the page finds the engine's legal entries (read,
+    parseMove, targetKey), ``enteredValue`` is the value the engine enters there, and where the engine has no entry
+    ``whyNot`` names a reason the engine's position bears out (with the right numbers)."""
+    positions: list[tuple[str, CleverState, int, dict[str, Any]]] = []
+    for seed in range(3):
+        for n in (1, 2, 3, 4):
+            preset = "no-fallback" if seed == 2 else "standard"
+            positions += clever_positions(seed, n, CleverRules.from_preset(preset), tracks=seed == 1)
+    answers = ask(front_end, {"clever": [{"view": v, "seat": s} for _, _, s, v in positions]})["clever"]
+    assert len(answers) == len(positions)
+    problems: list[str] = []
+    probes = 0
+    reasons: dict[str, int] = {}
+    for (where, pos, seat, view), answer in zip(positions, answers, strict=True):
+        assert answer["legal"] == view["legal_actions"], f"{where}: read/parseMove lost moves"
+        engine = {clever_target(a): a for a in pos.legal_actions() if A.kind_of(a) in (A.K_ENTRY, A.K_PLUS)}
+        for p in answer["probes"]:
+            die, area, r, c = p["die"], p["area"], p["r"], p["c"]
+            if (area, r, c) in UNCLICKABLE:
+                continue
+            probes += 1
+            here = f"{where} ({answer['step']}), {die} die on {area} r{r + 1}c{c + 1}"
+            action = engine.get((die, area, r, c))
+            if action is not None:
+                if not p["legal"]:
+                    problems.append(
+                        f"{here}: the engine has {pos.action_to_string(action)}, the page says {p['reason']}"
+                    )
+                    continue
+                wrong = entered_problem(pos, seat, action, p["value"])
+                if wrong:
+                    problems.append(f"{here}: enteredValue {p['value']}, the engine {wrong}")
+            elif p["legal"]:
+                problems.append(f"{here}: the page finds a legal entry the engine does not have")
+            else:
+                reasons[p["reason"]["id"]] = reasons.get(p["reason"]["id"], 0) + 1
+                wrong = reason_problem(pos, seat, die, area, r, c, p["reason"])
+                if wrong:
+                    problems.append(f"{here}: whyNot says {p['reason']}, but {wrong}")
+    assert not problems, f"{len(problems)} disagreements of {probes} probes, e.g.:\n" + "\n".join(
+        problems[:15]
+    )
+    # every reason the engine's positions call for came up
+    assert set(reasons) >= {
+        "not_rolled",
+        "plus_used",
+        "wrong_colour",
+        "crossed",
+        "yellow_needs",
+        "blue_needs",
+        "green_needs",
+        "full",
+        "purple_needs",
+        "platter_first",
+    }, reasons
+    assert probes > 50_000, probes
