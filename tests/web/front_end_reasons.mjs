@@ -8,6 +8,30 @@ globalThis.localStorage ??= { getItem: () => null, setItem: () => {} };
 if (!globalThis.navigator) globalThis.navigator = { languages: ["en"], language: "en" };
 
 const clever = await import("../../web/src/views/clever-model.ts");
+const thousandModel = await import("../../web/src/views/thousand.ts");
+const thousandWords = await import("../../web/src/views/thousand-words.ts");
+const { default: en } = await import("../../web/src/locales/en.json");
+
+// Dice 1000's words come from the English catalogue: the messages the test reads are made to say their id and
+// parameters instead, as "\u0001id|key=value|...", so the answers can be held against the engine's message ids.
+const MARK = "\u0001";
+for (const id of Object.keys(en)) {
+  if (!id.startsWith("thousand.refusal.") && !id.startsWith("thousand.event.")) continue;
+  const keys = [...new Set([...String(en[id]).matchAll(/\{(\w+)\}/g)].map((x) => x[1]))];
+  en[id] = MARK + [id, ...keys.map((k) => `${k}={${k}}`)].join("|");
+}
+/** A marked message back as {id, params} (numbers as numbers), or the text as it is. */
+function unmark(text) {
+  if (typeof text !== "string" || !text.startsWith(MARK)) return text;
+  const [id, ...pairs] = text.slice(1).split("|");
+  const params = {};
+  for (const pair of pairs) {
+    const [k, v] = [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];
+    const n = Number(v.replaceAll(",", "").replace("\u2212", "-"));
+    params[k] = v !== "" && Number.isFinite(n) ? n : v;
+  }
+  return { id, params };
+}
 
 /** Every die on every cell of every area of the sheet (grids by row and column, tracks by their next cell),
  * as the page answers a click: a legal entry (and the value it enters), or why not. */
@@ -38,9 +62,21 @@ function cleverCase({ view, seat }) {
   return { step: m.step, legal: m.legal.map((x) => x.text), probes: out };
 }
 
+/** Dice 1000: why the player to move may not bank, and what the step from `before` to `view` changed. */
+function thousandCase({ before, view, rules, banker, names }) {
+  const m = thousandModel.read(view);
+  const prev = before ? thousandModel.read(before) : null;
+  const name = (seat) => names[seat];
+  return {
+    refusal: unmark(thousandWords.refusalText(m, rules, m.bankRefusal)),
+    consequences: thousandWords.consequences(prev, m, rules, name, banker).map(unmark),
+  };
+}
+
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const cases = JSON.parse(input);
 const answers = {};
 if (cases.clever) answers.clever = cases.clever.map(cleverCase);
+if (cases.thousand) answers.thousand = cases.thousand.map(thousandCase);
 process.stdout.write(JSON.stringify(answers));

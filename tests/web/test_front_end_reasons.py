@@ -25,6 +25,11 @@ from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, PH_PLUS, TRACK, CleverState
 from dicehall.clever.tables import B_VALUES, G_MIN, O_MULT, Y_VALUES
 from dicehall.core.game import CHANCE, TERMINAL, get_game
+from dicehall.i18n.message import message_json
+from dicehall.thousand.notation import BANK
+from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.state import ThousandState
+from dicehall.thousand.tables import DECIDING, KEEPING
 from dicehall.web.live import page_view
 from dicehall.web.together import Together
 
@@ -280,3 +285,237 @@ def test_clever_why_not_and_entered_value_agree_with_the_engine(front_end: Path)
         "platter_first",
     }, reasons
     assert probes > 50_000, probes
+
+
+# -- Dice 1000: refusalText (why not bank) and consequences (what a roll or a bank did to the scores) -------------
+
+THOUSAND_RULES = [
+    ("classic", {}),
+    ("classic-open", {}),
+    ("classic-nobarrel", {"open_fail_penalty": 50, "free_set_aside": True}),
+    ("variant2", {}),
+    ("yard", {}),
+    (
+        "classic",
+        {
+            "exact_reset": True,
+            "dump_truck_score": 300,
+            "pits": ((100, 200),),
+            "target": 600,
+            "barrel_score": 500,
+        },
+    ),
+]
+
+
+def thousand_steps(
+    seed: int, preset: str, overrides: dict[str, Any], n: int, steps: int
+) -> list[dict[str, Any]]:
+    """The steps of a seeded random game (at most ``steps`` actions) as the page gets them: the view before and
+    after each action, the action, and the engine's positions and narration."""
+    game = get_game("thousand")
+    rules = ThousandRules.from_preset(preset, overrides)
+    state = game.new_initial_state(rules, n)
+    assert isinstance(state, ThousandState)
+    seats = names(n)
+    rng = np.random.default_rng(seed)
+    out: list[dict[str, Any]] = []
+    before = page_view(state, seats)
+    for step in range(steps):
+        cp = state.current_player()
+        if cp == TERMINAL:
+            break
+        old = state.clone()
+        if cp == CHANCE:
+            action: Any = state.sample_chance(rng)
+        else:
+            legal = list(state.legal_actions())
+            action = legal[int(rng.integers(len(legal)))]
+        state.apply_action(action)
+        view = page_view(state, seats)
+        out.append(
+            {
+                "where": f"thousand seed={seed} players={n} rules={preset} {overrides or ''} step {step}",
+                "old": old,
+                "new": state.clone(),
+                "action": action,
+                "actor": cp,
+                "events": [message_json(e) for e in state.events],
+                "case": {
+                    "before": before,
+                    "view": view,
+                    "rules": rules.to_dict(),
+                    "banker": cp if action == BANK else None,
+                    "names": seats,
+                },
+            }
+        )
+        before = view
+    return out
+
+
+SCORE_IDS = {"bolt_penalty", "barrel_fall", "dump", "overtaken", "exact_reset", "score"}
+"""The announcements that carry a seat's new score."""
+
+
+def narrated(
+    events: list[dict[str, Any]], msgid: str, name: str, why: str | None = None
+) -> dict[str, Any] | None:
+    """The engine's narration ``thousand.narrate.<msgid>`` of the seat called ``name`` (with a ``why`` of that id)."""
+    for e in events:
+        params = e["params"]
+        if e["id"] != f"thousand.narrate.{msgid}" or params.get("name") != name:
+            continue
+        if why is None or (
+            isinstance(params.get("why"), dict) and params["why"]["id"] == f"thousand.why.{why}"
+        ):
+            return params
+    return None
+
+
+def consequence_problem(step: dict[str, Any], said: dict[str, Any]) -> str | None:
+    """None when the engine's step bears out an announcement of ``consequences``, else what the engine did."""
+    old: ThousandState = step["old"]
+    new: ThousandState = step["new"]
+    events = step["events"]
+    kind, params = said["id"].removeprefix("thousand.event."), said["params"]
+    if kind == "hot":
+        ok = new.hot_dice and not old.hot_dice and params["total"] == new.turn_total
+        # (the engine's hot dice, which the yard's pair re-roll also sets: it narrates that as "pair")
+        return (
+            None
+            if ok
+            else f"the engine: hot dice {new.hot_dice}, {new.turn_total} this turn, narrated {events}"
+        )
+    seat = step["case"]["names"].index(params["name"])
+    was, now = old.score[seat], new.score[seat]
+    engine = f"the engine: {params['name']} {was} → {now}, narrated {events}"
+    if kind in SCORE_IDS - {"dump"} and (params["old"], params.get("score", 0)) != (was, now):
+        return engine
+    if kind == "bolt":
+        ok = new.bolts[seat] == params["n"] > old.bolts[seat] and params["limit"] == new.rules.bolts_count
+        return None if ok else engine
+    if kind == "bolt_penalty":
+        return None if narrated(events, "penalty", params["name"], "bolts") else engine
+    if kind == "barrel_on":
+        return None if new.on_barrel[seat] and narrated(events, "barrel_on", params["name"]) else engine
+    if kind == "barrel_fall":  # off the score barrel, or the open barrel's last point
+        return None if new.falls[seat] > old.falls[seat] else engine
+    if kind == "open_point":
+        point = narrated(events, "point", params["name"])
+        return (
+            None if point and point["points"] == params["n"] and point["limit"] == params["limit"] else engine
+        )
+    if kind == "skip":
+        return None if new.skip_next[seat] and narrated(events, "zero_first", params["name"]) else engine
+    if kind == "dump":
+        return None if now == 0 and narrated(events, "dump", params["name"]) else engine
+    if kind == "overtaken":
+        penalty = narrated(events, "penalty", params["name"], "overtaken")
+        return None if penalty and penalty["amount"] == params["penalty"] else engine
+    if kind == "exact_reset":
+        return None if narrated(events, "set", params["name"], "exact_reset") else engine
+    if kind == "score":
+        return None
+    return f"an announcement the test does not know: {said}"
+
+
+def test_thousand_refusal_and_consequences_agree_with_the_engine(front_end: Path) -> None:
+    """``refusalText``: where the player to move may not bank, the page's reason is the engine's (message id and
+    parameters; while dice are to be set aside, the minimum bank's rule); where banking is legal, none.
+    ``consequences`` (after every roll and bank): each announcement is borne out by the engine (its old and new
+    scores, its narration of bolts, falls, overtakes, dump truck, ...), every score the engine changed besides the
+    banker's is announced once, and what the engine narrates of hot dice, bolts, the barrel, points and skipped
+    turns is announced."""
+    steps: list[dict[str, Any]] = []
+    for k, (preset, overrides) in enumerate(THOUSAND_RULES):
+        for seed in range(3):
+            steps += thousand_steps(100 * k + seed, preset, overrides, 2 + seed, 700)
+    answers = ask(front_end, {"thousand": [s["case"] for s in steps]})["thousand"]
+    assert len(answers) == len(steps)
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for step, answer in zip(steps, answers, strict=True):
+        new: ThousandState = step["new"]
+        where = step["where"]
+        refusal = answer["refusal"]
+        if refusal is not None:
+            seen[refusal["id"]] = seen.get(refusal["id"], 0) + 1
+        cp = new.current_player()
+        if cp < 0 or BANK in new.legal_actions():
+            want = None
+        elif new.phase == DECIDING:
+            want = message_json(new.bank_refusal())
+        elif new.phase == KEEPING:
+            want = None if new.turn_total >= new.min_bank() else message_json(new._need_reason())
+        else:
+            want = {"id": f"a phase the test does not know: {new.phase}"}
+        if refusal != want:
+            problems.append(f"{where}: refusalText {refusal}, the engine {want} ({new.render()!r})")
+        if step["actor"] != CHANCE and step["action"] != BANK:
+            continue  # the page words only rolls and banks by consequences
+        said = answer["consequences"]
+        for s in said:
+            seen[s["id"]] = seen.get(s["id"], 0) + 1
+            wrong = consequence_problem(step, s)
+            if wrong:
+                problems.append(f"{where} ({step['action']!r}): consequences say {s}, but {wrong}")
+        banker = step["case"]["banker"]
+        for seat in range(new.n):
+            name = step["case"]["names"][seat]
+            told = [
+                s
+                for s in said
+                if s["id"].removeprefix("thousand.event.") in SCORE_IDS and s["params"]["name"] == name
+            ]
+            changed = step["old"].score[seat] != new.score[seat]
+            if seat == banker:
+                told_dump = any(s["id"] == "thousand.event.dump" for s in told)
+                if told_dump != bool(narrated(step["events"], "dump", name)):
+                    problems.append(
+                        f"{where}: the banker's dump truck: consequences {said}, the engine {step['events']}"
+                    )
+            elif len(told) != (1 if changed else 0):
+                problems.append(
+                    f"{where}: {name} {step['old'].score[seat]} → {new.score[seat]}, consequences {said}"
+                )
+        # what the engine narrates and the view after it still shows (a hot dice roll that ended the turn, the
+        # open barrel's last point that made the player fall, the page cannot see)
+        for seat, name in enumerate(step["case"]["names"]):
+            shown = {
+                "barrel_on": new.on_barrel[seat] and not step["old"].on_barrel[seat],
+                "open_point": new.points[seat] > step["old"].points[seat],
+                "skip": new.skip_next[seat] and not step["old"].skip_next[seat],
+            }
+            for event, narration in (
+                ("barrel_on", "barrel_on"),
+                ("open_point", "point"),
+                ("skip", "zero_first"),
+            ):
+                told = any(s["id"] == f"thousand.event.{event}" and s["params"]["name"] == name for s in said)
+                if shown[event] and narrated(step["events"], narration, name) and not told:
+                    problems.append(f"{where}: the engine narrates {step['events']}, consequences say {said}")
+        if (
+            new.hot_dice
+            and not step["old"].hot_dice
+            and not any(s["id"] == "thousand.event.hot" for s in said)
+        ):
+            problems.append(f"{where}: the engine has hot dice now, consequences say {said}")
+    assert not problems, f"{len(problems)} disagreements in {len(steps)} steps, e.g.:\n" + "\n".join(
+        problems[:15]
+    )
+    refusals = {"opening", "pit", "barrel", "barrel_exact", "hot_mandatory", "hot_confirm"}
+    events = {
+        "hot",
+        "bolt",
+        "bolt_penalty",
+        "barrel_on",
+        "barrel_fall",
+        "open_point",
+        "skip",
+        "dump",
+        "overtaken",
+    }
+    events |= {"exact_reset", "score"}
+    want = {f"thousand.refusal.{r}" for r in refusals} | {f"thousand.event.{e}" for e in events}
+    assert set(seen) >= want, f"not every reason came up: {sorted(want - set(seen))}"
