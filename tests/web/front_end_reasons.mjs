@@ -10,6 +10,7 @@ if (!globalThis.navigator) globalThis.navigator = { languages: ["en"], language:
 const clever = await import("../../web/src/views/clever-model.ts");
 const thousandModel = await import("../../web/src/views/thousand.ts");
 const thousandWords = await import("../../web/src/views/thousand-words.ts");
+const wurf = await import("../../web/src/views/wurf-model.ts");
 const { default: en } = await import("../../web/src/locales/en.json");
 
 // Dice 1000's words come from the English catalogue: the messages the test reads are made to say their id and
@@ -73,10 +74,17 @@ function thousandCase({ before, view, rules, banker, names }) {
   };
 }
 
+/** Der große Wurf: a throw's outcome as the page reads it, and what becomes of each die (by the view after it). */
+function wurfCase({ move, view }) {
+  const dice = wurf.parseLands(move);
+  return { dice, fates: dice ? wurf.fates(dice, wurf.read(view).last?.takenFaces ?? []) : null };
+}
+
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const cases = JSON.parse(input);
 const answers = {};
 if (cases.clever) answers.clever = cases.clever.map(cleverCase);
 if (cases.thousand) answers.thousand = cases.thousand.map(thousandCase);
+if (cases.wurf) answers.wurf = cases.wurf.map(wurfCase);
 process.stdout.write(JSON.stringify(answers));

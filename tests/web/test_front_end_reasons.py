@@ -32,6 +32,9 @@ from dicehall.thousand.state import ThousandState
 from dicehall.thousand.tables import DECIDING, KEEPING
 from dicehall.web.live import page_view
 from dicehall.web.together import Together
+from dicehall.wurf.actions import Outcome
+from dicehall.wurf.rules import WurfRules
+from dicehall.wurf.state import WurfState
 
 ROOT = Path(__file__).resolve().parents[2]
 ESBUILD = ROOT / "web" / "node_modules" / ".bin" / "esbuild"
@@ -519,3 +522,121 @@ def test_thousand_refusal_and_consequences_agree_with_the_engine(front_end: Path
     events |= {"exact_reset", "score"}
     want = {f"thousand.refusal.{r}" for r in refusals} | {f"thousand.event.{e}" for e in events}
     assert set(seen) >= want, f"not every reason came up: {sorted(want - set(seen))}"
+
+
+# -- Der große Wurf: parseLands (the outcome's notation) and fates (what becomes of each die) --------------------
+
+
+def mutated(token: str, rng: np.random.Generator) -> str:
+    """A die of an outcome's notation, now and then cocked (its face or X on the re-throw) or on the rim."""
+    if "@" not in token or token.startswith("c"):
+        return token
+    u = rng.random()
+    return (
+        f"c{token}"
+        if u < 0.1
+        else "cX" + token[token.index("@") :]
+        if u < 0.15
+        else "rim"
+        if u < 0.2
+        else token
+    )
+
+
+def wurf_throws(seed: int, n: int, preset: str, steps: int, mutate: bool) -> list[dict[str, Any]]:
+    """Every throw's outcome of a seeded random game (at most ``steps`` actions): the outcome, its notation, the
+    view after it (what the page reads the taken numbers from) and the engine's positions before and after. The
+    outcome is applied as its notation reads (as a table's log replays it); with ``mutate`` some dice of the arena
+    model's outcomes are made cocked or put on the rim, as a referee may type them in."""
+    game = get_game("wurf")
+    state = game.new_initial_state(WurfRules.from_preset(preset), n)
+    assert isinstance(state, WurfState)
+    seats = names(n)
+    rng = np.random.default_rng(seed)
+    out: list[dict[str, Any]] = []
+    for step in range(steps):
+        cp = state.current_player()
+        if cp == TERMINAL:
+            break
+        if cp != CHANCE:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            continue
+        move = state.action_to_string(state.sample_chance(rng))
+        if mutate and move.startswith(
+            "lands"
+        ):  # cocked dice and the rim are rare in the arena model's throws
+            move = " ".join(mutated(tok, rng) for tok in move.split())
+        outcome = state.string_to_action(move)
+        old = state.clone()
+        state.apply_action(outcome)
+        if isinstance(outcome, Outcome):
+            where = (
+                f"wurf seed={seed} players={n} rules={preset}{' typed' if mutate else ''} step {step}: {move}"
+            )
+            view = page_view(state, seats)
+            out.append(
+                {
+                    "where": where,
+                    "outcome": outcome,
+                    "old": old,
+                    "new": state.clone(),
+                    "move": move,
+                    "view": view,
+                }
+            )
+    return out
+
+
+def test_wurf_parse_lands_and_fates_agree_with_the_engine(front_end: Path) -> None:
+    """``parseLands`` reads every die of a throw's outcome as the engine does (status, face, place), and ``fates``
+    says what the engine did with each: the dice it says stay are the engine's arena after the throw (in order, with
+    their faces and places), and as many dice left the arena, showed X (cocked or not) and were taken by the thrower
+    as the engine's report of the throw counts."""
+    throws: list[dict[str, Any]] = []
+    for seed in range(6):
+        throws += wurf_throws(
+            seed, 2 + seed % 4, "match" if seed % 3 == 2 else "standard", 400, seed % 2 == 1
+        )
+    answers = ask(front_end, {"wurf": [{"move": t["move"], "view": t["view"]} for t in throws]})["wurf"]
+    assert len(answers) == len(throws)
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for throw, answer in zip(throws, answers, strict=True):
+        where, outcome, new = throw["where"], throw["outcome"], throw["new"]
+        dice, fates = answer["dice"], answer["fates"]
+        engine_dice = [
+            {"status": d.status, "face": d.face, "x": d.x, "y": d.y, "yaw": d.yaw} for d in outcome.dice
+        ]
+        for d in engine_dice:
+            if d["status"] in ("out", "rim"):
+                d.update(face=0, x=None, y=None, yaw=0)
+        if dice != engine_dice:
+            problems.append(f"{where}: parseLands {dice}, the engine {engine_dice}")
+            continue
+        for f in fates:
+            seen[f] = seen.get(f, 0) + 1
+        stays = [
+            {"face": d["face"], "x": d["x"], "y": d["y"], "yaw": d["yaw"]}
+            for d, f in zip(dice, fates, strict=True)
+            if f == "stays"
+        ]
+        arena = [{"face": d.face, "x": d.x, "y": d.y, "yaw": d.yaw} for d in new.arena]
+        if new.game_index == throw["old"].game_index and stays != arena:  # (a match's next game: a new arena)
+            problems.append(f"{where}: fates {fates} keep {stays}, the engine's arena after is {arena}")
+        report = new.last
+        assert report is not None
+        counts = {
+            "out or rim": (fates.count("out") + fates.count("rim"), report.left),
+            "cocked X": (fates.count("cocked-x"), report.cocked_lost),
+            "X": (fates.count("x"), report.x_removed),
+            "taken": (fates.count("taken"), report.taken),
+            "cocked": (sum(d["status"] == "cocked" for d in dice), report.cocked),
+        }
+        for what, (page, engine) in counts.items():
+            if page != engine:
+                problems.append(f"{where}: fates {fates} have {page} {what}, the engine {engine}")
+    assert not problems, f"{len(problems)} disagreements in {len(throws)} throws, e.g.:\n" + "\n".join(
+        problems[:15]
+    )
+    assert set(seen) >= {"stays", "out", "rim", "x", "cocked-x", "taken"}, seen
