@@ -24,6 +24,7 @@ from dicehall.core.errors import DicehallError, IllegalActionError, NotationErro
 from dicehall.core.game import CHANCE, State, get_game
 from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
+from dicehall.i18n.message import Message
 from dicehall.web.bots import BotRunner
 from dicehall.web.db import OPEN_STATUSES, UNDO, Store, StoredEvent, TableMeta
 from dicehall.web.lifecycle import Lifecycle
@@ -36,6 +37,7 @@ from dicehall.web.live import (
     dumps,
     effective_events,
     hash_token,
+    is_named,
     name_players,
     new_rngs,
     status_for,
@@ -193,13 +195,20 @@ class TableManager:
             else:
                 if s.bot:
                     raise TableError("bad_request", f"seat {i}: a human seat takes no 'bot'")
-                name = (s.name or "").strip() or f"Player {i + 1}"
+                name = (s.name or "").strip()
                 token_hash = None
                 if not s.open:
                     tokens[i] = secrets.token_urlsafe(24)
                     token_hash = hash_token(tokens[i])
                 seats.append(
-                    {"name": name, "kind": "human", "bot": None, "token": token_hash, "claimed": not s.open}
+                    {
+                        "name": name or str(Message("seat.player", n=i + 1)),  # the records' English
+                        "kind": "human",
+                        "bot": None,
+                        "token": token_hash,
+                        "claimed": not s.open,
+                        "named": bool(name) and is_named(i, {"kind": "human", "name": name}),
+                    }
                 )
         now = time.time()
         state = game.new_initial_state(rules, len(seats))
@@ -314,6 +323,7 @@ class TableManager:
         seats[seat].update(token=hash_token(token), claimed=True)
         if name and name.strip():
             seats[seat]["name"] = name.strip()
+            seats[seat]["named"] = is_named(seat, {"kind": "human", "name": name.strip()})
         status = status_for(seats, table.state)
         try:
             self.store.update_table(table_id, seats=seats, status=status, fence=self._fence(table_id))

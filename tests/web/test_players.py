@@ -154,3 +154,23 @@ def test_the_migration_makes_the_player_tables_on_sqlite(server, db_url):
         assert {c["name"] for c in insp.get_columns("dh_players")} == {
             *("id", "name", "name_key", "kind", "created", "seen", "webauthn_user"),
         }
+
+
+def test_unnamed_seats_are_stored_language_neutral(server):
+    with server() as c:
+        t = create(
+            c,
+            seats=[{"kind": "human"}, {"kind": "human", "name": "Игрок 2"}, {"kind": "human", "name": "Zoe"}],
+        )
+        seats = c.get(f"/api/tables/{t['table_id']}").json()["seats"]
+        # the English default stays the name (records, the terminal); the page words it from "named"
+        assert [(s["name"], s["named"]) for s in seats] == [
+            ("Player 1", False),
+            ("Игрок 2", False),  # a default name in another language, for its own number: unnamed too
+            ("Zoe", True),
+        ]
+        t = create(c, seats=[{"kind": "human", "name": "Gracz 2"}, {"kind": "human", "open": True}])
+        r = c.post(f"/api/tables/{t['table_id']}/join", json={"seat": 1, "name": "Ola"})
+        assert r.status_code == 200
+        seats = c.get(f"/api/tables/{t['table_id']}").json()["seats"]
+        assert [(s["name"], s["named"]) for s in seats] == [("Gracz 2", True), ("Ola", True)]

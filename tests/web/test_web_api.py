@@ -94,6 +94,7 @@ def test_open_seat_claim_flow(server):
             "kind": "human",
             "bot": None,
             "claimed": True,
+            "named": True,
         }
         assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
         ws2 = stack.enter_context(connect(c))

@@ -49,7 +49,7 @@ export function openTables(box: HTMLElement, games: () => string[], emptyHint: s
               "data-join": s.seat,
               onclick: async () => {
                 try {
-                  const res = await api.join(tb.table_id, s.seat, myName(s.seat));
+                  const res = await api.join(tb.table_id, s.seat, myName());
                   saveToken(tb.table_id, res.seat, res.token);
                   navigate(`/table/${tb.table_id}`);
                 } catch (err) {
