@@ -65,9 +65,10 @@ _FORBIDDEN = (
 class OriginCheck:
     """Pure ASGI middleware: a state-changing request under ``/api`` that a browser sent from another site is
     refused with 403 ``bad_origin``: its ``Origin`` is not this server's ``scheme://host``, or its
-    ``Sec-Fetch-Site`` says cross-site or same-site. Requests with neither header (scripts, the processes of one
-    server forwarding to each other) carry no browser's cookies by surprise and pass; the session cookie is
-    ``SameSite=Lax`` besides (players.py)."""
+    ``Sec-Fetch-Site`` says cross-site or same-site. A websocket handshake from another site's page is refused
+    the same way (closed before it is accepted: the browser sees a failed connection). Requests with neither
+    header (scripts, the processes of one server forwarding to each other) carry no browser's cookies by surprise
+    and pass; the session cookie is ``SameSite=Lax`` besides (players.py)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -90,6 +91,10 @@ class OriginCheck:
                 }
             )
             await send({"type": "http.response.body", "body": _FORBIDDEN})
+            return
+        if scope["type"] == "websocket" and not same_origin(scope):
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 1008})  # before accept: an HTTP 403 to the browser
             return
         await self.app(scope, receive, send)
 

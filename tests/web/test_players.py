@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
+from starlette.websockets import WebSocketDisconnect
 from webtools import create
 
 from dicehall.web.players import COOKIE, MAX_AGE, SECURE_COOKIE
@@ -138,6 +140,12 @@ def test_writes_from_another_site_are_refused(server):
             assert r.status_code == 403 and r.json()["code"] == "bad_origin", headers
             assert c.post("/api/tables", json=table_body(), headers=headers).status_code == 403
         assert c.get("/api/me", headers={"Origin": "https://evil.example"}).status_code == 200
+        evil = {"Origin": "https://evil.example"}
+        with pytest.raises(WebSocketDisconnect), c.websocket_connect("/ws", headers=evil) as ws:
+            ws.receive_json()
+        with c.websocket_connect("/ws", headers={"Origin": "http://testserver"}) as ws:
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json()["type"] == "pong"
         same = {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
         assert c.put("/api/me/name", json={"name": "Ann"}, headers=same).status_code == 200
 
