@@ -78,8 +78,12 @@ def _invisible(ch: str) -> bool:
     return unicodedata.category(ch) in _REFUSED_CATEGORIES or ord(ch) in _INVISIBLE
 
 
-def check_name(raw: str) -> str:
-    """``raw`` normalised, or :class:`NameRefused` naming the first rule it breaks."""
+def check_name(
+    raw: str, *, max_chars: int = MAX_CHARS, max_bytes: int = MAX_BYTES, reserved: bool = True
+) -> str:
+    """``raw`` normalised, or :class:`NameRefused` naming the first rule it breaks. A player's display name is
+    checked with the defaults; a name typed for one seat of one table (hot seat) with ``reserved=False`` and the
+    table's own length bound (check_seat_name)."""
     for ch in raw:  # before normalising: NFC and strip must not hide a control character (a tab, a newline)
         if _invisible(ch) and ch != " ":
             raise NameRefused(msgid="names.error.invisible", params={"code": f"U+{ord(ch):04X}"})
@@ -87,8 +91,8 @@ def check_name(raw: str) -> str:
     name = " ".join(part for part in re.split(r"\s+", name) if part)
     if not name:
         raise NameRefused(msgid="names.error.empty")
-    if len(name) > MAX_CHARS or len(name.encode("utf-8")) > MAX_BYTES:
-        raise NameRefused(msgid="names.error.too_long", params={"max": MAX_CHARS})
+    if len(name) > max_chars or len(name.encode("utf-8")) > max_bytes:
+        raise NameRefused(msgid="names.error.too_long", params={"max": max_chars})
     marks = 0
     for ch in unicodedata.normalize("NFD", name):  # a precomposed letter counts its marks too
         marks = marks + 1 if unicodedata.combining(ch) else 0
@@ -97,9 +101,19 @@ def check_name(raw: str) -> str:
     if unicodedata.combining(name[0]):
         raise NameRefused(msgid="names.error.marks", params={"max": MAX_MARKS})
     plain = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-    if any(rule.match(plain) for rule in RESERVED):
+    if reserved and any(rule.match(plain) for rule in RESERVED):
         raise NameRefused(msgid="names.error.reserved", params={"name": name})
     return name
+
+
+SEAT_MAX_CHARS = 40
+"""A seat's name as a table's creator or joiner types it (``SeatSpec.name``, ``JoinSeat.name``)."""
+
+
+def check_seat_name(raw: str) -> str:
+    """A name typed for a seat: the same characters as a display name, up to 40 of them, any words (a hot-seat
+    table may call its seats "Player 1" or "Bot")."""
+    return check_name(raw, max_chars=SEAT_MAX_CHARS, max_bytes=4 * SEAT_MAX_CHARS, reserved=False)
 
 
 def impersonates(name: str, others: list[str]) -> bool:

@@ -22,6 +22,7 @@ from typing import Any
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
 from dicehall.core.game import CHANCE, State, get_game
+from dicehall.core.names import check_seat_name
 from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
 from dicehall.i18n.message import Message
@@ -195,7 +196,7 @@ class TableManager:
             else:
                 if s.bot:
                     raise TableError("bad_request", f"seat {i}: a human seat takes no 'bot'")
-                name = (s.name or "").strip()
+                name = check_seat_name(s.name) if s.name and s.name.strip() else ""
                 token_hash = None
                 if not s.open:
                     tokens[i] = secrets.token_urlsafe(24)
@@ -322,8 +323,8 @@ class TableManager:
         seats = [dict(x) for x in table.seats]
         seats[seat].update(token=hash_token(token), claimed=True)
         if name and name.strip():
-            seats[seat]["name"] = name.strip()
-            seats[seat]["named"] = is_named(seat, {"kind": "human", "name": name.strip()})
+            seats[seat]["name"] = check_seat_name(name)
+            seats[seat]["named"] = is_named(seat, {"kind": "human", "name": seats[seat]["name"]})
         status = status_for(seats, table.state)
         try:
             self.store.update_table(table_id, seats=seats, status=status, fence=self._fence(table_id))

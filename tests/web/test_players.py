@@ -182,3 +182,16 @@ def test_unnamed_seats_are_stored_language_neutral(server):
         assert r.status_code == 200
         seats = c.get(f"/api/tables/{t['table_id']}").json()["seats"]
         assert [(s["name"], s["named"]) for s in seats] == [("Gracz 2", True), ("Ola", True)]
+
+
+def test_seat_names_typed_for_a_table_refuse_invisible_characters(server):
+    with server() as c:
+        body = {"game": "thousand", "seats": [{"kind": "human", "name": "Ann\u202e"}, {"kind": "human"}]}
+        r = c.post("/api/tables", json=body)
+        assert r.status_code == 400 and r.json()["msgid"] == "names.error.invisible"
+        # a hot-seat table may still call its seats anything visible, default names included
+        t = create(c, seats=[{"kind": "human", "name": " Bot  "}, {"kind": "human", "open": True}])
+        assert t["seats"][0]["name"] == "Bot"
+        join = f"/api/tables/{t['table_id']}/join"
+        assert c.post(join, json={"seat": 1, "name": "Bo\u200bb"}).status_code == 400
+        assert c.post(join, json={"seat": 1, "name": "Bob"}).status_code == 200
