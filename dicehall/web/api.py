@@ -283,7 +283,7 @@ async def join_table(
             _players(request).ensure(request, forwarded)
         return forwarded
     except DicehallError as exc:
-        raise _http_error(exc) from None
+        return _refusal(exc)  # a refused name says its rule as a message
     _players(request).ensure(request, response)
     return {
         "table_id": table_id,

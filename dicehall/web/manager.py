@@ -22,7 +22,7 @@ from typing import Any
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
 from dicehall.core.game import CHANCE, State, get_game
-from dicehall.core.names import check_seat_name
+from dicehall.core.names import NameRefused, check_seat_name, impersonates
 from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
 from dicehall.i18n.message import Message
@@ -35,6 +35,7 @@ from dicehall.web.live import (
     Subscriber,
     TableError,
     default_hints,
+    default_seat_names,
     dumps,
     effective_events,
     hash_token,
@@ -323,7 +324,17 @@ class TableManager:
         seats = [dict(x) for x in table.seats]
         seats[seat].update(token=hash_token(token), claimed=True)
         if name and name.strip():
-            seats[seat]["name"] = check_seat_name(name)
+            typed = check_seat_name(name)
+            others = [str(x["name"]) for i, x in enumerate(table.seats) if i != seat and x["kind"] == "human"]
+            others += [
+                d
+                for i, x in enumerate(table.seats)
+                if i != seat and not is_named(i, x)
+                for d in default_seat_names(i + 1)
+            ]
+            if impersonates(typed, others):  # "Аnn" (a Cyrillic А) joining beside Ann, or Ann twice
+                raise NameRefused(msgid="names.error.taken", params={"name": typed})
+            seats[seat]["name"] = typed
             seats[seat]["named"] = is_named(seat, {"kind": "human", "name": seats[seat]["name"]})
         status = status_for(seats, table.state)
         try:

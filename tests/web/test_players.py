@@ -195,3 +195,24 @@ def test_seat_names_typed_for_a_table_refuse_invisible_characters(server):
         join = f"/api/tables/{t['table_id']}/join"
         assert c.post(join, json={"seat": 1, "name": "Bo\u200bb"}).status_code == 400
         assert c.post(join, json={"seat": 1, "name": "Bob"}).status_code == 200
+
+
+def test_a_joiner_cannot_take_a_name_that_looks_like_another_seats(server):
+    with server() as c:
+        t = create(
+            c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "human", "open": True}]
+        )
+        join = f"/api/tables/{t['table_id']}/join"
+        for lookalike in (
+            "Аnn",
+            "ANN",
+            "Ann",
+            "Player 2",
+            "Игрок 2",
+        ):  # a Cyrillic А; the unnamed seat 2's names
+            r = c.post(join, json={"seat": 2, "name": lookalike})
+            assert r.status_code == 400 and r.json()["msgid"] == "names.error.taken", lookalike
+        assert c.post(join, json={"seat": 2, "name": "Anna"}).status_code == 200
+        # the same name at another table is fine
+        t = create(c, seats=[{"kind": "human", "name": "Bob"}, {"kind": "human", "open": True}])
+        assert c.post(f"/api/tables/{t['table_id']}/join", json={"seat": 1, "name": "Ann"}).status_code == 200
