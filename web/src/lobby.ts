@@ -253,7 +253,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       else formEl.append(h("p", { class: "error" }, t("lobby.no_view", { game: gameTitle(gameName) })));
     })
     .catch((err: unknown) => formEl.append(h("p", { class: "error" }, t("lobby.cannot_reach", { detail: apiErrorText(err) }))));
-  const stopTables = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_lobby"));
+  const stopTables = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_lobby"), () => myName.value);
   const stopFinished = finishedGames(finishedBox, Object.keys(VIEWS));
   return () => {
     window.clearTimeout(checkTimer);
