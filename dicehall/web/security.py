@@ -100,11 +100,15 @@ class OriginCheck:
 
 
 def same_origin(scope: Scope) -> bool:
-    """Whether the request's browser headers (if any) say it came from a page of this server."""
+    """Whether the request's browser headers (if any) say it came from a page of this server.
+
+    ``Sec-Fetch-Site`` (sent by every current browser, and not settable by a page) decides when present, so a
+    reverse proxy that rewrites ``Host`` does not lock its users out; older browsers' ``Origin`` is compared with
+    ``scheme://host`` (``--trusted-proxy`` sets the scheme from ``X-Forwarded-Proto``)."""
     headers: dict[bytes, bytes] = dict(scope.get("headers") or [])
     fetch_site = headers.get(b"sec-fetch-site")
-    if fetch_site is not None and fetch_site not in (b"same-origin", b"none"):
-        return False
+    if fetch_site is not None:
+        return fetch_site in (b"same-origin", b"none")
     origin = headers.get(b"origin")
     if origin is None:
         return True
