@@ -230,6 +230,9 @@ def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any, server: Server
     host.locator("[data-testid=created] .created-seats li[data-seat='1'] input.invite").wait_for()
     invite = host.input_value("[data-testid=created] li[data-seat='1'] input.invite")
     assert "#seat=1&token=" in invite
+    assert "Игрок 2" in host.inner_text("[data-testid=created] li[data-seat='1']"), (
+        "unnamed: worded in Russian"
+    )
     friend = new_page(*PHONE, locale="pl-PL")
     friend.goto(invite)
     friend.wait_for_selector("[data-testid=scoreboard] tbody tr")

@@ -61,6 +61,8 @@ export interface CreatedSeat {
   kind: "human" | "bot";
   token?: string;
   invite?: string;
+  /** false: a human seat nobody named (worded as `seat.player` in the reader's language). */
+  named?: boolean;
 }
 
 export interface CreatedTable {
