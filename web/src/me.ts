@@ -98,8 +98,16 @@ export function nameForm(opts: { submit: string; skip?: string; done: (saved: bo
   return form;
 }
 
-/** Before the first table: ask the name once (a dialog over the page); resolves when answered or skipped. */
-export async function askNameOnce(): Promise<void> {
+let asking: Promise<void> | null = null;
+
+/** Before the first table: ask the name once (a dialog over the page); resolves when answered or skipped. A second
+ * click meanwhile waits for the same dialog. */
+export function askNameOnce(): Promise<void> {
+  asking ??= ask().finally(() => (asking = null));
+  return asking;
+}
+
+async function ask(): Promise<void> {
   await loadMe();
   if (myDisplayName() || localStorage.getItem(ASKED)) return;
   return new Promise((resolve) => {
