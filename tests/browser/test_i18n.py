@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 LOCALES = {"ru": "ru-RU", "uk": "uk-UA", "pl": "pl-PL"}
 NAMES = {"ru": "Аня", "uk": "Олеся", "pl": "Zosia"}
 PHONE = (390, 844)
-STATUS_JS = "() => document.querySelector('[data-testid=turn-status]').textContent"
+# (a page still loading has no status line yet: the wait goes on instead of failing on null)
+STATUS_JS = "() => document.querySelector('[data-testid=turn-status]')?.textContent ?? ''"
 
 # Everything a person can read: the text, option labels, tooltips, accessible names, placeholders.
 VISIBLE_JS = """() => {
