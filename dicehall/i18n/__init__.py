@@ -74,6 +74,7 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "wurf.refusal.",
     "wurf.notation.",
     "wurf.rules_error.",
+    "names.error.",  # a display name refused (PUT /api/me/name)
 )
 # POSIX order of precedence for the language of messages.
 ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")

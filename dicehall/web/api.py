@@ -15,10 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.core.game import Game, game_names, get_game
+from dicehall.core.names import check_name
 from dicehall.core.rules import RuleSet
 from dicehall.web.forward import forward_request
 from dicehall.web.limits import CreationLimits, LimitExceeded
 from dicehall.web.owners import Elsewhere
+from dicehall.web.players import Players, clear_cookie, player_json
 from dicehall.web.protocol import CreateTable, JoinSeat
 from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableError, TableManager, public_seats
@@ -33,6 +35,16 @@ _HTTP_STATUS = {"no_such_table": 404, "seat_taken": 409}
 def _manager(request: Request) -> TableManager:
     manager: TableManager = request.app.state.manager
     return manager
+
+
+def _players(request: Request) -> Players:
+    """The app's players, made on first use over its store (an app started again gets new ones)."""
+    state = request.app.state
+    store = _manager(request).store
+    made: Players | None = getattr(state, "players", None)
+    if made is None or made.store is not store:
+        made = state.players = Players(store)
+    return made
 
 
 def _http_error(exc: DicehallError) -> HTTPException:
@@ -201,7 +213,9 @@ def _too_many(exc: LimitExceeded) -> JSONResponse:
 
 
 @router.post("/tables", status_code=201, response_model=None)
-async def create_table(body: CreateTable, request: Request) -> dict[str, Any] | JSONResponse:
+async def create_table(
+    body: CreateTable, request: Request, response: Response
+) -> dict[str, Any] | JSONResponse:
     limits = _creation_limits(request)
     creator = limits.key(request.client.host if request.client else None)
     try:
@@ -216,6 +230,7 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any] | 
     except DicehallError as exc:
         limits.refund(creator)
         return _refusal(exc)
+    _players(request).ensure(request, response)
     seats = public_seats(table.seats)
     for s in seats:
         if s["seat"] in tokens:
@@ -257,13 +272,19 @@ async def list_tables(
 
 
 @router.post("/tables/{table_id}/join", response_model=None)
-async def join_table(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any] | Response:
+async def join_table(
+    table_id: str, body: JoinSeat, request: Request, response: Response
+) -> dict[str, Any] | Response:
     try:
         token = _manager(request).claim(table_id, body.seat, body.name)
     except Elsewhere as moved:  # another server process owns the table (forward.py)
-        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+        forwarded = await forward_request(request, moved.url, body.model_dump(mode="json"))
+        if forwarded.status_code == 200:
+            _players(request).ensure(request, forwarded)
+        return forwarded
     except DicehallError as exc:
-        raise _http_error(exc) from None
+        return _refusal(exc)  # a refused name says its rule as a message
+    _players(request).ensure(request, response)
     return {
         "table_id": table_id,
         "seat": body.seat,
@@ -296,3 +317,32 @@ async def get_record(table_id: str, request: Request) -> JSONResponse:
         record.to_json(),
         headers={"Content-Disposition": f'attachment; filename="{record.game}-{table_id}.json"'},
     )
+
+
+# -- the player behind the request (players.py) ------------------------------------------------------------------
+class NameBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=200)  # core/names.py says what a name may be; this only bounds the work
+
+
+@router.get("/me")
+async def me(request: Request, response: Response) -> dict[str, Any]:
+    """``{"player": {"id", "name", "kind"}}``, or ``{"player": null}`` without a session (a GET makes none); a
+    cookie naming no live session is cleared."""
+    player, stale = _players(request).current(request)
+    if stale:
+        clear_cookie(request, response)
+    return {"player": player_json(player)}
+
+
+@router.put("/me/name", response_model=None)
+async def set_my_name(body: NameBody, request: Request, response: Response) -> dict[str, Any] | JSONResponse:
+    """Name the request's player (a new guest when it has none); a refused name is 400 with the rule's message."""
+    players = _players(request)
+    try:
+        check_name(body.name)
+    except DicehallError as exc:
+        return _refusal(exc)
+    player = players.rename(request, players.ensure(request, response), body.name)
+    return {"player": player_json(player)}

@@ -17,7 +17,7 @@ from dicehall.web.bots import bot_delay_from_env
 from dicehall.web.db import Store, default_db_url
 from dicehall.web.manager import TableManager
 from dicehall.web.owners import Owners
-from dicehall.web.security import SecurityHeaders, install_log_redaction
+from dicehall.web.security import OriginCheck, SecurityHeaders, install_log_redaction
 from dicehall.web.settings import ServerSettings
 from dicehall.web.ws import websocket_endpoint
 
@@ -84,6 +84,7 @@ def create_app(
     app = FastAPI(title="dicehall", lifespan=lifespan)
     app.include_router(api.router)
     app.include_router(analysis_api.router)
+    app.add_middleware(OriginCheck)  # security.py: no state-changing request from another site's page
     app.add_middleware(SecurityHeaders)  # security.py: CSP, no framing, no sniffing, no referrer
     install_log_redaction()
 

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     Text,
     create_engine,
@@ -86,6 +87,40 @@ class EventRow(Base):
     move: Mapped[str] = mapped_column(String(200))
     at: Mapped[float] = mapped_column(Float)
     entered_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class PlayerRow(Base):
+    """A player: a guest (a browser's cookie), later an account. ``id`` is public; ``name`` null until picked."""
+
+    __tablename__ = "dh_players"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name_key: Mapped[str | None] = mapped_column(String(256), nullable=True)  # core.names.skeleton(name)
+    kind: Mapped[str] = mapped_column(String(8))  # guest | account | merged | deleted
+    created: Mapped[float] = mapped_column(Float)
+    seen: Mapped[float] = mapped_column(Float)
+    webauthn_user: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True, unique=True)
+
+
+class SessionRow(Base):
+    """A browser's session: only the SHA-256 of its cookie value is stored."""
+
+    __tablename__ = "dh_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("dh_players.id"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+    seen: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float)
+    ended: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str | None
+    kind: str
 
 
 @dataclass
@@ -408,6 +443,59 @@ class Store:
             .order_by(EventRow.seq)
         )
         return [StoredEvent(r.seq, _actor_out(r.actor), r.move, r.at, r.entered_by) for r in rows]
+
+    # -- players and sessions (players.py) ----------------------------------------------------------------------
+    def create_player(self, id_hash: str, now: float, expires: float) -> Player:
+        """A new guest and its session (keyed by ``id_hash``), in one transaction."""
+        player = Player(secrets.token_hex(8), None, "guest")
+
+        def stmts(conn: Connection) -> None:
+            conn.execute(insert(PlayerRow).values(id=player.id, kind=player.kind, created=now, seen=now))
+            conn.execute(
+                insert(SessionRow).values(
+                    id_hash=id_hash, player_id=player.id, created=now, seen=now, expires=expires
+                )
+            )
+
+        self._transaction(stmts)
+        return player
+
+    def session_player(self, id_hash: str, now: float) -> tuple[Player, float] | None:
+        """The player of a live session (not ended, not expired) and the session's ``seen``, or None."""
+        stmt = (
+            select(PlayerRow.id, PlayerRow.name, PlayerRow.kind, SessionRow.seen)
+            .join(PlayerRow, PlayerRow.id == SessionRow.player_id)
+            .where(SessionRow.id_hash == id_hash, SessionRow.ended.is_(None), SessionRow.expires > now)
+        )
+        rows = self._read(stmt)
+        if not rows or rows[0].kind == "deleted":
+            return None
+        r = rows[0]
+        return Player(r.id, r.name, r.kind), r.seen
+
+    def touch_session(self, id_hash: str, player_id: str, now: float, expires: float) -> None:
+        """Mark a session (and its player) seen now and push its expiry on."""
+        self._transaction(
+            lambda conn: (
+                conn.execute(
+                    update(SessionRow).where(SessionRow.id_hash == id_hash).values(seen=now, expires=expires)
+                ),
+                conn.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(seen=now)),
+            )
+        )
+
+    def set_player_name(self, player_id: str, name: str, name_key: str) -> None:
+        self._write(update(PlayerRow).where(PlayerRow.id == player_id).values(name=name, name_key=name_key))
+
+    def player_names(self, ids: Iterable[str]) -> dict[str, str | None]:
+        """Display names of players by id (one ``IN`` query)."""
+        wanted = list(set(ids))
+        if not wanted:
+            return {}
+        return {
+            r.id: r.name
+            for r in self._read(select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(wanted)))
+        }
 
     # -- lifecycle (unloading, abandonment) ------------------------------------------------------------------
     def _last_activity(self) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import hashlib
 import json
 import secrets
@@ -21,7 +22,8 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, Game, State
 from dicehall.core.realdice import entry_seats
 from dicehall.core.rules import RuleSet
-from dicehall.i18n.message import message_json
+from dicehall.i18n import LANGUAGES, translator
+from dicehall.i18n.message import Message, message_json
 from dicehall.web.db import UNDO, StoredEvent, TableMeta
 from dicehall.web.together import Together
 
@@ -294,9 +296,35 @@ def effective_events(events: list[StoredEvent]) -> tuple[list[StoredEvent], int]
     return kept, last_undo
 
 
+@functools.cache
+def default_seat_names(n: int) -> frozenset[str]:
+    """What seat ``n`` (from 1) is called when nobody named it, in every language ("Player 1", "Игрок 1", …)."""
+    return frozenset(translator(lang).message(Message("seat.player", n=n)) for lang in LANGUAGES)
+
+
+def is_named(seat: int, s: dict[str, Any]) -> bool:
+    """Whether a person named this seat. Unnamed seats are stored ``"named": false`` (their ``name`` the English
+    default, for records); a seat from before that flag, named its own default in one of the languages (the page
+    used to send it in its creator's language), counts as unnamed too. Pages word unnamed seats in their own
+    language."""
+    if s["kind"] != "human":
+        return True
+    named = s.get("named")
+    if named is not None:
+        return bool(named)
+    return str(s["name"]) not in default_seat_names(seat + 1)
+
+
 def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
-        {"seat": i, "name": s["name"], "kind": s["kind"], "bot": s.get("bot"), "claimed": bool(s["claimed"])}
+        {
+            "seat": i,
+            "name": s["name"],
+            "kind": s["kind"],
+            "bot": s.get("bot"),
+            "claimed": bool(s["claimed"]),
+            "named": is_named(i, s),
+        }
         for i, s in enumerate(seats)
     ]
 

@@ -22,8 +22,10 @@ from typing import Any
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
 from dicehall.core.game import CHANCE, State, get_game
+from dicehall.core.names import NameRefused, check_seat_name, impersonates
 from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
+from dicehall.i18n.message import Message
 from dicehall.web.bots import BotRunner
 from dicehall.web.db import OPEN_STATUSES, UNDO, Store, StoredEvent, TableMeta
 from dicehall.web.lifecycle import Lifecycle
@@ -33,9 +35,11 @@ from dicehall.web.live import (
     Subscriber,
     TableError,
     default_hints,
+    default_seat_names,
     dumps,
     effective_events,
     hash_token,
+    is_named,
     name_players,
     new_rngs,
     status_for,
@@ -193,13 +197,20 @@ class TableManager:
             else:
                 if s.bot:
                     raise TableError("bad_request", f"seat {i}: a human seat takes no 'bot'")
-                name = (s.name or "").strip() or f"Player {i + 1}"
+                name = check_seat_name(s.name) if s.name and s.name.strip() else ""
                 token_hash = None
                 if not s.open:
                     tokens[i] = secrets.token_urlsafe(24)
                     token_hash = hash_token(tokens[i])
                 seats.append(
-                    {"name": name, "kind": "human", "bot": None, "token": token_hash, "claimed": not s.open}
+                    {
+                        "name": name or str(Message("seat.player", n=i + 1)),  # the records' English
+                        "kind": "human",
+                        "bot": None,
+                        "token": token_hash,
+                        "claimed": not s.open,
+                        "named": bool(name) and is_named(i, {"kind": "human", "name": name}),
+                    }
                 )
         now = time.time()
         state = game.new_initial_state(rules, len(seats))
@@ -313,7 +324,18 @@ class TableManager:
         seats = [dict(x) for x in table.seats]
         seats[seat].update(token=hash_token(token), claimed=True)
         if name and name.strip():
-            seats[seat]["name"] = name.strip()
+            typed = check_seat_name(name)
+            others = [str(x["name"]) for i, x in enumerate(table.seats) if i != seat and x["kind"] == "human"]
+            others += [
+                d
+                for i, x in enumerate(table.seats)
+                if i != seat and not is_named(i, x)
+                for d in default_seat_names(i + 1)
+            ]
+            if impersonates(typed, others):  # "Аnn" (a Cyrillic А) joining beside Ann, or Ann twice
+                raise NameRefused(msgid="names.error.taken", params={"name": typed})
+            seats[seat]["name"] = typed
+            seats[seat]["named"] = is_named(seat, {"kind": "human", "name": seats[seat]["name"]})
         status = status_for(seats, table.state)
         try:
             self.store.update_table(table_id, seats=seats, status=status, fence=self._fence(table_id))

@@ -55,6 +55,68 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+# -- requests from other sites -----------------------------------------------------------------------------------
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_FORBIDDEN = (
+    b'{"detail":"a request from another site (its Origin is not this server\'s)","code":"bad_origin"}'
+)
+
+
+class OriginCheck:
+    """Pure ASGI middleware: a state-changing request under ``/api`` that a browser sent from another site is
+    refused with 403 ``bad_origin``: its ``Origin`` is not this server's ``scheme://host``, or its
+    ``Sec-Fetch-Site`` says cross-site or same-site. A websocket handshake from another site's page is refused
+    the same way (closed before it is accepted: the browser sees a failed connection). Requests with neither
+    header (scripts, the processes of one server forwarding to each other) carry no browser's cookies by surprise
+    and pass; the session cookie is ``SameSite=Lax`` besides (players.py)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope.get("method") in WRITE_METHODS
+            and scope.get("path", "").startswith("/api/")
+            and not same_origin(scope)
+        ):
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 403,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(_FORBIDDEN)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": _FORBIDDEN})
+            return
+        if scope["type"] == "websocket" and not same_origin(scope):
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 1008})  # before accept: an HTTP 403 to the browser
+            return
+        await self.app(scope, receive, send)
+
+
+def same_origin(scope: Scope) -> bool:
+    """Whether the request's browser headers (if any) say it came from a page of this server.
+
+    ``Sec-Fetch-Site`` (sent by every current browser, and not settable by a page) decides when present, so a
+    reverse proxy that rewrites ``Host`` does not lock its users out; older browsers' ``Origin`` is compared with
+    ``scheme://host`` (``--trusted-proxy`` sets the scheme from ``X-Forwarded-Proto``)."""
+    headers: dict[bytes, bytes] = dict(scope.get("headers") or [])
+    fetch_site = headers.get(b"sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site in (b"same-origin", b"none")
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    host = headers.get(b"host", b"")
+    scheme = str(scope.get("scheme", "http")).replace("ws", "http").encode()
+    return origin == scheme + b"://" + host
+
+
 # -- tokens out of the logs --------------------------------------------------------------------------------------
 _TOKEN_IN_TEXT = re.compile(r"(?i)(tokens?[\"']?\s*[=:]\s*\[?\s*[\"']?)([A-Za-z0-9_\-%.~]{8,})")
 REDACTED = "[redacted]"

@@ -161,16 +161,22 @@ CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) =>
   console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));"""
 
 
+NAME_ASKED = "try { localStorage.setItem('dicehall.name_asked', '1') } catch (e) {}"
+"""The name prompt counts as answered (me.ts): pages of tests that do not test it start tables at once."""
+
+
 @pytest.fixture
 def new_page(browser: Any, server: Server) -> Iterator[Any]:
-    """``new_page(width, height, locale)`` → a page in a fresh browser context (its own localStorage = its own player).
+    """``new_page(width, height, locale)`` → a page in a fresh browser context (its own localStorage and cookies =
+    its own player).
 
-    Page errors fail the test: a broken script must not pass unnoticed.
+    Page errors fail the test: a broken script must not pass unnoticed. The name prompt before a first table
+    (web/src/me.ts) is marked as answered, so that one-click starts start at once, unless ``ask_name=True``.
     """
     contexts = []
     errors: list[str] = []
 
-    def make(width: int = 1100, height: int = 820, locale: str = "en-US") -> Any:
+    def make(width: int = 1100, height: int = 820, locale: str = "en-US", ask_name: bool = False) -> Any:
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, base_url=server.base, locale=locale
         )
@@ -180,6 +186,8 @@ def new_page(browser: Any, server: Server) -> Iterator[Any]:
         page.on("pageerror", lambda e: errors.append(str(e)))
         # The server sends a strict content security policy: anything it blocks fails the test.
         page.add_init_script(CSP_WATCH)
+        if not ask_name:
+            page.add_init_script(NAME_ASKED)
         page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
         return page
 

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 LOCALES = {"ru": "ru-RU", "uk": "uk-UA", "pl": "pl-PL"}
 NAMES = {"ru": "Аня", "uk": "Олеся", "pl": "Zosia"}
 PHONE = (390, 844)
-STATUS_JS = "() => document.querySelector('[data-testid=turn-status]').textContent"
+# (a page still loading has no status line yet: the wait goes on instead of failing on null)
+STATUS_JS = "() => document.querySelector('[data-testid=turn-status]')?.textContent ?? ''"
 
 # Everything a person can read: the text, option labels, tooltips, accessible names, placeholders.
 VISIBLE_JS = """() => {
@@ -206,11 +207,12 @@ def test_newcomer_plays_a_bot_in_one_click_and_finds_how_to_play(new_page: Any, 
 
 
 def turn_shown(host: Any, friend: Any, mover: int) -> None:
-    """A Russian host (seat 0) and a Polish friend (seat 1): each page says whose turn it is, in its language."""
+    """A Russian host (seat 0) and a Polish friend (seat 1): each page says whose turn it is, in its language, and
+    names the other's unnamed seat in its own language too (seats nobody named are stored language-neutral)."""
     if mover == 0:
-        said = {host: "Игрок 1, ваш ход", friend: "Gra Игрок 1"}
+        said = {host: "Игрок 1, ваш ход", friend: "Gra Gracz 1"}
     else:
-        said = {host: "Ходит Игрок 2", friend: "Игрок 2, twoja tura"}
+        said = {host: "Ходит Игрок 2", friend: "Gracz 2, twoja tura"}
     for page, text in said.items():
         page.wait_for_function(f"(text) => ({STATUS_JS})().includes(text)", arg=text)
 
@@ -229,11 +231,14 @@ def test_hot_seat_and_invite_a_friend_in_one_click(new_page: Any, server: Server
     host.locator("[data-testid=created] .created-seats li[data-seat='1'] input.invite").wait_for()
     invite = host.input_value("[data-testid=created] li[data-seat='1'] input.invite")
     assert "#seat=1&token=" in invite
+    assert "Игрок 2" in host.inner_text("[data-testid=created] li[data-seat='1']"), (
+        "unnamed: worded in Russian"
+    )
     friend = new_page(*PHONE, locale="pl-PL")
     friend.goto(invite)
     friend.wait_for_selector("[data-testid=scoreboard] tbody tr")
-    # the seat keeps the name the host gave it (in the host's language); the page around it is Polish
-    assert friend.inner_text("[data-testid=seat-badge]") == "Grasz: Игрок 2"
+    # nobody named the seat: the Polish page words it in Polish (issue 23: not in the host's language)
+    assert friend.inner_text("[data-testid=seat-badge]") == "Grasz: Gracz 2"
     host.click("#go-table")
     host.wait_for_selector("[data-testid=scoreboard] tbody tr")
     # The table threw the host's dice as it opened: when they scored nothing it is the friend's turn already.

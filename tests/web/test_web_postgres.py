@@ -65,7 +65,7 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
             assert c.get("/api/health").json()["status"] == "ok"
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0005"]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0006"]
         cols = {c["name"]: str(c["type"]) for c in inspect(conn).get_columns("dh_events")}
         assert (
             cols["at"] == "DOUBLE PRECISION" and cols["seq"] == "INTEGER"
@@ -76,6 +76,12 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
             "ix_dh_tables_created",
         }
         assert inspect(conn).get_pk_constraint("dh_events")["constrained_columns"] == ["table_id", "seq"]
+        # players and their sessions (0006): sessions found by the hash of the cookie, listed by player
+        assert inspect(conn).get_pk_constraint("dh_sessions")["constrained_columns"] == ["id_hash"]
+        assert {i["name"] for i in inspect(conn).get_indexes("dh_sessions")} == {"ix_dh_sessions_player_id"}
+        assert str({c["name"]: c["type"] for c in inspect(conn).get_columns("dh_players")}["seen"]) == (
+            "DOUBLE PRECISION"
+        )
     engine.dispose()
 
 

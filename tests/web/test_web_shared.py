@@ -423,6 +423,7 @@ def test_one_process_lobby_feed_and_no_leases(server: Any, db_url: str) -> None:
             "kind": "human",
             "bot": None,
             "claimed": True,
+            "named": True,
         }
         assert c.app.state.manager.owners is None  # type: ignore[attr-defined]
     store = Store(db_url)

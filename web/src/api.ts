@@ -61,6 +61,8 @@ export interface CreatedSeat {
   kind: "human" | "bot";
   token?: string;
   invite?: string;
+  /** false: a human seat nobody named (worded as `seat.player` in the reader's language). */
+  named?: boolean;
 }
 
 export interface CreatedTable {
@@ -74,6 +76,15 @@ export interface TableSeat {
   kind: "human" | "bot";
   bot?: string | null;
   claimed?: boolean;
+  /** false: nobody named this human seat; the page says "Player N" in its reader's language. */
+  named?: boolean;
+}
+
+/** The player behind this browser (GET /api/me). */
+export interface Player {
+  id: string;
+  name: string | null;
+  kind: string;
 }
 
 export interface TableInfo {
@@ -185,6 +196,8 @@ export const api = {
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
   positions: (id: string) => request<Positions>("GET", `/api/tables/${encodeURIComponent(id)}/positions`),
   table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
+  me: () => request<{ player: Player | null }>("GET", "/api/me"),
+  setName: (name: string) => request<{ player: Player }>("PUT", "/api/me/name", { name }),
   join: (id: string, seat: number, name: string) =>
     request<{ seat: number; token: string }>("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
   checkRules: (body: { game: string; preset: string; overrides: Record<string, unknown> }) =>

@@ -38,7 +38,7 @@ export function showCreated(box: HTMLElement, created: CreatedTable, here: Set<n
         h(
           "li",
           { "data-seat": s.seat },
-          h("b", null, `${s.seat + 1}. ${s.kind === "bot" ? t("seat.bot", { level: botName(s.name.replace(/^bot:/, "")) }) : s.name}`),
+          h("b", null, `${s.seat + 1}. ${s.kind === "bot" ? t("seat.bot", { level: botName(s.name.replace(/^bot:/, "")) }) : s.named === false ? t("seat.player", { n: s.seat + 1 }) : s.name}`),
           " ",
           s.kind === "bot"
             ? h("span", { class: "badge" }, t("created.badge_bot"))

@@ -5,6 +5,7 @@ import { showCreated } from "./created";
 import { h, navigate, toast } from "./dom";
 import { apiErrorText } from "./errors";
 import { t, type MessageId } from "./i18n";
+import { askNameOnce } from "./me";
 import { myName } from "./names";
 import { cleverPicture, thousandPicture, wurfPicture } from "./pictures";
 import { finishedGames } from "./finished-list";
@@ -33,11 +34,13 @@ type Start = "bot" | "hotseat" | "invite" | "solo" | "realdice";
 
 /** Create a table in one click and go there (invite: show the link to send first). */
 async function start(game: string, how: Start, button: HTMLButtonElement, result: HTMLElement): Promise<void> {
-  const seats: SeatSpec[] = [{ kind: "human", name: myName(0) }];
+  await askNameOnce(); // the first table asks the player's name (once; it can be skipped)
+  // Seats nobody named go without a name: the server keeps them language-neutral, each page words them.
+  const seats: SeatSpec[] = [{ kind: "human", name: myName() || undefined }];
   if (how === "bot") seats.push({ kind: "bot", bot: "expert" });
   else if (how === "solo") {
     // one seat: the whole game is this player's
-  } else seats.push({ kind: "human", name: t("seat.player", { n: 2 }) });
+  } else seats.push({ kind: "human" });
   const here = how === "invite" ? new Set([0]) : new Set([0, 1]);
   const dice = how === "realdice" ? "real" : "rolled"; // the score pad: people at this screen throw real dice
   button.disabled = true;

@@ -1,6 +1,7 @@
 // A new table with chosen rules: presets first, then the seats, then house rules grouped by topic (checked as
 // you type); the open tables of the games with a board beside it.
 import { api, ApiError, saveToken, type GameInfo, type RuleOption, type SeatSpec } from "./api";
+import { loadMe, myDisplayName, saveName } from "./me";
 import { showCreated } from "./created";
 import { clear, h, navigate, toast } from "./dom";
 import { apiErrorText, ruleProblemText } from "./errors";
@@ -27,8 +28,10 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
   let checkSerial = 0;
   const seats: SeatRow[] = [];
 
-  const myName = h("input", { id: "my-name", type: "text", maxlength: 32, autocomplete: "nickname", value: localStorage.getItem("dicehall.name") ?? "" });
-  myName.addEventListener("change", () => localStorage.setItem("dicehall.name", myName.value.trim()));
+  const myName = h("input", { id: "my-name", type: "text", maxlength: 24, autocomplete: "nickname", value: myDisplayName() });
+  void loadMe().then(() => {
+    if (!myName.value) myName.value = myDisplayName();
+  });
   const presetBox = h("div", { class: "presets", role: "radiogroup", "data-testid": "presets" });
   const rulesBox = h("div", { class: "rules-box", "data-testid": "rules-box" });
   const seatList = h("div", { class: "seats", "data-testid": "seats" });
@@ -121,8 +124,8 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
         if (where.value === "open") return { kind: "human", open: true };
         const i = seats.indexOf(entry);
         const fallback = where.value === "here" && i === seats.findIndex((s) => s.here()) ? myName.value.trim() : "";
-        // Always a name, so the server never invents one in English.
-        return { kind: "human", name: name.value.trim() || fallback || t("seat.player", { n: i + 1 }) };
+        // No name: the server keeps the seat language-neutral and every page words it in its own language.
+        return { kind: "human", name: name.value.trim() || fallback || undefined };
       },
     };
     remove.addEventListener("click", () => {
@@ -211,7 +214,11 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
   formEl.addEventListener("submit", async (e) => {
     e.preventDefault();
     if (!game || !form) return;
-    localStorage.setItem("dicehall.name", myName.value.trim());
+    const typed = myName.value.trim();
+    if (typed && typed !== myDisplayName()) {
+      const problem = await saveName(typed); // the player's name, used for every new table
+      if (problem !== null) return toast(problem);
+    }
     let overrides: Record<string, unknown>;
     try {
       overrides = form.overrides();
@@ -246,7 +253,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       else formEl.append(h("p", { class: "error" }, t("lobby.no_view", { game: gameTitle(gameName) })));
     })
     .catch((err: unknown) => formEl.append(h("p", { class: "error" }, t("lobby.cannot_reach", { detail: apiErrorText(err) }))));
-  const stopTables = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_lobby"));
+  const stopTables = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_lobby"), () => myName.value);
   const stopFinished = finishedGames(finishedBox, Object.keys(VIEWS));
   return () => {
     window.clearTimeout(checkTimer);

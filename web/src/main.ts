@@ -9,6 +9,7 @@ import { LANGS, currentLanguage, initLanguage, languageName, setLanguage, t, typ
 import { renderLobby } from "./lobby";
 import { renderTable } from "./table";
 import { clear, h, navigate } from "./dom";
+import { nameChip } from "./me";
 
 type Cleanup = () => void;
 let cleanup: Cleanup | null = null;
@@ -37,6 +38,7 @@ function route(): void {
 }
 
 const nav = h("nav", { class: "topnav", "aria-label": "main" });
+let chip: HTMLElement | null = null;
 const langSel = h("select", { id: "lang", class: "lang-switch" });
 
 function drawNav(): void {
@@ -50,6 +52,11 @@ function drawNav(): void {
   langSel.title = t("nav.language");
   clear(langSel);
   for (const l of LANGS) langSel.append(h("option", { value: l, selected: l === currentLanguage(), lang: l }, languageName(l)));
+  // the player's name, editable here (drawn again in the page's language after a switch)
+  const fresh = nameChip();
+  if (chip) chip.replaceWith(fresh);
+  else langSel.before(fresh);
+  chip = fresh;
 }
 
 langSel.addEventListener("change", () => {

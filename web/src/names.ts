@@ -1,6 +1,7 @@
 // Names the player reads: games, presets, bots and seats, from the catalogue (the server's own names are English).
 import type { TableSeat } from "./api";
 import { t, tKey } from "./i18n";
+import { myDisplayName } from "./me";
 
 export const gameTitle = (game: string): string => tKey(`game.${game}.title`, game);
 export const presetName = (game: string, preset: string): string => tKey(`preset.${game}.${preset}`, preset);
@@ -10,10 +11,11 @@ export const botName = (bot: string): string => tKey(`bot.${bot}`, bot);
 export function seatLabel(seat: TableSeat): string {
   if (seat.kind === "bot") return t("seat.bot", { level: botName(seat.bot ?? seat.name.replace(/^bot:/, "")) });
   if (seat.claimed === false) return t("seat.free", { n: seat.seat + 1 });
+  if (seat.named === false) return t("seat.player", { n: seat.seat + 1 }); // stored language-neutral
   return seat.name;
 }
 
-/** The name saved in this browser, else a default in the page's language. */
-export function myName(seatNo = 0): string {
-  return localStorage.getItem("dicehall.name")?.trim() || t("seat.player", { n: seatNo + 1 });
+/** This player's display name, or "" (an unnamed seat, worded by each reader's page in its own language). */
+export function myName(): string {
+  return myDisplayName();
 }

@@ -5,6 +5,7 @@ import { TableConnection, type ConnStatus } from "./connection";
 import { clear, h, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
 import { formatNumber, hasKey, t, tKey } from "./i18n";
+import { saveName } from "./me";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, choiceName } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
@@ -138,7 +139,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     const finished = (lastState?.terminal ?? info?.status === "finished") || info?.status === "abandoned";
     claimBox.hidden = open.length === 0 || Boolean(finished);
     if (claimBox.hidden) return;
-    const name = h("input", { type: "text", placeholder: t("lobby.your_name"), maxlength: 32, "aria-label": t("lobby.your_name"), value: localStorage.getItem("dicehall.name") ?? "" });
+    const name = h("input", { type: "text", placeholder: t("lobby.your_name"), maxlength: 24, "aria-label": t("lobby.your_name"), value: myName() });
     claimBox.append(
       h("span", null, t("table.free_seats"), " "),
       name,
@@ -150,8 +151,11 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
             type: "button",
             onclick: async () => {
               const typed = name.value.trim();
-              if (typed) localStorage.setItem("dicehall.name", typed);
-              const who = typed || myName(s.seat);
+              if (typed && typed !== myName()) {
+                const problem = await saveName(typed); // the name follows the player to the next table
+                if (problem !== null) return toast(problem);
+              }
+              const who = typed || myName();
               try {
                 const res = await api.join(tableId, s.seat, who);
                 saveToken(tableId, res.seat, res.token);

@@ -3,6 +3,7 @@ import { api, saveToken, type TableInfo } from "./api";
 import { clear, h, navigate, toast } from "./dom";
 import { apiErrorText } from "./errors";
 import { formatAgo, t } from "./i18n";
+import { saveName } from "./me";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 
 const REFRESH_MS = 4000;
@@ -17,8 +18,9 @@ function started(created: number): string {
   return ago === null ? t("tables.started_now") : t("tables.started", { when: ago });
 }
 
-/** Fills `box` with the open tables and keeps it fresh; returns the cleanup. `games`: the games with a view. */
-export function openTables(box: HTMLElement, games: () => string[], emptyHint: string): () => void {
+/** Fills `box` with the open tables and keeps it fresh; returns the cleanup. `games`: the games with a view;
+ * `typedName`: a name field on the same page (the lobby's), saved as the player's name before a join. */
+export function openTables(box: HTMLElement, games: () => string[], emptyHint: string, typedName?: () => string): () => void {
   let alive = true;
   box.setAttribute("data-testid", "open-tables");
   box.append(h("p", { class: "muted" }, t("common.loading")));
@@ -49,7 +51,12 @@ export function openTables(box: HTMLElement, games: () => string[], emptyHint: s
               "data-join": s.seat,
               onclick: async () => {
                 try {
-                  const res = await api.join(tb.table_id, s.seat, myName(s.seat));
+                  const typed = typedName?.().trim() ?? "";
+                  if (typed && typed !== myName()) {
+                    const problem = await saveName(typed);
+                    if (problem !== null) return toast(problem);
+                  }
+                  const res = await api.join(tb.table_id, s.seat, typed || myName());
                   saveToken(tb.table_id, res.seat, res.token);
                   navigate(`/table/${tb.table_id}`);
                 } catch (err) {
