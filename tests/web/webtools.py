@@ -107,20 +107,6 @@ def wait_for(ws: WS, pred: Any, timeout: float = 10.0) -> list[dict[str, Any]]:
 
 def run_async(coro: Any) -> Any:
     """``asyncio.run`` in a fresh thread: another test (Playwright's sync API) may own this thread's loop."""
-    import asyncio
-    import threading
+    from tools.loadgen import run_fresh
 
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as exc:
-            box["error"] = exc
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box.get("value")
+    return run_fresh(coro)
