@@ -15,14 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
     Text,
     create_engine,
     event,
+    false,
     func,
     insert,
     select,
@@ -64,6 +67,10 @@ class TableRow(Base):
     dice: Mapped[str | None] = mapped_column(String(8), nullable=True)
     # "on"/"off": whether players may ask for hints; null (tables before 0004): on when at most one person plays.
     hints: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # JSON {"scores": [...], "winners": [...]} written when the game finishes (0007), so lists never replay.
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The creating player (dh_players.id), for the per-player unfinished-tables quota; cleared at the end.
+    creator_player: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
 
 
 class MetaRow(Base):
@@ -114,6 +121,68 @@ class SessionRow(Base):
     seen: Mapped[float] = mapped_column(Float)
     expires: Mapped[float] = mapped_column(Float)
     ended: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class SeatRow(Base):
+    """One seat of a table (tables from 0007 on): who holds it, whether it is to move, and how it ended.
+    ``turn`` and ``result`` are written only when they change (in the transaction of the events that changed
+    them), so "Your games" is one walk of ``ix_dh_seats_player``."""
+
+    __tablename__ = "dh_seats"
+    __table_args__ = (Index("ix_dh_seats_player", "player_id", "status", "updated", "table_id"),)
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("dh_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(16), ForeignKey("dh_players.id"), nullable=True)
+    game: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    turn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    updated: Mapped[float] = mapped_column(Float)
+    result: Mapped[str | None] = mapped_column(String(8), nullable=True)  # win | loss | draw | resigned
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    accuracy: Mapped[float | None] = mapped_column(Float, nullable=True)  # mean loss per decision (analysis)
+    luck: Mapped[float | None] = mapped_column(Float, nullable=True)
+    decisions: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class RematchRow(Base):
+    """A rematch offered from a finished table; the primary key makes two offers one."""
+
+    __tablename__ = "dh_rematches"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("dh_tables.id"), primary_key=True)
+    new_table_id: Mapped[str] = mapped_column(String(32), ForeignKey("dh_tables.id"))
+    offered_by: Mapped[int] = mapped_column(Integer)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class CredentialRow(Base):
+    """A passkey of an account: ``id`` is the credential id (base64url), the public key COSE-encoded."""
+
+    __tablename__ = "dh_credentials"
+
+    id: Mapped[str] = mapped_column(String(512), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("dh_players.id"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(Integer)
+    transports: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON list
+    backed_up: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created: Mapped[float] = mapped_column(Float)
+    last_used: Mapped[float | None] = mapped_column(Float, nullable=True)
+    nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ChallengeRow(Base):
+    """A WebAuthn challenge, consumed by one DELETE (single use on every process), expiring after minutes."""
+
+    __tablename__ = "dh_challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))  # register | login
+    challenge: Mapped[bytes] = mapped_column(LargeBinary)
+    session_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    expires: Mapped[float] = mapped_column(Float, index=True)
 
 
 @dataclass(frozen=True)

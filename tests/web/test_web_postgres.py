@@ -65,7 +65,7 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
             assert c.get("/api/health").json()["status"] == "ok"
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0006"]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0007"]
         cols = {c["name"]: str(c["type"]) for c in inspect(conn).get_columns("dh_events")}
         assert (
             cols["at"] == "DOUBLE PRECISION" and cols["seq"] == "INTEGER"
@@ -74,7 +74,13 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
             "ix_dh_tables_status",
             "ix_dh_tables_creator",
             "ix_dh_tables_created",
+            "ix_dh_tables_creator_player",
         }
+        # your games (0007): one index walk per player, by status then recency
+        assert {i["name"]: i["column_names"] for i in inspect(conn).get_indexes("dh_seats")} == {
+            "ix_dh_seats_player": ["player_id", "status", "updated", "table_id"]
+        }
+        assert inspect(conn).get_pk_constraint("dh_rematches")["constrained_columns"] == ["table_id"]
         assert inspect(conn).get_pk_constraint("dh_events")["constrained_columns"] == ["table_id", "seq"]
         # players and their sessions (0006): sessions found by the hash of the cookie, listed by player
         assert inspect(conn).get_pk_constraint("dh_sessions")["constrained_columns"] == ["id_hash"]
