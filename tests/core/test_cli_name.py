@@ -125,3 +125,12 @@ def test_a_name_that_cannot_be_saved_is_still_played(tmp_path: Path, monkeypatch
     said = " ".join(out.split())
     assert f"warning: cannot save your name in {blocker}/dicehall/config.toml" in said
     assert "this game uses it, the next ones will not" in said
+
+
+def test_a_game_under_a_name_with_a_comma_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "cut.json"
+    code, out = play("thousand", "--name", "Lee, Ann", "--seed", "1", "--save", str(save), stdin="r\n")
+    assert code == 130 and save.exists()
+    code, out = play("thousand", "--resume", str(save), stdin="q\n")
+    assert code == 0, out
+    assert "Lee, Ann [r/roll" in out  # one seat, not "Lee" and "Ann"
