@@ -34,7 +34,6 @@ _HTTP_STATUS = {
     "no_such_table": 404,
     "seat_taken": 409,
     "others_joined": 409,
-    "wrong_seat": 403,
     "not_creator": 403,
 }
 

@@ -33,9 +33,10 @@ def test_resign_is_one_event_and_ends_a_two_player_table(server, db_url):
     with server() as c, connect(c) as ann, connect(c) as watcher:
         t = create(c)
         ann_token = t["seats"][0]["token"]
-        view = latest(ann.join(t["table_id"], [ann_token]))
+        ann.join(
+            t["table_id"], [ann_token]
+        )  # her decision, or Bob's after a zero roll: she may resign either way
         watcher.join(t["table_id"])
-        view = play(ann, view, 1)  # Ann is to move (a decision), or the dice are: either way she may resign
         before = rows(db_url, "SELECT count(*) FROM dh_events WHERE table_id = ?", t["table_id"])[0][0]
         got = ann.request({"type": "resign", "seat": 0})
         (event,) = events_of(got)
@@ -66,9 +67,9 @@ def test_resign_needs_the_seat(server, db_url):
         forged = c.post(f"/api/tables/{tid}/resign", json={"seat": 0, "token": "forged-token"})
         assert forged.status_code == 400 and forged.json()["code"] == "bad_token"
         bob_for_ann = c.post(f"/api/tables/{tid}/resign", json={"seat": 0, "token": t["seats"][1]["token"]})
-        assert bob_for_ann.status_code == 403 and bob_for_ann.json()["code"] == "wrong_seat"
+        assert bob_for_ann.status_code == 400 and bob_for_ann.json()["code"] == "wrong_seat"
         no_token = c.post(f"/api/tables/{tid}/resign", json={"seat": 0})
-        assert no_token.status_code == 403
+        assert no_token.status_code == 400 and no_token.json()["code"] == "wrong_seat"
         now = c.get(f"/api/tables/{tid}").json()
         assert now["seq"] == seq and now["status"] == "playing"
         assert not [m for m in watcher.drain() if m["type"] in ("event", "table")]
