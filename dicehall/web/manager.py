@@ -585,7 +585,12 @@ class TableManager:
         if table.seats[seat].get("resigned") or seat not in table.state.seats_in():
             raise TableError("already_out", f"seat {seat} is out of the game already", "resign")
         after = table.state.clone()
-        after.resign(seat)  # refuses before anything changes
+        try:
+            after.resign(seat)  # a game without a ruling refuses
+        except IllegalActionError as exc:
+            raise TableError(
+                "illegal_move", f"seat {seat} cannot resign: {exc}", exc.rule or None, reason=exc.text
+            ) from None
         seats = [dict(s) for s in table.seats]
         seats[seat]["resigned"] = True
         if after.plays_on_after_resign and not after.is_terminal():

@@ -52,6 +52,11 @@ def test_resign_is_one_event_and_ends_a_two_player_table(server, db_url):
         assert record.result is not None and record.result["winners"] == [1]
         assert replay(record).winners() == [1]
         assert ann.request({"type": "resign", "seat": 0})[0]["code"] == "game_over"
+        # the replay page and the analysis step over it
+        steps = c.get(f"/api/tables/{t['table_id']}/analysis").json()["steps"]
+        assert steps[-1]["kind"] == "resign" and steps[-1]["seat"] == 0 and steps[-1]["loss"] == 0
+        positions = c.get(f"/api/tables/{t['table_id']}/positions").json()
+        assert positions["events"][-1] == {"seq": len(positions["events"]), "actor": 0, "move": "resign"}
 
 
 def test_resign_needs_the_seat(server, db_url):
@@ -208,3 +213,18 @@ def test_delete_only_when_nobody_else_joined(server, db_url):
         r = c.request("DELETE", f"/api/tables/{t4['table_id']}", json={"tokens": tokens(t4)})
         assert r.status_code == 400 and r.json()["code"] == "game_over"
         assert c.get(f"/api/tables/{t4['table_id']}").status_code == 200
+
+
+def test_a_game_without_a_ruling_refuses_the_resign(server, db_url):
+    with server() as c, connect(c) as ws:
+        t = create(c, game="tinytest")
+        tid = t["table_id"]
+        ws.join(tid, tokens(t))
+        (refused,) = ws.request({"type": "resign", "seat": 0})
+        assert (refused["code"], refused["rule"], refused["msgid"]) == (
+            "illegal_move",
+            "resign",
+            "refusal.resign.unsupported",
+        )
+        assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
+        assert rows(db_url, "SELECT count(*) FROM dh_events WHERE move = 'resign'") == [(0,)]
