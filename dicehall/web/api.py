@@ -17,11 +17,12 @@ from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.core.game import Game, game_names, get_game
 from dicehall.core.names import check_name
 from dicehall.core.rules import RuleSet
+from dicehall.web.forward import HEADER as FORWARDED
 from dicehall.web.forward import forward_request
 from dicehall.web.limits import CreationLimits, LimitExceeded
 from dicehall.web.owners import Elsewhere
 from dicehall.web.players import Players, clear_cookie, player_json
-from dicehall.web.protocol import CreateTable, JoinSeat
+from dicehall.web.protocol import CreateTable, DeleteTable, JoinSeat, ResignSeat
 from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableError, TableManager, public_seats
 
@@ -29,7 +30,12 @@ router = APIRouter(prefix="/api")
 # Every route is ``async``: it runs on the event loop, like the websocket handlers, so the table manager and its
 # database connection are only ever used from one thread.
 
-_HTTP_STATUS = {"no_such_table": 404, "seat_taken": 409}
+_HTTP_STATUS = {
+    "no_such_table": 404,
+    "seat_taken": 409,
+    "others_joined": 409,
+    "not_creator": 403,
+}
 
 
 def _manager(request: Request) -> TableManager:
@@ -57,6 +63,8 @@ def _refusal(exc: DicehallError) -> JSONResponse:
     ``params`` (and a refused rule set's ``option``), so that a page words it in its reader's language."""
     error = _http_error(exc)
     body: dict[str, Any] = {"detail": error.detail}
+    if isinstance(exc, TableError):
+        body["code"] = exc.code
     if isinstance(exc, RuleConfigError):
         body.update(_problem(exc))
     else:
@@ -291,6 +299,47 @@ async def join_table(
         "token": token,
         "invite": f"/table/{table_id}#seat={body.seat}&token={token}",
     }
+
+
+@router.post("/tables/{table_id}/resign", response_model=None)
+async def resign_seat(table_id: str, body: ResignSeat, request: Request) -> dict[str, Any] | Response:
+    """The seat held by ``token`` gives the game up (as the websocket's ``resign``); forwarded to the owner."""
+    manager = _manager(request)
+    try:
+        table = manager.get(table_id)
+        held = manager.seats_for_tokens(table, [body.token]) if body.token else []
+        manager.resign(table, held, body.seat)
+    except Elsewhere as moved:
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+    except DicehallError as exc:
+        return _refusal(exc)
+    manager.evict_if_idle(table)
+    return {"table_id": table_id, "seat": body.seat, "status": table.status}
+
+
+@router.delete("/tables/{table_id}", response_model=None)
+async def delete_table(table_id: str, body: DeleteTable, request: Request) -> dict[str, Any] | Response:
+    """Delete a table its creator alone plays at (not over, every claimed seat held by ``tokens``). The creator
+    is checked where the request arrives (a forwarded request was checked by the process that forwarded it)."""
+    manager = _manager(request)
+    meta = manager.store.get_table(table_id)
+    if meta is None:
+        return _refusal(TableError("no_such_table", f"there is no table {table_id!r}"))
+    if meta.status not in ("waiting", "playing"):  # (a finished table has no creator key any more)
+        return _refusal(
+            TableError("game_over", "a finished table stays for its record; it cannot be deleted")
+        )
+    if not request.headers.get(FORWARDED):
+        key = _creation_limits(request).key(request.client.host if request.client else None)
+        if meta.creator != key:
+            return _refusal(TableError("not_creator", "only the table's creator can delete it"))
+    try:
+        manager.delete(table_id, body.tokens)
+    except Elsewhere as moved:
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+    except DicehallError as exc:
+        return _refusal(exc)
+    return {"table_id": table_id, "status": "deleted"}
 
 
 @router.get("/tables/{table_id}", response_model=None)

@@ -24,11 +24,13 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
     false,
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -375,9 +377,11 @@ class Store:
         events: Sequence[StoredEvent],
         status: str | None = None,
         fence: Fence | None = None,
+        seats: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Append ``events`` (and a status change) in one transaction; raises if a sequence number exists, or
-        whatever ``fence`` raises (it runs first in the transaction: the owner's lease check, owners.py)."""
+        """Append ``events`` (and a status change, and new ``seats``: a resign) in one transaction; raises if a
+        sequence number exists, or whatever ``fence`` raises (it runs first in the transaction: the owner's lease
+        check, owners.py)."""
         rows = [
             {
                 "table_id": table_id,
@@ -394,11 +398,34 @@ class Store:
             if fence is not None:
                 fence(conn)
             conn.execute(self._ins_event, rows)
+            values: dict[str, Any] = {}
             if status is not None:
-                values: dict[str, Any] = {"status": status, "updated": time.time()}
+                values.update(status=status, updated=time.time())
                 if status == "finished":
                     values["creator"] = None  # only the unfinished-tables quota needs it
+            if seats is not None:
+                values.update(seats=json.dumps(seats), updated=time.time())
+            if values:
                 conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+        self._transaction(stmts)
+
+    def delete_table(self, table_id: str, fence: Fence | None = None) -> None:
+        """Delete the table and every row about it (its log, seats, lease, rematch offers) in one transaction,
+        fenced like a move (the owner deletes); the lease row goes last, so the fence reads it first."""
+
+        def stmts(conn: Connection) -> None:
+            if fence is not None:
+                fence(conn)
+            conn.execute(delete(EventRow).where(EventRow.table_id == table_id))
+            conn.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            conn.execute(
+                delete(RematchRow).where(
+                    (RematchRow.table_id == table_id) | (RematchRow.new_table_id == table_id)
+                )
+            )
+            conn.execute(text("DELETE FROM dh_owners WHERE table_id = :t"), {"t": table_id})
+            conn.execute(delete(TableRow).where(TableRow.id == table_id))
 
         self._transaction(stmts)
 

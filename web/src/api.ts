@@ -80,6 +80,8 @@ export interface TableSeat {
   named?: boolean;
   /** The seat's account was deleted: "deleted player" in the reader's language. */
   deleted?: boolean;
+  /** The seat gave the game up (Clever with 3 or 4 seats: a bot plays it on). */
+  resigned?: boolean;
 }
 
 /** The player behind this browser (GET /api/me). */
@@ -133,6 +135,8 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly status: number,
     readonly problem?: RuleProblem,
+    /** The server's error code (`wrong_seat`, `others_joined`, ...), when it gave one. */
+    readonly code?: string,
   ) {
     super(`${detail} (HTTP ${status})`);
   }
@@ -176,7 +180,8 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   if (!res.ok) {
     const detail = (data as { detail?: unknown } | null)?.detail ?? data ?? res.statusText;
     const said = detailText(detail);
-    throw new ApiError(said, res.status, problemOf(data, said));
+    const code = (data as { code?: unknown } | null)?.code;
+    throw new ApiError(said, res.status, problemOf(data, said), typeof code === "string" ? code : undefined);
   }
   return data as T;
 }
@@ -205,6 +210,11 @@ export const api = {
   checkRules: (body: { game: string; preset: string; overrides: Record<string, unknown> }) =>
     request<RulesCheck>("POST", "/api/rules/check", body),
   recordUrl: (id: string) => `/api/tables/${encodeURIComponent(id)}/record`,
+  /** Give the game up for `seat` (held by `token`); the table page resigns over its websocket instead. */
+  resign: (id: string, seat: number, token: string) =>
+    request<{ status: string }>("POST", `/api/tables/${encodeURIComponent(id)}/resign`, { seat, token }),
+  /** Delete a table nobody else has joined; `tokens`: every seat this browser holds there. */
+  deleteTable: (id: string, tokens: string[]) => request<{ status: string }>("DELETE", `/api/tables/${encodeURIComponent(id)}`, { tokens }),
   hints: (id: string, seat: number, token: string) =>
     request<HintsResult>("POST", `/api/tables/${encodeURIComponent(id)}/hints`, { seat, token }),
 };
@@ -223,7 +233,7 @@ export interface HintsResult {
 /** One analysed event (`GET /api/tables/{id}/analysis`, docs/analysis.md). */
 export interface AnalysisStep {
   n: number;
-  kind: "decision" | "forced" | "roll";
+  kind: "decision" | "forced" | "roll" | "resign";
   seat: number;
   move: string;
   value: number;

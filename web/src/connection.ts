@@ -111,6 +111,13 @@ export class TableConnection {
     return true;
   }
 
+  /** `seat` gives the game up (no seq: a resignation is never stale). */
+  resign(seat: number): boolean {
+    if (!this.connected) return false;
+    this.send({ type: "resign", seat });
+    return true;
+  }
+
   private url(): string {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     return `${proto}//${location.host}/ws`;

@@ -3,7 +3,7 @@
 // is worded here. The server's English is shown only for a reason that has no id (or an id this page lacks).
 import { ApiError, type EngineMessage, type RuleProblem } from "./api";
 import type { ServerError } from "./connection";
-import { t, tKey } from "./i18n";
+import { hasKey, t, tKey } from "./i18n";
 
 const isEngineMessage = (v: unknown): v is EngineMessage =>
   typeof v === "object" && v !== null && typeof (v as EngineMessage).id === "string" && typeof (v as EngineMessage).params === "object";
@@ -52,6 +52,7 @@ export function ruleProblemText(p: RuleProblem, game: string): string {
 export function apiErrorText(err: unknown, game = ""): string {
   if (err instanceof ApiError) {
     if (err.problem) return t("error.bad_request", { detail: ruleProblemText(err.problem, game) });
+    if (err.code && hasKey(`error.${err.code}`)) return tKey(`error.${err.code}`, err.detail);
     if (err.status === 404) return t("error.no_such_table");
     if (err.status === 409) return t("error.seat_taken");
     if (err.status === 429) return t("error.rate_limited");

@@ -2,15 +2,23 @@
 // The board itself is drawn by the game's view module (views/index.ts).
 import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
+import { confirmDialog } from "./confirm";
 import { clear, h, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
-import { formatNumber, hasKey, t, tKey } from "./i18n";
+import { formatNumber, hasKey, t, tKey, type MessageId } from "./i18n";
 import { saveName } from "./me";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, choiceName } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 
 const LOG_LIMIT = 200;
+/** What resigning does, by game (docs/thousand.md, clever.md, wurf.md "Resigning"); two seats in: the other wins. */
+const RESIGN_ALONE: Record<string, MessageId> = { thousand: "resign.what.thousand.solo", clever: "resign.what.clever.solo" };
+const RESIGN_AMONG_MANY: Record<string, MessageId> = {
+  thousand: "resign.what.thousand.many",
+  clever: "resign.what.clever.many",
+  wurf: "resign.what.wurf.many",
+};
 
 /** Take `#seat=K&token=T` from an invite link into localStorage and drop it from the address bar. */
 function absorbInvite(table: string): void {
@@ -61,11 +69,13 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "gameover-title" });
   const hintBtn = h("button", { type: "button", class: "btn", "data-testid": "hint-btn", "aria-pressed": "false", hidden: true }, t("hint.button"));
   const hintBox = h("div", { class: "hints", "data-testid": "hints", "aria-live": "polite", hidden: true });
+  const resignBtn = h("button", { type: "button", class: "btn", "data-testid": "resign-btn", hidden: true }, t("resign.button"));
+  const deleteBtn = h("button", { type: "button", class: "btn", "data-testid": "delete-btn", hidden: true }, t("delete.button"));
   app.append(
     h(
       "section",
       { class: "table-page" },
-      h("div", { class: "table-head" }, title, seatBadge, hintBtn, howto),
+      h("div", { class: "table-head" }, title, seatBadge, h("span", { class: "table-actions" }, hintBtn, resignBtn, deleteBtn), howto),
       houseRules,
       claimBox,
       hintBox,
@@ -114,6 +124,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   };
 
   const updateBadge = (): void => {
+    updateActions();
     clear(seatBadge);
     if (info?.status === "waiting") {
       seatBadge.append(h("span", { class: "badge pit" }, t("table.waiting")), " ");
@@ -132,6 +143,68 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       seatBadge.append(t("table.you_play"), " ", ...mySeats.map((s) => h("span", { class: "badge seat" }, seatName(s))));
     }
   };
+
+  // -- resigning and deleting (docs/web-protocol.md): what follows is said before the player commits to it --
+  const open = (): boolean => (info?.status === "waiting" || info?.status === "playing") && lastState?.terminal !== true;
+  /** Seats still playing for themselves: not resigned, not eliminated (Der große Wurf's `alive`). */
+  const seatsIn = (): number[] => {
+    const alive = lastState?.alive;
+    return (info?.seats ?? []).filter((s) => !s.resigned && (!Array.isArray(alive) || alive[s.seat] !== false)).map((s) => s.seat);
+  };
+  const myIn = (): number[] => (spectator ? [] : mySeats.filter((s) => seatsIn().includes(s)));
+  const mayDelete = (): boolean => {
+    const claimed = (info?.seats ?? []).filter((s) => s.kind === "human" && s.claimed !== false).map((s) => s.seat);
+    return open() && !spectator && mySeats.length > 0 && claimed.every((s) => mySeats.includes(s));
+  };
+  const updateActions = (): void => {
+    resignBtn.hidden = !open() || myIn().length === 0;
+    deleteBtn.hidden = !mayDelete();
+  };
+  const consequence = (seat: number): string => {
+    const game = info?.game ?? "";
+    const rest = seatsIn().filter((s) => s !== seat);
+    if (rest.length === 1) return t("resign.what.other", { name: seatName(rest[0]) });
+    const said = (rest.length === 0 ? RESIGN_ALONE : RESIGN_AMONG_MANY)[game];
+    return said ? t(said) : "";
+  };
+  resignBtn.addEventListener("click", async () => {
+    const mine = myIn();
+    if (!mine.length) return;
+    const current = lastState?.current_player;
+    let seat = typeof current === "number" && mine.includes(current) ? current : mine[0];
+    const what = h("p", { "data-testid": "resign-what" }, consequence(seat));
+    const body: (string | HTMLElement)[] = [];
+    if (mine.length > 1) {
+      // hot seat: this browser holds several seats; the one to resign is chosen here
+      const pickSeat = h("select", { "data-testid": "resign-seat" }, mine.map((s) => h("option", { value: String(s), selected: s === seat }, seatName(s))));
+      pickSeat.addEventListener("change", () => {
+        seat = Number((pickSeat as HTMLSelectElement).value);
+        what.textContent = consequence(seat);
+      });
+      body.push(h("label", null, t("resign.seat"), " ", pickSeat));
+    }
+    body.push(what, t("resign.final"));
+    const sure = await confirmDialog({ title: t("resign.title"), body, yes: t("resign.yes"), no: t("resign.no"), testid: "resign-dialog" });
+    if (sure && !conn.resign(seat)) toast(t("error.network"));
+  });
+  const showDeleted = (): void => {
+    conn.stop();
+    forgetTokens(tableId);
+    overlay.hidden = true;
+    resignBtn.hidden = deleteBtn.hidden = true;
+    clear(viewRoot);
+    viewRoot.append(h("div", { class: "card", role: "status", "data-testid": "table-deleted" }, h("h2", null, t("table.deleted")), h("a", { href: "/", "data-link": true }, t("nav.back_home"))));
+  };
+  deleteBtn.addEventListener("click", async () => {
+    const sure = await confirmDialog({ title: t("delete.title"), body: [t("delete.what")], yes: t("delete.yes"), no: t("delete.no"), testid: "delete-dialog" });
+    if (!sure) return;
+    try {
+      await api.deleteTable(tableId, Object.values(loadTokens(tableId)));
+      showDeleted();
+    } catch (err) {
+      toast(apiErrorText(err));
+    }
+  });
 
   const renderClaim = (): void => {
     clear(claimBox);
@@ -277,6 +350,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   const applyState = (state: View, fresh: LogEntry | null): void => {
     lastState = state;
+    updateActions();
     view?.update(state, fresh);
     // A view still animating the last events (Wurf's throws) shows the game over once they have played.
     if (state.terminal) void (view?.settled?.() ?? Promise.resolve()).then(() => lastState === state && showGameOver(state));
@@ -314,6 +388,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       applyState(ev.state, ev);
     },
     table(tInfo) {
+      if (tInfo.status === "deleted") return showDeleted();
       info = tInfo;
       updateBadge();
       renderClaim();
@@ -346,7 +421,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       howto.setAttribute("href", `/rules?game=${tb.game}`);
       if (factory) {
         view = factory(viewRoot, {
-          mySeats: () => (info?.status === "waiting" ? [] : mySeats),
+          // (a seat that resigned plays no more: with Clever's 3 or 4 seats a bot plays it)
+          mySeats: () => (info?.status === "waiting" ? [] : mySeats.filter((s) => !info?.seats.find((x) => x.seat === s)?.resigned)),
           act: (seat, move) => conn.act(seat, move),
           enter: (seat, outcome) => conn.enter(seat, outcome),
           undo: (seat) => conn.undo(seat),
