@@ -168,7 +168,9 @@ class TableManager:
         return TableError("moved", "this table is now served by another server process; reconnect and retry")
 
     # -- creating, loading, claiming ----------------------------------------------------------------------
-    def create(self, spec: CreateTable, creator: str | None = None) -> tuple[LiveTable, dict[int, str]]:
+    def create(
+        self, spec: CreateTable, creator: str | None = None, creator_player: str | None = None
+    ) -> tuple[LiveTable, dict[int, str]]:
         """Create a table; returns it with the tokens of the claimed human seats (shown once, stored hashed).
         ``creator`` is the creating client's key (see ``limits.py``), stored for the unfinished-tables quota."""
         game = get_game(spec.game)
@@ -224,6 +226,7 @@ class TableManager:
             created=now,
             updated=now,
             creator=creator,
+            creator_player=creator_player,
             dice=spec.dice,
             hints=default_hints(seats) if spec.hints is None else spec.hints,
         )
