@@ -213,6 +213,15 @@ class LimitExceeded(Exception):
         self.scope = scope
 
 
+MESSAGE_IDS = (
+    "limit.too_many_unfinished",
+    "limit.too_many_unfinished_address",
+    "limit.too_many_tables_player",
+    "limit.too_many_tables_address",
+)
+"""The ids of the quota refusals (``msgid`` of a 429), worded by the page in its reader's language."""
+
+
 @dataclass(frozen=True)
 class Quota:
     tables_per_hour: int

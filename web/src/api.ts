@@ -131,6 +131,9 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly status: number,
     readonly problem?: RuleProblem,
+    /** The server's error code (`too_many_unfinished`, …) and its whole answer, for refusals a page acts on. */
+    readonly code?: string,
+    readonly body?: unknown,
   ) {
     super(`${detail} (HTTP ${status})`);
   }
@@ -174,7 +177,10 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   if (!res.ok) {
     const detail = (data as { detail?: unknown } | null)?.detail ?? data ?? res.statusText;
     const said = detailText(detail);
-    throw new ApiError(said, res.status, problemOf(data, said));
+    const code = (data as { code?: unknown } | null)?.code;
+    // A quota refusal carries a message id too, but it is not a rule problem: errors.ts words it.
+    const problem = res.status === 429 ? undefined : problemOf(data, said);
+    throw new ApiError(said, res.status, problem, typeof code === "string" ? code : undefined, data);
   }
   return data as T;
 }
@@ -185,6 +191,9 @@ export const api = {
     request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
   createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean }) =>
     request<CreatedTable>("POST", "/api/tables", body),
+  /** Give up `seat` at a table (the game goes on or ends as its rules say, docs/players-design.md step 3). */
+  resign: (table: string, seat: number, token?: string) =>
+    request<{ ok: true }>("POST", `/api/tables/${encodeURIComponent(table)}/resign`, { seat, token }),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
   /** Finished games of `games`, newest first; the next page: `before` = the last one's `created`. */
