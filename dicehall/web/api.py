@@ -23,7 +23,7 @@ from dicehall.web.lifecycle import DAY
 from dicehall.web.limits import CreationLimits, LimitExceeded, Quota
 from dicehall.web.owners import Elsewhere
 from dicehall.web.players import Players, clear_cookie, player_json
-from dicehall.web.protocol import CreateTable, JoinSeat
+from dicehall.web.protocol import CreateTable, JoinSeat, RematchRequest
 from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableError, TableManager, public_seats
 
@@ -31,7 +31,7 @@ router = APIRouter(prefix="/api")
 # Every route is ``async``: it runs on the event loop, like the websocket handlers, so the table manager and its
 # database connection are only ever used from one thread.
 
-_HTTP_STATUS = {"no_such_table": 404, "seat_taken": 409}
+_HTTP_STATUS = {"no_such_table": 404, "seat_taken": 409, "not_your_seat": 403, "not_finished": 409}
 
 
 def _manager(request: Request) -> TableManager:
@@ -329,6 +329,33 @@ async def join_table(
     }
 
 
+@router.post("/tables/{table_id}/rematch", response_model=None)
+async def rematch(
+    table_id: str, body: RematchRequest, request: Request, response: Response
+) -> dict[str, Any] | Response:
+    """Offer a rematch of a finished table, or accept the offer made: ``{table_id, tokens: {seat: token},
+    ready}``. A new offer is a new table: it counts against the caller's table quotas."""
+    manager = _manager(request)
+    player: Player | None = _players(request).ensure(request, response)
+    player_id = player.id if player is not None else None
+    limits = _creation_limits(request)
+    creator = limits.key(request.client.host if request.client else None)
+    try:
+        offered = manager.store.rematch_of(table_id) is not None
+        if not offered:
+            limits.check(creator, player_id)
+        answer = manager.rematches.offer_or_accept(table_id, body.tokens, player_id, creator)
+    except LimitExceeded as exc:
+        return _too_many(exc, request, player)
+    except Elsewhere as moved:  # another server process owns the table (forward.py)
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+    except DicehallError as exc:
+        if not offered:
+            limits.refund(creator, player_id)
+        return _refusal(exc)
+    return {"table_id": answer.table_id, "tokens": answer.tokens, "ready": answer.ready}
+
+
 @router.get("/tables/{table_id}", response_model=None)
 async def get_table(table_id: str, request: Request) -> dict[str, Any] | Response:
     manager = _manager(request)
@@ -339,6 +366,8 @@ async def get_table(table_id: str, request: Request) -> dict[str, Any] | Respons
     except DicehallError as exc:
         raise _http_error(exc) from None
     description = table.describe()
+    if table.status == "finished":
+        description["rematch"] = manager.rematches.describe(table_id)
     manager.evict_if_idle(table)
     return description
 

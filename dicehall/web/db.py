@@ -504,6 +504,18 @@ class Store:
         )
         return int(self._read(stmt)[0][0])
 
+    def add_rematch(self, table_id: str, new_table_id: str, offered_by: int, now: float) -> None:
+        """Record the rematch of ``table_id``; a second one raises (the primary key: one rematch per table)."""
+        row = {"table_id": table_id, "new_table_id": new_table_id, "offered_by": offered_by, "created": now}
+        self._transaction(lambda conn: conn.execute(insert(RematchRow), [row]))
+
+    def rematch_of(self, table_id: str) -> tuple[str, int] | None:
+        """The table offered as the rematch of ``table_id`` and the old seat that offered it, or None."""
+        rows = self._read(
+            select(RematchRow.new_table_id, RematchRow.offered_by).where(RematchRow.table_id == table_id)
+        )
+        return (rows[0][0], int(rows[0][1])) if rows else None
+
     def unfinished_summary(self, player_id: str | None, creator: str | None) -> tuple[int, float | None]:
         """How many unfinished tables the player ``player_id`` (else: the address key ``creator``) created, and
         the last activity of the least recently active of them (None when there is none)."""

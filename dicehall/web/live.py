@@ -324,6 +324,9 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "bot": s.get("bot"),
             "claimed": bool(s["claimed"]),
             "named": is_named(i, s),
+            **(
+                {"reserved": True} if "reserved" in s else {}
+            ),  # kept for a rematch's player, not for strangers
         }
         for i, s in enumerate(seats)
     ]

@@ -131,6 +131,15 @@ class JoinSeat(BaseModel):
     name: str | None = Field(default=None, max_length=40)
 
 
+class RematchRequest(BaseModel):
+    """``POST /api/tables/{id}/rematch``: the seats the caller holds at the finished table, by their tokens (a
+    hot-seat page holds several); seats linked to the caller's player need none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tokens: dict[int, str] = Field(default_factory=dict, max_length=8)
+
+
 def error(code: str, message: str, rule: str | None = None, reason: str | None = None) -> dict[str, Any]:
     """An error frame; an engine ``reason`` with a message id adds ``msgid``/``params`` (the page words it)."""
     assert code in ERROR_CODES, code
