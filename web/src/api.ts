@@ -87,6 +87,17 @@ export interface Player {
   kind: string;
 }
 
+/** A rematch offered from a finished table, in the old table's seat numbers (docs/web-protocol.md). */
+export interface RematchOffer {
+  new_table: string;
+  /** The old seat that offered it. */
+  by: number;
+  /** Old seats whose players took their seat at the new table. */
+  accepted: number[];
+  /** Every seat is taken: the new game has begun. */
+  ready: boolean;
+}
+
 export interface TableInfo {
   table_id: string;
   game: string;
@@ -100,6 +111,8 @@ export interface TableInfo {
   dice?: string;
   /** Whether the players may ask for hints (the table option; absent from older servers). */
   hints?: boolean;
+  /** A finished table's rematch, when one was offered (`GET /api/tables/{id}` only). */
+  rematch?: RematchOffer | null;
 }
 
 /** The game's public_view(); each game's view module knows its own extra fields. */
@@ -194,6 +207,9 @@ export const api = {
   /** Give up `seat` at a table (the game goes on or ends as its rules say, docs/players-design.md step 3). */
   resign: (table: string, seat: number, token?: string) =>
     request<{ ok: true }>("POST", `/api/tables/${encodeURIComponent(table)}/resign`, { seat, token }),
+  /** Offer a rematch of a finished table, or accept the one offered, for the seats held by `tokens`. */
+  rematch: (table: string, tokens: Record<number, string>) =>
+    request<{ table_id: string; tokens: Record<string, string>; ready: boolean }>("POST", `/api/tables/${encodeURIComponent(table)}/rematch`, { tokens }),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
   /** Finished games of `games`, newest first; the next page: `before` = the last one's `created`. */
