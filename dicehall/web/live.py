@@ -324,9 +324,8 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "bot": s.get("bot"),
             "claimed": bool(s["claimed"]),
             "named": is_named(i, s),
-            **(
-                {"reserved": True} if "reserved" in s else {}
-            ),  # kept for a rematch's player, not for strangers
+            **({"reserved": True} if "reserved" in s else {}),  # kept for a rematch's player
+            **({"deleted": True} if s.get("deleted") else {}),
         }
         for i, s in enumerate(seats)
     ]
@@ -338,8 +337,9 @@ def default_hints(seats: list[dict[str, Any]]) -> bool:
 
 
 def name_players(state: State[Any], seats: list[dict[str, Any]]) -> None:
-    """Seat names for the game's own narration and rendering."""
-    state.set_names([str(s["name"]) for s in seats])
+    """Seat names for the game's own narration and rendering (a deleted account's seat as a message, worded in
+    each reader's language)."""
+    state.set_names([Message("seat.deleted") if s.get("deleted") else str(s["name"]) for s in seats])
 
 
 def status_for(seats: list[dict[str, Any]], state: State[Any], current: str | None = None) -> str:

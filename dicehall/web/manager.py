@@ -734,22 +734,27 @@ class TableManager:
         meta = self.store.get_table(table_id)
         if meta is None:
             raise TableError("no_such_table", f"there is no table {table_id!r}")
-        events, _ = effective_events(self.store.events(table_id))
-        record = WebRecord(
-            game=meta.game,
-            preset=meta.preset,
-            overrides=meta.overrides,
-            players=[{"name": str(s["name"])} for s in meta.seats],
-            events=[Event(e.actor, e.move, e.entered_by) for e in events],
-            seed=None,
-            game_id=meta.id,
-            created=_iso(meta.created),
-        )
-        if meta.status == "finished":
-            try:
-                record.finish(replay(record))
-            except DicehallError as exc:
-                log.error("table %s: finished log does not replay: %s", table_id, exc)
-        elif meta.status == "abandoned":
-            record.closed = {"reason": "abandoned", "at": _iso(meta.updated)}
-        return record
+        return web_record(meta, self.store.events(table_id))
+
+
+def web_record(meta: TableMeta, stored: list[StoredEvent]) -> WebRecord:
+    """A table's record from its metadata and stored log (a finished game replayed for its result)."""
+    events, _ = effective_events(stored)
+    record = WebRecord(
+        game=meta.game,
+        preset=meta.preset,
+        overrides=meta.overrides,
+        players=[{"name": str(s["name"])} for s in meta.seats],
+        events=[Event(e.actor, e.move, e.entered_by) for e in events],
+        seed=None,
+        game_id=meta.id,
+        created=_iso(meta.created),
+    )
+    if meta.status == "finished":
+        try:
+            record.finish(replay(record))
+        except DicehallError as exc:
+            log.error("table %s: finished log does not replay: %s", meta.id, exc)
+    elif meta.status == "abandoned":
+        record.closed = {"reason": "abandoned", "at": _iso(meta.updated)}
+    return record

@@ -78,6 +78,8 @@ export interface TableSeat {
   claimed?: boolean;
   /** false: nobody named this human seat; the page says "Player N" in its reader's language. */
   named?: boolean;
+  /** The seat's account was deleted: "deleted player" in the reader's language. */
+  deleted?: boolean;
 }
 
 /** The player behind this browser (GET /api/me). */
