@@ -328,6 +328,7 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "bot": s.get("bot"),
             "claimed": bool(s["claimed"]),
             "named": is_named(i, s),
+            **({"reserved": True} if "reserved" in s else {}),  # kept for a rematch's player
             **({"deleted": True} if s.get("deleted") else {}),
             **({"resigned": True} if s.get("resigned") else {}),
         }

@@ -47,6 +47,7 @@ from dicehall.web.live import (
 from dicehall.web.lobby import Lobby
 from dicehall.web.owners import Elsewhere, LeaseLost, Owners
 from dicehall.web.protocol import CreateTable
+from dicehall.web.rematch import Rematches
 from dicehall.web.settings import ServerSettings
 from dicehall.web.together import Together
 
@@ -107,6 +108,7 @@ class TableManager:
         """Every open client connection (joined or not), for the 'server restarting' close."""
         self.bots = BotRunner(self, self.settings, bot_setup, rand)
         self.lifecycle = Lifecycle(self)
+        self.rematches = Rematches(self)
 
     # -- server start and stop ------------------------------------------------------------------------------
     def load_unfinished(self) -> int:
@@ -178,7 +180,9 @@ class TableManager:
         return TableError("moved", "this table is now served by another server process; reconnect and retry")
 
     # -- creating, loading, claiming ----------------------------------------------------------------------
-    def create(self, spec: CreateTable, creator: str | None = None) -> tuple[LiveTable, dict[int, str]]:
+    def create(
+        self, spec: CreateTable, creator: str | None = None, creator_player: str | None = None
+    ) -> tuple[LiveTable, dict[int, str]]:
         """Create a table; returns it with the tokens of the claimed human seats (shown once, stored hashed).
         ``creator`` is the creating client's key (see ``limits.py``), stored for the unfinished-tables quota."""
         game = get_game(spec.game)
@@ -223,21 +227,32 @@ class TableManager:
                     }
                 )
         now = time.time()
-        state = game.new_initial_state(rules, len(seats))
         meta = TableMeta(
             id=secrets.token_hex(6),
             game=spec.game,
             preset=rules.preset,
             overrides=rules.overrides(),
             seats=seats,
-            status=status_for(seats, state),
+            status="waiting",
             created=now,
             updated=now,
             creator=creator,
+            creator_player=creator_player,
             dice=spec.dice,
             hints=default_hints(seats) if spec.hints is None else spec.hints,
         )
+        return self.start(meta), tokens
+
+    def start(self, meta: TableMeta, after: Callable[[], None] | None = None) -> LiveTable:
+        """Store the new table ``meta`` (its status follows from its seats) and open it: dice it opens with, bots.
+        ``after`` runs once the table is stored (e.g. recording the rematch it answers)."""
+        game = get_game(meta.game)
+        rules = game.rules_type.from_preset(meta.preset, meta.overrides)
+        state = game.new_initial_state(rules, len(meta.seats))
+        meta.status = status_for(meta.seats, state)
         self.store.create_table(meta)
+        if after is not None:
+            after()
         if self.owners is not None:
             self.owners.acquire(meta.id)  # a new id: nobody else can hold it
         table = self._live(meta, state, 0)
@@ -246,7 +261,7 @@ class TableManager:
         self._open_together(table)
         self.bots.schedule(table)
         self.lobby.changed(table.meta)
-        return table, tokens
+        return table
 
     def _live(self, meta: TableMeta, state: Any, seq: int) -> LiveTable:
         game = get_game(meta.game)
@@ -319,7 +334,9 @@ class TableManager:
             self.lifecycle.mark_abandoned(meta, fenced=True)
         return table
 
-    def claim(self, table_id: str, seat: int, name: str | None) -> str:
+    def claim(self, table_id: str, seat: int, name: str | None, reserved_ok: bool = False) -> str:
+        """Take the free human seat ``seat`` and return its token. A seat kept for a rematch's player is taken
+        only through the rematch (``reserved_ok``, see rematch.py)."""
         table = self.get(table_id)
         if table.status not in OPEN_STATUSES:
             raise TableError("game_over", f"table {table_id} is {table.status}; start a new table")
@@ -330,9 +347,14 @@ class TableManager:
             raise TableError("wrong_seat", f"seat {seat} is played by a bot")
         if s["claimed"]:
             raise TableError("seat_taken", f"seat {seat} is already taken")
+        if "reserved" in s and not reserved_ok:
+            raise TableError(
+                "seat_taken", f"seat {seat} is kept for the player who sat there in the last game"
+            )
         token = secrets.token_urlsafe(24)
         seats = [dict(x) for x in table.seats]
         seats[seat].update(token=hash_token(token), claimed=True)
+        seats[seat].pop("reserved", None)
         if name and name.strip():
             typed = check_seat_name(name)
             others = [str(x["name"]) for i, x in enumerate(table.seats) if i != seat and x["kind"] == "human"]

@@ -159,6 +159,15 @@ class DeleteTable(BaseModel):
     tokens: list[str] = Field(default_factory=list, max_length=16)
 
 
+class RematchRequest(BaseModel):
+    """``POST /api/tables/{id}/rematch``: the seats the caller holds at the finished table, by their tokens (a
+    hot-seat page holds several); seats linked to the caller's player need none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tokens: dict[int, str] = Field(default_factory=dict, max_length=8)
+
+
 def error(code: str, message: str, rule: str | None = None, reason: str | None = None) -> dict[str, Any]:
     """An error frame; an engine ``reason`` with a message id adds ``msgid``/``params`` (the page words it)."""
     assert code in ERROR_CODES, code

@@ -91,6 +91,17 @@ export interface Player {
   kind: string;
 }
 
+/** A rematch offered from a finished table, in the old table's seat numbers (docs/web-protocol.md). */
+export interface RematchOffer {
+  new_table: string;
+  /** The old seat that offered it. */
+  by: number;
+  /** Old seats whose players took their seat at the new table. */
+  accepted: number[];
+  /** Every seat is taken: the new game has begun. */
+  ready: boolean;
+}
+
 export interface TableInfo {
   table_id: string;
   game: string;
@@ -104,6 +115,8 @@ export interface TableInfo {
   dice?: string;
   /** Whether the players may ask for hints (the table option; absent from older servers). */
   hints?: boolean;
+  /** A finished table's rematch, when one was offered (`GET /api/tables/{id}` only). */
+  rematch?: RematchOffer | null;
 }
 
 /** The game's public_view(); each game's view module knows its own extra fields. */
@@ -135,8 +148,9 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly status: number,
     readonly problem?: RuleProblem,
-    /** The server's error code (`wrong_seat`, `others_joined`, ...), when it gave one. */
+    /** The server's error code (`too_many_unfinished`, …) and its whole answer, for refusals a page acts on. */
     readonly code?: string,
+    readonly body?: unknown,
   ) {
     super(`${detail} (HTTP ${status})`);
   }
@@ -181,7 +195,9 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
     const detail = (data as { detail?: unknown } | null)?.detail ?? data ?? res.statusText;
     const said = detailText(detail);
     const code = (data as { code?: unknown } | null)?.code;
-    throw new ApiError(said, res.status, problemOf(data, said), typeof code === "string" ? code : undefined);
+    // A quota refusal carries a message id too, but it is not a rule problem: errors.ts words it.
+    const problem = res.status === 429 ? undefined : problemOf(data, said);
+    throw new ApiError(said, res.status, problem, typeof code === "string" ? code : undefined, data);
   }
   return data as T;
 }
@@ -192,6 +208,9 @@ export const api = {
     request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
   createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean }) =>
     request<CreatedTable>("POST", "/api/tables", body),
+  /** Offer a rematch of a finished table, or accept the one offered, for the seats held by `tokens`. */
+  rematch: (table: string, tokens: Record<number, string>) =>
+    request<{ table_id: string; tokens: Record<string, string>; ready: boolean }>("POST", `/api/tables/${encodeURIComponent(table)}/rematch`, { tokens }),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
   /** Finished games of `games`, newest first; the next page: `before` = the last one's `created`. */
@@ -211,7 +230,7 @@ export const api = {
     request<RulesCheck>("POST", "/api/rules/check", body),
   recordUrl: (id: string) => `/api/tables/${encodeURIComponent(id)}/record`,
   /** Give the game up for `seat` (held by `token`); the table page resigns over its websocket instead. */
-  resign: (id: string, seat: number, token: string) =>
+  resign: (id: string, seat: number, token?: string) =>
     request<{ status: string }>("POST", `/api/tables/${encodeURIComponent(id)}/resign`, { seat, token }),
   /** Delete a table nobody else has joined; `tokens`: every seat this browser holds there. */
   deleteTable: (id: string, tokens: string[]) => request<{ status: string }>("DELETE", `/api/tables/${encodeURIComponent(id)}`, { tokens }),

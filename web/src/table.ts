@@ -1,11 +1,11 @@
 // A table page, game-neutral: connection, seats held by this browser, event log, errors, game over.
 // The board itself is drawn by the game's view module (views/index.ts).
-import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type TableInfo, type View } from "./api";
+import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type RematchOffer, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
 import { confirmDialog } from "./confirm";
-import { clear, h, toast } from "./dom";
+import { clear, h, navigate, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
-import { formatNumber, hasKey, t, tKey, type MessageId } from "./i18n";
+import { formatList, formatNumber, hasKey, t, tKey, type MessageId } from "./i18n";
 import { saveName } from "./me";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, choiceName } from "./rulesform";
@@ -245,9 +245,59 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     );
   };
 
+  // Rematch (docs/players-design.md step 5): offered from the game-over card, accepted by the others with one click;
+  // every page holding a seat goes to the new table once all seats are taken.
+  const rematchBox = h("span", { class: "rematch", "data-testid": "rematch", "aria-live": "polite" });
+  let rematch: RematchOffer | null = null;
+  const goToRematch = (offer: RematchOffer): void => {
+    if (offer.ready && mySeats.length && mySeats.every((s) => offer.accepted.includes(s))) navigate(`/table/${offer.new_table}`);
+  };
+  const askRematch = async (button: HTMLButtonElement): Promise<void> => {
+    button.disabled = true;
+    try {
+      const res = await api.rematch(tableId, loadTokens(tableId));
+      for (const [seat, token] of Object.entries(res.tokens)) saveToken(res.table_id, Number(seat), token);
+      if (res.ready) return navigate(`/table/${res.table_id}`);
+      rematch = (await api.table(tableId)).rematch ?? null;
+      drawRematch();
+    } catch (err) {
+      toast(apiErrorText(err));
+      button.disabled = false;
+    }
+  };
+  const drawRematch = (): void => {
+    clear(rematchBox);
+    if (spectator || mySeats.length === 0) return;
+    const offer = rematch;
+    if (offer === null) {
+      const b = h("button", { class: "btn primary", type: "button", "data-testid": "rematch-offer" }, t("table.rematch"));
+      b.addEventListener("click", () => void askRematch(b));
+      rematchBox.append(b);
+    } else if (mySeats.every((s) => offer.accepted.includes(s))) {
+      const waiting = (info?.seats ?? []).filter((s) => s.kind === "human" && !offer.accepted.includes(s.seat)).map((s) => seatName(s.seat));
+      rematchBox.append(
+        h("span", { class: "muted", "data-testid": "rematch-waiting" }, t("table.rematch_waiting", { names: formatList(waiting) })),
+        " ",
+        h("a", { class: "btn", href: `/table/${offer.new_table}`, "data-link": true }, t("table.rematch_open")),
+      );
+    } else {
+      const b = h("button", { class: "btn primary", type: "button", "data-testid": "rematch-accept" }, t("table.rematch_accept"));
+      b.addEventListener("click", () => void askRematch(b));
+      rematchBox.append(h("span", { "data-testid": "rematch-offered" }, t("table.rematch_offered", { name: seatName(offer.by) })), " ", b);
+    }
+  };
+
   const showGameOver = (state: View): void => {
     if (gameOverShown) return;
     gameOverShown = true;
+    drawRematch();
+    void api
+      .table(tableId)
+      .then((fresh) => {
+        rematch = fresh.rematch ?? rematch;
+        drawRematch();
+      })
+      .catch(() => undefined); // the card works without it: the offer button stays
     const order = state.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
     const winners = state.winners ?? [];
     const headline = winners.length ? t("table.winners", { names: winners.map(seatName).join(", "), n: winners.length }) : t("table.game_over");
@@ -269,6 +319,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
           { class: "actions" },
           h("a", { class: "btn primary", href: `/table/${tableId}/analysis`, "data-link": true, "data-testid": "analysis-link" }, t("table.analysis")),
           h("a", { class: "btn", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, t("table.download")),
+          rematchBox,
           h("a", { class: "btn", href: "/", "data-link": true }, t("table.new_game")),
           h("button", { class: "btn", type: "button", onclick: () => (overlay.hidden = true) }, t("table.look")),
         ),
@@ -359,6 +410,12 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   const conn = new TableConnection(tableId, Object.values(loadTokens(tableId)), {
     status: setStatus,
+    rematch(offer) {
+      rematch = offer;
+      if (gameOverShown) drawRematch();
+      overlay.hidden = false; // an offer brings the game-over card back
+      goToRematch(offer);
+    },
     joined(seats, isSpectator, joinedInfo) {
       const wanted = Object.keys(loadTokens(tableId)).length;
       if (joinedInfo) info = joinedInfo;
