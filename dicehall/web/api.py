@@ -17,8 +17,8 @@ from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.core.game import Game, game_names, get_game
 from dicehall.core.names import check_name
 from dicehall.core.rules import RuleSet
-from dicehall.web.forward import HEADER as FORWARDED
 from dicehall.web.db import Player
+from dicehall.web.forward import HEADER as FORWARDED
 from dicehall.web.forward import forward_request
 from dicehall.web.lifecycle import DAY
 from dicehall.web.limits import CreationLimits, LimitExceeded, Quota
@@ -339,7 +339,72 @@ async def join_table(
     }
 
 
-from dicehall.web.protocol import CreateTable, DeleteTable, JoinSeat, RematchRequest, ResignSeat
+@router.post("/tables/{table_id}/resign", response_model=None)
+async def resign_seat(table_id: str, body: ResignSeat, request: Request) -> dict[str, Any] | Response:
+    """The seat held by ``token`` gives the game up (as the websocket's ``resign``); forwarded to the owner."""
+    manager = _manager(request)
+    try:
+        table = manager.get(table_id)
+        held = manager.seats_for_tokens(table, [body.token]) if body.token else []
+        manager.resign(table, held, body.seat)
+    except Elsewhere as moved:
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+    except DicehallError as exc:
+        return _refusal(exc)
+    manager.evict_if_idle(table)
+    return {"table_id": table_id, "seat": body.seat, "status": table.status}
+
+
+@router.delete("/tables/{table_id}", response_model=None)
+async def delete_table(table_id: str, body: DeleteTable, request: Request) -> dict[str, Any] | Response:
+    """Delete a table its creator alone plays at (not over, every claimed seat held by ``tokens``). The creator
+    is checked where the request arrives (a forwarded request was checked by the process that forwarded it)."""
+    manager = _manager(request)
+    meta = manager.store.get_table(table_id)
+    if meta is None:
+        return _refusal(TableError("no_such_table", f"there is no table {table_id!r}"))
+    if meta.status not in ("waiting", "playing"):  # (a finished table has no creator key any more)
+        return _refusal(
+            TableError("game_over", "a finished table stays for its record; it cannot be deleted")
+        )
+    if not request.headers.get(FORWARDED):
+        key = _creation_limits(request).key(request.client.host if request.client else None)
+        if meta.creator != key:
+            return _refusal(TableError("not_creator", "only the table's creator can delete it"))
+    try:
+        manager.delete(table_id, body.tokens)
+    except Elsewhere as moved:
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+    except DicehallError as exc:
+        return _refusal(exc)
+    return {"table_id": table_id, "status": "deleted"}
+
+
+@router.post("/tables/{table_id}/rematch", response_model=None)
+async def rematch(
+    table_id: str, body: RematchRequest, request: Request, response: Response
+) -> dict[str, Any] | Response:
+    """Offer a rematch of a finished table, or accept the offer made: ``{table_id, tokens: {seat: token},
+    ready}``. A new offer is a new table: it counts against the caller's table quotas."""
+    manager = _manager(request)
+    player: Player | None = _players(request).ensure(request, response)
+    player_id = player.id if player is not None else None
+    limits = _creation_limits(request)
+    creator = limits.key(request.client.host if request.client else None)
+    try:
+        offered = manager.store.rematch_of(table_id) is not None
+        if not offered:
+            limits.check(creator, player_id)
+        answer = manager.rematches.offer_or_accept(table_id, body.tokens, player_id, creator)
+    except LimitExceeded as exc:
+        return _too_many(exc, request, player)
+    except Elsewhere as moved:  # another server process owns the table (forward.py)
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+    except DicehallError as exc:
+        if not offered:
+            limits.refund(creator, player_id)
+        return _refusal(exc)
+    return {"table_id": answer.table_id, "tokens": answer.tokens, "ready": answer.ready}
 
 
 @router.get("/tables/{table_id}", response_model=None)
