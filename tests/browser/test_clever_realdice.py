@@ -135,7 +135,7 @@ def test_a_hot_seat_table_of_two_with_real_dice(new_page: Any, server: Server) -
     assert state.is_terminal()
     totals = [int(x) for x in state.scores()]
     assert shown_totals(page) == totals
-    page.get_by_test_id("gameover").locator("button").click()  # look at the table
+    page.get_by_test_id("look-at-board").click()  # look at the table
     for seat in (0, 1):  # each player's sheet as drawn
         page.locator(f".clever-tab[data-seat='{seat}']").click()
         page.wait_for_function(

@@ -321,7 +321,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
           h("a", { class: "btn", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, t("table.download")),
           rematchBox,
           h("a", { class: "btn", href: "/", "data-link": true }, t("table.new_game")),
-          h("button", { class: "btn", type: "button", onclick: () => (overlay.hidden = true) }, t("table.look")),
+          h("button", { class: "btn", type: "button", "data-testid": "look-at-board", onclick: () => (overlay.hidden = true) }, t("table.look")),
         ),
       ),
     );
