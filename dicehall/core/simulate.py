@@ -178,9 +178,7 @@ def iter_outcomes(
         raise ClusterError("a cluster address needs --backend ray")
     for spec in job.players:
         if spec.bot is None:
-            raise PlayerSpecError(
-                f"simulation needs bots in every seat; {spec.label!r} is not a bot (use bot:NAME)"
-            )
+            raise PlayerSpecError(msgid="players.error.simulate_human", params={"seat": repr(spec.label)})
     get_game(job.game).check_player_count(len(job.players))
     for spec in job.players:
         make_bot(job.game, spec.bot or "", job.rules)  # fail fast on an unknown bot name
