@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import signal
 import sys
@@ -52,7 +53,7 @@ from dicehall.core.history import keep
 from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
-from dicehall.core.simulate import RunSummary, SimulationJob, simulate
+from dicehall.core.simulate import RunSummary, SimulationJob, simulate, stop_game
 from dicehall.core.user_config import ConfigError, config_file, save_name, saved_name
 from dicehall.i18n import Message, current, tr
 
@@ -162,7 +163,8 @@ def run_simulate_command(
 
 
 class _StopOnInterrupt:
-    """While active, the first Ctrl-C asks the run to stop after the current chunk; a second one aborts."""
+    """While active, the first Ctrl-C stops the run at once (the game in play in this process is dropped, worker
+    processes are stopped) and the report covers the games finished; a second one exits with one line."""
 
     def __init__(self) -> None:
         self._hit = False
@@ -172,8 +174,17 @@ class _StopOnInterrupt:
         return self._hit
 
     def _handle(self, signum: int, frame: Any) -> None:
+        if self._hit:
+            import multiprocessing
+
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+            err_console.show_cursor(True)  # the progress bar hid it
+            err_console.print(f"\n[yellow]{tr('cli.report.aborted')}[/]", soft_wrap=True)
+            os._exit(130)  # no report wanted: nothing is left to wait for or to tidy
         self._hit = True
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        err_console.print(f"[yellow]{tr('cli.report.stopping')}[/]", soft_wrap=True)
+        stop_game()
 
     def __enter__(self) -> _StopOnInterrupt:
         if threading.current_thread() is threading.main_thread():
