@@ -145,7 +145,7 @@ def run_simulate_command(
         if summary.games == 0:
             err_console.print(f"[yellow]{tr('cli.report.interrupted_none')}[/]")
             raise typer.Exit(130)
-        err_console.print(f"[yellow]{tr('cli.report.interrupted', games=summary.games)}[/]")
+        err_console.print(f"[yellow]{current().plural('cli.report.interrupted', summary.games)}[/]")
     if plot is not None:
         save_score_histogram(report, summary, plot)
         report["plot"] = str(plot)

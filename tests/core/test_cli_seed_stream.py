@@ -141,4 +141,6 @@ def test_ctrl_c_reports_the_games_finished(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted: the report covers" in err
     report = json.loads(out)
-    assert report["games"] > 0 and report["games"] == len(list(records.iterdir()))  # every game counted is saved
+    assert report["games"] > 0 and report["games"] == len(
+        list(records.iterdir())
+    )  # every game counted is saved
