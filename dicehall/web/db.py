@@ -24,11 +24,13 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
     false,
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -203,6 +205,7 @@ class TableMeta:
     created: float
     updated: float
     creator: str | None = None
+    creator_player: str | None = None
     dice: str = "rolled"
     hints: bool | None = None
     """Hints allowed at this table; None (tables from before the option) = the old rule, see ``hints_allowed``."""
@@ -339,6 +342,7 @@ class Store:
                 created=meta.created,
                 updated=meta.updated,
                 creator=meta.creator,
+                creator_player=meta.creator_player,
                 dice=None if meta.dice == "rolled" else meta.dice,
                 hints=None if meta.hints is None else ("on" if meta.hints else "off"),
             )
@@ -359,7 +363,7 @@ class Store:
         if status is not None:
             values["status"] = status
             if status == "finished":
-                values["creator"] = None
+                values["creator"] = values["creator_player"] = None
         stmt = update(TableRow).where(TableRow.id == table_id).values(**values)
 
         def stmts(conn: Connection) -> None:
@@ -375,9 +379,11 @@ class Store:
         events: Sequence[StoredEvent],
         status: str | None = None,
         fence: Fence | None = None,
+        seats: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Append ``events`` (and a status change) in one transaction; raises if a sequence number exists, or
-        whatever ``fence`` raises (it runs first in the transaction: the owner's lease check, owners.py)."""
+        """Append ``events`` (and a status change, and new ``seats``: a resign) in one transaction; raises if a
+        sequence number exists, or whatever ``fence`` raises (it runs first in the transaction: the owner's lease
+        check, owners.py)."""
         rows = [
             {
                 "table_id": table_id,
@@ -394,11 +400,34 @@ class Store:
             if fence is not None:
                 fence(conn)
             conn.execute(self._ins_event, rows)
+            values: dict[str, Any] = {}
             if status is not None:
-                values: dict[str, Any] = {"status": status, "updated": time.time()}
+                values.update(status=status, updated=time.time())
                 if status == "finished":
-                    values["creator"] = None  # only the unfinished-tables quota needs it
+                    values["creator"] = values["creator_player"] = None  # only the quota needs them
+            if seats is not None:
+                values.update(seats=json.dumps(seats), updated=time.time())
+            if values:
                 conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+        self._transaction(stmts)
+
+    def delete_table(self, table_id: str, fence: Fence | None = None) -> None:
+        """Delete the table and every row about it (its log, seats, lease, rematch offers) in one transaction,
+        fenced like a move (the owner deletes); the lease row goes last, so the fence reads it first."""
+
+        def stmts(conn: Connection) -> None:
+            if fence is not None:
+                fence(conn)
+            conn.execute(delete(EventRow).where(EventRow.table_id == table_id))
+            conn.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            conn.execute(
+                delete(RematchRow).where(
+                    (RematchRow.table_id == table_id) | (RematchRow.new_table_id == table_id)
+                )
+            )
+            conn.execute(text("DELETE FROM dh_owners WHERE table_id = :t"), {"t": table_id})
+            conn.execute(delete(TableRow).where(TableRow.id == table_id))
 
         self._transaction(stmts)
 
@@ -457,6 +486,7 @@ class Store:
             created=row.created,
             updated=row.updated,
             creator=row.creator,
+            creator_player=row.creator_player,
             dice=row.dice or "rolled",
             hints=None if row.hints is None else row.hints == "on",
         )
@@ -490,11 +520,53 @@ class Store:
         return [r[0] for r in rows]
 
     def count_unfinished(self, creator: str) -> int:
-        """Tables created by ``creator`` (a client key) that are waiting or in play."""
+        """Tables created from ``creator`` (a client address key) that are waiting or in play."""
+        stmt = select(func.count()).where(TableRow.creator == creator, TableRow.status.in_(OPEN_STATUSES))
+        return int(self._read(stmt)[0][0])
+
+    def count_unfinished_of_player(self, player_id: str) -> int:
+        """Tables created by the player ``player_id`` that are waiting or in play."""
         stmt = select(func.count()).where(
-            TableRow.creator == creator, TableRow.status.in_(["waiting", "playing"])
+            TableRow.creator_player == player_id, TableRow.status.in_(OPEN_STATUSES)
         )
         return int(self._read(stmt)[0][0])
+
+    def add_rematch(self, table_id: str, new_table_id: str, offered_by: int, now: float) -> None:
+        """Record the rematch of ``table_id``; a second one raises (the primary key: one rematch per table)."""
+        row = {"table_id": table_id, "new_table_id": new_table_id, "offered_by": offered_by, "created": now}
+        self._transaction(lambda conn: conn.execute(insert(RematchRow), [row]))
+
+    def rematch_of(self, table_id: str) -> tuple[str, int] | None:
+        """The table offered as the rematch of ``table_id`` and the old seat that offered it, or None."""
+        rows = self._read(
+            select(RematchRow.new_table_id, RematchRow.offered_by).where(RematchRow.table_id == table_id)
+        )
+        return (rows[0][0], int(rows[0][1])) if rows else None
+
+    def unfinished_summary(self, player_id: str | None, creator: str | None) -> tuple[int, float | None]:
+        """How many unfinished tables the player ``player_id`` (else: the address key ``creator``) created, and
+        the last activity of the least recently active of them (None when there is none)."""
+        owner = TableRow.creator_player == player_id if player_id is not None else TableRow.creator == creator
+        stmt = select(func.count(), func.min(self._last_activity())).where(
+            owner, TableRow.status.in_(OPEN_STATUSES)
+        )
+        count, oldest = self._read(stmt)[0]
+        return int(count), None if oldest is None else float(oldest)
+
+    def unfinished_by_activity(
+        self, *, creator: str | None = None, player_id: str | None = None, limit: int = 100
+    ) -> list[tuple[TableMeta, float]]:
+        """Unfinished tables created from the address key ``creator`` or by the player ``player_id``, with the
+        time of their last activity, the least recently active (the next to be abandoned) first."""
+        last = self._last_activity().label("last")
+        owner = TableRow.creator == creator if player_id is None else TableRow.creator_player == player_id
+        stmt = (
+            select(TableRow, last)
+            .where(owner, TableRow.status.in_(OPEN_STATUSES))
+            .order_by(last, TableRow.id)
+            .limit(limit)
+        )
+        return [(self._meta(r), float(r.last)) for r in self._read(stmt)]
 
     def secret(self, key: str) -> bytes:
         """A random server secret stored under ``key``, made on first use (e.g. the creator-key salt)."""

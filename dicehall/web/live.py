@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from dicehall.core.errors import DicehallError
-from dicehall.core.game import CHANCE, Game, State
+from dicehall.core.game import CHANCE, RESIGN, Game, State
 from dicehall.core.realdice import entry_seats
 from dicehall.core.rules import RuleSet
 from dicehall.i18n import LANGUAGES, translator
@@ -194,6 +194,10 @@ class LiveTable:
             return f"{names[entered_by or 0]} takes back the dice {move}"
         if actor == "chance" and entered_by is not None:
             return f"dice (entered by {names[entered_by]}): {move}"
+        if move == RESIGN and actor != "chance":
+            seat = self.seats[int(actor)]
+            said = "narrate.resigns_bot" if seat["kind"] == "bot" else "narrate.resigns"
+            return Message(said, name=names[int(actor)])
         who = "dice" if actor == "chance" else names[int(actor)]
         return f"{who}: {move}"
 
@@ -324,7 +328,9 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "bot": s.get("bot"),
             "claimed": bool(s["claimed"]),
             "named": is_named(i, s),
+            **({"reserved": True} if "reserved" in s else {}),  # kept for a rematch's player
             **({"deleted": True} if s.get("deleted") else {}),
+            **({"resigned": True} if s.get("resigned") else {}),
         }
         for i, s in enumerate(seats)
     ]

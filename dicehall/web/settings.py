@@ -35,9 +35,13 @@ class ServerSettings:
     bot_cache_size: int = _field(
         32, "bot instances (with their tables) kept per worker, least recently used out", 1, 10_000
     )
-    tables_per_hour: int = _field(30, "tables one client address may create per hour", 1, 1_000_000)
-    unfinished_per_client: int = _field(
-        10, "unfinished tables one client address may have at once", 1, 1_000_000
+    tables_per_hour: int = _field(30, "tables one player may create per hour", 1, 1_000_000)
+    unfinished_per_client: int = _field(10, "unfinished tables one player may have at once", 1, 1_000_000)
+    tables_per_hour_per_address: int = _field(
+        600, "tables all players behind one address (a school, an office) may create per hour", 1, 10_000_000
+    )
+    unfinished_per_address: int = _field(
+        300, "unfinished tables all players behind one address may have at once", 1, 10_000_000
     )
     ws_messages_per_second: float = _field(
         20, "websocket messages per second per connection before rate_limited", 1, 10_000
