@@ -11,7 +11,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from dicehall.core.cli_options import RulesFileOpt, SetOpt, check_input_file, console, fail
+from dicehall.core.cli_options import RulesFileOpt, SetOpt, check_record_file, console, fail
 from dicehall.core.cli_support import load_rules
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import game_names, get_game
@@ -88,7 +88,11 @@ def _said(t: Translator, msgid: str, fallback: str) -> str:
 
 @app.command("replay")
 def replay_cmd(
-    file: Path = typer.Argument(..., help="A JSON game record.", callback=check_input_file),
+    file: Path = typer.Argument(
+        ...,
+        help="A JSON game record, or a game's number in `dicehall games`.",
+        callback=check_record_file,
+    ),
     upto: int = typer.Option(None, "--upto", help="Stop after this many events (0 to the record's length)."),
     as_json: bool = typer.Option(False, "--json", help="Print scores as JSON instead of the board."),
 ) -> None:
@@ -210,9 +214,10 @@ def _register_games() -> None:
         if module not in _registered:
             importlib.import_module(module).register(app, play_app, simulate_app)
             _registered.append(module)
-    if "dicehall.core.analysis_cli" not in _registered:
-        importlib.import_module("dicehall.core.analysis_cli").register(app)
-        _registered.append("dicehall.core.analysis_cli")
+    for module in ("dicehall.core.analysis_cli", "dicehall.core.cli_history"):
+        if module not in _registered:
+            importlib.import_module(module).register(app)
+            _registered.append(module)
     add_lang_option(app)  # every command, the games' own included, takes --lang
 
 

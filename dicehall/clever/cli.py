@@ -18,6 +18,7 @@ from dicehall.core.cli_options import (
     AddressOpt,
     BackendOpt,
     NameOpt,
+    NoSaveOpt,
     PlaySeedOpt,
     RealDiceOpt,
     ResumeOpt,
@@ -121,6 +122,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
         name: str = NameOpt,
+        no_save: bool = NoSaveOpt,
         real_dice: bool = RealDiceOpt,
         hints: str = HintsOpt,
     ) -> None:
@@ -141,9 +143,10 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             make_human(names, desk),
             show,
             make_narrator(names),
-            save,
+            save if save is not None else resume,
             seed=seed,
             resume=record,
+            history=not no_save,
             real_dice=real_dice,
         )
 
@@ -340,4 +343,5 @@ def _solo_ratings(report: dict[str, Any], summary: RunSummary) -> None:
     console.print(f"[bold]{tr('clever.cli.solo_ratings')}[/]")
     for i, (_, text) in enumerate(S.SOLO_RATINGS):
         if counts.get(text):
-            console.print(f"  {tr(f'clever.rating.{i}'):<32} {100 * counts[text] / summary.games:5.1f}%")
+            share = current().fixed(100 * counts[text] / summary.games, 1)  # "6,0" in ru/uk/pl
+            console.print(f"  {tr(f'clever.rating.{i}'):<32} {share:>5}%")

@@ -11,6 +11,7 @@ a bot of that game.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -68,10 +69,43 @@ def make_bot(game: str, name: str, rules: RuleSet) -> Agent:
     get_game(game).load_bots()
     table = _BOTS.get(game, {})
     if name not in table:
-        raise PlayerSpecError(
-            f"unknown bot {name!r} for {game}; choose one of: {', '.join(table) or '(none)'}"
-        )
+        raise unknown_bot(game, name, list(table))
     return table[name][0](rules)
+
+
+def unknown_bot(game: str, name: str, bots: list[str]) -> PlayerSpecError:
+    """The refusal of ``bot:NAME``, naming the bots that come close (``exprt``, ``Expert`` → ``bot:expert``)."""
+    choices = ", ".join(f"bot:{b}" for b in bots) or "-"
+    near = [b for b in bots if b == name.lower()] or difflib.get_close_matches(
+        name.lower(), bots, n=3, cutoff=0.7
+    )
+    if near:
+        return PlayerSpecError(
+            msgid="players.error.unknown_bot_near",
+            params={
+                "name": repr(name),
+                "game": game,
+                "near": ", ".join(f"bot:{b}" for b in near),
+                "choices": choices,
+            },
+        )
+    return PlayerSpecError(
+        msgid="players.error.unknown_bot", params={"name": repr(name), "game": game, "choices": choices}
+    )
+
+
+def check_human_seat(game: str, label: str) -> None:
+    """Refuse a seat that looks like a bot but is not one (``bot``, ``Bot:Expert``): it would become a person
+    named so. The refusal lists the bots meant."""
+    low = label.lower()
+    if low != "bot" and not low.startswith("bot:"):
+        return
+    bots = list(bots_for(game))
+    near = [b for b in bots if f"bot:{b}" == low] or bots
+    raise PlayerSpecError(
+        msgid="players.error.not_a_seat",
+        params={"seat": repr(label), "choices": ", ".join(f"bot:{b}" for b in near)},
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,7 +123,7 @@ class PlayerSpec:
 def parse_players(text: str) -> list[PlayerSpec]:
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or any(not item for item in items):
-        raise PlayerSpecError(f"--players needs a comma-separated list like 'me,bot:expert', got {text!r}")
+        raise PlayerSpecError(msgid="players.error.list", params={"got": repr(text)})
     return [parse_seat(item) for item in items]
 
 
@@ -98,7 +132,7 @@ def parse_seat(item: str) -> PlayerSpec:
     if not item.startswith("bot:"):
         return PlayerSpec(item)
     if not item[4:]:
-        raise PlayerSpecError("'bot:' needs a bot name, e.g. bot:expert")
+        raise PlayerSpecError(msgid="players.error.bot_name")
     return PlayerSpec(item, item[4:])
 
 

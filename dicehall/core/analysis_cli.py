@@ -24,7 +24,7 @@ from dicehall.core.analysis import (
     has_evaluator,
     hints,
 )
-from dicehall.core.cli_options import check_input_file, check_output_file, console, err_console, fail
+from dicehall.core.cli_options import check_output_file, check_record_file, console, err_console, fail
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import State, get_game
 from dicehall.core.record import GameRecord, replay
@@ -263,7 +263,9 @@ def register(app: typer.Typer) -> None:
     @app.command("analyze")
     def analyze_cmd(
         file: Path = typer.Argument(
-            ..., help="A JSON game record (Dice 1000 or Clever).", callback=check_input_file
+            ...,
+            help="A JSON game record (Dice 1000 or Clever), or a game's number in `dicehall games`.",
+            callback=check_record_file,
         ),
         plot: Path = typer.Option(
             None,
@@ -294,13 +296,22 @@ def register(app: typer.Typer) -> None:
                 out["plot"] = str(plot)
             typer.echo(json.dumps(out))
             return
-        for table in analysis_tables(a, t):
-            console.print(table)
-        if a.note:
-            console.print(f"[yellow]{t('analysis.note')}[/] {escape(t.message(a.note))}")
-        console.print(f"[dim]{t('analysis.legend', **_legend(a))}[/]")
+        print_analysis(a, t)
         if plot is not None:
             err_console.print(t("analysis.plot_saved", path=str(plot)))
+
+
+def print_analysis(a: Analysis, t: Translator) -> None:
+    for table in analysis_tables(a, t):
+        console.print(table)
+    if a.note:
+        console.print(f"[yellow]{t('analysis.note')}[/] {escape(t.message(a.note))}")
+    console.print(f"[dim]{t('analysis.legend', **_legend(a))}[/]")
+
+
+def show_analysis(file: Path) -> None:
+    """The analysis of the record in ``file`` as ``dicehall analyze`` prints it (the end of a terminal game)."""
+    print_analysis(_load_and_analyse(file, False), current())
 
 
 def _legend(a: Analysis) -> dict[str, str]:

@@ -115,6 +115,18 @@ def check_input_file(ctx: typer.Context, param: typer.CallbackParam, value: Path
     return value
 
 
+def check_record_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """A record to read: a file, or the number of a game in the player's history (``dicehall games``)."""
+    if value is not None and str(value).isdigit() and not value.exists():
+        from dicehall.core.history import find
+
+        try:
+            return find(int(str(value)))
+        except DicehallError as exc:
+            raise fail(exc) from None
+    return check_input_file(ctx, param, value)
+
+
 PresetOpt = typer.Option(None, "--preset", "-p", help="Rule preset (see `dicehall rules GAME`).")
 SetOpt = typer.Option(None, "--set", "-s", help="Override a rule: key=value (repeatable).")
 RulesFileOpt = typer.Option(
@@ -128,7 +140,17 @@ SaveOpt = typer.Option(
     callback=check_output_file,
 )
 ResumeOpt = typer.Option(
-    None, "--resume", help="Continue a saved, unfinished game record.", callback=check_input_file
+    None,
+    "--resume",
+    help="Continue a saved, unfinished game: a record file or its number in `dicehall games`; "
+    "the game is written back to it.",
+    callback=check_record_file,
+    metavar="FILE|N",
+)
+NoSaveOpt = typer.Option(
+    False,
+    "--no-save",
+    help="Do not keep this game in your history (`dicehall games`); finished games are kept by default.",
 )
 PlaySeedOpt = typer.Option(
     None,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import signal
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,7 +19,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, parse_seat, seat_names
+from dicehall.core.agents import (
+    Agent,
+    PlayerSpec,
+    check_human_seat,
+    make_bot,
+    parse_players,
+    parse_seat,
+    seat_names,
+)
 from dicehall.core.cli_options import (
     AddressOpt,
     BackendOpt,
@@ -38,10 +49,11 @@ from dicehall.core.cli_options import (
 )
 from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
+from dicehall.core.history import keep
 from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
-from dicehall.core.simulate import RunSummary, SimulationJob, simulate
+from dicehall.core.simulate import RunSummary, SimulationJob, simulate, stop_game
 from dicehall.core.user_config import ConfigError, config_file, save_name, saved_name
 from dicehall.i18n import Message, current, tr
 
@@ -62,6 +74,8 @@ def load_players(game: str, text: str, rules: RuleSet) -> list[PlayerSpec]:
         for spec in specs:
             if spec.bot:
                 make_bot(game, spec.bot, rules)
+            else:
+                check_human_seat(game, spec.label)
     except DicehallError as exc:
         raise fail(exc) from None
     return specs
@@ -131,7 +145,7 @@ def run_simulate_command(
         if summary.games == 0:
             err_console.print(f"[yellow]{tr('cli.report.interrupted_none')}[/]")
             raise typer.Exit(130)
-        err_console.print(f"[yellow]{tr('cli.report.interrupted', games=summary.games)}[/]")
+        err_console.print(f"[yellow]{current().plural('cli.report.interrupted', summary.games)}[/]")
     if plot is not None:
         save_score_histogram(report, summary, plot)
         report["plot"] = str(plot)
@@ -149,7 +163,8 @@ def run_simulate_command(
 
 
 class _StopOnInterrupt:
-    """While active, the first Ctrl-C asks the run to stop after the current chunk; a second one aborts."""
+    """While active, the first Ctrl-C stops the run at once (the game in play in this process is dropped, worker
+    processes are stopped) and the report covers the games finished; a second one exits with one line."""
 
     def __init__(self) -> None:
         self._hit = False
@@ -159,8 +174,17 @@ class _StopOnInterrupt:
         return self._hit
 
     def _handle(self, signum: int, frame: Any) -> None:
+        if self._hit:
+            import multiprocessing
+
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+            err_console.show_cursor(True)  # the progress bar hid it
+            err_console.print(f"\n[yellow]{tr('cli.report.aborted')}[/]", soft_wrap=True)
+            os._exit(130)  # no report wanted: nothing is left to wait for or to tidy
         self._hit = True
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        err_console.print(f"[yellow]{tr('cli.report.stopping')}[/]", soft_wrap=True)
+        stop_game()
 
     def __enter__(self) -> _StopOnInterrupt:
         if threading.current_thread() is threading.main_thread():
@@ -320,8 +344,6 @@ def ask_entry(state: State[Any], names: Sequence[str], human_seats: Sequence[int
     example = example_entry(state)
     while True:
         raw = ask(tr("cli.realdice.prompt", who=who, example=example)).strip()
-        if raw.lower() in ("q", "quit", "exit"):
-            raise QuitGame
         if not raw or raw.lower() in ("?", "h", "help"):
             console.print(tr("cli.realdice.help", example=f"[bold]{example}[/]"))
             continue
@@ -344,6 +366,7 @@ def play_in_terminal(
     agents: Sequence[Agent | None] | None = None,
     resume: GameRecord | None = None,
     real_dice: bool = False,
+    history: bool = True,
 ) -> GameRecord:
     """Run a live game: bots and dice play themselves, humans are asked. Ctrl-C offers to save the record.
 
@@ -353,6 +376,10 @@ def play_in_terminal(
     ``seed`` makes the dice reproducible (default: a fresh secure seed); ``agents`` supplies the seats' bots
     (``None`` for humans) when the caller wants to keep hold of them, e.g. to show their reasoning. ``resume``
     continues a saved record (see :func:`load_resume`); its events stay and new ones are appended.
+
+    With ``history`` (the default; ``--no-save`` turns it off) the game is kept in the player's history
+    (:mod:`dicehall.core.history`) when it ends, and on leaving when the player says so; ``save_to`` (``--save``,
+    or the file a game was resumed from) is written as well.
     """
     names = seat_names(specs)
     if seed is None:
@@ -405,17 +432,69 @@ def play_in_terminal(
     except (KeyboardInterrupt, EOFError, QuitGame) as exc:
         quit_on_purpose = isinstance(exc, QuitGame)
         console.print(f"\n[yellow]{tr('cli.play.left' if quit_on_purpose else 'cli.play.interrupted')}[/]")
-        _offer_save(record, save_to)
+        _offer_save(record, save_to, history)
         raise typer.Exit(0 if quit_on_purpose else 130) from None
-    if save_to is not None:
+    kept = keep_finished(record, save_to, history)
+    if kept is not None:
+        offer_analysis(record.game, *kept)
+    return record
+
+
+def keep_finished(record: GameRecord, save_to: Path | None, history: bool) -> tuple[int, Path] | None:
+    """Write a finished game to the history and to ``save_to``; its history number and file (``None`` when it
+    was not kept there). A place that cannot be written is said, and another offered rather than lose the game."""
+    kept = None
+    if history:
+        try:
+            kept = keep(record)
+        except DicehallError as exc:
+            err_console.print(f"[bold red]{tr('cli.error')}[/] {escape(exc.localized())}", soft_wrap=True)
+    if save_to is not None and (kept is None or save_to.resolve() != kept[1].resolve()):
         try:
             record.save(save_to)
         except DicehallError as exc:
             err_console.print(f"[bold red]{tr('cli.error')}[/] {escape(exc.localized())}", soft_wrap=True)
-            _offer_save(record, None)  # the game is over: offer another place rather than lose it
-            raise typer.Exit(1) from None
-        console.print(tr("cli.play.saved", path=f"[bold]{save_to}[/]"))
-    return record
+            if kept is None:
+                _offer_save(record, None, False)
+                raise typer.Exit(1) from None
+        else:
+            console.print(tr("cli.play.saved", path=f"[bold]{escape(str(save_to))}[/]"), soft_wrap=True)
+    elif history and kept is None:
+        _offer_save(record, None, False)  # the game is over: offer another place rather than lose it
+        raise typer.Exit(1)
+    if kept is not None:
+        number, path = kept
+        console.print(
+            tr("cli.history.kept", number=str(number), path=f"[bold]{escape(str(path))}[/]"), soft_wrap=True
+        )
+    return kept
+
+
+def offer_analysis(game: str, number: int, path: Path) -> None:
+    """After a game: how to see it again, and (at a terminal, for a game with analysis) its analysis at once if
+    the player says yes; the default is no, and a stdin that is not a terminal is never asked."""
+    from dicehall.core.analysis import has_evaluator
+
+    if not has_evaluator(game):
+        console.print(tr("cli.history.replay_later", number=str(number)))
+        return
+    console.print(tr("cli.history.analyze_later", number=str(number)))
+    if not sys.stdin.isatty():
+        return
+    try:
+        answer = input(tr("cli.history.analyze_question") + " ")
+    except (KeyboardInterrupt, EOFError):
+        console.print()
+        return
+    if is_yes(answer):
+        from dicehall.core.analysis_cli import show_analysis
+
+        show_analysis(path)
+
+
+def is_yes(answer: str) -> bool:
+    """A yes to a [y/N] question, in English or the player's language."""
+    return answer.strip().lower() in ("y", "yes", tr("cli.play.yes_short"), tr("cli.play.yes"))
 
 
 def load_resume(game: str, path: Path) -> tuple[GameRecord, RuleSet, list[PlayerSpec]]:
@@ -490,13 +569,31 @@ def _warn(text: str) -> None:
     err_console.print(f"[bold yellow]{tr('cli.warning')}[/] {escape(text)}", soft_wrap=True)
 
 
-def _offer_save(record: GameRecord, save_to: Path | None) -> None:
+def _offer_save(record: GameRecord, save_to: Path | None, history: bool = True) -> None:
+    """On leaving a game: write it to ``save_to`` when there is one, else ask; yes keeps it in the history (or,
+    without one, asks for a file name)."""
     path = save_to
     try:
         if path is None:
-            answer = input(tr("cli.play.save_question") + " ").strip().lower()
-            if answer not in ("y", "yes", tr("cli.play.yes_short"), tr("cli.play.yes")):
+            answer = input(tr("cli.play.save_question") + " ")
+            if not is_yes(answer):
                 return
+            if history:
+                try:
+                    number, kept = keep(record)
+                except DicehallError as exc:
+                    console.print(f"[red]{escape(exc.localized())}[/] — {tr('cli.play.another_name')}")
+                else:
+                    console.print(
+                        tr(
+                            "cli.history.kept_unfinished",
+                            number=str(number),
+                            path=str(kept),
+                            game=record.game,
+                        ),
+                        soft_wrap=True,
+                    )
+                    return
         while True:
             if path is None:
                 default = f"{record.game}-{record.game_id[:8]}.json"
@@ -509,13 +606,58 @@ def _offer_save(record: GameRecord, save_to: Path | None) -> None:
                 path = None
     except (KeyboardInterrupt, EOFError):
         return
-    console.print(tr("cli.play.saved_how", path=f"[bold]{path}[/]", plain=str(path), game=record.game))
+    console.print(
+        tr("cli.play.saved_how", path=f"[bold]{path}[/]", plain=str(path), game=record.game), soft_wrap=True
+    )
+
+
+def offer_to_keep(record: GameRecord) -> None:
+    """Ask whether to keep an unfinished game in the history (default no); a stdin that ends says no."""
+    try:
+        answer = input(tr("cli.play.save_question") + " ")
+    except (KeyboardInterrupt, EOFError):
+        return
+    if not is_yes(answer):
+        return
+    try:
+        number, path = keep(record)
+    except DicehallError as exc:
+        err_console.print(f"[bold red]{tr('cli.error')}[/] {escape(exc.localized())}", soft_wrap=True)
+        return
+    console.print(tr("cli.history.kept", number=str(number), path=escape(str(path))), soft_wrap=True)
 
 
 def ask(prompt: str) -> str:
-    """One line of keyboard input (EOF and Ctrl-C propagate to the game loop); ``undo`` raises
+    """One line of keyboard input, with line editing and history at a terminal (:func:`line_editing`); EOF and
+    Ctrl-C propagate to the game loop. A quit word (:func:`is_quit`) raises :class:`QuitGame`; ``undo`` raises
     :class:`UndoEntry` while a real-dice entry may be taken back."""
+    line_editing()
     line = input(prompt)
+    if is_quit(line):
+        raise QuitGame
     if _UNDO_OPEN[0] and line.strip().lower() == "undo":
         raise UndoEntry
     return line
+
+
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+def is_quit(line: str) -> bool:
+    """``q``/``quit``/``exit``, or a word of the player's language that says the same (``выход`` …)."""
+    word = line.strip().lower()
+    return bool(word) and (word in QUIT_WORDS or word in tr("cli.words.quit").split())
+
+
+_EDITING = [False]
+
+
+def line_editing() -> None:
+    """At a terminal, Python's ``readline``: arrows move in the line, up/down recall earlier answers (importing it
+    is enough for ``input()``; it costs about a millisecond, once). A pipe is read as it is."""
+    if _EDITING[0]:
+        return
+    _EDITING[0] = True
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        with contextlib.suppress(ImportError):  # a Python built without it (Windows): plain input
+            import readline  # noqa: F401 - input() uses it once it is loaded

@@ -276,7 +276,8 @@ class Game(ABC, Generic[R]):
             )
         if not self.min_players <= n <= self.max_players:
             raise PlayerSpecError(
-                f"{self.title} takes {self.min_players}–{self.max_players} players, not {n}"
+                msgid="players.error.count",
+                params={"game": self.title, "min": self.min_players, "max": self.max_players, "n": str(n)},
             )
         return int(n)
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import signal
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -137,21 +139,72 @@ class SimulationJob:
     save_dir: str | None = None
 
 
-def run_games(job: SimulationJob, indices: range) -> list[GameOutcome]:
-    """Play the games numbered ``indices`` of ``job`` (one worker's share)."""
+class GameStopped(BaseException):
+    """Raised by :func:`stop_game` into the game being played in this process: the game is dropped, the games
+    finished before it are kept (a BaseException, so that no bot's ``except Exception`` swallows it)."""
+
+
+_PLAYING = [False]
+"""True while :func:`run_games` is inside a game in this process (only then may :func:`stop_game` raise)."""
+
+
+def stop_game() -> None:
+    """From a signal handler: leave the game being played in this process at once (see :class:`GameStopped`);
+    nothing happens between games, where ``should_stop`` is asked instead."""
+    if _PLAYING[0]:
+        _PLAYING[0] = False
+        raise GameStopped
+
+
+def run_games(
+    job: SimulationJob, indices: range, should_stop: Callable[[], bool] | None = None
+) -> list[GameOutcome]:
+    """Play the games numbered ``indices`` of ``job`` (one worker's share); with ``should_stop``, the games
+    finished when it says so (or when :func:`stop_game` drops the game in play)."""
+    return list(play_games(job, indices, should_stop))
+
+
+def play_games(
+    job: SimulationJob, indices: range, should_stop: Callable[[], bool] | None = None
+) -> Iterator[GameOutcome]:
+    """The outcomes of the games numbered ``indices``, one by one (see :func:`run_games`)."""
     game = get_game(job.game)
     agents = [make_bot(job.game, spec.bot, job.rules) for spec in job.players if spec.bot]
     names = seat_names(list(job.players))
-    out = []
     for index in indices:
+        if should_stop is not None and should_stop():
+            return
         seed = game_seed(job.seed, index)
         state = game.new_initial_state(job.rules, len(agents))
         record = GameRecord.start(job.game, job.rules, names, seed) if job.save_dir else None
-        play_game(state, agents, seeded_rng(seed), agent_rng(seed), record)
+        _PLAYING[0] = should_stop is not None
+        try:
+            play_game(state, agents, seeded_rng(seed), agent_rng(seed), record)
+        except GameStopped:
+            return
+        finally:
+            _PLAYING[0] = False
         if record is not None and job.save_dir:
             record.save(Path(job.save_dir) / f"{job.game}-{job.seed}-{index:06d}.json")
-        out.append(GameOutcome(index, state.returns(), state.scores(), state.stats()))
-    return out
+        yield GameOutcome(index, state.returns(), state.scores(), state.stats())
+
+
+def _batches(outcomes: Iterator[GameOutcome], size: int, seconds: float = 0.2) -> Iterator[list[GameOutcome]]:
+    """``outcomes`` in lists of ``size``, or fewer when ``seconds`` passed (a progress bar moves for slow games)."""
+    batch: list[GameOutcome] = []
+    since = time.monotonic()
+    for outcome in outcomes:
+        batch.append(outcome)
+        if len(batch) >= size or time.monotonic() - since >= seconds:
+            yield batch
+            batch, since = [], time.monotonic()
+    if batch:
+        yield batch
+
+
+def _quiet_worker() -> None:
+    # Ctrl-C reaches the whole process group: the main process decides, the workers do not die mid-chunk
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chunks(games: int, size: int) -> Iterator[range]:
@@ -165,6 +218,7 @@ def iter_outcomes(
     chunk: int = 100,
     backend: str = "processes",
     address: str | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Iterator[list[GameOutcome]]:
     """Yield finished games chunk by chunk, in game order (for a progress bar).
 
@@ -178,9 +232,7 @@ def iter_outcomes(
         raise ClusterError("a cluster address needs --backend ray")
     for spec in job.players:
         if spec.bot is None:
-            raise PlayerSpecError(
-                f"simulation needs bots in every seat; {spec.label!r} is not a bot (use bot:NAME)"
-            )
+            raise PlayerSpecError(msgid="players.error.simulate_human", params={"seat": repr(spec.label)})
     get_game(job.game).check_player_count(len(job.players))
     for spec in job.players:
         make_bot(job.game, spec.bot or "", job.rules)  # fail fast on an unknown bot name
@@ -189,22 +241,43 @@ def iter_outcomes(
     if backend == "ray":
         ray_pool = RayExecutor(address, None if address else jobs)
         pool, workers = ray_pool, ray_pool.workers
-    elif jobs <= 1:
-        for part in parts:
-            yield run_games(job, part)
+    elif (
+        jobs <= 1
+    ):  # here, game after game: a stop is seen between games, and stop_game() ends the one in play
+        yield from _batches(play_games(job, range(games), should_stop), chunk)
         return
     else:
-        pool, workers = ProcessPoolExecutor(max_workers=jobs), jobs
+        pool, workers = ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker), jobs
+    stopped = False
     try:
         pending: list[Future[list[GameOutcome]]] = [
             pool.submit(run_games, job, part) for part in itertools.islice(parts, 4 * workers)
         ]
         while pending:
+            # waited on in short steps: a stop is seen at once, not when a long chunk ends
+            while not stopped and not pending[0].done():
+                stopped = should_stop is not None and should_stop()
+                if not stopped:
+                    wait([pending[0]], timeout=0.1)
+            if stopped:
+                return
             done = pending.pop(0).result()
             pending.extend(pool.submit(run_games, job, part) for part in itertools.islice(parts, 1))
             yield done
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if stopped and isinstance(pool, ProcessPoolExecutor):
+            _end_workers(pool)  # their chunks are dropped: the report covers the chunks finished
+        else:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    processes = list(getattr(pool, "_processes", {}).values())  # no public way to stop a running task
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
 
 
 def default_jobs() -> int:
@@ -296,11 +369,13 @@ def simulate(
 
     ``backend`` and ``address`` choose where the games run (see :func:`iter_outcomes`); the report is the same.
 
-    ``should_stop`` is asked after each chunk of games; when it says so the run ends early and the report covers
-    the games finished (whole chunks, so the totals are never half-updated).
+    ``should_stop`` is asked between games (in this process) or every 0.1 s (worker processes); when it says so
+    the run ends early and the report covers the games finished: in this process every game before the one in
+    play (which :func:`stop_game` ends at once), with workers the chunks they finished (the others are stopped).
+    Totals are only added whole, never half-updated.
     """
     summary = summary or RunSummary(job)
-    for part in iter_outcomes(job, games, jobs, backend=backend, address=address):
+    for part in iter_outcomes(job, games, jobs, backend=backend, address=address, should_stop=should_stop):
         for outcome in part:
             summary.add(outcome)
         if progress is not None:

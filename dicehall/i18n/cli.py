@@ -44,7 +44,9 @@ def start_invocation() -> None:
 
 
 def _root_lang_now(value: str | None) -> str | None:
-    _root_choice[:] = [value] if value else []
+    # an eager callback runs for a group that was not given --lang too: that must not forget the root's choice
+    if value:
+        _root_choice[:] = [value]
     apply_lang(value)
     return value
 

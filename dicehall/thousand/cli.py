@@ -13,6 +13,7 @@ from dicehall.core.agents import Agent, make_bot, seat_names
 from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
     NameOpt,
+    NoSaveOpt,
     PlaySeedOpt,
     RealDiceOpt,
     ResumeOpt,
@@ -21,11 +22,18 @@ from dicehall.core.cli_options import (
     SetOpt,
     console,
 )
-from dicehall.core.cli_support import QuitGame, add_simulate_command, ask, play_in_terminal, setup_play
+from dicehall.core.cli_support import (
+    QuitGame,
+    add_simulate_command,
+    ask,
+    is_quit,
+    play_in_terminal,
+    setup_play,
+)
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import RunSummary
-from dicehall.i18n import Message, current, localize, tr
+from dicehall.i18n import Message, current, localize, tr, translator
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 from dicehall.thousand.terminal import board, roll_picture, turn_line
@@ -56,7 +64,7 @@ def read_command(state: ThousandState, raw: str) -> Any:
     Returns ``None`` for commands that only display something (help, board).
     """
     text = raw.strip().lower()
-    if text in ("q", "quit", "exit"):
+    if is_quit(text):
         raise QuitGame
     if text == "help":
         console.print(help_text())
@@ -75,9 +83,9 @@ def read_command(state: ThousandState, raw: str) -> Any:
                 tr("thousand.cli.not_a_choice", text=repr(raw.strip()), allowed=allowed_text(state))
             )
         raise ValueError(tr("thousand.cli.keep_first", allowed=allowed_text(state)))
-    if text in ("r", "roll"):
+    if text in _words("roll"):
         action: Any = ROLL
-    elif text in ("b", "bank", "stop", "enough"):
+    elif text in _words("bank"):
         action = BANK
     elif not text:
         raise ValueError(tr("cli.play.type_command", allowed=allowed_text(state)))
@@ -91,6 +99,14 @@ def read_command(state: ThousandState, raw: str) -> Any:
                 tr(f"thousand.cli.cannot_{action}", reason=exc.localized(), allowed=allowed_text(state))
             ) from None
     return action
+
+
+def _words(command: str) -> set[str]:
+    """What a player may type for ``command`` (roll, bank): the English words and those of their language (each
+    language's words are chosen so that no word means two commands; see docs/cli.md)."""
+    return set(translator("en")(f"thousand.cli.words.{command}").split()) | set(
+        tr(f"thousand.cli.words.{command}").split()
+    )
 
 
 def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
@@ -146,7 +162,8 @@ def make_narrator(names: list[str], agents: list[Agent | None]) -> Any:
             agent = agents[player]
             if agent is not None:
                 why = getattr(agent, "last_reason", "")
-                console.print(f"[bold]{names[player]}[/] → [bold cyan]{action}[/]  [dim]{localize(why)}[/]")
+                said = bot_move_words(action)
+                console.print(f"[bold]{names[player]}[/] → [bold cyan]{said}[/]  [dim]{localize(why)}[/]")
         for event in events:
             console.print(f"  [yellow]•[/] {localize(event)}")
         if (
@@ -169,6 +186,19 @@ def make_narrator(names: list[str], agents: list[Agent | None]) -> Any:
 
     narrate.resync = resync  # type: ignore[attr-defined]
     return narrate
+
+
+def bot_move_words(action: Any) -> str:
+    """A bot's move as the narration says it: "rolls", "says “enough”", "sets aside 1, 5" (in the reader's
+    language)."""
+    move = str(action)
+    if move == ROLL:
+        return tr("thousand.cli.bot.roll")
+    if move == BANK:
+        return tr("thousand.cli.bot.bank")
+    if move.startswith("keep "):
+        return tr("thousand.cli.bot.keep", dice=move[5:].replace(",", ", "))
+    return move
 
 
 def _rename(event: str, names: list[str]) -> str:
@@ -228,6 +258,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
         name: str = NameOpt,
+        no_save: bool = NoSaveOpt,
         real_dice: bool = RealDiceOpt,
         hints: str = HintsOpt,
     ) -> None:
@@ -254,10 +285,11 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             make_human(names, desk),
             show,
             make_narrator(names, agents),
-            save,
+            save if save is not None else resume,
             seed=seed,
             agents=agents,
             resume=record,
+            history=not no_save,
             real_dice=real_dice,
         )
 

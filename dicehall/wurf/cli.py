@@ -17,6 +17,7 @@ from dicehall.core.cli_options import (
     JobsOpt,
     JsonOpt,
     NameOpt,
+    NoSaveOpt,
     PlaySeedOpt,
     PlotOpt,
     ResumeOpt,
@@ -30,7 +31,16 @@ from dicehall.core.cli_options import (
     console,
     fail,
 )
-from dicehall.core.cli_support import QuitGame, ask, play_in_terminal, run_simulate_command, setup_play
+from dicehall.core.cli_support import (
+    QuitGame,
+    ask,
+    keep_finished,
+    offer_analysis,
+    offer_to_keep,
+    play_in_terminal,
+    run_simulate_command,
+    setup_play,
+)
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord
@@ -129,9 +139,7 @@ def make_human(names: list[str]) -> Any:
             )
         )
         while True:
-            raw = ask("> ").strip()
-            if raw.lower() in ("q", "quit", "exit"):
-                raise QuitGame  # offers to save, like Ctrl-C
+            raw = ask("> ").strip()  # 'q' raises QuitGame: it offers to save, like Ctrl-C
             if raw.lower() in ("help", "h", "?"):
                 console.print(escape(play_help()))
                 console.print(tr("wurf.play.now", commands=escape(allowed_commands(state))))
@@ -207,6 +215,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
         name: str = NameOpt,
+        no_save: bool = NoSaveOpt,
     ) -> None:
         """Play Der große Wurf in the terminal against bots or friends (2–5 players)."""
         record, rules, specs = setup_play(
@@ -232,9 +241,10 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             make_human(names),
             show,
             make_narrator(names),
-            save,
+            save if save is not None else resume,
             seed=seed,
             resume=record,
+            history=not no_save,
         )
 
     @simulate_app.command("wurf")
@@ -282,6 +292,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         save: Path = typer.Option(
             None, "--save", help="Write the record here when the session ends.", callback=check_output_file
         ),
+        no_save: bool = NoSaveOpt,
     ) -> None:
         """Referee a game with real dice: type what lies in the arena after each throw."""
         from dicehall.wurf.referee import RefereeSession
@@ -294,18 +305,31 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         session = RefereeSession(names, match)
         console.print(tr("wurf.ref.welcome"), markup=False)
         console.print(session.prompt(), markup=False)
+        left = False
         try:
             while not session.closed:  # after the last throw the session stays open for 'undo' until 'done'
                 for msg in session.handle(ask("> ")):
                     console.print(msg, markup=False)
+        except QuitGame:  # once the game is over, 'q' closes the session as 'done' does
+            over = session.state.is_terminal()
+            left = not over
+            console.print(tr("wurf.ref.session_closed" if over else "cli.play.left"))
         except (KeyboardInterrupt, EOFError):
+            left = True
             console.print("\n" + tr("wurf.ref.ended"))
-        if save is not None:
+        record = session.record
+        if session.state.is_terminal():
+            kept = keep_finished(record, save, not no_save)
+            if kept is not None:
+                offer_analysis("wurf", *kept)
+        elif save is not None:
             try:
-                session.record.save(save)
+                record.save(save)
             except DicehallError as exc:
                 raise fail(exc.localized(), code=1) from None
             console.print(tr("cli.play.saved", path=str(save)), markup=False)
+        elif left and record.events and not no_save:
+            offer_to_keep(record)
 
     @render_app.command("wurf")
     def render_wurf(
