@@ -95,17 +95,24 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
 
 
 def make_narrator(names: list[str]) -> Any:
+    said = [""]  # the move in words, taken in the position before it: the move itself may clear the dice
+
+    def before(state: State[Any], action: Any, player: int) -> None:
+        assert isinstance(state, CleverState)
+        said[0] = "" if player == CHANCE else describe_action(state, action)
+
     def narrate(state: State[Any], action: Any, player: int) -> None:
         assert isinstance(state, CleverState)
         if player == CHANCE:
             console.print(f"[dim]{tr('clever.cli.dice')}[/] {state.action_to_string(action)}")
         else:
-            console.print(f"[bold]{names[player]}[/]: {describe_action(state, action)}")
+            console.print(f"[bold]{names[player]}[/]: {said[0]}")
         for p, bonus, applied, origin in state.log:
             status = "" if applied else f" [red]({tr('clever.cli.bonus_lost')})[/]"
             line = tr("clever.cli.bonus_for", name=names[p], bonus=W.bonus(bonus), origin=W.origin(origin))
             console.print(f"   {line}{status}")
 
+    narrate.before = before  # type: ignore[attr-defined]
     return narrate
 
 

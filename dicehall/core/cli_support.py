@@ -377,6 +377,10 @@ def play_in_terminal(
     (``None`` for humans) when the caller wants to keep hold of them, e.g. to show their reasoning. ``resume``
     continues a saved record (see :func:`load_resume`); its events stay and new ones are appended.
 
+    ``narrate(state, action, player)`` hears each action once it is applied; a narrator with a ``before``
+    attribute (same arguments) hears it first in the position it is taken in (Clever words a pick by the die's
+    value, which the move itself may clear).
+
     With ``history`` (the default; ``--no-save`` turns it off) the game is kept in the player's history
     (:mod:`dicehall.core.history`) when it ends, and on leaving when the player says so; ``save_to`` (``--save``,
     or the file a game was resumed from) is written as well.
@@ -424,6 +428,9 @@ def play_in_terminal(
                 continue
             finally:
                 _UNDO_OPEN[0] = False
+            before = getattr(narrate, "before", None)  # a narrator that words the move in its position
+            if before is not None:
+                before(state, action, player)
             record.add(state, action, entered_by)
             state.apply_action(action)
             narrate(state, action, player)

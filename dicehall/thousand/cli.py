@@ -136,8 +136,13 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
 
 
 def show_position(state: ThousandState, names: list[str]) -> None:
+    """The board; during a turn the turn line under it, at the end the winner (the last turn's total means
+    nothing then: it was banked or lost)."""
     console.print(board(state, names))
-    if state.last_roll is not None and state.turn_total:
+    if state.is_terminal():
+        if state.winner is not None:
+            console.print(f"[bold green]{tr('cli.play.wins', name=names[state.winner])}[/]")
+    elif state.last_roll is not None and state.turn_total:
         console.print(turn_line(state))
 
 
@@ -174,10 +179,6 @@ def make_narrator(names: list[str], agents: list[Agent | None]) -> Any:
             and state.turn_total
         ):
             console.print(turn_line(state))
-        if state.is_terminal():
-            console.print(board(state, names))
-            if state.winner is not None:
-                console.print(f"[bold green]{tr('cli.play.wins', name=names[state.winner])}[/]")
 
     def resync(state: State[Any]) -> None:
         """After an entry was taken back (real dice): whose turn it is again."""
