@@ -27,8 +27,8 @@ from dicehall.core.cli_options import (
     SetOpt,
     console,
 )
-from dicehall.core.cli_support import add_simulate_command, ask, play_in_terminal, setup_play
-from dicehall.core.game import CHANCE, State
+from dicehall.core.cli_support import add_simulate_command, ask, introduce, play_in_terminal, setup_play
+from dicehall.core.game import CHANCE, State, get_game
 from dicehall.core.simulate import RunSummary
 from dicehall.i18n import Message, current, localize, tr
 
@@ -36,6 +36,11 @@ from dicehall.i18n import Message, current, localize, tr
 def help_text() -> str:
     """How to answer in the terminal game, in the process's language."""
     return tr("clever.cli.help")
+
+
+def how_to(rounds: int) -> str:
+    """The goal, a turn, the areas, the sheet's symbols and the dice rows (rich markup)."""
+    return tr("clever.intro", rounds=rounds)
 
 
 def _choices_table(state: CleverState) -> list[tuple[str, int, str]]:
@@ -62,6 +67,7 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
                     desk.show(state, names)
                 continue
             if low == "help":
+                console.print(how_to(state.rounds))
                 console.print(help_text())
                 continue
             if low in ("board", "b"):
@@ -137,7 +143,9 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         record, rules, specs = setup_play("clever", resume, players, preset, sets, rules_file, name)
         names = seat_names(specs)
         desk = hint_desk("clever", rules, specs, hints)
-        console.print(help_text())
+        first = get_game("clever").new_initial_state(rules, len(specs))
+        assert isinstance(first, CleverState)
+        introduce("clever", how_to(first.rounds) + "\n" + help_text())  # 6, 5 or 4 rounds by the seats
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, CleverState)

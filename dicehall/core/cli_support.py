@@ -54,7 +54,14 @@ from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
 from dicehall.core.simulate import RunSummary, SimulationJob, simulate, stop_game
-from dicehall.core.user_config import ConfigError, config_file, save_name, saved_name
+from dicehall.core.user_config import (
+    ConfigError,
+    config_file,
+    mark_intro_seen,
+    save_name,
+    saved_name,
+    seen_intros,
+)
 from dicehall.i18n import Message, current, tr
 
 
@@ -551,6 +558,19 @@ def setup_play(
 
 ME = "me"
 """The ``--players`` label of the seat the player at this terminal takes under their name."""
+
+
+def introduce(game: str, how_to: str) -> None:
+    """At the start of ``play``: the game's goal, how-to and symbols (``how_to``) in full the first time, which
+    the user config remembers; from then on one line saying that ``help`` shows them again."""
+    title = tr(f"game.{game}.title")
+    if game in seen_intros():
+        console.print(f"[dim]{tr('cli.play.intro_again', game=title)}[/]")
+        return
+    console.print(f"[bold]{title}[/] — {tr('cli.play.intro_title')}")
+    console.print(how_to)
+    with contextlib.suppress(OSError):  # not remembered: it is shown again next time, nothing worse
+        mark_intro_seen(game)
 
 
 def remember_name(name: str) -> None:

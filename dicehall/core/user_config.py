@@ -1,10 +1,14 @@
-"""The terminal player's settings: the name ``dicehall play --name`` remembers for the ``me`` seat.
+"""The terminal player's settings: the name ``dicehall play --name`` remembers for the ``me`` seat, and the games
+whose how-to the player has seen (``play`` shows it in full once per game).
 
 The file is ``platformdirs.user_config_dir("dicehall")/config.toml`` (``$XDG_CONFIG_HOME/dicehall/config.toml``,
 else ``~/.config/dicehall/config.toml`` on Linux) and holds::
 
     [player]
     name = "Ann"
+
+    [intro]
+    seen = ["clever", "thousand"]
 
 It is written whole and atomically (a temporary file beside it, then ``os.replace``), so an interrupted save
 leaves the old file. A file that cannot be used raises :class:`ConfigError` naming the path and the problem; the
@@ -34,14 +38,13 @@ def config_file() -> Path:
     return Path(platformdirs.user_config_dir("dicehall")) / "config.toml"
 
 
-def saved_name() -> str | None:
-    """The remembered name, ``None`` when no file or no name was saved; :class:`ConfigError` when the file is
-    broken."""
+def _load() -> dict[str, object]:
+    """The file's TOML (empty when there is none); :class:`ConfigError` when it cannot be read."""
     path = config_file()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return None
+        return {}
     except OSError as exc:
         raise _broken(path, Message("config.reason.unreadable", problem=exc.strerror or str(exc))) from None
     except UnicodeDecodeError:
@@ -50,6 +53,13 @@ def saved_name() -> str | None:
         line = re.search(r"at line (\d+)", str(exc))
         reason = Message("config.reason.not_toml", line=int(line.group(1)) if line else 1)
         raise _broken(path, reason) from None
+
+
+def saved_name() -> str | None:
+    """The remembered name, ``None`` when no file or no name was saved; :class:`ConfigError` when the file is
+    broken."""
+    path = config_file()
+    data = _load()
     player = data.get("player")
     if player is None:
         return None
@@ -64,13 +74,45 @@ def saved_name() -> str | None:
 
 def save_name(name: str) -> Path:
     """Remember ``name`` (already checked by :func:`~dicehall.core.names.check_name`); the file's path.
-    ``OSError`` when the directory cannot be made or written."""
+    ``OSError`` when the directory cannot be made or written. The games seen are kept."""
+    return _write(name, seen_intros())
+
+
+def seen_intros() -> list[str]:
+    """The games whose how-to was shown in full (none when the file is missing or cannot be used)."""
+    try:
+        intro = _load().get("intro")
+    except ConfigError:
+        return []
+    seen = intro.get("seen") if isinstance(intro, dict) else None
+    return [g for g in seen if isinstance(g, str)] if isinstance(seen, list) else []
+
+
+def mark_intro_seen(game: str) -> None:
+    """Remember that ``game``'s how-to was shown (the name is kept); ``OSError`` when the file cannot be
+    written. A broken file is left alone: the how-to is then shown again next time."""
+    try:
+        name = saved_name()
+    except ConfigError:
+        return
+    seen = seen_intros()
+    if game not in seen:
+        _write(name, [*seen, game])
+
+
+def _write(name: str | None, seen: list[str]) -> Path:
+    """The whole file, atomically: a temporary file beside it, then a rename."""
     path = config_file()
     path.parent.mkdir(parents=True, exist_ok=True)
+    parts = []
+    if name is not None:
+        parts.append(f"[player]\nname = {toml_string(name)}\n")
+    if seen:
+        parts.append(f"[intro]\nseen = [{', '.join(toml_string(g) for g in seen)}]\n")
     fd, temp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(f"[player]\nname = {toml_string(name)}\n")
+            out.write("\n".join(parts))
         os.replace(temp, path)
     except BaseException:
         os.unlink(temp)

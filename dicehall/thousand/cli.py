@@ -26,6 +26,7 @@ from dicehall.core.cli_support import (
     QuitGame,
     add_simulate_command,
     ask,
+    introduce,
     is_quit,
     play_in_terminal,
     setup_play,
@@ -35,6 +36,7 @@ from dicehall.core.game import CHANCE, State
 from dicehall.core.simulate import RunSummary
 from dicehall.i18n import Message, current, localize, tr, translator
 from dicehall.thousand.bots import ThousandBot
+from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 from dicehall.thousand.terminal import board, roll_picture, turn_line
 
@@ -42,6 +44,11 @@ from dicehall.thousand.terminal import board, roll_picture, turn_line
 def help_text() -> str:
     """The commands of the terminal game (rich markup), in the process's language."""
     return tr("thousand.cli.help")
+
+
+def how_to(rules: ThousandRules) -> str:
+    """The goal, a turn and the board's symbols (rich markup), for these rules."""
+    return tr("thousand.intro", target=rules.target, open=rules.open_min)
 
 
 def allowed_text(state: ThousandState) -> str:
@@ -67,6 +74,7 @@ def read_command(state: ThousandState, raw: str) -> Any:
     if is_quit(text):
         raise QuitGame
     if text == "help":
+        console.print(how_to(state.rules))
         console.print(help_text())
         return None
     if text in ("board", "show"):
@@ -273,7 +281,8 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             if isinstance(bot, ThousandBot):
                 bot.explain = True
             agents.append(bot)
-        console.print(help_text())
+        assert isinstance(rules, ThousandRules)
+        introduce("thousand", how_to(rules) + "\n" + help_text())
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, ThousandState)

@@ -34,6 +34,7 @@ from dicehall.core.cli_options import (
 from dicehall.core.cli_support import (
     QuitGame,
     ask,
+    introduce,
     keep_finished,
     offer_analysis,
     offer_to_keep,
@@ -141,6 +142,7 @@ def make_human(names: list[str]) -> Any:
         while True:
             raw = ask("> ").strip()  # 'q' raises QuitGame: it offers to save, like Ctrl-C
             if raw.lower() in ("help", "h", "?"):
+                console.print(tr("wurf.intro"))
                 console.print(escape(play_help()))
                 console.print(tr("wurf.play.now", commands=escape(allowed_commands(state))))
                 continue
@@ -228,7 +230,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             name,
         )
         names = seat_names(specs)
-        console.print(escape(play_help()))
+        introduce("wurf", tr("wurf.intro") + "\n" + escape(play_help()))
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, WurfState)

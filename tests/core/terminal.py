@@ -4,6 +4,7 @@ SIGINT from the terminal, and the output is read as the screen gets it."""
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import os
 import pty
@@ -37,6 +38,7 @@ class Terminal:
         os.close(slave)
         self.fd = master
         self.raw = ""
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # a character split by a read
         self.seen = 0  # how much of the screen text expect() has matched so far
 
     @property
@@ -54,7 +56,7 @@ class Terminal:
             return False
         if not chunk:
             return False
-        self.raw += chunk.decode("utf-8", errors="replace")
+        self.raw += self._decoder.decode(chunk)
         return True
 
     def expect(self, pattern: str, timeout: float = 30.0) -> str:

@@ -40,13 +40,13 @@ def flat(text: str) -> str:
 def test_name_is_remembered_in_the_user_config(game: str, config: Path) -> None:
     code, out = play(game, "--name", "  Ann   Lee ", "--seed", "1")
     assert code == 130, out  # the game started and ended with the input
-    assert config.read_text(encoding="utf-8") == '[player]\nname = "Ann Lee"\n'  # normalised
+    assert config.read_text(encoding="utf-8").startswith('[player]\nname = "Ann Lee"\n')  # normalised
     assert flat(f"Your name “Ann Lee” is saved in {config}") in flat(out)
     assert [p.name for p in config.parent.iterdir()] == ["config.toml"]  # no temporary file left behind
     # a new name replaces it; quotes and backslashes are escaped so that TOML reads the name back as typed
     tricky = 'Zoë "Z" \\ O’Neil'
     play(game, "--name", tricky)
-    assert tomllib.loads(config.read_text(encoding="utf-8")) == {"player": {"name": tricky}}
+    assert tomllib.loads(config.read_text(encoding="utf-8"))["player"] == {"name": tricky}
     # --help says where the name is kept
     code, out = play(game, "--help")
     assert code == 0 and flat(f"It is remembered in {config}:") in flat(out), out
@@ -113,7 +113,7 @@ def test_a_corrupt_config_is_reported_and_play_goes_on(content: bytes, reason: s
     assert config.read_bytes() == content  # reading never rewrites it
     code, out = play("thousand", "--name", "Ann", stdin="r\n")  # what the warning says to do
     assert code == 130 and "Ann rolls" in out and "warning" not in out
-    assert config.read_text(encoding="utf-8") == '[player]\nname = "Ann"\n'
+    assert config.read_text(encoding="utf-8").startswith('[player]\nname = "Ann"\n')  # then the games seen
 
 
 def test_a_name_that_cannot_be_saved_is_still_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,7 +32,15 @@ def run(*args: str, env: dict[str, str] | None = None) -> str:
 def test_clever_narrates_each_pick_with_the_die_it_took(tmp_path: Path) -> None:
     save = tmp_path / "c.json"
     out = run(
-        "play", "clever", "--players", "bot:greedy,bot:greedy", "--seed", "4", "--no-save", "--save", str(save)
+        "play",
+        "clever",
+        "--players",
+        "bot:greedy,bot:greedy",
+        "--seed",
+        "4",
+        "--no-save",
+        "--save",
+        str(save),
     )
     record = GameRecord.load(save)
     said = []

@@ -31,7 +31,7 @@ def flat(text: str) -> str:
 
 def test_play_bad_input_refusal_and_quit_with_save(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    script = "\n".join(["xyzzy", "keep 1", "", "?", "b", "r", "r", "r", "q"]) + "\n"
+    script = "\n".join(["help", "xyzzy", "keep 1", "", "?", "b", "r", "r", "r", "q"]) + "\n"
     code, out = invoke(
         "play", "thousand", "--players", "me,bot:expert", "--seed", "5", "--save", str(save), stdin=script
     )
