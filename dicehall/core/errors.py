@@ -89,6 +89,20 @@ class RuleConfigError(DicehallError):
     ) -> None:
         super().__init__(message, msgid=msgid, params=params)
         self.option = option
+        self.problems: list[RuleConfigError] = [self]
+        """Each problem of a refusal that names several (``self`` alone for one)."""
+
+    @classmethod
+    def every(cls, problems: list[RuleConfigError]) -> RuleConfigError:
+        """One refusal naming every problem (the first's option is the one a form points at)."""
+        if len(problems) == 1:
+            return problems[0]
+        text = problems[-1].text
+        for p in reversed(problems[:-1]):
+            text = Message("rules.error.and", first=p.text, rest=text)
+        combined = cls(text, option=problems[0].option)
+        combined.problems = list(problems)
+        return combined
 
 
 class RecordError(DicehallError):

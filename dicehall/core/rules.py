@@ -141,8 +141,59 @@ class RuleSet:
             )
         values = cls._coerce_all(cls.PRESETS[name])
         values.update(cls._coerce_all(overrides or {}))
-        values["preset"] = name
-        return cls(**values)
+        return cls._build(name, values, frozenset(overrides or {}))
+
+    @classmethod
+    def adapt(cls, values: dict[str, Any], explicit: frozenset[str]) -> dict[str, Any]:
+        """The options the player did not set (not in ``explicit``) that no longer fit those they did, moved to
+        fit: each game's ruling (Dice 1000 fits its pits, barrel and dump truck to the target). Options set
+        explicitly are never changed. By default nothing moves."""
+        return values
+
+    @classmethod
+    def _build(cls, name: str, values: dict[str, Any], explicit: frozenset[str]) -> Self:
+        """The rules from a preset's ``values`` with ``explicit`` options set by the player, after
+        :meth:`adapt`; a refusal of options the player set says which values would work instead."""
+        values = {**cls._defaults(), **values}  # adapt sees every option
+        try:
+            return cls(**cls.adapt(dict(values), explicit), preset=name)
+        except RuleConfigError as exc:
+            raise cls._with_suggestion(exc, name, values, explicit) from None
+
+    @classmethod
+    def _defaults(cls) -> dict[str, Any]:
+        return {
+            f.name: f.default
+            for f in dataclasses.fields(cls)
+            if f.name != "preset" and f.default is not dataclasses.MISSING
+        }
+
+    @classmethod
+    def _with_suggestion(
+        cls, exc: RuleConfigError, name: str, values: dict[str, Any], explicit: frozenset[str]
+    ) -> RuleConfigError:
+        """``exc`` with the values of the refused options that would work (those :meth:`adapt` gives when the
+        player leaves them out), when there are such values."""
+        refused = {p.option for p in exc.problems if p.option} & explicit
+        fixed = None
+        while refused and fixed is None:  # leaving one option out may show the next that does not fit
+            try:
+                fixed = cls(**cls.adapt(dict(values), explicit - refused), preset=name)
+            except RuleConfigError as again:
+                more = {p.option for p in again.problems if p.option} & (explicit - refused)
+                if not more:
+                    return exc
+                refused |= more
+        if fixed is None:
+            return exc
+        changes = [k for k in sorted(refused) if getattr(fixed, k) != values[k]]
+        if not changes:
+            return exc
+        suggestion = " ".join(f"{k}={assignment_text(getattr(fixed, k))}" for k in changes)
+        said = M("rules.error.suggest", problem=exc.text, suggestion=suggestion, options=", ".join(changes))
+        better = RuleConfigError(said, option=exc.option)
+        better.problems = exc.problems
+        return better
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> Self:
         return dataclasses.replace(self, **self._coerce_all(overrides))
@@ -177,13 +228,18 @@ class RuleSet:
         if errors:
             return None, errors
         try:
-            return cls(**values, preset=name), []
+            return cls._build(name, values, frozenset(overrides)), []
         except RuleConfigError as exc:
             return None, [exc]
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Self:
         """Load ``preset = "name"`` plus option keys (top level or under ``[rules]``) from a TOML file."""
+        return cls.from_preset(*cls._toml_table(path))
+
+    @classmethod
+    def _toml_table(cls, path: str | Path) -> tuple[str | None, dict[str, Any]]:
+        """A rules file's preset and options."""
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -193,17 +249,23 @@ class RuleSet:
         table.update(data)
         if preset is not None and not isinstance(preset, str):
             raise RuleConfigError(M("rules.error.preset_type"))
-        return cls.from_preset(preset, table)
+        return preset, table
 
     @classmethod
     def from_cli(
         cls, preset: str | None, assignments: Iterable[str] = (), toml_file: str | Path | None = None
     ) -> Self:
         """Rules from a ``--preset``, an optional ``--rules FILE`` and ``--set key=value`` flags."""
-        base = cls.from_toml(toml_file) if toml_file else cls.from_preset(preset)
-        if toml_file and preset and preset != base.preset:
-            base = cls.from_preset(preset, base.overrides())
-        return base.with_overrides(cls.parse_assignments(assignments)) if assignments else base
+        # one construction with every option the player set (the file's and the flags'), so that the options left
+        # out are fitted to them (adapt) and every conflict is reported at once
+        explicit = cls.parse_assignments(assignments)
+        if not toml_file:
+            return cls.from_preset(preset, explicit)
+        file_preset, table = cls._toml_table(toml_file)
+        if preset and preset != (file_preset or cls.DEFAULT_PRESET):
+            table = cls.from_preset(file_preset, table).overrides()  # the file's rules on another preset
+            file_preset = preset
+        return cls.from_preset(file_preset, {**table, **explicit})
 
     # -- parsing ------------------------------------------------------------------------------------------
     @classmethod
@@ -272,6 +334,8 @@ class RuleSet:
             raise RuleConfigError(M("rules.error.bool", option=key, got=repr(raw)), option=key)
         if hint is str:
             return raw
+        if typing.get_origin(hint) is tuple and raw.lower() in ("none", "no", "off"):
+            return ()  # pits=none: no pits
         try:
             return json.loads(raw)
         except json.JSONDecodeError:
@@ -372,6 +436,19 @@ def _coerce_to(hint: Any, value: Any) -> Any:
                 continue
         raise TypeError
     raise TypeError(f"unsupported rule type {hint!r}")
+
+
+def assignment_text(value: Any) -> str:
+    """A value as ``--set key=VALUE`` takes it: ``none`` for an empty list, ``[[60,90],[180,210]]``, ``true``.
+
+    >>> assignment_text(()), assignment_text(((60, 90), (180, 210))), assignment_text(True), assignment_text(265)
+    ('none', '[[60,90],[180,210]]', 'true', '265')
+    """
+    if isinstance(value, tuple) and not value:
+        return "none"
+    if isinstance(value, str):
+        return value
+    return json.dumps(_jsonable(value), separators=(",", ":"))
 
 
 def _jsonable(value: Any) -> Any:

@@ -7,7 +7,7 @@ The dataclass defaults are the ``classic`` preset (score barrel); the other pres
 >>> ThousandRules.from_preset("classic", {"barrel_score": 1000})
 Traceback (most recent call last):
 ...
-dicehall.core.errors.RuleConfigError: barrel_score must be above the opening minimum 50 and below the target 1000, got 1000
+dicehall.core.errors.RuleConfigError: barrel_score must be above the opening minimum 50 and below the target 1000, got 1000. Rules that work: barrel_score=995 (or leave out barrel_score: what you leave out is fitted to the rest)
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ MAX_ONE_TURN = 300
 """The most points a rule set may demand in one turn: the opening minimum, a pit's width and the climb from the
 score barrel to the target. Beyond it games stall for thousands of turns (a 500 climb: ≈5,000 turns on average
 between two expert bots, against ≈100 in classic)."""
+
+DEFAULT_TARGET = 1000
+"""The target every preset plays to; the other options' classic numbers are made for it."""
 
 MAX_BOLT_COST = 50
 """The most a bolt may cost on average (``bolt_penalty / bolts_count``): above it a zero roll costs more than a
@@ -183,29 +186,78 @@ class ThousandRules(RuleSet):
                 return (low, high)
         return None
 
+    @classmethod
+    def adapt(cls, values: dict[str, Any], explicit: frozenset[str]) -> dict[str, Any]:
+        """Fit the options the player left out to those they set (the ruling in docs/thousand-play.md, "Rule
+        sets that adapt"). What still fits stays where it is and no option the player set is changed; an opening
+        minimum, score barrel or pit that no longer fits is moved in proportion to the target (its classic
+        number × target / 1000, in steps of 5) within the bounds the checks set; a pit that still does not fit
+        is dropped; a dump truck that does not fit is moved so, or else turned off.
+
+        >>> r = ThousandRules.from_preset("classic", {"target": 300})
+        >>> r.open_min, r.barrel_score, r.pits, r.dump_truck_score
+        (50, 265, ((60, 90), (180, 210)), 165)
+        >>> ThousandRules.from_preset("classic", {"target": 2000}).barrel_score  # the climb is at most 300
+        1760
+        """
+        target = values["target"]
+        if cls._value_problem("target", target) is not None:
+            return values  # a target the checks refuse on its own
+        scale: float = target / DEFAULT_TARGET
+
+        def moved(points: int) -> int:
+            return max(0, round(points * scale / 5) * 5)
+
+        if "open_min" not in explicit and values["open_min"] >= target:
+            values["open_min"] = min(moved(values["open_min"]), target - 5)
+        score_barrel = values["barrel"] == "score"
+        barrel = values["barrel_score"]
+        fits = values["open_min"] < barrel < target and target - barrel <= MAX_ONE_TURN
+        if score_barrel and "barrel_score" not in explicit and not fits:
+            lowest = max(target - MAX_ONE_TURN, values["open_min"] + 5)
+            values["barrel_score"] = barrel = min(max(moved(barrel), lowest), target - 5)
+        ceiling = barrel if score_barrel else target
+        if "pits" not in explicit:
+            pits: list[tuple[int, int]] = []
+            for low, high in sorted(values["pits"]):
+                if high > ceiling:
+                    low, high = moved(low), min(moved(high), moved(low) + MAX_ONE_TURN)
+                if low < high <= ceiling and (not pits or pits[-1][1] <= low):
+                    pits.append((low, high))
+            values["pits"] = tuple(pits)
+        truck = values["dump_truck_score"]
+        if values["dump_truck"] and "dump_truck_score" not in explicit and not truck < ceiling:
+            if 5 <= moved(truck) < ceiling:
+                values["dump_truck_score"] = moved(truck)
+            elif "dump_truck" not in explicit:
+                values["dump_truck"] = False
+        return values
+
     def validate(self) -> None:
         """Cross-option checks (each option's own range is checked by :class:`RuleSet`)."""
 
-        def bad(option: str, msgid: str, **params: Any) -> RuleConfigError:
+        problems: list[RuleConfigError] = []  # every one is reported at once
+
+        def bad(option: str, msgid: str, **params: Any) -> None:
             # Options are named by key in the parameters (`option`, `*_option`, a choice as `*_choice`), so that
             # the terminal says the key one types and the browser the option's name in its language.
-            return RuleConfigError(M(msgid, option=option, **params), option=option)
+            problems.append(RuleConfigError(M(msgid, option=option, **params), option=option))
 
         target = self.target
         if self.open_min >= target:
-            raise bad("open_min", "thousand.rules_error.open_min", target=target, got=self.open_min)
+            bad("open_min", "thousand.rules_error.open_min", target=target, got=self.open_min)
         score_barrel = self.barrel == "score"
         if score_barrel:
             if not self.open_min < self.barrel_score < target:
-                raise bad(
+                bad(
                     "barrel_score",
                     "thousand.rules_error.barrel_score",
                     open_min=self.open_min,
                     target=target,
                     got=self.barrel_score,
                 )
-            if target - self.barrel_score > MAX_ONE_TURN:
-                raise bad(
+            elif target - self.barrel_score > MAX_ONE_TURN:
+                bad(
                     "barrel_score",
                     "thousand.rules_error.barrel_gap",
                     barrel=self.barrel_score,
@@ -221,28 +273,28 @@ class ThousandRules(RuleSet):
         for pit in sorted(self.pits):
             low, high = pit
             if low >= high:
-                raise bad("pits", "thousand.rules_error.pit_order", pit=str(list(pit)))
-            if high - low > MAX_ONE_TURN:
-                raise bad(
+                bad("pits", "thousand.rules_error.pit_order", pit=str(list(pit)))
+            elif high - low > MAX_ONE_TURN:
+                bad(
                     "pits",
                     "thousand.rules_error.pit_wide",
                     pit=str(list(pit)),
                     width=high - low,
                     max=MAX_ONE_TURN,
                 )
-            if high > ceiling:
-                raise bad(
+            elif high > ceiling:
+                bad(
                     "pits",
                     "thousand.rules_error.pit_ceiling",
                     pit=str(list(pit)),
                     ceiling_name=ceiling_name,
                     ceiling=ceiling,
                 )
-            if low < previous_high:
-                raise bad("pits", "thousand.rules_error.pit_overlap", pit=str(list(pit)))
+            elif low < previous_high:
+                bad("pits", "thousand.rules_error.pit_overlap", pit=str(list(pit)))
             previous_high = high
         if self.dump_truck and not self.dump_truck_score < ceiling:
-            raise bad(
+            bad(
                 "dump_truck_score",
                 "thousand.rules_error.dump_truck",
                 ceiling_name=ceiling_name,
@@ -250,7 +302,7 @@ class ThousandRules(RuleSet):
                 got=self.dump_truck_score,
             )
         if self.bolts and self.bolt_penalty > MAX_BOLT_COST * self.bolts_count:
-            raise bad(
+            bad(
                 "bolt_penalty",
                 "thousand.rules_error.bolt_penalty",
                 penalty=self.bolt_penalty,
@@ -260,18 +312,20 @@ class ThousandRules(RuleSet):
                 count_option="bolts_count",
             )
         if self.barrel_exact and not score_barrel:
-            raise bad(
+            bad(
                 "barrel_exact",
                 "thousand.rules_error.exact_needs_score",
                 barrel_option="barrel",
                 barrel_choice="score",
             )
         if self.barrel_exact and self.barrel_cap:
-            raise bad("barrel_exact", "thousand.rules_error.exact_uncapped", cap_option="barrel_cap")
+            bad("barrel_exact", "thousand.rules_error.exact_uncapped", cap_option="barrel_cap")
         if self.reconfirm_hot and self.hot_dice != "confirm":
-            raise bad(
+            bad(
                 "reconfirm_hot",
                 "thousand.rules_error.reconfirm_hot",
                 hot_option="hot_dice",
                 hot_choice="confirm",
             )
+        if problems:
+            raise RuleConfigError.every(problems)
