@@ -10,9 +10,9 @@ from pathlib import Path
 
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from dicehall.web import analysis_api, api, auth
+from dicehall.web.assets import HashedAssets
 from dicehall.web.bots import bot_delay_from_env
 from dicehall.web.db import Store, default_db_url
 from dicehall.web.manager import TableManager
@@ -98,7 +98,7 @@ def create_app(
     if index.is_file():
         assets = static / "assets"
         if assets.is_dir():
-            app.mount("/assets", StaticFiles(directory=assets), name="assets")
+            app.mount("/assets", HashedAssets(directory=assets), name="assets")  # compressed, kept a year
 
         @app.get("/", include_in_schema=False)
         @app.get("/table/{rest:path}", include_in_schema=False)
@@ -109,7 +109,7 @@ def create_app(
         def top_level_file(name: str) -> Response:
             path = static / name
             if name and path.is_file() and path.resolve().parent == static.resolve():
-                return FileResponse(path)
+                return FileResponse(path, headers={"Cache-Control": "no-cache"})  # not named by a hash
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     else:
