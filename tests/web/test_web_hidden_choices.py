@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
-from webtools import WS, connect, create, latest, pick
+from webtools import WS, connect, create, latest, pick, wait_for
 
 from dicehall.core.record import GameRecord
 
@@ -118,3 +118,28 @@ def test_a_passive_choice_reaches_nobody_before_all_have_chosen(server):
         assert not [m for m in spectator.frames if m["type"] == "private"]
         record = GameRecord.loads(c.get(f"/api/tables/{tid}/record").text)
         assert [e for e in record.events if e.actor == 2], "the record keeps every choice"
+
+
+def test_a_passive_player_gets_hints_on_its_own_position(server):
+    """Alone against bots, a passive player choosing at once with a bot is weighed on its own branch (before: 409,
+    'not to move', because the table's position has the first seat of the group to move)."""
+    seats = [
+        {"kind": "bot", "bot": "greedy"},
+        {"kind": "bot", "bot": "greedy"},
+        {"kind": "human", "name": "Ann"},
+    ]
+    with server() as c, connect(c) as ws:
+        t = create(c, game="clever", seats=seats)
+        ann = Client(ws)
+        ann.got(ws.join(t["table_id"], [t["seats"][2]["token"]]))
+        ann.got(
+            wait_for(ws, lambda g: [m for m in g if m["type"] == "private" and m["seat"] == 2], timeout=60)
+        )
+        mine = own(ann.frames, 2)
+        assert mine["state"]["current_player"] == 2
+        progress = [m for m in ann.frames if m["type"] == "progress"][-1]
+        assert progress["simultaneous"]["seats"][0] != 2, "a bot chooses at once with Ann"
+        r = c.post(f"/api/tables/{t['table_id']}/hints", json={"seat": 2, "token": t["seats"][2]["token"]})
+        assert r.status_code == 200, r.text
+        moves = [o["move"] for o in r.json()["options"]]
+        assert moves and set(moves) <= set(mine["state"]["legal_actions"])
