@@ -25,6 +25,7 @@ MODULES = {
     "envs": "bench.envs",
     "cluster": "bench.cluster",
     "shared": "bench.web_shared",
+    "page": "bench.web_page",
 }
 PARTS = list(MODULES)
 

@@ -2,7 +2,7 @@
 change what the CLI tests read), and a language a test chose does not leak into the next test. The user data
 directory (solver tables, training runs, the default database) and the user config directory (the name
 ``play --name`` remembers) are fresh ones per session, as on a new machine: what a developer has computed or
-saved must not change what a test sees."""
+saved must not change what a test sees. Servers do not warm up analyses ahead (``DICEHALL_WARM_UP=0``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ from dicehall.i18n import reset_language
 def pytest_configure(config: pytest.Config) -> None:
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="dicehall-test-data-")
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="dicehall-test-config-")
+    # Servers started by tests (in this process or as subprocesses) make no evaluators or analyses ahead: each would
+    # spend seconds of CPU on it (tests/web/test_web_warmup.py turns it on where it is the subject).
+    os.environ["DICEHALL_WARM_UP"] = "0"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

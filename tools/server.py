@@ -46,7 +46,8 @@ def start_server(
     extra_args: Sequence[str] = (),
     bot_delay: float = 0.0,
 ) -> subprocess.Popen[bytes]:
-    """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers.
+    """The real server as a subprocess on 127.0.0.1:``port``; returns once /api/health answers and its warm-up
+    (``$DICEHALL_WARM_UP``, off in the tests) is done.
     ``settings`` (default ``LOAD_SETTINGS``) go to ``--settings``."""
     env = {**os.environ, **(extra_env or {})}
     cmd = [sys.executable, "-m", "dicehall.web", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
@@ -80,7 +81,12 @@ def _start(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen[b
                 err = log.read().decode(errors="replace")
                 raise RuntimeError(f"server exited with {proc.returncode}: {err[-2000:]}")
             try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                base = f"http://127.0.0.1:{port}"
+                # up, and done with what it makes ahead at start (warmup.py), as a server is before its players come
+                if (
+                    httpx.get(f"{base}/api/health", timeout=1).status_code == 200
+                    and (httpx.get(f"{base}/api/warm-up", timeout=1).json()["idle"])
+                ):
                     return proc
             except httpx.HTTPError:
                 pass
@@ -89,7 +95,7 @@ def _start(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen[b
         proc.wait()
         log.seek(0)
         err = log.read().decode(errors="replace")
-    raise RuntimeError(f"server did not answer /api/health within 60 s: {err[-2000:]}")
+    raise RuntimeError(f"server not up (or not done warming up) within 60 s: {err[-2000:]}")
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:

@@ -1,8 +1,10 @@
 import { defineConfig } from "vite";
+import { precompress } from "./precompress.mjs";
 
 // The build lands in the Python package so `dicehall serve` can serve it; `npm run dev` proxies the API.
 export default defineConfig({
   base: "/",
+  plugins: [precompress()],
   build: {
     outDir: "../dicehall/web/static",
     emptyOutDir: true,

@@ -10,7 +10,7 @@ import typer
 
 from dicehall.clever import sheet as S
 from dicehall.clever import words as W
-from dicehall.clever.state import CleverState
+from dicehall.clever.state import CleverState, PhaseStart
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
 from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
@@ -64,14 +64,14 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
             low = raw.lower()
             if low in HINT_WORDS:
                 if desk is not None:
-                    desk.show(state, names)
+                    desk.show(state.seen_by(seat), names)  # (weighed without the others' passive choices)
                 continue
             if low == "help":
                 console.print(how_to(state.rounds))
                 console.print(help_text())
                 continue
-            if low in ("board", "b"):
-                console.print(board_renderable(state, names, console.width))
+            if low in ("board", "b"):  # (the others' passive choices stay hidden)
+                console.print(board_renderable(state.seen_by(seat), names, console.width))
                 continue
             if low.isdigit():
                 k = int(low)
@@ -100,26 +100,57 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
     return ask_human
 
 
-def make_narrator(names: list[str]) -> Any:
-    said = [""]  # the move in words, taken in the position before it: the move itself may clear the dice
+class Narrator:
+    """Tells each move on the shared screen. The choices of passive players (and everybody's last +1) are made
+    without seeing each other's: they are told together once all have chosen, each seat meanwhile only that it
+    has chosen."""
 
-    def before(state: State[Any], action: Any, player: int) -> None:
-        assert isinstance(state, CleverState)
-        said[0] = "" if player == CHANCE else describe_action(state, action)
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.phase: PhaseStart | None = None
+        """The simultaneous phase open before the move being told (the state after the previous one)."""
+        self.held: list[str] = []
+        self.said = ""
+        """The move in words, taken in the position before it (the move itself may clear the dice)."""
 
-    def narrate(state: State[Any], action: Any, player: int) -> None:
+    def before(self, state: State[Any], action: Any, player: int) -> None:
         assert isinstance(state, CleverState)
+        self.said = "" if player == CHANCE else describe_action(state, action)
+
+    def __call__(self, state: State[Any], action: Any, player: int) -> None:
+        assert isinstance(state, CleverState)
+        names = self.names
         if player == CHANCE:
-            console.print(f"[dim]{tr('clever.cli.dice')}[/] {state.action_to_string(action)}")
+            lines = [f"[dim]{tr('clever.cli.dice')}[/] {state.action_to_string(action)}"]
         else:
-            console.print(f"[bold]{names[player]}[/]: {said[0]}")
+            lines = [f"[bold]{names[player]}[/]: {self.said}"]
         for p, bonus, applied, origin in state.log:
             status = "" if applied else f" [red]({tr('clever.cli.bonus_lost')})[/]"
             line = tr("clever.cli.bonus_for", name=names[p], bonus=W.bonus(bonus), origin=W.origin(origin))
-            console.print(f"   {line}{status}")
+            lines.append(f"   {line}{status}")
+        phase, self.phase = self.phase, state.phase_start
+        if phase is None or player not in phase.seats:
+            for line in lines:
+                console.print(line)
+            return
+        self.held += lines
+        if state.phase_start is phase:
+            if state.current_player() != player:
+                console.print(f"[dim]{tr('clever.cli.chose_apart', name=names[player])}[/]")
+            return
+        console.print(f"[bold]{tr('clever.cli.all_chosen')}[/]")
+        for line in self.held:
+            console.print(line)
+        self.held = []
 
-    narrate.before = before  # type: ignore[attr-defined]
-    return narrate
+    def resync(self, state: State[Any]) -> None:
+        """The game was rewound (an entry taken back): go on from its position."""
+        assert isinstance(state, CleverState)
+        self.phase = state.phase_start
+
+
+def make_narrator(names: list[str]) -> Narrator:
+    return Narrator(names)
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
@@ -149,7 +180,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, CleverState)
-            console.print(board_renderable(state, names, console.width))
+            console.print(board_renderable(state.seen_by(state.current_player()), names, console.width))
 
         play_in_terminal(
             "clever",

@@ -31,11 +31,11 @@ class CleverGame(Game[CleverRules]):
         assert isinstance(state, CleverState)
         return render_plain(state)
 
-    def public_view(self, state: State[Any]) -> dict[str, Any]:
+    def public_view(self, state: State[Any], viewer: int | None = None) -> dict[str, Any]:
         from dicehall.clever.view import public_view
 
         assert isinstance(state, CleverState)
-        return public_view(state)
+        return public_view(state, viewer)
 
     def load_bots(self) -> None:
         from dicehall.clever import bots  # noqa: F401

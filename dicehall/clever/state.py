@@ -8,7 +8,7 @@ counters; the tables come from :mod:`dicehall.clever.sheet`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import NamedTuple, Self
 
 import numpy as np
 
@@ -136,6 +136,14 @@ class Sheet:
         return sum(areas) + self.foxes * min(areas)
 
 
+class PhaseStart(NamedTuple):
+    """A simultaneous phase as it opened: its seats in the game's order, every sheet and every seat's +1 dice."""
+
+    seats: tuple[int, ...]
+    sheets: tuple[Sheet, ...]
+    plus_used: tuple[int, ...]
+
+
 class CleverState(State[int]):
     game_name = "clever"
 
@@ -150,6 +158,8 @@ class CleverState(State[int]):
         "n",
         "passive_order",
         "phase",
+        "phase_moved",
+        "phase_start",
         "platter",
         "plus_used",
         "queue",
@@ -180,6 +190,10 @@ class CleverState(State[int]):
         self.rolls = 0
         self.plus_used = [0] * num_players
         self.passive_order: tuple[int, ...] = ()
+        # The sheets and +1 dice as the open simultaneous phase found them (None outside one): what the others see
+        # of a seat of the phase until all have chosen (rulebook: passive players choose without seeing each other).
+        self.phase_start: PhaseStart | None = None
+        self.phase_moved = 0  # the seats (bits) that have made a move in it
         # pending bonuses (player, kind, where the bonus is printed), oldest first
         self.queue: list[tuple[int, int, Origin]] = []
         self.choice_pending = False
@@ -254,6 +268,51 @@ class CleverState(State[int]):
         if self.phase == PH_PLUS and self.after in (AFTER_PASSIVE, AFTER_END):
             return self.after
         return None
+
+    def _open_phase(self) -> None:
+        """Remember the sheets as the seats of ``passive_order`` start choosing at once (one seat alone hides
+        nothing)."""
+        seats = self.passive_order
+        self.phase_moved = 0
+        self.phase_start = (
+            PhaseStart(seats, tuple(s.copy() for s in self.sheets), tuple(self.plus_used))
+            if len(seats) > 1
+            else None
+        )
+
+    def hidden_from(self, viewer: int | None) -> tuple[int, ...]:
+        """The seats whose choices in the open simultaneous phase ``viewer`` (a seat; None: a spectator) may not see
+        yet: every seat of the phase but its own. Once all have chosen the phase closes and everything shows."""
+        start = self.phase_start
+        return () if start is None else tuple(s for s in start.seats if s != viewer)
+
+    def seen_by(self, viewer: int | None) -> Self:
+        """The position as ``viewer`` may see it: the sheets and +1 dice of :meth:`hidden_from` as the phase found
+        them, their bonuses of the last move left out, and a hidden seat that has begun choosing shown at the
+        phase's first step. ``self`` when nothing is hidden. To show, or to weigh the viewer's own choice on (as
+        the web's branches do); never to play on."""
+        hidden = self.hidden_from(viewer)
+        start = self.phase_start
+        if start is None or not any(self.began_choosing(p) for p in hidden):
+            return self  # (as the phase found them)
+        new = self.clone()
+        for p in hidden:
+            new.sheets[p] = start.sheets[p].copy()
+            new.plus_used[p] = start.plus_used[p]
+        new.log = [e for e in self.log if e[0] not in hidden]
+        mover = self.current_player()
+        if mover in hidden and self.began_choosing(mover):
+            new.queue = []
+            new.choice_pending = False
+            new.phase = PH_PLUS if self.after == AFTER_END else PH_PASSIVE_PICK
+            new.actor = mover
+        new._legal = None
+        return new
+
+    def began_choosing(self, p: int) -> bool:
+        """Whether seat ``p`` has chosen anything in the open simultaneous phase."""
+        start = self.phase_start
+        return start is not None and p in start.seats and bool(self.phase_moved >> p & 1)
 
     def legal_actions(self) -> list[int]:
         if self._legal is None:
@@ -358,6 +417,8 @@ class CleverState(State[int]):
             self._check_chance(action)
         elif action not in self.legal_actions():
             raise IllegalActionError(self._why_illegal(action), rule=self._rule_of(action))
+        if self.phase_start is not None and action < A.CHANCE_FLAG:
+            self.phase_moved |= 1 << self.current_player()
         self.log = []
         self._legal = None
         self._apply(action)
@@ -381,6 +442,8 @@ class CleverState(State[int]):
         new.rolls = self.rolls
         new.plus_used = self.plus_used[:]
         new.passive_order = self.passive_order
+        new.phase_start = self.phase_start  # never changed in place: shared
+        new.phase_moved = self.phase_moved
         new.queue = self.queue[:]
         new.choice_pending = self.choice_pending
         new.log = self.log[:]  # the last action's bonuses: the public view shows them
@@ -767,6 +830,7 @@ class CleverState(State[int]):
                 self.phase = PH_PASSIVE_ROLL
                 return
             self.passive_order = tuple((self.active + k) % self.n for k in range(1, self.n))
+            self._open_phase()
             self._next_passive()
         elif after == AFTER_PASSIVE:
             if self.n == 1:
@@ -801,6 +865,7 @@ class CleverState(State[int]):
             self._start_round()
         else:  # the last turn of the game: the end-of-game +1 step keeps its dice
             self.passive_order = tuple(range(self.n))
+            self._open_phase()
             self._next_end_plus()
 
     def _next_end_plus(self) -> None:
@@ -808,6 +873,7 @@ class CleverState(State[int]):
         if not self.passive_order:
             self.phase = PH_OVER
             self.actor = -1
+            self.phase_start = None
             return
         p = self.passive_order[0]
         self.passive_order = self.passive_order[1:]
@@ -823,6 +889,7 @@ class CleverState(State[int]):
                 self._continue()
 
     def _start_turn(self) -> None:
+        self.phase_start = None
         self.roll_mask = 0b111111
         self.field = ()
         self.platter = 0

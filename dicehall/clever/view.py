@@ -125,10 +125,15 @@ def sheet_view(state: CleverState, p: int) -> dict[str, Any]:
     }
 
 
-def public_view(state: CleverState) -> dict[str, Any]:
+def public_view(real: CleverState, viewer: int | None = None) -> dict[str, Any]:
+    """The position as seat ``viewer`` sees it (None: a spectator): while passive players (or everybody's last +1)
+    choose at once, the others' choices show only when all have chosen (:meth:`CleverState.seen_by`); the seat to
+    move sees its own, with its moves."""
+    state = real.seen_by(viewer)
     cp = state.current_player()
     terminal = cp == TERMINAL
-    legal = [] if terminal or cp == CHANCE else state.legal_actions()
+    mover_hidden = state is not real and cp in real.hidden_from(viewer) and real.began_choosing(cp)
+    legal = [] if terminal or cp == CHANCE or mover_hidden else real.legal_actions()
     dice = []
     for d in range(6):
         if state.roll_mask >> d & 1:
@@ -151,7 +156,7 @@ def public_view(state: CleverState) -> dict[str, Any]:
         "game": "clever",
         "current_player": None if terminal else ("chance" if cp == CHANCE else cp),
         "legal_actions": [state.action_to_string(a) for a in legal],
-        "legal_descriptions": [describe_action(state, a) for a in legal],
+        "legal_descriptions": [describe_action(real, a) for a in legal],
         "terminal": terminal,
         "scores": state.scores(),
         "winners": state.winners() if state.phase == PH_OVER else [],

@@ -121,14 +121,16 @@ class State(ABC, Generic[A]):
         """A plain-text picture of the position for humans (by default the game's :meth:`Game.render`)."""
         return get_game(self.game_name).render(self)
 
-    def public_view(self) -> dict[str, Any]:
-        """A JSON-able picture of the whole position for graphical front ends (all information is public).
+    def public_view(self, viewer: int | None = None) -> dict[str, Any]:
+        """A JSON-able picture of the position for graphical front ends, as seat ``viewer`` sees it (None: a
+        spectator). All information is public, except choices made at once (Clever's passive players): those of
+        the other seats show once all have chosen.
 
         It must contain ``current_player`` (seat, ``"chance"`` or ``null`` when over), ``legal_actions`` (notation
         strings of the player to move), ``terminal``, ``scores`` and ``winners``, plus whatever the game's view needs.
         By default the game's :meth:`Game.public_view` makes it, so that a state module never imports its renderers.
         """
-        return get_game(self.game_name).public_view(self)
+        return get_game(self.game_name).public_view(self, viewer)
 
     def set_names(self, names: Sequence[str]) -> None:
         """Display names of the seats, for games whose rendering and narration use them."""
@@ -261,8 +263,8 @@ class Game(ABC, Generic[R]):
         """A plain-text picture of ``state`` (games whose states render themselves need not override this)."""
         raise NotImplementedError(f"{self.name} has no text rendering")
 
-    def public_view(self, state: State[Any]) -> dict[str, Any]:
-        """``state.public_view()`` for games whose states do not make it themselves."""
+    def public_view(self, state: State[Any], viewer: int | None = None) -> dict[str, Any]:
+        """``state.public_view(viewer)`` for games whose states do not make it themselves."""
         raise NotImplementedError(f"{self.name} has no public view yet")
 
     def check_player_count(self, n: object) -> int:

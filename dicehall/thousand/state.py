@@ -512,8 +512,8 @@ class ThousandState(State[Action]):
     def statuses(self) -> list[PlayerStatus]:
         return [self.status(i) for i in range(self.n)]
 
-    def public_view(self) -> dict[str, Any]:
-        return view.public_view(self)
+    def public_view(self, viewer: int | None = None) -> dict[str, Any]:
+        return view.public_view(self)  # nothing is hidden: every viewer sees the same
 
     def render(self) -> str:
         return view.render(self)

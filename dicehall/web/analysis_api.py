@@ -9,7 +9,10 @@
   replay (delta-coded: the first view whole, then per event only the fields that changed).
 
 Evaluators can take a moment to build (a table to load, a kernel to compile) and analyses to run, so both run in a
-worker thread on a copy of the position or record taken on the event loop: the loop never waits for them.
+worker thread on a copy of the position or record taken on the event loop: the loop never waits for them. The
+server also makes them before anybody asks (:mod:`dicehall.web.warmup`): the evaluators at start and when a table
+opens, a finished table's analysis and replay as it ends; :func:`prepare`, :func:`table_analysis_of` and
+:func:`table_positions_of` are what both use.
 """
 
 from __future__ import annotations
@@ -18,13 +21,16 @@ import asyncio
 import threading
 from typing import Any
 
+import numpy as np
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, hints
 from dicehall.core.errors import DicehallError
+from dicehall.core.game import CHANCE, get_game
 from dicehall.core.record import GameRecord, apply_event, new_state
+from dicehall.core.rules import RuleSet
 from dicehall.web.forward import forward_request
 from dicehall.web.live import page_view
 from dicehall.web.manager import WebRecord
@@ -34,6 +40,8 @@ from dicehall.web.tables import TableError, TableManager
 router = APIRouter(prefix="/api")
 _EVALUATING = threading.Lock()
 """Evaluators keep scratch arrays (and bot:master its own): one hint or analysis at a time per process."""
+_REPLAYING = threading.Lock()
+"""One replay of a table at a time: a second request for it waits and finds it made."""
 _ANALYSES: dict[tuple[str, int], dict[str, Any]] = {}
 _POSITIONS: dict[tuple[str, int], dict[str, Any]] = {}
 KEEP_ANALYSES = 32
@@ -75,7 +83,9 @@ async def table_hints(table_id: str, body: HintRequest, request: Request) -> dic
         raise _refuse(
             403, "hints are off at this table (its creator chose so); the analysis opens after the game"
         )
-    state = table.state
+    tog = table.together
+    # a seat choosing at once with others (Clever's passive players) is weighed on its own branch
+    state = tog.branches[body.seat] if tog is not None and body.seat in tog.group else table.state
     if state.current_player() != body.seat:
         raise _refuse(409, f"seat {body.seat} is not to move now")
     position = state.clone()
@@ -89,6 +99,13 @@ async def table_hints(table_id: str, body: HintRequest, request: Request) -> dic
         return await asyncio.to_thread(work)
     except DicehallError as exc:
         raise _refuse(400, str(exc)) from None
+
+
+@router.get("/warm-up")
+async def warm_up_state(request: Request) -> dict[str, Any]:
+    """Whether this process makes evaluators and analyses ahead (warmup.py) and has nothing left to make now."""
+    warmer = getattr(request.app.state, "warmer", None)
+    return {"on": warmer is not None, "idle": warmer is None or warmer.idle.is_set()}
 
 
 def _finished_record(request: Request, table_id: str) -> WebRecord:
@@ -111,25 +128,53 @@ def _keep(cache: dict[tuple[str, int], dict[str, Any]], key: tuple[str, int], va
     cache[key] = value
 
 
+def prepare(game: str, rules: RuleSet, num_players: int) -> None:
+    """(In a worker thread.) Make the evaluator hints and analyses of these rules use, and weigh one position with it,
+    so that its tables are loaded and its compiled code is in memory before the first request."""
+    with _EVALUATING:
+        evaluator = evaluator_for(game, rules, num_players)
+        state = get_game(game).new_initial_state(rules, num_players)
+        rng = np.random.default_rng(0)
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance(rng))
+        if not state.is_terminal():
+            hints(evaluator, state)
+
+
+def table_analysis_of(table_id: str, record: GameRecord) -> dict[str, Any]:
+    """(In a worker thread.) The analysis of a finished table's record, made once (kept by table and length)."""
+    key = (table_id, len(record.events))
+    with _EVALUATING:
+        found = _ANALYSES.get(key)
+        if found is None:
+            found = analyze(record).to_json()
+            _keep(_ANALYSES, key, found)
+    return found
+
+
+def table_positions_of(table_id: str, record: GameRecord) -> dict[str, Any]:
+    """(In a worker thread.) Every position of a finished table's record for the replay, made once."""
+    key = (table_id, len(record.events))
+    with _REPLAYING:
+        found = _POSITIONS.get(key)
+        if found is None:
+            found = positions(record)
+            _keep(_POSITIONS, key, found)
+    return found
+
+
 @router.get("/tables/{table_id}/analysis")
 async def table_analysis(table_id: str, request: Request) -> dict[str, Any]:
     record = _finished_record(request, table_id)
     if not has_evaluator(record.game):
         raise _refuse(400, f"there is no analysis for {record.game}")
-    key = (table_id, len(record.events))
-    if key in _ANALYSES:
-        return _ANALYSES[key]
-
-    def work() -> dict[str, Any]:
-        with _EVALUATING:
-            return analyze(record).to_json()
-
+    found = _ANALYSES.get((table_id, len(record.events)))
+    if found is not None:
+        return found
     try:
-        result = await asyncio.to_thread(work)
+        return await asyncio.to_thread(table_analysis_of, table_id, record)
     except DicehallError as exc:  # a record that does not replay, or an AnalysisError
         raise _refuse(400, str(exc)) from None
-    _keep(_ANALYSES, key, result)
-    return result
 
 
 def _change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -181,12 +226,10 @@ def positions(record: GameRecord) -> dict[str, Any]:
 @router.get("/tables/{table_id}/positions")
 async def table_positions(table_id: str, request: Request) -> dict[str, Any]:
     record = _finished_record(request, table_id)
-    key = (table_id, len(record.events))
-    if key in _POSITIONS:
-        return _POSITIONS[key]
+    found = _POSITIONS.get((table_id, len(record.events)))
+    if found is not None:
+        return found
     try:
-        result = await asyncio.to_thread(positions, record)
+        return await asyncio.to_thread(table_positions_of, table_id, record)
     except DicehallError as exc:  # a log that does not replay
         raise _refuse(400, str(exc)) from None
-    _keep(_POSITIONS, key, result)
-    return result

@@ -10,15 +10,16 @@ from pathlib import Path
 
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from dicehall.web import analysis_api, api, auth
+from dicehall.web.assets import HashedAssets
 from dicehall.web.bots import bot_delay_from_env
 from dicehall.web.db import Store, default_db_url
 from dicehall.web.manager import TableManager
 from dicehall.web.owners import Owners
 from dicehall.web.security import OriginCheck, SecurityHeaders, install_log_redaction
 from dicehall.web.settings import ServerSettings
+from dicehall.web.warmup import Warmer, warm_up_from_env
 from dicehall.web.ws import websocket_endpoint
 
 log = logging.getLogger("dicehall.web")
@@ -41,12 +42,15 @@ def create_app(
     settings: ServerSettings | None = None,
     bot_setup: Sequence[str] = (),
     node_url: str | None = None,
+    warm_up: bool | None = None,
 ) -> FastAPI:
     """The server. ``db_url`` defaults to a SQLite file in the user's data directory; ``bot_delay`` (which
     overrides ``settings.bot_delay``) to ``$DICEHALL_BOT_DELAY`` or the settings' value. ``bot_setup``:
     ``module:function`` hooks every bot worker process calls at start (the tests register a test game).
     ``node_url``: this process's address as the other server processes reach it; several processes then share
-    one PostgreSQL database, each table owned by one of them at a time (owners.py, docs/scaling.md)."""
+    one PostgreSQL database, each table owned by one of them at a time (owners.py, docs/scaling.md). ``warm_up``
+    (default: ``$DICEHALL_WARM_UP``, on unless 0): make hints' and analyses' evaluators and finished games' analyses
+    in the background before they are asked for (warmup.py)."""
     if node_url is not None:
         check_node_url(node_url, db_url or "")
     url = db_url or default_db_url()
@@ -67,6 +71,9 @@ def create_app(
         manager.resume_bots()
         manager.lifecycle.start()
         manager.start_shared()
+        warmer = Warmer(manager) if (warm_up_from_env() if warm_up is None else warm_up) else None
+        if warmer is not None:
+            warmer.start()  # in its own thread: start-up does not wait
         log.info(
             "dicehall server: database %s, %d bot tables resumed%s",
             url,
@@ -75,9 +82,12 @@ def create_app(
         )
         app.state.manager = manager
         app.state.settings = settings
+        app.state.warmer = warmer
         try:
             yield
         finally:
+            if warmer is not None:
+                warmer.stop()
             await manager.close()
             store.close()
 
@@ -98,7 +108,7 @@ def create_app(
     if index.is_file():
         assets = static / "assets"
         if assets.is_dir():
-            app.mount("/assets", StaticFiles(directory=assets), name="assets")
+            app.mount("/assets", HashedAssets(directory=assets), name="assets")  # compressed, kept a year
 
         @app.get("/", include_in_schema=False)
         @app.get("/table/{rest:path}", include_in_schema=False)
@@ -109,7 +119,7 @@ def create_app(
         def top_level_file(name: str) -> Response:
             path = static / name
             if name and path.is_file() and path.resolve().parent == static.resolve():
-                return FileResponse(path)
+                return FileResponse(path, headers={"Cache-Control": "no-cache"})  # not named by a hash
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     else:

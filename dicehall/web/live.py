@@ -70,10 +70,11 @@ class Subscriber:
         """Close the connection after what is queued (server stopping); a probe may ignore it."""
 
 
-def page_view(state: State[Any], names: list[str]) -> dict[str, Any]:
-    """The game's public view as a page gets it: engine messages as ``{"id", "params"}`` (the page words them
-    itself) and the seat names filled in. The live table and the replay of a finished game both send this."""
-    view = state.public_view()
+def page_view(state: State[Any], names: list[str], viewer: int | None = None) -> dict[str, Any]:
+    """The game's public view as a page gets it (as seat ``viewer`` sees it; None: everybody): engine messages as
+    ``{"id", "params"}`` (the page words them itself) and the seat names filled in. The live table and the replay of
+    a finished game both send this."""
+    view = state.public_view(viewer)
     events = view.get("events")
     if isinstance(events, list):
         view["events"] = [message_json(e) or e for e in events]
@@ -158,8 +159,8 @@ class LiveTable:
         state (game-neutral)."""
         return self.view_of(self.state)
 
-    def view_of(self, state: State[Any]) -> dict[str, Any]:
-        view = page_view(state, self.names())
+    def view_of(self, state: State[Any], viewer: int | None = None) -> dict[str, Any]:
+        view = page_view(state, self.names(), viewer)
         view["dice_mode"] = self.meta.dice
         if self.real_dice:
             undo = self.entered[-1] if self.entered else None
@@ -271,7 +272,7 @@ class LiveTable:
             "seat": seat,
             "moves": tog.moves[seat][:],
             "done": branch.current_player() != seat,
-            "state": self.view_of(branch),
+            "state": self.view_of(branch, seat),
         }
         return dumps(msg)
 

@@ -512,7 +512,8 @@ class WurfState(State[Action]):
     def set_names(self, names: Sequence[str]) -> None:
         self.names = list(names)
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self, viewer: int | None = None) -> dict[str, Any]:
+        # nothing is hidden: every viewer sees the same
         cp = self.current_player()
         legal = [] if cp in (CHANCE, TERMINAL) else [self.action_to_string(a) for a in self.legal_actions()]
         last = dataclasses.asdict(self.last) if self.last else None

@@ -115,7 +115,7 @@ def clever_positions(
                 and not pos.choice_pending
                 and pos.phase in (PH_PICK, PH_PLUS, PH_PASSIVE_PICK)
             ):
-                view = page_view(pos, names(n))
+                view = page_view(pos, names(n), seat)  # (as the seat's private message has it)
                 view["dice_mode"] = "virtual"
                 if together is not None:
                     view["simultaneous"] = together.public()

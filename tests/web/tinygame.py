@@ -111,7 +111,7 @@ class TinyState(State[str]):
     def render(self) -> str:
         return f"totals {self.totals}, turn {self.turn}, player {self.player}"
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self, viewer: int | None = None) -> dict[str, Any]:
         cp = self.current_player()
         return {
             "current_player": None if cp == TERMINAL else "chance" if cp == CHANCE else cp,

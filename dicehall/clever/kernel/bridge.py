@@ -85,6 +85,7 @@ def to_state(g: np.ndarray, state: CleverState) -> None:
         sh.ovals = tuple(flat[s + L.OVALS : s + L.OVALS + flat[s + L.OC]])
         sh.pvals = tuple(flat[s + L.PVALS : s + L.PVALS + flat[s + L.PC]])
     state.log = []
+    state.phase_start = None  # (a finished game: no simultaneous phase is open)
     state._legal = None
 
 
