@@ -180,9 +180,10 @@ def test_one_past_each_end_is_refused_with_the_range(game: str, key: str, end: s
     value, message = one_past(rules_type, key, end)
     with pytest.raises(RuleConfigError) as info:
         rules_type.from_preset(None, {key: value})
-    assert str(info.value) == message and info.value.option == key
+    # the range first; a rule set that adapts to the target may add a set of rules that works
+    assert str(info.value).startswith(message) and info.value.option == key
     rules, errors = rules_type.check(None, {key: value})
-    assert rules is None and [(e.option, str(e)) for e in errors] == [(key, message)]
+    assert rules is None and [e.option for e in errors] == [key] and str(errors[0]).startswith(message)
     with pytest.raises(RuleConfigError, match="must be between"):  # direct construction is checked too
         dataclasses.replace(rules_type.from_preset(None), **{key: rules_type._coerce(key, value)})
 

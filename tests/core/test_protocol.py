@@ -226,6 +226,11 @@ def play(table: Table, seed: int, max_steps: int = 50_000) -> Played:
 # -- checks of one position -------------------------------------------------------------------------------------
 def check_view(state: State[Any], table: Table) -> set[str]:
     view = json.loads(json.dumps(state.public_view(), allow_nan=False))  # what a page gets
+    # A spectator's view: a game that hides simultaneous choices until all have chosen (Clever's passive players)
+    # shows the position as the phase found it; the view must agree with that position.
+    real = state
+    hidden = state.hidden_from(None) if hasattr(state, "hidden_from") else ()
+    state = state.seen_by(None) if hasattr(state, "seen_by") else state
     for key, types in CORE_VIEW_KEYS.items():
         assert key in view, f"public_view lacks {key!r}"
         assert isinstance(view[key], types), (key, view[key])
@@ -243,8 +248,10 @@ def check_view(state: State[Any], table: Table) -> set[str]:
         assert view["legal_actions"] == [] and view["winners"] == state.winners()
     elif cur == CHANCE:
         assert view["legal_actions"] == []
+    elif cur in hidden and real.began_choosing(cur):  # its choices so far are its own: a spectator sees none
+        assert view["legal_actions"] == []
     else:
-        assert view["legal_actions"] == [state.action_to_string(a) for a in state.legal_actions()]
+        assert view["legal_actions"] == [real.action_to_string(a) for a in real.legal_actions()]
     return set(view)
 
 
