@@ -26,7 +26,7 @@ from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, hints
 from dicehall.core.errors import DicehallError
 from dicehall.core.record import GameRecord, apply_event, new_state
 from dicehall.web.forward import forward_request
-from dicehall.web.live import page_view
+from dicehall.web.live import page_view, seat_names
 from dicehall.web.manager import WebRecord
 from dicehall.web.owners import Elsewhere
 from dicehall.web.tables import TableError, TableManager
@@ -158,7 +158,8 @@ def positions(record: GameRecord) -> dict[str, Any]:
     :func:`_change`). Views repeat large unchanging parts (a Clever sheet's printed layout, the other players'
     sheets), so this keeps a long game small."""
     _, state = new_state(record)
-    names = [str(p["name"]) for p in record.players]
+    # a default name of the record ("Player 2") narrates as seat.player: each page words it in its own language
+    names = seat_names([{"kind": "human", "name": str(p["name"])} for p in record.players])
     state.set_names(names)
 
     def view() -> dict[str, Any]:

@@ -119,6 +119,9 @@ class LiveTable:
     extras, and its message without them (what ``recent`` keeps for it once a newer one arrives)."""
     unsent: dict[int, tuple[dict[str, Any], str]] = dataclasses.field(default_factory=dict)
     """Extras of events made but not yet kept (a failed commit clears them)."""
+    last_turn: tuple[int, ...] | None = None
+    """The seats to move as last written to ``dh_seats`` (None: not known since loading, written at the next
+    commit): a move that keeps the turn writes no seat row."""
 
     @property
     def id(self) -> str:
@@ -133,7 +136,7 @@ class LiveTable:
         return self.meta.status
 
     def names(self) -> list[str]:
-        return [str(s["name"]) for s in self.seats]
+        return seat_names(self.seats)
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s["kind"] == "human"]
@@ -324,9 +327,37 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "bot": s.get("bot"),
             "claimed": bool(s["claimed"]),
             "named": is_named(i, s),
+            "player": s.get("player"),
         }
         for i, s in enumerate(seats)
     ]
+
+
+def seat_names(seats: list[dict[str, Any]]) -> list[str]:
+    """Names for the game's narration: an unnamed seat is the message ``seat.player`` (a ``str`` reading "Player
+    N"), so each page words it in its reader's language; named seats are their names."""
+    return [
+        str(s["name"]) if is_named(i, s) else Message("seat.player", n=i + 1) for i, s in enumerate(seats)
+    ]
+
+
+def turn_seats(state: State[Any], seats: list[dict[str, Any]], real_dice: bool) -> tuple[int, ...]:
+    """The seats to move now: a simultaneous group, else the current player, else (dice to throw) the thrower;
+    with real dice and no thrower in particular, every person who may type the dice in. Empty when over."""
+    if state.is_terminal():
+        return ()
+    group = state.simultaneous_seats()
+    if group:
+        return tuple(group)
+    current = state.current_player()
+    if current >= 0:
+        return (current,)
+    roller = state.roller()
+    if roller is not None:
+        return (roller,)
+    if real_dice:
+        return tuple(entry_seats(state, [i for i, s in enumerate(seats) if s["kind"] == "human"]))
+    return ()
 
 
 def default_hints(seats: list[dict[str, Any]]) -> bool:
@@ -336,7 +367,7 @@ def default_hints(seats: list[dict[str, Any]]) -> bool:
 
 def name_players(state: State[Any], seats: list[dict[str, Any]]) -> None:
     """Seat names for the game's own narration and rendering."""
-    state.set_names([str(s["name"]) for s in seats])
+    state.set_names(seat_names(seats))
 
 
 def status_for(seats: list[dict[str, Any]], state: State[Any], current: str | None = None) -> str:

@@ -13,6 +13,8 @@ ordinary request costs no database write.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import secrets
 import time
@@ -27,6 +29,7 @@ from dicehall.web.db import Player, Store
 from dicehall.web.live import hash_token
 
 COOKIE = "dh_sid"
+PLAYER_HEADER = "X-Dicehall-Player"
 SECURE_COOKIE = "__Host-dh_sid"
 MAX_AGE = 400 * 24 * 3600
 """Seconds a cookie and its session live (Chromium caps a cookie's lifetime at 400 days)."""
@@ -53,10 +56,16 @@ class Players:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._cache: OrderedDict[str, tuple[float, Player | None, float]] = OrderedDict()
+        self._secret: bytes | None = None
 
     # -- reading the cookie --------------------------------------------------------------------------------------
     def current(self, conn: HTTPConnection) -> tuple[Player | None, bool]:
-        """The request's player (None without a valid session) and whether it sent a cookie to clear."""
+        """The request's player (None without a valid session) and whether it sent a cookie to clear. A request
+        another server process forwards (forward.py) names its player in a header signed with the database's
+        secret, since the cookie stays with the process the browser reached."""
+        signed = conn.headers.get(PLAYER_HEADER)
+        if signed is not None:
+            return self._forwarded(signed), False
         value = conn.cookies.get(cookie_name(conn))
         if value is None:
             return None, False
@@ -64,6 +73,25 @@ class Players:
             return None, True
         player = self._lookup(hash_token(value))
         return player, player is None
+
+    def _key(self) -> bytes:
+        if self._secret is None:
+            self._secret = self.store.secret("forward_player")
+        return self._secret
+
+    def forward_header(self, player: Player | None) -> dict[str, str]:
+        """The header that carries ``player`` to the table's owner process (empty without a player)."""
+        if player is None:
+            return {}
+        mac = hmac.new(self._key(), player.id.encode(), hashlib.sha256).hexdigest()
+        return {PLAYER_HEADER: f"{player.id}.{mac}"}
+
+    def _forwarded(self, signed: str) -> Player | None:
+        player_id, _, mac = signed.partition(".")
+        want = hmac.new(self._key(), player_id.encode(), hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(mac, want):
+            return None
+        return self.store.get_player(player_id)
 
     def _lookup(self, id_hash: str) -> Player | None:
         now = time.time()
@@ -108,6 +136,15 @@ class Players:
             if cached is not None and cached.id == player.id:
                 self._cache[key] = (at, renamed, seen)
         return renamed
+
+
+def players_of(conn: HTTPConnection, store: Store) -> Players:
+    """The app's players (over ``store``), made on first use; an app started again gets new ones."""
+    state = conn.app.state
+    made: Players | None = getattr(state, "players", None)
+    if made is None or made.store is not store:
+        made = state.players = Players(store)
+    return made
 
 
 def set_cookie(conn: HTTPConnection, response: Response, token: str) -> None:
