@@ -208,9 +208,7 @@ def _too_many(exc: LimitExceeded) -> JSONResponse:
 
 
 @router.post("/tables", status_code=201, response_model=None)
-async def create_table(
-    body: CreateTable, request: Request, response: Response
-) -> dict[str, Any] | Response:
+async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any] | Response:
     limits = _creation_limits(request)
     creator = limits.key(request.client.host if request.client else None)
     try:

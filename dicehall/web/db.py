@@ -716,13 +716,7 @@ class Store:
         ``ix_dh_seats_player`` per status (no sort; the caller puts the seats to move first)."""
         out: list[SeatEntry] = []
         for status in OPEN_STATUSES:
-            stmt = (
-                select(*self._SEAT_COLUMNS)
-                .where(SeatRow.player_id == player_id, SeatRow.status == status)
-                .order_by(SeatRow.updated.desc(), SeatRow.table_id.desc())
-                .limit(limit)
-            )
-            out += [SeatEntry(*r) for r in self._read(stmt)]
+            out += [SeatEntry(*r) for r in self._read(self.seats_stmt(player_id, status, limit))]
         return out
 
     def finished_seats(
@@ -730,13 +724,19 @@ class Store:
     ) -> list[SeatEntry]:
         """The player's seats at finished tables, newest first, after the keyset ``before`` = ``(updated,
         table_id)`` of the last one of the page before: a range walk of ``ix_dh_seats_player`` (no offset)."""
-        stmt = select(*self._SEAT_COLUMNS).where(SeatRow.player_id == player_id, SeatRow.status == "finished")
+        return [SeatEntry(*r) for r in self._read(self.seats_stmt(player_id, "finished", limit, before))]
+
+    @classmethod
+    def seats_stmt(
+        cls, player_id: str, status: str, limit: int, before: tuple[float, str] | None = None
+    ) -> Any:
+        """A player's seats of one status, newest first (ties by table id), after the keyset ``before``."""
+        stmt = select(*cls._SEAT_COLUMNS).where(SeatRow.player_id == player_id, SeatRow.status == status)
         if before is not None:
             u, t = before
             # "updated <= u" bounds the range (a seek); the OR keeps ties on updated ordered by table_id
             stmt = stmt.where(SeatRow.updated <= u, or_(SeatRow.updated < u, SeatRow.table_id < t))
-        stmt = stmt.order_by(SeatRow.updated.desc(), SeatRow.table_id.desc()).limit(limit)
-        return [SeatEntry(*r) for r in self._read(stmt)]
+        return stmt.order_by(SeatRow.updated.desc(), SeatRow.table_id.desc()).limit(limit)
 
     def tables_by_id(self, ids: Iterable[str]) -> dict[str, TableMeta]:
         wanted = list(set(ids))
@@ -746,10 +746,14 @@ class Store:
 
     def your_turn_count(self, player_id: str) -> int:
         """Tables in play where one of the player's seats is to move."""
-        stmt = select(func.count(func.distinct(SeatRow.table_id))).where(
+        return len({r[0] for r in self._read(self.your_turn_stmt(player_id))})
+
+    @staticmethod
+    def your_turn_stmt(player_id: str) -> Any:
+        # the table ids, counted here: a COUNT(DISTINCT) would sort them in a temporary b-tree
+        return select(SeatRow.table_id).where(
             SeatRow.player_id == player_id, SeatRow.status == "playing", SeatRow.turn.is_(True)
         )
-        return int(self._read(stmt)[0][0])
 
     # -- lifecycle (unloading, abandonment) ------------------------------------------------------------------
     def _last_activity(self) -> Any:
