@@ -25,6 +25,7 @@ MODULES = {
     "envs": "bench.envs",
     "cluster": "bench.cluster",
     "shared": "bench.web_shared",
+    "players": "bench.players",
 }
 PARTS = list(MODULES)
 

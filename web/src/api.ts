@@ -53,6 +53,8 @@ export interface SeatSpec {
   bot?: string;
   /** A human seat left for anyone to claim from the open tables list. */
   open?: boolean;
+  /** This browser's own seat: linked to its player (Your games, Resume) and named by it. */
+  me?: boolean;
 }
 
 export interface CreatedSeat {
@@ -78,6 +80,8 @@ export interface TableSeat {
   claimed?: boolean;
   /** false: nobody named this human seat; the page says "Player N" in its reader's language. */
   named?: boolean;
+  /** The player linked to this seat (its id), or null. */
+  player?: string | null;
 }
 
 /** The player behind this browser (GET /api/me). */
@@ -100,6 +104,27 @@ export interface TableInfo {
   dice?: string;
   /** Whether the players may ask for hints (the table option; absent from older servers). */
   hints?: boolean;
+}
+
+/** A table of "Your games" (GET /api/me/games). */
+export interface MyGame extends TableInfo {
+  my_seats: number[];
+  /** One of my seats is to move. */
+  turn: boolean;
+  updated: number;
+  result?: { scores: number[] | null; winners: number[] | null; mine: "win" | "loss" | "draw" | null };
+}
+
+export interface GamesCursor {
+  before: number;
+  before_id: string;
+}
+
+export interface MyGames {
+  your_turn: MyGame[];
+  waiting: MyGame[];
+  finished: MyGame[];
+  next: GamesCursor | null;
 }
 
 /** The game's public_view(); each game's view module knows its own extra fields. */
@@ -186,6 +211,13 @@ export const api = {
   createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean }) =>
     request<CreatedTable>("POST", "/api/tables", body),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
+  /** Tables a stranger can join (a free seat), none of this player's own. */
+  joinableTables: () => request<TableInfo[]>("GET", "/api/tables?status=open&joinable=true"),
+  myGames: (limit: number, cursor?: GamesCursor | null) =>
+    request<MyGames>("GET", `/api/me/games?limit=${limit}${cursor ? `&before=${cursor.before}&before_id=${encodeURIComponent(cursor.before_id)}` : ""}`),
+  mySummary: () => request<{ your_turn: number }>("GET", "/api/me/summary"),
+  /** Makes this browser's player (a guest) if it has none: a seat taken from an invite link is then linked to it. */
+  makeMe: () => request<{ player: Player }>("POST", "/api/me"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
   /** Finished games of `games`, newest first; the next page: `before` = the last one's `created`. */
   finishedTables: (games: string[], limit: number, before?: number) =>
