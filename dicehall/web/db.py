@@ -23,6 +23,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    bindparam,
     create_engine,
     event,
     false,
@@ -347,6 +348,14 @@ def _status_values(status: str | None, finish: Finish | None) -> dict[str, Any]:
     return values
 
 
+_SET_TURN = (
+    update(SeatRow)
+    .where(SeatRow.table_id == bindparam("table"))
+    .values(turn=SeatRow.seat.in_(bindparam("seats", expanding=True)))
+)
+"""``turn = (seat IN (…))`` for every seat of a table: built once (a move pays no statement construction)."""
+
+
 def _seat_changes(
     conn: Connection,
     table_id: str,
@@ -357,6 +366,11 @@ def _seat_changes(
 ) -> None:
     """Keep the table's ``dh_seats`` rows in step (tables from before 0007 have none: nothing happens)."""
     if status is None and turn is None:
+        return
+    if (
+        status is None
+    ):  # the turn alone: one prepared statement; ``updated`` (indexed) stays, no index page moves
+        conn.execute(_SET_TURN, {"table": table_id, "seats": list(turn or ())})
         return
     values: dict[str, Any] = {"updated": now}
     if status is not None:
@@ -444,6 +458,7 @@ class Store:
         fence: Fence | None = None,
         link: Mapping[int, str] | None = None,
         finish: Finish | None = None,
+        turn: Sequence[int] | None = None,
     ) -> None:
         """``fence``: a check run first in the same transaction (the lease of a shared database, owners.py);
         ``link``: seats now held by these players (``dh_seats.player_id``); ``finish``: the result of a game that
@@ -464,7 +479,7 @@ class Store:
                     .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                     .values(player_id=player_id)
                 )
-            _seat_changes(conn, table_id, now, status, None, finish)
+            _seat_changes(conn, table_id, now, status, turn, finish)
 
         self._transaction(stmts)
 

@@ -364,12 +364,15 @@ class TableManager:
             seats[seat]["named"] = is_named(seat, {"kind": "human", "name": seats[seat]["name"]})
         status = status_for(seats, table.state)
         link = {seat: player.id} if player is not None else None
+        turn = self._turn_on_link(table, seats) if link else None
         try:
             self.store.update_table(
-                table_id, seats=seats, status=status, fence=self._fence(table_id), link=link
+                table_id, seats=seats, status=status, fence=self._fence(table_id), link=link, turn=turn
             )
         except LeaseLost:
             raise self._lost(table) from None
+        if turn is not None:
+            table.last_turn = turn
         table.meta.seats = seats
         table.meta.status = status
         self.lobby.changed(table.meta)
@@ -395,16 +398,29 @@ class TableManager:
             seats[k]["player"] = player.id
             if player.name:
                 seats[k]["name"], seats[k]["named"] = player.name, True
+        turn = self._turn_on_link(table, seats)
         try:
             self.store.update_table(
-                table.id, seats=seats, fence=self._fence(table.id), link=dict.fromkeys(linked, player.id)
+                table.id,
+                seats=seats,
+                fence=self._fence(table.id),
+                link=dict.fromkeys(linked, player.id),
+                turn=turn,
             )
         except LeaseLost:
             raise self._lost(table) from None
+        if turn is not None:
+            table.last_turn = turn
         table.meta.seats = seats
         name_players(table.state, seats)
         table.broadcast(dumps({"type": "table", **table.describe()}))
         return linked
+
+    @staticmethod
+    def _turn_on_link(table: LiveTable, seats: list[dict[str, Any]]) -> tuple[int, ...] | None:
+        """The turn to write when a seat gets linked: a table nobody was linked to has not kept it up to date."""
+        turn = turn_seats(table.state, seats, table.real_dice)
+        return None if turn == table.last_turn else turn
 
     def seats_of_player(self, table: LiveTable, player: Player | None) -> list[int]:
         """The seats linked to ``player`` (what a ``"mine": true`` join holds besides its tokens' seats)."""
@@ -612,10 +628,8 @@ class TableManager:
         ev = StoredEvent(table.seq + 1, UNDO, move, time.time(), seat)
         try:
             state = self._replay_moves(table, table.moves[:-1])
-            turn = turn_seats(state, table.seats, table.real_dice)
-            self.store.append_events(
-                table.id, [ev], fence=self._fence(table.id), turn=None if turn == table.last_turn else turn
-            )
+            turn = self._turn_to_write(table, state)
+            self.store.append_events(table.id, [ev], fence=self._fence(table.id), turn=turn)
         except LeaseLost:
             raise self._lost(table) from None
         except Exception as exc:
@@ -623,7 +637,7 @@ class TableManager:
             self._reload(table)
             raise TableError("server_error", f"the undo could not be saved ({type(exc).__name__})") from None
         table.state = state
-        table.last_turn = turn
+        self._turn_written(table, turn)
         table.moves.pop()
         table.entered.pop()
         table.seqs.pop()
@@ -644,6 +658,23 @@ class TableManager:
         for i, (actor, move) in enumerate(moves, start=1):
             apply_event(state, Event(actor, move), i)
         return state
+
+    @staticmethod
+    def _turn_to_write(table: LiveTable, state: State[Any]) -> tuple[int, ...] | None:
+        """The seats to move after a commit, when ``dh_seats`` must hear of it: only at a table where somebody's
+        seat is linked (nobody else reads the turn) and only when it changed (a roll that keeps the turn costs no
+        statement)."""
+        if not any(s.get("player") for s in table.seats):
+            return None
+        turn = turn_seats(state, table.seats, table.real_dice)
+        return None if turn == table.last_turn else turn
+
+    @staticmethod
+    def _turn_written(table: LiveTable, turn: tuple[int, ...] | None) -> None:
+        if turn is not None:
+            table.last_turn = turn
+        elif not any(s.get("player") for s in table.seats):
+            table.last_turn = None  # not kept up to date: written in full when a seat is linked
 
     def advance(self, table: LiveTable, actor: int | None, action: Any) -> None:
         """Apply ``action`` for ``actor`` (if any) and every chance event that follows; commit; broadcast."""
@@ -713,13 +744,13 @@ class TableManager:
             if not pending:
                 return
             status = status_for(table.seats, state)
-            turn = turn_seats(state, table.seats, table.real_dice)
+            turn = self._turn_to_write(table, state)
             self.store.append_events(
                 table.id,
                 [ev for ev, _, _ in pending],
                 status if status != table.status else None,
                 fence=self._fence(table.id),
-                turn=None if turn == table.last_turn else turn,
+                turn=turn,
                 finish=finish_of(state) if status == "finished" and status != table.status else None,
             )
         except TableError:
@@ -735,7 +766,7 @@ class TableManager:
             ) from None
         changed = status != table.meta.status
         table.meta.status = status
-        table.last_turn = turn
+        self._turn_written(table, turn)
         table.touched = self.clock()
         if changed:
             self.lobby.changed(table.meta)

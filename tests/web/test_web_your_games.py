@@ -229,3 +229,33 @@ def test_mine_join_holds_only_linked_seats(server):
         c.cookies.clear()  # no session: "mine" holds nothing
         with connect(c) as ws:
             assert ws.request({"type": "join", "table": invite["table_id"], "mine": True})[0]["seats"] == []
+
+
+def test_a_table_nobody_is_linked_to_keeps_no_turn_until_a_seat_is(server):
+    with server() as c, connect(c) as ws:
+        become(c, "Ann")
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]  # hot seat, no "me"
+        t = create(c, game="tinytest", seats=seats, overrides={"target": 1000})
+        toks = [s["token"] for s in t["seats"]]
+        seats_sql: list[str] = []
+        engine = c.app.state.manager.store.engine
+
+        def spy(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if "dh_seats" in statement:
+                seats_sql.append(statement)
+
+        event.listen(engine, "before_cursor_execute", spy)
+        try:
+            view = latest(ws.join(t["table_id"], toks))
+            while view["state"]["current_player"] == 0:  # until a 1 passes the turn to seat 1
+                view = latest(ws.act(0, view["seq"], "roll"))
+            assert seats_sql == []  # nobody reads this table's turn: nothing written
+        finally:
+            event.remove(engine, "before_cursor_execute", spy)
+        assert c.get("/api/me/games").json()["waiting"] == []
+        with connect(c) as mine:  # a connection made with Ann's cookie (the first one had none)
+            mine.request({"type": "join", "table": t["table_id"], "tokens": toks, "link": [1]})
+        page = c.get("/api/me/games").json()  # linked now, with the turn as it is: seat 1 to move
+        assert [(g["table_id"], g["my_seats"], g["turn"]) for g in page["your_turn"]] == [
+            (t["table_id"], [1], True)
+        ]
