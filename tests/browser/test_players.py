@@ -100,7 +100,7 @@ def _finished_game_of(server: Server, player_id: str) -> str:
     from dicehall.web.manager import finish_of
 
     game = get_game("thousand")
-    rules = game.rules_type.from_preset("classic-nobarrel", {"target": 300, "pits": []})
+    rules = game.rules_type.from_preset("classic-nobarrel", {"target": 300, "pits": [], "dump_truck": False})
     state = game.new_initial_state(rules, 2)
     record = GameRecord.start("thousand", rules, ["Ann", "Bob"])
     bots = [make_bot("thousand", "cautious", rules), make_bot("thousand", "bold", rules)]
@@ -132,10 +132,9 @@ def test_your_games_resume_and_title(new_page: Any, server: Server, size: str) -
     page.click("[data-start=clever-solo]")
     page.wait_for_url("**/table/*")
     solo = page.url.rsplit("/", 1)[-1]
-    page.goto("/")
-    page.click("[data-start=thousand-invite]")
-    page.get_by_test_id("created").wait_for(state="visible")
-    waiting = server.get("/api/tables?status=waiting&limit=5")[0]["table_id"]
+    # a table of this player's waiting for somebody to take its free seat (made with this browser's cookie)
+    seats = [{"kind": "human", "open": True}, {"kind": "human", "me": True}]
+    waiting = page.request.post("/api/tables", data={"game": "thousand", "seats": seats}).json()["table_id"]
     me = page.request.get("/api/me").json()["player"]["id"]
     finished = _finished_game_of(server, me)
     page.goto("/")

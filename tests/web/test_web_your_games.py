@@ -259,3 +259,16 @@ def test_a_table_nobody_is_linked_to_keeps_no_turn_until_a_seat_is(server):
         assert [(g["table_id"], g["my_seats"], g["turn"]) for g in page["your_turn"]] == [
             (t["table_id"], [1], True)
         ]
+
+
+def test_hints_for_a_seat_held_through_the_player(server):
+    with server(bot_delay=60) as c:  # the bot keeps thinking: the table stays as it is
+        become(c, "Ann")
+        t = create(c, seats=[{"kind": "human", "me": True}, {"kind": "bot", "bot": "cautious"}])
+        hints = f"/api/tables/{t['table_id']}/hints"
+        r = c.post(hints, json={"seat": 0})  # no token: Ann's linked seat
+        assert r.status_code in (200, 409), r.text  # held (409 only when the bot is to move first)
+        assert c.post(hints, json={"seat": 1}).status_code == 403
+        become(c, "Eve")
+        r = c.post(hints, json={"seat": 0})
+        assert r.status_code == 403 and "do not hold seat 0" in r.json()["detail"]

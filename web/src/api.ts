@@ -235,8 +235,9 @@ export const api = {
   checkRules: (body: { game: string; preset: string; overrides: Record<string, unknown> }) =>
     request<RulesCheck>("POST", "/api/rules/check", body),
   recordUrl: (id: string) => `/api/tables/${encodeURIComponent(id)}/record`,
-  hints: (id: string, seat: number, token: string) =>
-    request<HintsResult>("POST", `/api/tables/${encodeURIComponent(id)}/hints`, { seat, token }),
+  /** No token: the seat linked to this browser's player (resumed from Your games). */
+  hints: (id: string, seat: number, token: string | undefined) =>
+    request<HintsResult>("POST", `/api/tables/${encodeURIComponent(id)}/hints`, token ? { seat, token } : { seat }),
 };
 
 /** `POST /api/tables/{id}/hints`: every legal move of the seat with its value, best first (docs/analysis.md). */

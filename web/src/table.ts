@@ -260,7 +260,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       return;
     }
     try {
-      const res = await api.hints(tableId, seat, loadTokens(tableId)[seat] ?? "");
+      const res = await api.hints(tableId, seat, loadTokens(tableId)[seat]);
       if (lastState === asked) renderHints(res, asked);
     } catch (err) {
       if (lastState === asked) {

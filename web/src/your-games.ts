@@ -7,7 +7,7 @@ import { clear, h } from "./dom";
 import { formatAgo, t, type MessageId } from "./i18n";
 import { gameTitle, presetName, seatLabel } from "./names";
 
-const PAGE = 10;
+const PAGE = 5;
 const REFRESH_MS = 15_000;
 
 const RESULT: Record<string, MessageId> = { win: "yours.result.win", loss: "yours.result.loss", draw: "yours.result.draw" };
@@ -35,13 +35,17 @@ function openRow(g: MyGame): HTMLElement {
     { class: yourTurn ? "table-item your-turn" : "table-item", "data-table": g.table_id, "data-turn": String(yourTurn) },
     h(
       "div",
-      null,
-      yourTurn ? h("span", { class: "badge turn" }, "▶ ", t("yours.turn_badge")) : null,
-      h("b", null, gameTitle(g.game)),
-      " ",
-      h("span", { class: "muted" }, `${g.preset ? presetName(g.game, g.preset) : ""} · ${t(g.status === "waiting" ? "tables.waiting" : "yours.in_play")}`),
+      { class: "yg-info" },
+      h(
+        "div",
+        null,
+        yourTurn ? h("span", { class: "badge turn" }, "▶ ", t("yours.turn_badge")) : null,
+        h("b", null, gameTitle(g.game)),
+        " ",
+        h("span", { class: "muted" }, [g.preset ? presetName(g.game, g.preset) : "", yourTurn ? "" : t(g.status === "waiting" ? "tables.waiting" : "yours.in_play")].filter(Boolean).join(" · ")),
+      ),
+      h("div", { class: "muted small" }, ...seatList(g), when(g)),
     ),
-    h("div", { class: "muted small" }, ...seatList(g), when(g)),
     h(
       "div",
       { class: "table-actions" },
@@ -57,13 +61,21 @@ function finishedRow(g: MyGame): HTMLElement {
   return h(
     "li",
     { class: "table-item", "data-table": g.table_id, "data-result": r?.mine ?? "" },
-    h("div", null, h("b", null, gameTitle(g.game)), " ", h("span", { class: "muted" }, g.preset ? presetName(g.game, g.preset) : ""), outcome ? h("span", { class: `badge result ${r?.mine ?? ""}` }, outcome) : null),
     h(
       "div",
-      { class: "small" },
-      winners.length ? t("yours.winner", { names: winners.map(seatLabel).join(", "), n: winners.length }) : t("yours.no_winner"),
+      { class: "yg-info" },
+      h("div", null, outcome ? h("span", { class: `badge result ${r?.mine ?? ""}` }, outcome) : null, h("b", null, gameTitle(g.game)), " ", h("span", { class: "muted" }, g.preset ? presetName(g.game, g.preset) : "")),
+      h(
+        "div",
+        { class: "small" },
+        winners.length ? t("yours.winner", { names: winners.map(seatLabel).join(", "), n: winners.length }) : t("yours.no_winner"),
+        " · ",
+        t("yours.scores"),
+        " ",
+        ...seatList(g, r?.scores),
+        when(g),
+      ),
     ),
-    h("div", { class: "muted small" }, t("yours.scores"), " ", ...seatList(g, r?.scores), when(g)),
     h(
       "div",
       { class: "table-actions" },
