@@ -445,7 +445,8 @@ class Store:
 
         def stmts(conn: Connection) -> None:
             conn.execute(table)
-            conn.execute(insert(SeatRow), seats)
+            if seats:
+                conn.execute(insert(SeatRow), seats)
 
         self._transaction(stmts)
 
