@@ -272,3 +272,18 @@ def test_hints_for_a_seat_held_through_the_player(server):
         become(c, "Eve")
         r = c.post(hints, json={"seat": 0})
         assert r.status_code == 403 and "do not hold seat 0" in r.json()["detail"]
+
+
+def test_unnamed_seats_narrate_as_a_message_each_page_words(server):
+    from dicehall.i18n.message import Message, message_json
+
+    with server() as c:
+        t = create(c, seats=[{"kind": "human"}, {"kind": "human", "name": "Zoe"}])
+        names = c.app.state.manager.tables[t["table_id"]].state.names  # what the engine narrates with
+        assert isinstance(names[0], Message) and (names[0].msgid, names[0].params) == (
+            "seat.player",
+            {"n": 1},
+        )
+        assert names[1] == "Zoe" and not isinstance(names[1], Message)
+        said = message_json(Message("thousand.narrate.starts", name=names[0]))
+        assert said["params"]["name"] == {"id": "seat.player", "params": {"n": 1}}  # worded per reader
