@@ -24,7 +24,12 @@ from tools.server import start_server, stop_server
 
 CHROMIUM = "/usr/bin/chromium"
 STATIC = Path(dicehall.web.__file__).resolve().parent / "static" / "index.html"  # the built front end
-SETTINGS = {"tables_per_hour": 100_000, "unfinished_per_client": 100_000}
+SETTINGS = {
+    "tables_per_hour": 100_000,
+    "unfinished_per_client": 100_000,
+    "tables_per_hour_per_address": 10_000_000,
+    "unfinished_per_address": 10_000_000,
+}
 
 _SCREEN_JS = """([x, y, z]) => { const s = document.querySelector('[data-testid=wurf-stage]');
   const r = s.wurf.canvas.getBoundingClientRect(); const q = s.wurf.screenOf(x, y, z);

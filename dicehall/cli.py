@@ -145,6 +145,12 @@ def serve_cmd(
         help="This process's address as other server processes reach it (http://HOST:PORT): serve one "
         "PostgreSQL database together with them (docs/scaling.md).",
     ),
+    public_origin: str = typer.Option(
+        None,
+        "--public-origin",
+        help="The address people open, https://HOST[:PORT]: passkeys (accounts) are bound to its host; "
+        "without it they work only on http://localhost.",
+    ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     if not 1 <= port <= 65535:
@@ -166,6 +172,7 @@ def serve_cmd(
             settings_file=settings,
             trusted_proxy=trusted_proxy,
             node_url=node_url,
+            public_origin=public_origin,
         )
     except ValueError as exc:
         raise fail(exc) from None

@@ -1,7 +1,8 @@
 """Suite-wide: the messages are English unless a test asks for a language (a developer's LANG=ru_RU must not
 change what the CLI tests read), and a language a test chose does not leak into the next test. The user data
-directory (solver tables, training runs, the default database) is a fresh one per session, as on a new machine:
-what a developer has computed must not change what a test sees."""
+directory (solver tables, training runs, the default database) and the user config directory (the name
+``play --name`` remembers) are fresh ones per session, as on a new machine: what a developer has computed or
+saved must not change what a test sees."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ from dicehall.i18n import reset_language
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="dicehall-test-data-")
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="dicehall-test-config-")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(os.environ["XDG_DATA_HOME"], ignore_errors=True)
+    shutil.rmtree(os.environ["XDG_CONFIG_HOME"], ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -97,6 +97,11 @@ def _xff(address: str) -> dict[str, str]:
     return {"X-Forwarded-For": address}
 
 
+def _own(http: httpx.AsyncClient) -> httpx.AsyncClient:
+    """A client with its own cookie jar: each actor is its own player (the quotas count per player)."""
+    return httpx.AsyncClient(base_url=http.base_url, timeout=http.timeout)
+
+
 async def _normal(
     i: int,
     http: httpx.AsyncClient,
@@ -109,6 +114,22 @@ async def _normal(
 ) -> None:
     address = f"10.0.{i // 250}.{i % 250 + 1}"
     rng = np.random.default_rng([15, i])
+    async with _own(http) as own:
+        await _normal_tables(i, own, host, port, win, res, think, bot, address, rng)
+
+
+async def _normal_tables(
+    i: int,
+    http: httpx.AsyncClient,
+    host: str,
+    port: int,
+    win: Window,
+    res: AbuseResult,
+    think: float,
+    bot: str,
+    address: str,
+    rng: np.random.Generator,
+) -> None:
     while not win.over():
         r = await http.post(
             "/api/tables",
@@ -217,7 +238,12 @@ async def _flooder(http: httpx.AsyncClient, host: str, port: int, win: Window, r
         ws.close()
 
 
-async def _creator(http: httpx.AsyncClient, win: Window, res: AbuseResult) -> None:
+async def _creator(shared: httpx.AsyncClient, win: Window, res: AbuseResult) -> None:
+    async with _own(shared) as http:
+        await _create_in_a_loop(http, win, res)
+
+
+async def _create_in_a_loop(http: httpx.AsyncClient, win: Window, res: AbuseResult) -> None:
     seats = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
     while not win.over():
         r = await http.post(
@@ -234,7 +260,12 @@ async def _creator(http: httpx.AsyncClient, win: Window, res: AbuseResult) -> No
             r.raise_for_status()
 
 
-async def _pathological(http: httpx.AsyncClient, win: Window, res: AbuseResult) -> None:
+async def _pathological(shared: httpx.AsyncClient, win: Window, res: AbuseResult) -> None:
+    async with _own(shared) as http:
+        await _pathological_tables(http, win, res)
+
+
+async def _pathological_tables(http: httpx.AsyncClient, win: Window, res: AbuseResult) -> None:
     seats = [{"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "expert"}]
     while not win.over():
         r = await http.post("/api/tables", json={**PATHOLOGICAL, "seats": seats}, headers=_xff("10.7.0.1"))

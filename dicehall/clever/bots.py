@@ -313,6 +313,8 @@ def _random_play_out(
     state: CleverState, agents: Sequence[Agent], chance_rng: np.random.Generator, bot_rng: np.random.Generator
 ) -> bool:
     """Random bots in every seat: the compiled kernel plays the same game (the same draws) much faster."""
+    if True in state.resigned:  # the kernel knows nothing of resigned seats
+        return False
     from dicehall.clever.kernel.bridge import finish_random  # Numba: loaded when a random game is played
 
     finish_random(state, chance_rng, bot_rng)

@@ -17,6 +17,7 @@ from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
     AddressOpt,
     BackendOpt,
+    NameOpt,
     PlaySeedOpt,
     RealDiceOpt,
     ResumeOpt,
@@ -119,11 +120,12 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         save: Path = SaveOpt,
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
+        name: str = NameOpt,
         real_dice: bool = RealDiceOpt,
         hints: str = HintsOpt,
     ) -> None:
         """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
-        record, rules, specs = setup_play("clever", resume, players, preset, sets, rules_file)
+        record, rules, specs = setup_play("clever", resume, players, preset, sets, rules_file, name)
         names = seat_names(specs)
         desk = hint_desk("clever", rules, specs, hints)
         console.print(help_text())

@@ -153,6 +153,7 @@ class CleverState(State[int]):
         "platter",
         "plus_used",
         "queue",
+        "resigned",
         "roll_mask",
         "rolls",
         "round",
@@ -185,6 +186,8 @@ class CleverState(State[int]):
         # the last action's bonuses: (player, bonus kind, 1 applied / 0 lost, origin)
         self.log: list[tuple[int, int, int, Origin]] = []
         self._legal: list[int] | None = None
+        # seats that gave the game up: with 3 or 4 seats a bot plays them on, and they cannot win
+        self.resigned = [False] * num_players
         self._start_round()
 
     # -- protocol ------------------------------------------------------------------------------------------
@@ -382,6 +385,7 @@ class CleverState(State[int]):
         new.choice_pending = self.choice_pending
         new.log = self.log[:]  # the last action's bonuses: the public view shows them
         new._legal = self._legal
+        new.resigned = self.resigned[:]
         return new
 
     def scores(self) -> list[float]:
@@ -394,10 +398,36 @@ class CleverState(State[int]):
         return [1.0 / len(win) if i in win else 0.0 for i in range(self.n)]
 
     def winner_seats(self) -> list[int]:
-        """Highest total; tie → highest single area; still tied → all of them share."""
-        keys = [(s.total(), max(s.area_scores())) for s in self.sheets]
-        best = max(keys)
-        return [i for i, k in enumerate(keys) if k == best]
+        """Highest total; tie → highest single area; still tied → all of them share. A seat that resigned
+        never wins (none does when the only seat resigned)."""
+        seats = self.seats_in()
+        if not seats:
+            return []
+        keys = {i: (self.sheets[i].total(), max(self.sheets[i].area_scores())) for i in seats}
+        best = max(keys.values())
+        return [i for i in seats if keys[i] == best]
+
+    # -- resigning -----------------------------------------------------------------------------------------
+    plays_on_after_resign = True
+
+    def seats_in(self) -> list[int]:
+        return [i for i in range(self.n) if not self.resigned[i]]
+
+    def resign(self, seat: int) -> None:
+        """``seat`` gives up. Alone: the game is over and the score stands (no rating); when one seat is left
+        in, it wins now; otherwise the game goes on and whoever plays the seat (a bot, on a web table) plays
+        it on, never among the winners (docs/clever.md, "Resigning")."""
+        seat = self.check_resign(seat)
+        self.resigned[seat] = True
+        if len(self.seats_in()) > 1:
+            return
+        self.phase = PH_OVER
+        self.actor = -1
+        self.queue = []
+        self.choice_pending = False
+        self.passive_order = ()
+        self.log = []
+        self._legal = None
 
     def stats(self) -> dict[str, float]:
         out: dict[str, float] = {}

@@ -176,6 +176,9 @@ def public_view(state: CleverState) -> dict[str, Any]:
         ],
         "sheets": [sheet_view(state, p) for p in range(state.n)],
         "layout": LAYOUT,
-        "solo_rating": state.solo_rating() if terminal and state.n == 1 else None,
-        "solo_rank": solo_rank(int(state.sheets[0].total())) if terminal and state.n == 1 else None,
+        "solo_rating": state.solo_rating() if terminal and state.n == 1 and not state.resigned[0] else None,
+        "resigned": state.resigned[:],
+        "solo_rank": solo_rank(int(state.sheets[0].total()))
+        if terminal and state.n == 1 and not state.resigned[0]
+        else None,
     }

@@ -90,16 +90,16 @@ def parse_players(text: str) -> list[PlayerSpec]:
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or any(not item for item in items):
         raise PlayerSpecError(f"--players needs a comma-separated list like 'me,bot:expert', got {text!r}")
-    specs = []
-    for item in items:
-        if item.startswith("bot:"):
-            name = item[4:]
-            if not name:
-                raise PlayerSpecError("'bot:' needs a bot name, e.g. bot:expert")
-            specs.append(PlayerSpec(item, name))
-        else:
-            specs.append(PlayerSpec(item))
-    return specs
+    return [parse_seat(item) for item in items]
+
+
+def parse_seat(item: str) -> PlayerSpec:
+    """One seat: ``bot:NAME`` is a bot, anything else a person of that name (a name may hold a comma)."""
+    if not item.startswith("bot:"):
+        return PlayerSpec(item)
+    if not item[4:]:
+        raise PlayerSpecError("'bot:' needs a bot name, e.g. bot:expert")
+    return PlayerSpec(item, item[4:])
 
 
 def seat_names(specs: list[PlayerSpec]) -> list[str]:

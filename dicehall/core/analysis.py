@@ -23,7 +23,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, State, game_names, get_game
-from dicehall.core.record import Event, GameRecord, apply_event, check_result, new_state
+from dicehall.core.record import Event, GameRecord, apply_event, check_result, is_resign, new_state
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
 
@@ -169,11 +169,12 @@ class Step:
     """One event of the record as analysed.
 
     ``kind`` is ``"decision"`` (``seat`` moved; ``loss`` against ``best``), ``"roll"`` (``seat`` rolled;
-    ``luck`` = value after minus ``expected``) or ``"forced"`` (a decision with one legal choice).
+    ``luck`` = value after minus ``expected``), ``"forced"`` (a decision with one legal choice) or ``"resign"``
+    (``seat`` gave up: no loss, no luck).
     """
 
     n: int
-    kind: Literal["decision", "forced", "roll"]
+    kind: Literal["decision", "forced", "roll", "resign"]
     seat: int
     move: str
     value: float
@@ -270,7 +271,12 @@ def analyze(
     count = len(record.events)
     for number, event in enumerate(record.events, start=1):
         player = state.current_player() if not state.is_terminal() else CHANCE
-        if state.is_terminal() or player == CHANCE:
+        if is_resign(event) and not state.is_terminal():
+            apply_event(state, event, number)
+            after = _position_values(evaluator, state)
+            seat = int(event.actor)
+            steps.append(Step(number, "resign", seat, event.move, after[seat]))
+        elif state.is_terminal() or player == CHANCE:
             roller = evaluator.roller(state) if not state.is_terminal() else 0
             expected = current
             apply_event(state, event, number)

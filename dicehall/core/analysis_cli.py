@@ -140,6 +140,11 @@ def analysis_tables(a: Analysis, t: Translator) -> list[Table]:
         who = a.players[s.seat]
         if s.kind == "forced":
             continue
+        if s.kind == "resign":
+            steps.add_row(
+                str(s.n), who, f"[bold]{t('analysis.kind.resign')}[/]", "", "", "", "", fmt(s.value, a.unit)
+            )
+            continue
         if s.kind == "roll":
             style = "green" if s.luck > 0 else "red" if s.luck < 0 else ""
             luck = fmt(s.luck, a.unit, signed=True)

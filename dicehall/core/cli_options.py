@@ -11,8 +11,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from dicehall.core.errors import DicehallError
+from dicehall.core.names import NameRefused, check_name
 from dicehall.core.record import MAX_SEED, output_file_problem
+from dicehall.core.user_config import config_file
 from dicehall.i18n import Message, current, localize, tr
+from dicehall.i18n.helptext import HELP_VALUES
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -64,6 +67,17 @@ def check_backend(value: str) -> str:
     if value not in ("processes", "ray"):
         raise fail(tr("cli.check.backend", got=repr(value)))
     return value
+
+
+def check_player_name(value: str | None) -> str | None:
+    """``--name``: a display name by the rules of :mod:`dicehall.core.names`, normalised (refused before anything
+    is saved or played)."""
+    if value is None:
+        return None
+    try:
+        return check_name(value)
+    except NameRefused as exc:
+        raise fail(tr("cli.check.name", reason=exc.localized())) from None
 
 
 def check_output_file(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
@@ -128,6 +142,15 @@ RealDiceOpt = typer.Option(
     "--real-dice",
     help="Score pad for real dice: nothing is rolled here; type the dice that fell when the game needs them "
     "('undo' takes the last entry back before anyone decides on it).",
+)
+HELP_VALUES["config_file"] = lambda: str(config_file())
+NameOpt = typer.Option(
+    None,
+    "--name",
+    help="Your name for the 'me' seat (headings, scores, records). It is remembered in {config_file}: "
+    "later games without --name use it.",
+    callback=check_player_name,
+    metavar="NAME",
 )
 GamesOpt = typer.Option(
     1000,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import threading
 from collections.abc import Callable, Sequence
@@ -15,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, seat_names
+from dicehall.core.agents import Agent, PlayerSpec, make_bot, parse_players, parse_seat, seat_names
 from dicehall.core.cli_options import (
     AddressOpt,
     BackendOpt,
@@ -41,6 +42,7 @@ from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import agent_rng, live_rng, seeded_rng
 from dicehall.core.rules import RuleSet
 from dicehall.core.simulate import RunSummary, SimulationJob, simulate
+from dicehall.core.user_config import ConfigError, config_file, save_name, saved_name
 from dicehall.i18n import Message, current, tr
 
 
@@ -425,8 +427,8 @@ def load_resume(game: str, path: Path) -> tuple[GameRecord, RuleSet, list[Player
         state = replay(record)
         if state.is_terminal():
             raise RecordError(Message("record.error.resume_over"))
-        labels = [p["name"].rsplit("#", 1)[0] if "#" in p["name"] else p["name"] for p in record.players]
-        specs = parse_players(",".join(labels))
+        # seat by seat, without seat_names' "#2": a saved name may hold a comma or a "#"
+        specs = [parse_seat(re.sub(r"#\d+$", "", str(p["name"]))) for p in record.players]
         rules = record.rules()
         for spec in specs:
             if spec.bot:
@@ -443,12 +445,49 @@ def setup_play(
     preset: str | None,
     sets: list[str] | None,
     rules_file: Path | None,
+    name: str | None = None,
 ) -> tuple[GameRecord | None, RuleSet, list[PlayerSpec]]:
-    """Rules and seats for ``dicehall play GAME``: from a saved record with ``--resume``, else from the options."""
+    """Rules and seats for ``dicehall play GAME``: from a saved record with ``--resume``, else from the options,
+    the ``me`` seat under the player's name (``--name``, remembered; else the one saved before)."""
     if resume is not None:
-        return load_resume(game, resume)
+        found = load_resume(game, resume)
+        if name is not None:  # a resumed game keeps its seats' names; the name is for the next games
+            remember_name(name)
+        return found
     rules = load_rules(game, preset, sets, rules_file)
-    return None, rules, load_players(game, players, rules)
+    specs = load_players(game, players, rules)
+    if name is not None:
+        remember_name(name)
+    elif any(s.label == ME for s in specs):
+        name = _saved_name()
+    return None, rules, [PlayerSpec(name) if s.label == ME and name else s for s in specs]
+
+
+ME = "me"
+"""The ``--players`` label of the seat the player at this terminal takes under their name."""
+
+
+def remember_name(name: str) -> None:
+    """Save ``name`` (checked) for later games; a failure to write is a warning: the game goes on."""
+    try:
+        path = save_name(name)
+    except OSError as exc:
+        problem = exc.strerror or str(exc)
+        _warn(tr("cli.config.save_failed", path=str(config_file()), problem=problem))
+        return
+    console.print(f"[dim]{escape(tr('cli.config.saved', name=name, path=str(path)))}[/]", soft_wrap=True)
+
+
+def _saved_name() -> str | None:
+    try:
+        return saved_name()
+    except ConfigError as exc:
+        _warn(tr("cli.config.play_on", problem=exc.localized()))
+        return None
+
+
+def _warn(text: str) -> None:
+    err_console.print(f"[bold yellow]{tr('cli.warning')}[/] {escape(text)}", soft_wrap=True)
 
 
 def _offer_save(record: GameRecord, save_to: Path | None) -> None:

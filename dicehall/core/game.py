@@ -24,6 +24,7 @@ import numpy as np
 
 from dicehall.core.errors import IllegalActionError, RuleConfigError, UnknownGameError
 from dicehall.core.rules import RuleSet
+from dicehall.i18n.message import Message
 
 if TYPE_CHECKING:
     from dicehall.core.analysis import Evaluator
@@ -32,6 +33,8 @@ CHANCE = -1
 """``current_player()`` at a chance node: the dice decide."""
 TERMINAL = -4
 """``current_player()`` once the game is over."""
+RESIGN = "resign"
+"""The move of a seat that gives the game up (any time, in turn or not: :meth:`State.resign`)."""
 
 A = TypeVar("A")
 R = TypeVar("R", bound=RuleSet)
@@ -129,6 +132,34 @@ class State(ABC, Generic[A]):
 
     def set_names(self, names: Sequence[str]) -> None:
         """Display names of the seats, for games whose rendering and narration use them."""
+
+    # -- resigning (see each game's doc for what follows) -----------------------------------------------
+    def resign(self, seat: int) -> None:
+        """``seat`` gives the game up, whoever is to move (also at a chance node or among simultaneous seats).
+
+        What follows is each game's ruling; a game that has none refuses. Raises :class:`IllegalActionError`
+        (rule ``"resign"``) and changes nothing when the game is over, the seat does not exist or is out already.
+        """
+        self.check_resign(seat)
+        raise IllegalActionError(Message("refusal.resign.unsupported"), rule="resign")
+
+    plays_on_after_resign: ClassVar[bool] = False
+    """Whether a seat that resigned still has moves to make while the game goes on (Clever with 3+ seats: a
+    bot plays it); elsewhere a seat out is never to move again."""
+
+    def seats_in(self) -> list[int]:
+        """The seats still playing for themselves (all of them unless some resigned or were eliminated)."""
+        return list(range(self.num_players))
+
+    def check_resign(self, seat: object) -> int:
+        """``seat`` as a seat that may resign now, or the refusal."""
+        if self.is_terminal():
+            raise IllegalActionError(Message("refusal.game_over"), rule="resign")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
+            raise IllegalActionError(Message("refusal.resign.no_seat", seat=repr(seat)), rule="resign")
+        if seat not in self.seats_in():
+            raise IllegalActionError(Message("refusal.resign.out", seat=seat + 1), rule="resign")
+        return seat
 
     # -- real dice and simultaneous seats (see docs/web-protocol.md) ----------------------------------------
     def roller(self) -> int | None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from dicehall.core.errors import DicehallError, IllegalActionError, RecordError
-from dicehall.core.game import CHANCE, Game, State, get_game
+from dicehall.core.game import CHANCE, RESIGN, Game, State, get_game
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
 
@@ -89,6 +89,10 @@ class GameRecord:
         elif entered_by is not None:
             raise RecordError(Message("record.error.entered_not_chance", seat=actor))
         self.events.append(Event(actor, state.action_to_string(action), entered_by))
+
+    def add_resign(self, seat: int) -> None:
+        """Append ``seat``'s resignation (whoever is to move; see :meth:`State.resign`)."""
+        self.events.append(Event(seat, RESIGN))
 
     def finish(self, state: State[Any]) -> None:
         self.result = {"scores": state.scores(), "returns": state.returns(), "winners": state.winners()}
@@ -302,6 +306,9 @@ def apply_event(state: State[Any], event: Event, number: int) -> None:
     """Apply one recorded event, or raise :class:`RecordError` naming the event and the rule broken."""
     if state.is_terminal():
         raise RecordError(Message("record.error.over"), event=number)
+    if is_resign(event):
+        _apply_resign(state, event, number)
+        return
     expected = state.current_player()
     wanted: int | str = "chance" if expected == CHANCE else expected
     if event.actor != wanted:
@@ -338,6 +345,26 @@ def apply_event(state: State[Any], event: Event, number: int) -> None:
         raise RecordError(
             Message(f"record.error.illegal_{kind}", move=move, reason=f"{type(exc).__name__}: {exc}"),
             event=number,
+        ) from None
+
+
+def is_resign(event: Event) -> bool:
+    """Whether ``event`` is a seat's resignation (a seat's move ``"resign"``, applied out of turn too)."""
+    return event.move == RESIGN and isinstance(event.actor, int) and not isinstance(event.actor, bool)
+
+
+def _apply_resign(state: State[Any], event: Event, number: int) -> None:
+    """A seat gives up: out of turn too, at a chance node or among simultaneous seats (no turn check)."""
+    try:
+        state.resign(int(event.actor))
+    except IllegalActionError as exc:
+        reason = Message("record.error.with_rule", reason=_text(exc), rule=exc.rule)
+        raise RecordError(
+            Message("record.error.illegal_move", move=repr(event.move), reason=reason), event=number
+        ) from None
+    except DicehallError as exc:
+        raise RecordError(
+            Message("record.error.illegal_move", move=repr(event.move), reason=_text(exc)), event=number
         ) from None
 
 

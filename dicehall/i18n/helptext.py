@@ -7,17 +7,23 @@ variables, and :func:`localize_help` replaces every command's and option's help 
 convention), so a command module keeps its help readable in place and any command, whichever branch adds it,
 is translated by adding catalogue entries; a text without one stays English. ``tests/i18n/test_cli_help.py``
 lists the commands whose help must be complete in every language.
+
+A help text may hold ``{key}`` for a value of this machine (a file's path), filled from :data:`HELP_VALUES` after
+translation, so the catalogues keep one entry however the value reads.
 """
 
 from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
 from dicehall.i18n import LANGUAGES, UnknownLanguageError, detect_language
+
+HELP_VALUES: dict[str, Callable[[], str]] = {}
+"""``{key}`` in a help text → what fills it when the help is drawn (registered by the module of the option)."""
 
 _ENGLISH = "_dicehall_english_help"  # the original text, kept on each object so a second pass starts from it
 
@@ -105,7 +111,11 @@ def _translate(obj: Any, attr: str, words: dict[str, str]) -> None:
     originals: dict[str, Any] = obj.__dict__.setdefault(_ENGLISH, {})
     english = originals.setdefault(attr, getattr(obj, attr, None))
     if isinstance(english, str):
-        setattr(obj, attr, words.get(english, english))
+        said = words.get(english, english)
+        for key, value in HELP_VALUES.items():
+            if f"{{{key}}}" in said:
+                said = said.replace(f"{{{key}}}", value())
+        setattr(obj, attr, said)
 
 
 @functools.cache

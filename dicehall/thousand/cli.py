@@ -12,6 +12,7 @@ from rich.table import Table
 from dicehall.core.agents import Agent, make_bot, seat_names
 from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
+    NameOpt,
     PlaySeedOpt,
     RealDiceOpt,
     ResumeOpt,
@@ -226,11 +227,12 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         save: Path = SaveOpt,
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
+        name: str = NameOpt,
         real_dice: bool = RealDiceOpt,
         hints: str = HintsOpt,
     ) -> None:
         """Play Dice 1000 («Тысяча») in the terminal against bots or friends (hot-seat)."""
-        record, rules, specs = setup_play("thousand", resume, players, preset, sets, rules_file)
+        record, rules, specs = setup_play("thousand", resume, players, preset, sets, rules_file, name)
         names = seat_names(specs)
         desk = hint_desk("thousand", rules, specs, hints)
         agents: list[Agent | None] = []

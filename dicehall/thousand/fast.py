@@ -30,7 +30,10 @@ _BATCH = 512
 def play_out(
     state: ThousandState, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
 ) -> bool:
-    """Play a bot game to the end (the generator is left where one-by-one draws leave it); always True."""
+    """Play a bot game to the end (the generator is left where one-by-one draws leave it); False, doing
+    nothing, when a seat is out (resigned): the shortcuts assume every seat plays."""
+    if True in state.out:
+        return False
     choosers = [agent.choose for agent in agents]
     apply, roll, roll_again, roll_off = (
         state.apply_action,

@@ -106,6 +106,7 @@ class ThousandState(State[Action]):
         "open_fails",
         "opened",
         "opening_score",
+        "out",
         "pending_roll",
         "phase",
         "player",
@@ -162,6 +163,7 @@ class ThousandState(State[Action]):
         self.falls = [0] * n
         self.points = [0] * n  # barrel "open": points for passing the target
         self.skip_next = [False] * n
+        self.out = [False] * n  # resigned: skipped in turns and roll-offs, out of every effect on others
         self.anyone_banked = False
         self.turns = 0
         self.total_rolls = 0
@@ -198,10 +200,12 @@ class ThousandState(State[Action]):
         opening_scores: Sequence[int] | None = None,
         anyone_banked: bool | None = None,
         names: Sequence[str] | None = None,
+        out: Sequence[bool] | None = None,
     ) -> Self:
         """A position at the start of ``to_move``'s turn (for scenarios, training and bot analysis).
 
-        ``opened`` defaults to "score is not 0"; ``opening_scores`` (variant 2 knock-back) to the scores.
+        ``opened`` defaults to "score is not 0"; ``opening_scores`` (variant 2 knock-back) to the scores;
+        ``out`` (seats that resigned) to none.
         """
         n = len(scores)
         state = cls(rules, n, names)
@@ -214,6 +218,7 @@ class ThousandState(State[Action]):
         state.points = list(open_points) if open_points is not None else [0] * n
         state.opening_score = list(opening_scores) if opening_scores is not None else state.score[:]
         state.anyone_banked = any(state.opened) if anyone_banked is None else anyone_banked
+        state.out = list(out) if out is not None else [False] * n
         for name, seq in (
             ("opened", state.opened),
             ("on_barrel", state.on_barrel),
@@ -222,11 +227,14 @@ class ThousandState(State[Action]):
             ("bolts", state.bolts),
             ("open_points", state.points),
             ("opening_scores", state.opening_score),
+            ("out", state.out),
         ):
             if len(seq) != n:
                 raise ValueError(f"{name}: one value per seat ({n}), got {len(seq)}")
         if not 0 <= to_move < n:
             raise ValueError(f"to_move must be a seat 0..{n - 1}")
+        if state.out[to_move] or (True in state.out and n - sum(state.out) < 2):
+            raise ValueError("to_move and at least one other seat must still be in")
         state.turns = 0
         state._contenders = ()
         state._start_turn(to_move)
@@ -246,6 +254,7 @@ class ThousandState(State[Action]):
             tuple(self.falls),
             tuple(self.points),
             tuple(self.skip_next),
+            tuple(self.out),
             self.anyone_banked,
             self.player,
             self.phase,
@@ -514,6 +523,55 @@ class ThousandState(State[Action]):
             raise ValueError("one name per seat")
         self.names = list(names)
 
+    # -- resigning ------------------------------------------------------------------------------------------
+    def seats_in(self) -> list[int]:
+        return [i for i in range(self.n) if not self.out[i]]
+
+    def resign(self, seat: int) -> None:
+        """``seat`` leaves: alone, the game is over with no winner; else it is out (skipped in turns and
+        roll-offs, out of every effect on others, never the winner), its turn ends unbanked, and when one seat
+        is left in, that seat wins (docs/thousand.md, "Resigning")."""
+        seat = self.check_resign(seat)
+        self._ev = []
+        self.out[seat] = True
+        self.skip_next[seat] = False
+        self._say("thousand.narrate.resigns", name=self.names[seat])
+        left = self.seats_in()
+        if not left:
+            self.winner = None
+            self.phase = OVER
+            self.hot_dice = False
+            return
+        if len(left) == 1:
+            self.player = left[0]
+            self._contenders = ()
+            self._win()
+            return
+        if self.phase == ROLL_OFF:
+            self._leave_roll_off(seat)
+        elif self.player == seat:
+            self._start_turn()  # the turn ends unbanked, with no penalty: nobody plays it on
+
+    def _leave_roll_off(self, seat: int) -> None:
+        if seat not in self._contenders:
+            return
+        order = self._contenders
+        rest = tuple(c for c in order if c != seat)
+        self._off_dice[seat] = None
+        if len(rest) == 1:
+            self._say("thousand.narrate.starts", name=self.names[rest[0]])
+            self._contenders = ()
+            self._start_turn(rest[0])
+            return
+        self._contenders = rest
+        if self.player != seat:
+            return
+        later = order[order.index(seat) + 1 :]
+        if later:
+            self.player = later[0]
+        else:
+            self._settle_roll_off()
+
     # -- the start: who begins ------------------------------------------------------------------------------
     def _begin_roll_off(self, contenders: tuple[int, ...]) -> None:
         self._contenders = contenders
@@ -539,6 +597,10 @@ class ThousandState(State[Action]):
         if i < len(self._contenders):
             self.player = self._contenders[i]
             return
+        self._settle_roll_off()
+
+    def _settle_roll_off(self) -> None:
+        """Every contender has rolled: the highest starts, a tie for the highest rolls again."""
         top = max(self._off_dice[c] or 0 for c in self._contenders)
         tied = tuple(c for c in self._contenders if self._off_dice[c] == top)
         if len(tied) > 1:
@@ -556,9 +618,12 @@ class ThousandState(State[Action]):
         """Start ``seat``'s turn; by default the next seat's (after the player, passing those who skip)."""
         if seat < 0:
             seat = (self.player + 1) % self.n
-            while self.skip_next[seat]:
-                self.skip_next[seat] = False
-                self._say("thousand.narrate.skips", name=self.names[seat])
+            skip, out = self.skip_next, self.out
+            while skip[seat] or out[seat]:
+                if skip[seat]:
+                    skip[seat] = False
+                    if not out[seat]:
+                        self._say("thousand.narrate.skips", name=self.names[seat])
                 seat = (seat + 1) % self.n
         self.player = seat
         self.phase = ROLLING
@@ -814,7 +879,8 @@ class ThousandState(State[Action]):
         self.anyone_banked = True
         scores[p] = new
         self._say("thousand.narrate.bank", name=name, total=total, old=old, new=new)
-        others = [q for q in range(self.n) if q != p]
+        out = self.out
+        others = [q for q in range(self.n) if q != p and not out[q]]
         if r.exact_reset and new > 0:  # a reset to 0 must not lift a negative score
             for q in others:
                 if scores[q] == new:

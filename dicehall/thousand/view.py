@@ -28,6 +28,8 @@ class PlayerStatus:
     open_points: int
     skip_next_turn: bool
     failed_openings: int
+    out: bool = False
+    """Resigned: no longer plays (docs/thousand.md, "Resigning")."""
 
     def to_json(self) -> dict[str, Any]:
         # written out: dataclasses.asdict deep-copies field by field and dominated public_view's cost
@@ -44,6 +46,7 @@ class PlayerStatus:
             "open_points": self.open_points,
             "skip_next_turn": self.skip_next_turn,
             "failed_openings": self.failed_openings,
+            "out": self.out,
         }
 
 
@@ -61,6 +64,7 @@ def status(state: ThousandState, seat: int) -> PlayerStatus:
         open_points=state.points[seat],
         skip_next_turn=state.skip_next[seat],
         failed_openings=state.open_fails[seat],
+        out=state.out[seat],
     )
 
 
@@ -81,6 +85,7 @@ def status_json(state: ThousandState, seat: int) -> dict[str, Any]:
         "open_points": state.points[seat],
         "skip_next_turn": state.skip_next[seat],
         "failed_openings": state.open_fails[seat],
+        "out": state.out[seat],
     }
 
 
@@ -147,11 +152,15 @@ def render(state: ThousandState) -> str:
             marks.append(f"points {st.open_points}")
         if st.skip_next_turn:
             marks.append("skips next turn")
+        if st.out:
+            marks.append("resigned")
         arrow = ">" if st.seat == state.player and not over else " "
         extra = f"  ({', '.join(marks)})" if marks else ""
         lines.append(f"{arrow} {st.name:<12} {st.score:>6}{extra}")
-    if over:
+    if over and state.winner is not None:
         lines.append(f"{state.names[state.player]} wins.")
+    elif over:
+        lines.append("game over: no winner.")
     elif state.roll_off_contenders:
         dice = state.roll_off_dice
         rolled = ", ".join(f"{state.names[c]} {dice[c] or '-'}" for c in state.roll_off_contenders)

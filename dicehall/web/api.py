@@ -17,11 +17,14 @@ from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.core.game import Game, game_names, get_game
 from dicehall.core.names import check_name
 from dicehall.core.rules import RuleSet
+from dicehall.web.db import Player
+from dicehall.web.forward import HEADER as FORWARDED
 from dicehall.web.forward import forward_request
-from dicehall.web.limits import CreationLimits, LimitExceeded
+from dicehall.web.lifecycle import DAY
+from dicehall.web.limits import CreationLimits, LimitExceeded, Quota
 from dicehall.web.owners import Elsewhere
 from dicehall.web.players import Players, clear_cookie, player_json, players_of
-from dicehall.web.protocol import CreateTable, JoinSeat
+from dicehall.web.protocol import CreateTable, DeleteTable, JoinSeat, RematchRequest, ResignSeat
 from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableError, TableManager, public_seats
 from dicehall.web.yourgames import my_games_page, table_item
@@ -30,7 +33,14 @@ router = APIRouter(prefix="/api")
 # Every route is ``async``: it runs on the event loop, like the websocket handlers, so the table manager and its
 # database connection are only ever used from one thread.
 
-_HTTP_STATUS = {"no_such_table": 404, "seat_taken": 409}
+_HTTP_STATUS = {
+    "no_such_table": 404,
+    "seat_taken": 409,
+    "others_joined": 409,
+    "not_creator": 403,
+    "not_your_seat": 403,
+    "not_finished": 409,
+}
 
 
 def _manager(request: Request) -> TableManager:
@@ -52,6 +62,8 @@ def _refusal(exc: DicehallError) -> JSONResponse:
     ``params`` (and a refused rule set's ``option``), so that a page words it in its reader's language."""
     error = _http_error(exc)
     body: dict[str, Any] = {"detail": error.detail}
+    if isinstance(exc, TableError):
+        body["code"] = exc.code
     if isinstance(exc, RuleConfigError):
         body.update(_problem(exc))
     else:
@@ -184,45 +196,79 @@ async def check_rules(body: RulesCheck) -> dict[str, Any]:
 def _creation_limits(request: Request) -> CreationLimits:
     """The app's creation limits, made on first use from its settings and its database's salt."""
     state = request.app.state
-    store = _manager(request).store
+    manager = _manager(request)
+    store = manager.store
     made: tuple[object, CreationLimits] | None = getattr(state, "creation_limits", None)
     if made is None or made[0] is not store:  # one per store (an app started again gets a new one)
         settings: ServerSettings = getattr(state, "settings", None) or ServerSettings()
         limits = CreationLimits(
-            settings.tables_per_hour,
-            settings.unfinished_per_client,
+            Quota(settings.tables_per_hour, settings.unfinished_per_client),
+            Quota(settings.tables_per_hour_per_address, settings.unfinished_per_address),
             store.secret("creator_salt"),
-            store.count_unfinished,
+            store.unfinished_summary,
+            settings.abandon_after_days * DAY,
+            manager.lifecycle.sweep_period(),
+            wall_clock=manager.clock,
         )
         made = state.creation_limits = (store, limits)
     return made[1]
 
 
-def _too_many(exc: LimitExceeded) -> JSONResponse:
+UNFINISHED_LISTED = 20
+"""Unfinished tables a quota refusal lists (the least recently active first)."""
+
+
+def _too_many(exc: LimitExceeded, request: Request, player: Player | None = None) -> JSONResponse:
+    """A 429 with an honest ``Retry-After``, the refusal as words and as a message id, and, when a player's own
+    unfinished tables are what is full, those tables (so that the page can offer to resign the oldest)."""
     seconds = max(1, math.ceil(exc.retry_after))
-    return JSONResponse(
-        {"detail": str(exc), "code": exc.code, "retry_after": seconds},
-        status_code=429,
-        headers={"Retry-After": str(seconds)},
-    )
+    body: dict[str, Any] = {
+        "detail": str(exc),
+        "code": exc.code,
+        "retry_after": seconds,
+        "msgid": exc.msgid,
+        "params": exc.params,
+        "scope": exc.scope,
+    }
+    if exc.code == "too_many_unfinished" and exc.scope == "player" and player is not None:
+        manager = _manager(request)
+        listed = manager.store.unfinished_by_activity(player_id=player.id, limit=UNFINISHED_LISTED)
+        body["unfinished"] = [
+            {
+                "table_id": meta.id,
+                "game": meta.game,
+                "created": meta.created,
+                "last_activity": last,
+                "seats": public_seats(meta.seats),
+                "my_seats": [i for i, s in enumerate(meta.seats) if s.get("player") == player.id],
+            }
+            for meta, last in listed
+        ]
+    return JSONResponse(body, status_code=429, headers={"Retry-After": str(seconds)})
 
 
 @router.post("/tables", status_code=201, response_model=None)
 async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any] | Response:
     limits = _creation_limits(request)
     creator = limits.key(request.client.host if request.client else None)
+    # The quota counts per player: a client that has none yet is counted by its address only (and gets its
+    # player, with the cookie, only when the table is made: a refused request makes no player).
+    known, _stale = _players(request).current(request)
+    known_id = known.id if known is not None else None
     try:
-        limits.check(creator)
+        limits.check(creator, known_id)
     except LimitExceeded as exc:
-        return _too_many(exc)
+        return _too_many(exc, request, known)
     player = _players(request).ensure(request, response)  # the creator: its seat ("me") and its quota
+    if known_id is None:
+        limits.count_for_new_player(player.id)
     try:
         table, tokens = _manager(request).create(body, creator=creator, player=player)
     except ImportError:
-        limits.refund(creator)
+        limits.refund(creator, player.id)
         raise HTTPException(400, f"game {body.game!r} is not installed") from None
     except DicehallError as exc:
-        limits.refund(creator)
+        limits.refund(creator, player.id)
         return _with_cookie(_refusal(exc), response)
     seats = public_seats(table.seats)
     for s in seats:
@@ -290,6 +336,79 @@ async def join_table(
     }
 
 
+@router.post("/tables/{table_id}/resign", response_model=None)
+async def resign_seat(table_id: str, body: ResignSeat, request: Request) -> dict[str, Any] | Response:
+    """The seat held by ``token``, or linked to the request's player, gives the game up (as the websocket's
+    ``resign``); forwarded to the owner."""
+    manager = _manager(request)
+    players = _players(request)
+    player, _stale = players.current(request)
+    try:
+        table = manager.get(table_id)
+        held = manager.seats_for_tokens(table, [body.token]) if body.token else []
+        held = sorted({*held, *manager.seats_of_player(table, player)})
+        manager.resign(table, held, body.seat)
+    except Elsewhere as moved:
+        who = players.forward_header(player)
+        return await forward_request(request, moved.url, body.model_dump(mode="json"), who)
+    except DicehallError as exc:
+        return _refusal(exc)
+    manager.evict_if_idle(table)
+    return {"table_id": table_id, "seat": body.seat, "status": table.status}
+
+
+@router.delete("/tables/{table_id}", response_model=None)
+async def delete_table(table_id: str, body: DeleteTable, request: Request) -> dict[str, Any] | Response:
+    """Delete a table its creator alone plays at (not over, every claimed seat held by ``tokens``). The creator
+    is checked where the request arrives (a forwarded request was checked by the process that forwarded it)."""
+    manager = _manager(request)
+    meta = manager.store.get_table(table_id)
+    if meta is None:
+        return _refusal(TableError("no_such_table", f"there is no table {table_id!r}"))
+    if meta.status not in ("waiting", "playing"):  # (a finished table has no creator key any more)
+        return _refusal(
+            TableError("game_over", "a finished table stays for its record; it cannot be deleted")
+        )
+    if not request.headers.get(FORWARDED):
+        key = _creation_limits(request).key(request.client.host if request.client else None)
+        if meta.creator != key:
+            return _refusal(TableError("not_creator", "only the table's creator can delete it"))
+    try:
+        manager.delete(table_id, body.tokens)
+    except Elsewhere as moved:
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+    except DicehallError as exc:
+        return _refusal(exc)
+    return {"table_id": table_id, "status": "deleted"}
+
+
+@router.post("/tables/{table_id}/rematch", response_model=None)
+async def rematch(
+    table_id: str, body: RematchRequest, request: Request, response: Response
+) -> dict[str, Any] | Response:
+    """Offer a rematch of a finished table, or accept the offer made: ``{table_id, tokens: {seat: token},
+    ready}``. A new offer is a new table: it counts against the caller's table quotas."""
+    manager = _manager(request)
+    player: Player | None = _players(request).ensure(request, response)
+    player_id = player.id if player is not None else None
+    limits = _creation_limits(request)
+    creator = limits.key(request.client.host if request.client else None)
+    try:
+        offered = manager.store.rematch_of(table_id) is not None
+        if not offered:
+            limits.check(creator, player_id)
+        answer = manager.rematches.offer_or_accept(table_id, body.tokens, player_id, creator)
+    except LimitExceeded as exc:
+        return _too_many(exc, request, player)
+    except Elsewhere as moved:  # another server process owns the table (forward.py)
+        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+    except DicehallError as exc:
+        if not offered:
+            limits.refund(creator, player_id)
+        return _refusal(exc)
+    return {"table_id": answer.table_id, "tokens": answer.tokens, "ready": answer.ready}
+
+
 @router.get("/tables/{table_id}", response_model=None)
 async def get_table(table_id: str, request: Request) -> dict[str, Any] | Response:
     manager = _manager(request)
@@ -300,6 +419,8 @@ async def get_table(table_id: str, request: Request) -> dict[str, Any] | Respons
     except DicehallError as exc:
         raise _http_error(exc) from None
     description = table.describe()
+    if table.status == "finished":
+        description["rematch"] = manager.rematches.describe(table_id)
     manager.evict_if_idle(table)
     return description
 

@@ -12,7 +12,7 @@ from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from dicehall.web import analysis_api, api
+from dicehall.web import analysis_api, api, auth
 from dicehall.web.bots import bot_delay_from_env
 from dicehall.web.db import Store, default_db_url
 from dicehall.web.manager import TableManager
@@ -84,6 +84,8 @@ def create_app(
     app = FastAPI(title="dicehall", lifespan=lifespan)
     app.include_router(api.router)
     app.include_router(analysis_api.router)
+    app.include_router(auth.router)  # accounts with passkeys
+    app.add_exception_handler(auth.AuthRefused, auth.refused)
     app.add_middleware(OriginCheck)  # security.py: no state-changing request from another site's page
     app.add_middleware(SecurityHeaders)  # security.py: CSP, no framing, no sniffing, no referrer
     install_log_redaction()

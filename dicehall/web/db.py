@@ -25,12 +25,14 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     false,
     func,
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -205,11 +207,10 @@ class TableMeta:
     created: float
     updated: float
     creator: str | None = None
+    creator_player: str | None = None
     dice: str = "rolled"
     hints: bool | None = None
     """Hints allowed at this table; None (tables from before the option) = the old rule, see ``hints_allowed``."""
-    creator_player: str | None = None
-    """The creating player (dh_players.id); cleared when the game ends, like ``creator``."""
     result: dict[str, Any] | None = None
     """``{"scores", "winners"}`` of a finished game (tables finished from 0007 on)."""
 
@@ -490,14 +491,15 @@ class Store:
         events: Sequence[StoredEvent],
         status: str | None = None,
         fence: Fence | None = None,
+        seats: list[dict[str, Any]] | None = None,
         *,
         turn: Sequence[int] | None = None,
         finish: Finish | None = None,
     ) -> None:
-        """Append ``events`` (and a status change) in one transaction; raises if a sequence number exists, or
-        whatever ``fence`` raises (it runs first in the transaction: the owner's lease check, owners.py).
-        ``turn``: the seats to move now, given only when that changed (a move that keeps the turn writes no seat
-        row); ``finish``: the result, with the status ``finished``."""
+        """Append ``events`` (and a status change, and new ``seats``: a resign) in one transaction; raises if a
+        sequence number exists, or whatever ``fence`` raises (it runs first in the transaction: the owner's lease
+        check, owners.py). ``turn``: the seats to move now, given only when that changed (a move that keeps the
+        turn writes no seat row); ``finish``: the result, with the status ``finished``."""
         rows = [
             {
                 "table_id": table_id,
@@ -514,13 +516,36 @@ class Store:
             if fence is not None:
                 fence(conn)
             conn.execute(self._ins_event, rows)
-            if status is None and turn is None:
-                return
+            if status is None and turn is None and seats is None:
+                return  # the common move: one INSERT
             now = time.time()
+            values: dict[str, Any] = {}
             if status is not None:
-                values = {"updated": now, **_status_values(status, finish)}
+                values.update(updated=now, **_status_values(status, finish))
+            if seats is not None:
+                values.update(seats=json.dumps(seats), updated=now)
+            if values:
                 conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
             _seat_changes(conn, table_id, now, status, turn, finish)
+
+        self._transaction(stmts)
+
+    def delete_table(self, table_id: str, fence: Fence | None = None) -> None:
+        """Delete the table and every row about it (its log, seats, lease, rematch offers) in one transaction,
+        fenced like a move (the owner deletes); the lease row goes last, so the fence reads it first."""
+
+        def stmts(conn: Connection) -> None:
+            if fence is not None:
+                fence(conn)
+            conn.execute(delete(EventRow).where(EventRow.table_id == table_id))
+            conn.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            conn.execute(
+                delete(RematchRow).where(
+                    (RematchRow.table_id == table_id) | (RematchRow.new_table_id == table_id)
+                )
+            )
+            conn.execute(text("DELETE FROM dh_owners WHERE table_id = :t"), {"t": table_id})
+            conn.execute(delete(TableRow).where(TableRow.id == table_id))
 
         self._transaction(stmts)
 
@@ -579,9 +604,9 @@ class Store:
             created=row.created,
             updated=row.updated,
             creator=row.creator,
+            creator_player=row.creator_player,
             dice=row.dice or "rolled",
             hints=None if row.hints is None else row.hints == "on",
-            creator_player=row.creator_player,
             result=json.loads(row.result) if row.result else None,
         )
 
@@ -622,11 +647,53 @@ class Store:
         return [r[0] for r in rows]
 
     def count_unfinished(self, creator: str) -> int:
-        """Tables created by ``creator`` (a client key) that are waiting or in play."""
+        """Tables created from ``creator`` (a client address key) that are waiting or in play."""
+        stmt = select(func.count()).where(TableRow.creator == creator, TableRow.status.in_(OPEN_STATUSES))
+        return int(self._read(stmt)[0][0])
+
+    def count_unfinished_of_player(self, player_id: str) -> int:
+        """Tables created by the player ``player_id`` that are waiting or in play."""
         stmt = select(func.count()).where(
-            TableRow.creator == creator, TableRow.status.in_(["waiting", "playing"])
+            TableRow.creator_player == player_id, TableRow.status.in_(OPEN_STATUSES)
         )
         return int(self._read(stmt)[0][0])
+
+    def add_rematch(self, table_id: str, new_table_id: str, offered_by: int, now: float) -> None:
+        """Record the rematch of ``table_id``; a second one raises (the primary key: one rematch per table)."""
+        row = {"table_id": table_id, "new_table_id": new_table_id, "offered_by": offered_by, "created": now}
+        self._transaction(lambda conn: conn.execute(insert(RematchRow), [row]))
+
+    def rematch_of(self, table_id: str) -> tuple[str, int] | None:
+        """The table offered as the rematch of ``table_id`` and the old seat that offered it, or None."""
+        rows = self._read(
+            select(RematchRow.new_table_id, RematchRow.offered_by).where(RematchRow.table_id == table_id)
+        )
+        return (rows[0][0], int(rows[0][1])) if rows else None
+
+    def unfinished_summary(self, player_id: str | None, creator: str | None) -> tuple[int, float | None]:
+        """How many unfinished tables the player ``player_id`` (else: the address key ``creator``) created, and
+        the last activity of the least recently active of them (None when there is none)."""
+        owner = TableRow.creator_player == player_id if player_id is not None else TableRow.creator == creator
+        stmt = select(func.count(), func.min(self._last_activity())).where(
+            owner, TableRow.status.in_(OPEN_STATUSES)
+        )
+        count, oldest = self._read(stmt)[0]
+        return int(count), None if oldest is None else float(oldest)
+
+    def unfinished_by_activity(
+        self, *, creator: str | None = None, player_id: str | None = None, limit: int = 100
+    ) -> list[tuple[TableMeta, float]]:
+        """Unfinished tables created from the address key ``creator`` or by the player ``player_id``, with the
+        time of their last activity, the least recently active (the next to be abandoned) first."""
+        last = self._last_activity().label("last")
+        owner = TableRow.creator == creator if player_id is None else TableRow.creator_player == player_id
+        stmt = (
+            select(TableRow, last)
+            .where(owner, TableRow.status.in_(OPEN_STATUSES))
+            .order_by(last, TableRow.id)
+            .limit(limit)
+        )
+        return [(self._meta(r), float(r.last)) for r in self._read(stmt)]
 
     def secret(self, key: str) -> bytes:
         """A random server secret stored under ``key``, made on first use (e.g. the creator-key salt)."""

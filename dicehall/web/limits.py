@@ -14,6 +14,8 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 Clock = Callable[[], float]
 
@@ -191,66 +193,142 @@ class LogThrottle:
 
 
 class LimitExceeded(Exception):
-    """A request refused by a limit: ``code`` for clients, ``retry_after`` in seconds, a message in words."""
-
-    def __init__(self, code: str, message: str, retry_after: float) -> None:
-        super().__init__(message)
-        self.code = code
-        self.retry_after = retry_after
-
-
-UNFINISHED_RETRY = 60.0
-"""Retry-After for a refusal by the unfinished-tables quota: it frees up when a game ends, which nobody knows."""
-
-
-class CreationLimits:
-    """Table creation per client address: ``tables_per_hour`` (a token bucket refilled evenly over the hour, so a
-    burst of the whole quota is allowed once) and ``unfinished_per_client`` (counted in the database, by the
-    creator key stored on each table)."""
+    """A request refused by a limit: ``code`` for clients, ``retry_after`` in seconds, a message in words (and as
+    ``msgid``/``params`` for pages that word it in their reader's language)."""
 
     def __init__(
         self,
-        tables_per_hour: int,
-        unfinished_per_client: int,
-        salt: bytes,
-        count_unfinished: Callable[[str], int],
-        clock: Clock = time.monotonic,
+        code: str,
+        message: str,
+        retry_after: float,
+        msgid: str = "",
+        params: dict[str, Any] | None = None,
+        scope: str = "player",
     ) -> None:
-        self.unfinished = unfinished_per_client
+        super().__init__(message)
+        self.code = code
+        self.retry_after = retry_after
+        self.msgid = msgid
+        self.params = params or {}
+        self.scope = scope
+
+
+MESSAGE_IDS = (
+    "limit.too_many_unfinished",
+    "limit.too_many_unfinished_address",
+    "limit.too_many_tables_player",
+    "limit.too_many_tables_address",
+)
+"""The ids of the quota refusals (``msgid`` of a 429), worded by the page in its reader's language."""
+
+
+@dataclass(frozen=True)
+class Quota:
+    tables_per_hour: int
+    unfinished: int
+
+
+class CreationLimits:
+    """Table creation: per player (``tables_per_hour``, ``unfinished_per_client``) and, bounding everybody behind
+    one address (a school or an office behind one NAT, or a script without cookies that is a new guest each time),
+    per client address. The hourly quotas are token buckets refilled evenly over the hour (a burst of the whole
+    quota is allowed once); unfinished tables are counted in the database (``creator_player``, ``creator``).
+
+    A refusal for unfinished tables says when it would end by itself: when the least recently active of the
+    counted tables is closed as abandoned (``abandon_after`` seconds after its last move, found by a sweep every
+    ``sweep_period`` at most), or at once when the player finishes, resigns or deletes one of them.
+    """
+
+    def __init__(
+        self,
+        player: Quota,
+        address: Quota,
+        salt: bytes,
+        oldest_activity: Callable[[str | None, str | None], tuple[int, float | None]],
+        abandon_after: float,
+        sweep_period: float = 60.0,
+        clock: Clock = time.monotonic,
+        wall_clock: Clock = time.time,
+    ) -> None:
+        self.player = player
+        self.address = address
         self.salt = salt
-        self.count_unfinished = count_unfinished
-        self.hourly = KeyedBuckets(tables_per_hour / 3600, tables_per_hour, clock=clock)
-        self.per_hour = tables_per_hour
+        self.oldest_activity = oldest_activity
+        self.abandon_after = abandon_after
+        self.sweep_period = sweep_period
+        self.wall_clock = wall_clock
+        self.hourly_player = KeyedBuckets(player.tables_per_hour / 3600, player.tables_per_hour, clock=clock)
+        self.hourly_address = KeyedBuckets(
+            address.tables_per_hour / 3600, address.tables_per_hour, clock=clock
+        )
 
     def key(self, address: str | None) -> str:
         return client_key(address, self.salt)
 
-    def check(self, key: str) -> None:
-        """Allow one creation for ``key`` or raise :class:`LimitExceeded` (then nothing is counted). The hourly
-        quota is looked at first: a client hammering past it costs no database query."""
-        wait = self.hourly.wait(key)
-        if wait:
-            raise self._hourly(wait)
-        open_now = self.count_unfinished(key)
-        if open_now >= self.unfinished:
-            raise LimitExceeded(
-                "too_many_unfinished",
-                f"you already have {open_now} unfinished tables, the most one address may have; finish one "
-                f"of them first, or try again {in_words(UNFINISHED_RETRY)}",
-                UNFINISHED_RETRY,
-            )
-        wait = self.hourly.take(key)
-        if wait:
-            raise self._hourly(wait)
+    def check(self, key: str, player_id: str | None = None) -> None:
+        """Allow one creation from the address key ``key`` by ``player_id`` (None: a client without a player
+        yet) or raise :class:`LimitExceeded` (then nothing is counted). The hourly quotas are looked at first: a
+        client hammering past them costs no database query."""
+        self._hourly_wait(key, player_id)
+        if player_id is not None:
+            self._unfinished(player_id=player_id)
+        self._unfinished(address_key=key)
+        if player_id is not None and self.hourly_player.take(player_id):
+            self._hourly_wait(key, player_id)
+        if self.hourly_address.take(key):
+            if player_id is not None:
+                self.hourly_player.refund(player_id)
+            self._hourly_wait(key, player_id)
 
-    def _hourly(self, wait: float) -> LimitExceeded:
+    def _hourly_wait(self, key: str, player_id: str | None) -> None:
+        wait = self.hourly_player.wait(player_id) if player_id is not None else 0.0
+        if wait:
+            raise self._hourly(wait, self.player.tables_per_hour, "player")
+        wait = self.hourly_address.wait(key)
+        if wait:
+            raise self._hourly(wait, self.address.tables_per_hour, "address")
+
+    def _unfinished(self, player_id: str | None = None, address_key: str | None = None) -> None:
+        count, oldest = self.oldest_activity(player_id, address_key)
+        most = self.player.unfinished if player_id is not None else self.address.unfinished
+        if count < most:
+            return
+        wait = self.sweep_period
+        if oldest is not None:
+            wait += max(0.0, oldest + self.abandon_after - self.wall_clock())
+        when = in_words(wait)
+        if player_id is not None:
+            message = (
+                f"you already have {count} unfinished tables, the most one player may have; finish, resign or "
+                f"delete one of them and start a new one at once (or the oldest is closed as abandoned {when})"
+            )
+            msgid, scope = "limit.too_many_unfinished", "player"
+        else:
+            message = (
+                f"{count} unfinished tables were started from your network, the most one address may have; "
+                f"finish or resign some of them, or try again {when}"
+            )
+            msgid, scope = "limit.too_many_unfinished_address", "address"
+        params = {"count": count, "limit": most, "minutes": math.ceil(wait / 60)}
+        raise LimitExceeded("too_many_unfinished", message, wait, msgid, params, scope)
+
+    def _hourly(self, wait: float, most: int, scope: str) -> LimitExceeded:
+        who = "one player" if scope == "player" else "everybody behind one address together"
         return LimitExceeded(
             "too_many_tables",
-            f"you created {self.per_hour} tables within the hour, the most one address may; "
-            f"try again {in_words(wait)}",
+            f"{most} tables were created within the hour, the most {who} may; try again {in_words(wait)}",
             wait,
+            f"limit.too_many_tables_{scope}",
+            {"limit": most, "minutes": math.ceil(wait / 60)},
+            scope,
         )
 
-    def refund(self, key: str) -> None:
-        """The creation failed (bad request): it does not count against the hourly quota."""
-        self.hourly.refund(key)
+    def count_for_new_player(self, player_id: str) -> None:
+        """A creation allowed for a client without a player counts for the player made for it."""
+        self.hourly_player.take(player_id)
+
+    def refund(self, key: str, player_id: str | None = None) -> None:
+        """The creation failed (bad request): it does not count against the hourly quotas."""
+        self.hourly_address.refund(key)
+        if player_id is not None:
+            self.hourly_player.refund(player_id)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from dicehall.core.errors import DicehallError
-from dicehall.core.game import CHANCE, Game, State
+from dicehall.core.game import CHANCE, RESIGN, Game, State
 from dicehall.core.realdice import entry_seats
 from dicehall.core.rules import RuleSet
 from dicehall.i18n import LANGUAGES, translator
@@ -197,6 +197,10 @@ class LiveTable:
             return f"{names[entered_by or 0]} takes back the dice {move}"
         if actor == "chance" and entered_by is not None:
             return f"dice (entered by {names[entered_by]}): {move}"
+        if move == RESIGN and actor != "chance":
+            seat = self.seats[int(actor)]
+            said = "narrate.resigns_bot" if seat["kind"] == "bot" else "narrate.resigns"
+            return Message(said, name=names[int(actor)])
         who = "dice" if actor == "chance" else names[int(actor)]
         return f"{who}: {move}"
 
@@ -328,6 +332,9 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "claimed": bool(s["claimed"]),
             "named": is_named(i, s),
             "player": s.get("player"),
+            **({"reserved": True} if "reserved" in s else {}),  # kept for a rematch's player
+            **({"deleted": True} if s.get("deleted") else {}),
+            **({"resigned": True} if s.get("resigned") else {}),
         }
         for i, s in enumerate(seats)
     ]
@@ -335,9 +342,15 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def seat_names(seats: list[dict[str, Any]]) -> list[str]:
     """Names for the game's narration: an unnamed seat is the message ``seat.player`` (a ``str`` reading "Player
-    N"), so each page words it in its reader's language; named seats are their names."""
+    N") and a deleted account's seat ``seat.deleted``, so each page words them in its reader's language; named
+    seats are their names."""
     return [
-        str(s["name"]) if is_named(i, s) else Message("seat.player", n=i + 1) for i, s in enumerate(seats)
+        Message("seat.deleted")
+        if s.get("deleted")
+        else str(s["name"])
+        if is_named(i, s)
+        else Message("seat.player", n=i + 1)
+        for i, s in enumerate(seats)
     ]
 
 
@@ -366,7 +379,7 @@ def default_hints(seats: list[dict[str, Any]]) -> bool:
 
 
 def name_players(state: State[Any], seats: list[dict[str, Any]]) -> None:
-    """Seat names for the game's own narration and rendering."""
+    """Seat names for the game's own narration and rendering (see :func:`seat_names`)."""
     state.set_names(seat_names(seats))
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
-from dicehall.core.game import CHANCE, State, get_game
+from dicehall.core.game import CHANCE, RESIGN, State, get_game
 from dicehall.core.names import NameRefused, check_seat_name, impersonates
 from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
@@ -48,6 +48,7 @@ from dicehall.web.live import (
 from dicehall.web.lobby import Lobby
 from dicehall.web.owners import Elsewhere, LeaseLost, Owners
 from dicehall.web.protocol import CreateTable
+from dicehall.web.rematch import Rematches
 from dicehall.web.settings import ServerSettings
 from dicehall.web.together import Together
 
@@ -77,6 +78,16 @@ class WebRecord(GameRecord):
         return out
 
 
+_RESIGNING = object()
+"""The step of ``_commit`` that resigns its seat (``State.resign``; logged as the move ``"resign"``)."""
+
+
+def holds_seat(table: LiveTable, seat: int, held: list[int]) -> bool:
+    """Whether the caller holds ``seat`` of ``table``: ``held`` are the seats its tokens open. (The one place
+    that says who holds a seat: a seat linked to the caller's player joins here.)"""
+    return seat in held
+
+
 class TableManager:
     def __init__(
         self,
@@ -103,6 +114,7 @@ class TableManager:
         """Every open client connection (joined or not), for the 'server restarting' close."""
         self.bots = BotRunner(self, self.settings, bot_setup, rand)
         self.lifecycle = Lifecycle(self)
+        self.rematches = Rematches(self)
 
     # -- server start and stop ------------------------------------------------------------------------------
     def load_unfinished(self) -> int:
@@ -230,14 +242,13 @@ class TableManager:
                     }
                 )
         now = time.time()
-        state = game.new_initial_state(rules, len(seats))
         meta = TableMeta(
             id=secrets.token_hex(6),
             game=spec.game,
             preset=rules.preset,
             overrides=rules.overrides(),
             seats=seats,
-            status=status_for(seats, state),
+            status="waiting",
             created=now,
             updated=now,
             creator=creator,
@@ -245,8 +256,20 @@ class TableManager:
             hints=default_hints(seats) if spec.hints is None else spec.hints,
             creator_player=player.id if player is not None else None,
         )
-        turn = turn_seats(state, seats, spec.dice == "real")
+        return self.start(meta), tokens
+
+    def start(self, meta: TableMeta, after: Callable[[], None] | None = None) -> LiveTable:
+        """Store the new table ``meta`` (its status follows from its seats; a ``dh_seats`` row per seat, linked
+        where the seat JSON names a player) and open it: dice it opens with, bots. ``after`` runs once the table
+        is stored (e.g. recording the rematch it answers)."""
+        game = get_game(meta.game)
+        rules = game.rules_type.from_preset(meta.preset, meta.overrides)
+        state = game.new_initial_state(rules, len(meta.seats))
+        meta.status = status_for(meta.seats, state)
+        turn = turn_seats(state, meta.seats, meta.dice == "real")
         self.store.create_table(meta, turn)
+        if after is not None:
+            after()
         if self.owners is not None:
             self.owners.acquire(meta.id)  # a new id: nobody else can hold it
         table = self._live(meta, state, 0)
@@ -256,7 +279,7 @@ class TableManager:
         self._open_together(table)
         self.bots.schedule(table)
         self.lobby.changed(table.meta)
-        return table, tokens
+        return table
 
     def _live(self, meta: TableMeta, state: Any, seq: int) -> LiveTable:
         game = get_game(meta.game)
@@ -331,8 +354,17 @@ class TableManager:
             self.lifecycle.mark_abandoned(meta, fenced=True)
         return table
 
-    def claim(self, table_id: str, seat: int, name: str | None, player: Player | None = None) -> str:
-        """Take a free seat; ``player`` (the joiner) is linked to it, and its name, if it has one, is the seat's."""
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        name: str | None,
+        player: Player | None = None,
+        reserved_ok: bool = False,
+    ) -> str:
+        """Take the free human seat ``seat`` and return its token; ``player`` (the joiner) is linked to it, and its
+        name, if it has one, is the seat's. A seat kept for a rematch's player is taken only through the rematch
+        (``reserved_ok``, see rematch.py)."""
         table = self.get(table_id)
         if table.status not in OPEN_STATUSES:
             raise TableError("game_over", f"table {table_id} is {table.status}; start a new table")
@@ -343,9 +375,14 @@ class TableManager:
             raise TableError("wrong_seat", f"seat {seat} is played by a bot")
         if s["claimed"]:
             raise TableError("seat_taken", f"seat {seat} is already taken")
+        if "reserved" in s and not reserved_ok:
+            raise TableError(
+                "seat_taken", f"seat {seat} is kept for the player who sat there in the last game"
+            )
         token = secrets.token_urlsafe(24)
         seats = [dict(x) for x in table.seats]
         seats[seat].update(token=hash_token(token), claimed=True)
+        seats[seat].pop("reserved", None)
         if player is not None:
             seats[seat]["player"] = player.id
             name = player.name or name
@@ -477,17 +514,22 @@ class TableManager:
             self.lifecycle.unload(table)
 
     # -- acting -----------------------------------------------------------------------------------------------
-    def _check_can_act(self, table: LiveTable, held: list[int], seat: int, seq: int) -> None:
-        """What every request that changes the game needs: an open table, a held seat, the current event."""
+    def _check_open(self, table: LiveTable) -> None:
         table.touched = self.clock()
         if table.status == "abandoned":
             raise TableError("game_over", "this table was closed as abandoned (nobody moved for too long)")
         if table.state.is_terminal():
             raise TableError("game_over", "the game is over; download the record or start a new table")
-        if seat not in held:
+
+    def _check_can_act(self, table: LiveTable, held: list[int], seat: int, seq: int) -> None:
+        """What every request that changes the game needs: an open table, a held seat, the current event."""
+        self._check_open(table)
+        if not holds_seat(table, seat, held):
             raise TableError(
                 "wrong_seat", f"you do not hold seat {seat}; you can act only for seats {held or 'none'}"
             )
+        if table.seats[seat].get("resigned"):
+            raise TableError("already_out", f"seat {seat} has resigned; it plays no more")
         if table.status == "waiting":
             raise TableError("not_started", "the game starts when every seat is taken")
         if seq != table.seq:
@@ -652,6 +694,60 @@ class TableManager:
             self._announce_together(table)
         self.bots.schedule(table)
 
+    # -- resigning and deleting -------------------------------------------------------------------------------
+    def resign(self, table: LiveTable, held: list[int], seat: int) -> None:
+        """``seat`` gives the game up, whoever is to move: one event, committed with the dice that follow it and
+        the seat's new JSON (resigned; with Clever's 3 or 4 seats a bot that plays it on), then broadcast."""
+        self._check_open(table)
+        if not 0 <= seat < len(table.seats) or not holds_seat(table, seat, held):
+            raise TableError(
+                "wrong_seat", f"you do not hold seat {seat}; you can resign only seats {held or 'none'}"
+            )
+        if table.seats[seat].get("resigned") or seat not in table.state.seats_in():
+            raise TableError("already_out", f"seat {seat} is out of the game already", "resign")
+        after = table.state.clone()
+        try:
+            after.resign(seat)  # a game without a ruling refuses
+        except IllegalActionError as exc:
+            raise TableError(
+                "illegal_move", f"seat {seat} cannot resign: {exc}", exc.rule or None, reason=exc.text
+            ) from None
+        seats = [dict(s) for s in table.seats]
+        seats[seat]["resigned"] = True
+        if after.plays_on_after_resign and not after.is_terminal():
+            seats[seat].update(kind="bot", bot="expert", token=None, claimed=True)
+        self._commit(table, [(seat, _RESIGNING, None)], seats=seats)
+        table.broadcast(dumps({"type": "table", **table.describe()}))
+
+    def delete(self, table_id: str, tokens: list[str]) -> None:
+        """Delete a table nobody else plays at: not over, and every claimed human seat is held by ``tokens``
+        (the caller's seats). Subscribers hear ``{"type": "table", "status": "deleted"}``, then a close."""
+        table = self.get(table_id)
+        if table.status not in OPEN_STATUSES:
+            raise TableError("game_over", "a finished table stays for its record; it cannot be deleted")
+        held = set(self.seats_for_tokens(table, tokens))
+        others = [
+            i for i, s in enumerate(table.seats) if s["kind"] == "human" and s["claimed"] and i not in held
+        ]
+        if others or not held:
+            raise TableError(
+                "others_joined", "someone else has joined this table: resign your seat instead of deleting it"
+            )
+        try:
+            self.store.delete_table(table.id, fence=self._fence(table.id))
+        except LeaseLost:
+            raise self._lost(table) from None
+        table.closed = True
+        self.tables.pop(table.id, None)
+        if self.owners is not None:
+            self.owners.held.pop(table.id, None)
+        table.meta.status = "deleted"
+        self.lobby.changed(table.meta)
+        table.broadcast(dumps({"type": "table", "table_id": table.id, "status": "deleted"}))
+        for sub in list(table.subscribers):
+            sub.shutdown(1000, "the table was deleted")
+        table.subscribers.clear()
+
     def _replay_moves(self, table: LiveTable, moves: list[tuple[int | str, str]]) -> State[Any]:
         state = table.game.new_initial_state(table.rules, len(table.seats))
         name_players(state, table.seats)
@@ -680,10 +776,16 @@ class TableManager:
         """Apply ``action`` for ``actor`` (if any) and every chance event that follows; commit; broadcast."""
         self._commit(table, [] if actor is None else [(actor, action, None)])
 
-    def _commit(self, table: LiveTable, steps: list[tuple[int | str, Any, int | None]]) -> None:
+    def _commit(
+        self,
+        table: LiveTable,
+        steps: list[tuple[int | str, Any, int | None]],
+        seats: list[dict[str, Any]] | None = None,
+    ) -> None:
         """Apply ``steps`` ``(actor, action, entered_by)`` and every chance event the server rolls after them;
-        commit; broadcast. The first step is checked (it refuses before changing anything); later steps are a
-        simultaneous group's choices, already checked on their branches."""
+        commit (with new ``seats``, if given); broadcast. The first step is checked (it refuses before changing
+        anything; ``_RESIGNING`` resigns its seat); later steps are a simultaneous group's choices, already
+        checked on their branches."""
         if table.status not in OPEN_STATUSES:
             return
         state = table.state
@@ -695,19 +797,27 @@ class TableManager:
         )
         # Each event is added to the table's game as soon as it is applied (its message shows the table after it);
         # a failure from the second event on rebuilds the table from the log.
+        old_seats = table.meta.seats
+        if seats is not None:
+            table.meta.seats = seats  # the events' words and views read them; the log is rebuilt on failure
         for k, (actor, action, entered_by) in enumerate(steps):
-            text = state.action_to_string(action)
+            text = RESIGN if action is _RESIGNING else state.action_to_string(action)
             try:
                 if k and state.current_player() != actor:
                     raise RuntimeError(f"seat {actor} is not to move after the choices before it")
-                state.apply_action(action)  # refuses before changing anything
+                if action is _RESIGNING:
+                    state.resign(int(actor))
+                else:
+                    state.apply_action(action)  # refuses before changing anything
             except IllegalActionError as exc:
+                table.meta.seats = old_seats
                 if k:
                     self._reload(table)
                 raise TableError(
                     "illegal_move", f"{text!r} is not allowed now: {exc}", exc.rule or None, reason=exc.text
                 ) from None
             except DicehallError as exc:
+                table.meta.seats = old_seats
                 if k:
                     self._reload(table)
                 raise TableError(
@@ -750,6 +860,7 @@ class TableManager:
                 [ev for ev, _, _ in pending],
                 status if status != table.status else None,
                 fence=self._fence(table.id),
+                seats=seats,
                 turn=turn,
                 finish=finish_of(state) if status == "finished" and status != table.status else None,
             )
@@ -829,22 +940,27 @@ class TableManager:
         meta = self.store.get_table(table_id)
         if meta is None:
             raise TableError("no_such_table", f"there is no table {table_id!r}")
-        events, _ = effective_events(self.store.events(table_id))
-        record = WebRecord(
-            game=meta.game,
-            preset=meta.preset,
-            overrides=meta.overrides,
-            players=[{"name": str(s["name"])} for s in meta.seats],
-            events=[Event(e.actor, e.move, e.entered_by) for e in events],
-            seed=None,
-            game_id=meta.id,
-            created=_iso(meta.created),
-        )
-        if meta.status == "finished":
-            try:
-                record.finish(replay(record))
-            except DicehallError as exc:
-                log.error("table %s: finished log does not replay: %s", table_id, exc)
-        elif meta.status == "abandoned":
-            record.closed = {"reason": "abandoned", "at": _iso(meta.updated)}
-        return record
+        return web_record(meta, self.store.events(table_id))
+
+
+def web_record(meta: TableMeta, stored: list[StoredEvent]) -> WebRecord:
+    """A table's record from its metadata and stored log (a finished game replayed for its result)."""
+    events, _ = effective_events(stored)
+    record = WebRecord(
+        game=meta.game,
+        preset=meta.preset,
+        overrides=meta.overrides,
+        players=[{"name": str(s["name"])} for s in meta.seats],
+        events=[Event(e.actor, e.move, e.entered_by) for e in events],
+        seed=None,
+        game_id=meta.id,
+        created=_iso(meta.created),
+    )
+    if meta.status == "finished":
+        try:
+            record.finish(replay(record))
+        except DicehallError as exc:
+            log.error("table %s: finished log does not replay: %s", meta.id, exc)
+    elif meta.status == "abandoned":
+        record.closed = {"reason": "abandoned", "at": _iso(meta.updated)}
+    return record

@@ -8,7 +8,9 @@ crawlers, health checks and benchmarks make none. A cookie that names no live se
 malformed) is ignored: the request goes on with no player, and the answer clears the cookie.
 
 Lookups go through a small per-process cache (30 s), and a session's ``seen`` is written at most hourly, so an
-ordinary request costs no database write.
+ordinary request costs no database write. Signing in or out, saving a passkey and deleting an account end the
+session and (but for the last two) issue a new one (:meth:`Players.rotate`): a cookie seen before never names an
+account. Other server processes drop an ended session from their caches within ``CACHE_SECONDS``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from dicehall.core.names import check_name, skeleton
+from dicehall.web.account_store import AccountStore
 from dicehall.web.db import Player, Store
 from dicehall.web.live import hash_token
 
@@ -55,6 +58,7 @@ class Players:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.accounts = AccountStore(store)
         self._cache: OrderedDict[str, tuple[float, Player | None, float]] = OrderedDict()
         self._secret: bytes | None = None
 
@@ -93,6 +97,15 @@ class Players:
             return None
         return self.store.get_player(player_id)
 
+    def session(self, conn: HTTPConnection) -> tuple[Player, str] | None:
+        """This request's player and the stored hash of its live session, or None."""
+        value = conn.cookies.get(cookie_name(conn))
+        if value is None or not _TOKEN.match(value):
+            return None
+        id_hash = hash_token(value)
+        player = self._lookup(id_hash)
+        return None if player is None else (player, id_hash)
+
     def _lookup(self, id_hash: str) -> Player | None:
         now = time.time()
         cached = self._cache.get(id_hash)
@@ -116,16 +129,20 @@ class Players:
     # -- making a guest, naming it --------------------------------------------------------------------------
     def ensure(self, conn: HTTPConnection, response: Response) -> Player:
         """The request's player, or a new guest whose cookie ``response`` sets."""
-        player, _stale = self.current(conn)
-        if player is not None:
-            return player
+        return self.ensure_session(conn, response)[0]
+
+    def ensure_session(self, conn: HTTPConnection, response: Response) -> tuple[Player, str]:
+        """The request's player and its session's hash, or a new guest's (its cookie set on ``response``)."""
+        live = self.session(conn)
+        if live is not None:
+            return live
         token = secrets.token_urlsafe(32)
         now = time.time()
         id_hash = hash_token(token)
         player = self.store.create_player(id_hash, now, now + MAX_AGE)
         self._remember(id_hash, player, now, now)
         set_cookie(conn, response, token)
-        return player
+        return player, id_hash
 
     def rename(self, conn: HTTPConnection, player: Player, raw: str) -> Player:
         """Give ``player`` the name ``raw`` (checked: :class:`~dicehall.core.names.NameRefused`)."""
@@ -136,6 +153,32 @@ class Players:
             if cached is not None and cached.id == player.id:
                 self._cache[key] = (at, renamed, seen)
         return renamed
+
+    # -- sessions begun and ended (auth.py) ------------------------------------------------------------------------
+    def rotate(self, conn: HTTPConnection, response: Response, player: Player) -> None:
+        """End this request's session (if any) and give the browser a new one for ``player``."""
+        self.end(conn)
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        id_hash = hash_token(token)
+        self.accounts.create_session(id_hash, player.id, now, now + MAX_AGE)
+        self._remember(id_hash, player, now, now)
+        set_cookie(conn, response, token)
+
+    def end(self, conn: HTTPConnection) -> None:
+        """End this request's session (its cookie names nobody from now on)."""
+        value = conn.cookies.get(cookie_name(conn))
+        if value is None or not _TOKEN.match(value):
+            return
+        id_hash = hash_token(value)
+        self.accounts.end_session(id_hash, time.time())
+        self._cache.pop(id_hash, None)
+
+    def forget(self, player_id: str) -> None:
+        """Drop every cached session of ``player_id`` (its sessions were ended or it changed kind)."""
+        for key, (_at, cached, _seen) in list(self._cache.items()):
+            if cached is not None and cached.id == player_id:
+                del self._cache[key]
 
 
 def players_of(conn: HTTPConnection, store: Store) -> Players:

@@ -31,6 +31,9 @@ ERROR_CODES = (
     "rolled_here",
     "nothing_to_undo",
     "moved",
+    "already_out",
+    "others_joined",
+    "not_creator",
 )
 
 
@@ -75,6 +78,13 @@ class UndoMsg(_Msg):
     seq: int = Field(ge=0)
 
 
+class ResignMsg(_Msg):
+    """``seat`` gives the game up, whoever is to move (no ``seq``: a resignation is never stale)."""
+
+    type: Literal["resign"]
+    seat: int = Field(ge=0, le=63)
+
+
 class PingMsg(_Msg):
     type: Literal["ping"]
 
@@ -90,6 +100,7 @@ CLIENT_MESSAGES: dict[str, type[_Msg]] = {
     "act": ActMsg,
     "enter": EnterMsg,
     "undo": UndoMsg,
+    "resign": ResignMsg,
     "ping": PingMsg,
     "lobby": LobbyMsg,
 }
@@ -136,6 +147,32 @@ class JoinSeat(BaseModel):
 
     seat: int = Field(ge=0)
     name: str | None = Field(default=None, max_length=40)
+
+
+class ResignSeat(BaseModel):
+    """``POST /api/tables/{id}/resign``: the seat, and the token that holds it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=63)
+    token: str | None = Field(default=None, max_length=200)
+
+
+class DeleteTable(BaseModel):
+    """``DELETE /api/tables/{id}``: the tokens of the caller's seats (every claimed seat must be among them)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tokens: list[str] = Field(default_factory=list, max_length=16)
+
+
+class RematchRequest(BaseModel):
+    """``POST /api/tables/{id}/rematch``: the seats the caller holds at the finished table, by their tokens (a
+    hot-seat page holds several); seats linked to the caller's player need none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tokens: dict[int, str] = Field(default_factory=dict, max_length=8)
 
 
 def error(code: str, message: str, rule: str | None = None, reason: str | None = None) -> dict[str, Any]:

@@ -19,6 +19,12 @@ TRUSTED_PROXY_HELP = (
 )
 
 
+PUBLIC_ORIGIN_HELP = (
+    "the address people open, https://HOST[:PORT]: passkeys (accounts) are bound to its host; without it they "
+    "work only on http://localhost (docs/web.md)"
+)
+
+
 NODE_URL_HELP = (
     "this process's address as the other server processes reach it (http://HOST:PORT): serve one PostgreSQL "
     "database together with them, each table owned by one process at a time (docs/scaling.md)"
@@ -36,6 +42,7 @@ def serve(
     settings_file: str | None = None,
     trusted_proxy: str | None = None,
     node_url: str | None = None,
+    public_origin: str | None = None,
 ) -> None:
     import uvicorn
 
@@ -61,6 +68,8 @@ def serve(
         check_node_url(node_url, db)
     check_database(db)
     settings = ServerSettings.from_toml(settings_file) if settings_file else None
+    if public_origin is not None:
+        settings = (settings or ServerSettings()).with_values({"public_origin": public_origin})
     app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync, settings=settings, node_url=node_url)
     grace = (settings or ServerSettings()).shutdown_grace
     if log_level.lower() in ("info", "debug"):
@@ -111,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--settings", default=None, help="TOML file of server limits (see docs/web.md)")
     p.add_argument("--trusted-proxy", default=None, help=TRUSTED_PROXY_HELP)
     p.add_argument("--node-url", default=None, help=NODE_URL_HELP)
+    p.add_argument("--public-origin", default=None, help=PUBLIC_ORIGIN_HELP)
     a = p.parse_args(argv)
     try:
         serve(
@@ -124,6 +134,7 @@ def main(argv: list[str] | None = None) -> None:
             a.settings,
             trusted_proxy=a.trusted_proxy,
             node_url=a.node_url,
+            public_origin=a.public_origin,
         )
     except ValueError as exc:
         p.exit(2, f"error: {exc}\n")

@@ -12,6 +12,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 
 class SettingsError(ValueError):
@@ -34,9 +35,13 @@ class ServerSettings:
     bot_cache_size: int = _field(
         32, "bot instances (with their tables) kept per worker, least recently used out", 1, 10_000
     )
-    tables_per_hour: int = _field(30, "tables one client address may create per hour", 1, 1_000_000)
-    unfinished_per_client: int = _field(
-        10, "unfinished tables one client address may have at once", 1, 1_000_000
+    tables_per_hour: int = _field(30, "tables one player may create per hour", 1, 1_000_000)
+    unfinished_per_client: int = _field(10, "unfinished tables one player may have at once", 1, 1_000_000)
+    tables_per_hour_per_address: int = _field(
+        600, "tables all players behind one address (a school, an office) may create per hour", 1, 10_000_000
+    )
+    unfinished_per_address: int = _field(
+        300, "unfinished tables all players behind one address may have at once", 1, 10_000_000
     )
     ws_messages_per_second: float = _field(
         20, "websocket messages per second per connection before rate_limited", 1, 10_000
@@ -62,10 +67,20 @@ class ServerSettings:
     shutdown_grace: float = _field(
         2.0, "seconds SIGTERM waits for in-flight work before connections are closed", 0, 60
     )
+    public_origin: str = dataclasses.field(
+        default="",
+        metadata={
+            "doc": "the address people open, https://HOST[:PORT]: passkeys are bound to its host (without it "
+            "they work only on http://localhost)"
+        },
+    )
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.type in ("str", str):
+                check_origin(f.name, value)
+                continue
             kind = int if f.type in ("int", int) else float
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise SettingsError(f"setting {f.name} must be a number, got {value!r}")
@@ -100,7 +115,44 @@ class ServerSettings:
         table.update(data)
         return cls().with_values(table)
 
+    @property
+    def origin(self) -> str:
+        """The public origin without a trailing slash ("" when none is set)."""
+        return self.public_origin.rstrip("/")
+
+    @property
+    def rp_id(self) -> str | None:
+        """The WebAuthn relying party id (the public origin's host), or None when no public origin is set."""
+        return urlsplit(self.public_origin).hostname if self.public_origin else None
+
     @classmethod
     def describe(cls) -> list[tuple[str, Any, str]]:
         """(name, default, doc) of every setting, for docs and ``--help``."""
         return [(f.name, f.default, f.metadata["doc"]) for f in dataclasses.fields(cls)]
+
+
+def check_origin(name: str, value: object) -> None:
+    """A public origin is empty or ``scheme://host[:port]`` with nothing after it (http only for localhost: browsers
+    offer passkeys only to secure pages)."""
+    if not isinstance(value, str):
+        raise SettingsError(f"setting {name} must be text like https://dice.example, got {value!r}")
+    if not value:
+        return
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018  # raises on a port that is not a number
+    except ValueError:
+        parts = None
+    if (
+        parts is None
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+        or parts.scheme not in ("https", "http")
+        or (parts.scheme == "http" and parts.hostname != "localhost")
+    ):
+        raise SettingsError(
+            f"setting {name} must be an origin like https://dice.example (http only for localhost), got {value!r}"
+        )

@@ -27,6 +27,7 @@ from dicehall.web.protocol import (
     EnterMsg,
     JoinMsg,
     LobbyMsg,
+    ResignMsg,
     UndoMsg,
     error,
 )
@@ -194,10 +195,12 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
         conn.send(error("bad_message", f"bad {kind!r} message: {_validation_message(exc)}"))
         return
     try:
-        if isinstance(msg, ActMsg | EnterMsg | UndoMsg):
+        if isinstance(msg, ActMsg | EnterMsg | UndoMsg | ResignMsg):
             if conn.table is None:
                 raise TableError("not_joined", "join a table before acting")
-            if isinstance(msg, ActMsg):
+            if isinstance(msg, ResignMsg):
+                manager.resign(conn.table, conn.seats, msg.seat)
+            elif isinstance(msg, ActMsg):
                 manager.act(conn.table, conn.seats, msg.seat, msg.seq, msg.move)
             elif isinstance(msg, EnterMsg):
                 manager.enter(conn.table, conn.seats, msg.seat, msg.seq, msg.outcome)

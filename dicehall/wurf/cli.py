@@ -16,6 +16,7 @@ from dicehall.core.cli_options import (
     GamesOpt,
     JobsOpt,
     JsonOpt,
+    NameOpt,
     PlaySeedOpt,
     PlotOpt,
     ResumeOpt,
@@ -205,6 +206,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         save: Path = SaveOpt,
         seed: int = PlaySeedOpt,
         resume: Path = ResumeOpt,
+        name: str = NameOpt,
     ) -> None:
         """Play Der große Wurf in the terminal against bots or friends (2–5 players)."""
         record, rules, specs = setup_play(
@@ -214,6 +216,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             preset,
             [*(sets or []), *([f"arena={arena}"] if arena else [])],
             rules_file,
+            name,
         )
         names = seat_names(specs)
         console.print(escape(play_help()))

@@ -78,6 +78,7 @@ class WurfState(State[Action]):
         self.stats_counts: Counter[str] = Counter()
         self._model: ArenaModel | None = None
         self.names: list[str] | None = None  # display names for render(); None = "seat 1", ...
+        self.resigned = [False] * num_players  # out of this game and, in a match, of every later one
         self._flight: tuple[Outcome, dict[str, Any]] | None = None  # the motion of the outcome just sampled
         self.motion: dict[str, Any] | None = None  # the motion of the throw just resolved (live tables only)
         self._new_game()
@@ -99,6 +100,8 @@ class WurfState(State[Action]):
         self.throws_this_turn = 0
         self.last: ThrowReport | None = None
         self.elimination_log.append([])
+        if True in self.resigned:
+            self._drop_resigned()
 
     @property
     def num_players(self) -> int:
@@ -409,6 +412,52 @@ class WurfState(State[Action]):
                 self._new_game()
                 self.last = ending  # the throw that ended a match game stays reportable until the next throw
 
+    # -- resigning ----------------------------------------------------------------------------------------
+    def seats_in(self) -> list[int]:
+        return [i for i in range(self._n) if self.alive[i] and not self.resigned[i]]
+
+    def resign(self, seat: int) -> None:
+        """``seat`` is eliminated now: its supply leaves the game (the arena's dice stay), a throw of its own
+        still pending is dropped, and in a match it is eliminated again at the start of each later game
+        (docs/wurf.md, "Resigning")."""
+        seat = self.check_resign(seat)
+        self.resigned[seat] = True
+        self._flight = None
+        self._resign_now(seat)
+
+    def _resign_now(self, seat: int) -> None:
+        its_turn = self.current == seat and self.phase in (THROW, CHOICE, ROLLING)
+        if its_turn:
+            self.pending = None
+            self.pending_count = 0
+        self.out_of_game += self.supply[seat]
+        self.supply[seat] = 0
+        game = self.game_index
+        self._eliminate(seat)
+        if self.game_index != game or self.phase == OVER:
+            return  # the game ended (and the next one, if any, has started without the seat)
+        if its_turn:
+            self._end_turn()
+        elif self.current == seat:  # the setup roll: the next seat in starts
+            self.current = self._next_alive(seat)
+
+    def _drop_resigned(self) -> None:
+        """At the start of a match game: the seats that resigned are eliminated at once."""
+        game = self.game_index
+        for seat in range(self._n):
+            if self.resigned[seat] and self.alive[seat]:
+                self._resign_now(seat)
+                if self.game_index != game:
+                    return
+
+    def _next_alive(self, seat: int) -> int:
+        nxt = seat
+        for _ in range(self._n):
+            nxt = (nxt + 1) % self._n
+            if self.alive[nxt]:
+                break
+        return nxt
+
     def _end_turn(self) -> None:
         self.stats_counts["turns"] += 1
         self.big_next = not self.arena
@@ -431,14 +480,16 @@ class WurfState(State[Action]):
         new.match_points = list(self.match_points)
         new.elimination_log = [list(g) for g in self.elimination_log]
         new.stats_counts = Counter(self.stats_counts)
+        new.resigned = list(self.resigned)
         return new
 
     def returns(self) -> list[float]:
         if self.phase != OVER:
             return [0.0] * self._n
         if self.rules.match:
-            best = min(self.match_points)
-            winners = [i for i, p in enumerate(self.match_points) if p == best]
+            contenders = [i for i in range(self._n) if not self.resigned[i]] or list(range(self._n))
+            best = min(self.match_points[i] for i in contenders)
+            winners = [i for i in contenders if self.match_points[i] == best]
         else:
             winners = [self.alive.index(True)]
         return [1.0 / len(winners) if i in winners else 0.0 for i in range(self._n)]
@@ -482,6 +533,7 @@ class WurfState(State[Action]):
             ],
             "supplies": list(self.supply),
             "alive": list(self.alive),
+            "resigned": list(self.resigned),
             "out_of_game": self.out_of_game,
             "box": self.box(),
             "big_throw_next": self.big_next,

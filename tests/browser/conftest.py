@@ -97,7 +97,10 @@ class Server:
         """Every test creates tables from 127.0.0.1 and many stay unfinished: lift the per-client limits that a
         public server keeps (docs/web.md), the rest of the settings are the defaults."""
         path = self.db.with_suffix(".settings.toml")
-        path.write_text("[server]\ntables_per_hour = 100000\nunfinished_per_client = 100000\n")
+        path.write_text(
+            "[server]\ntables_per_hour = 100000\nunfinished_per_client = 100000\n"
+            "tables_per_hour_per_address = 1000000\nunfinished_per_address = 1000000\n"
+        )
         return path
 
     def kill(self) -> None:

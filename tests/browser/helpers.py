@@ -11,6 +11,8 @@ WAIT_JS = """() => {
   if (document.querySelector('[data-testid=gameover]')) return 'over';
   const r = document.querySelector('[data-testid=roll-btn]');
   const b = document.querySelector('[data-testid=bank-btn]');
+  // the buttons exist (and may be live) a moment before the first state is drawn: wait for the drawn board too
+  if (!document.querySelector('[data-testid=turn-total] strong')) return false;
   if ((r && !r.disabled) || (b && !b.disabled)) return 'act';
   return false;
 }"""

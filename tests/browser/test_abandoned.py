@@ -22,6 +22,7 @@ class QuickAbandonServer(Server):
         path = self.db.with_suffix(".settings.toml")
         path.write_text(
             "[server]\ntables_per_hour = 100000\nunfinished_per_client = 100000\n"
+            "tables_per_hour_per_address = 1000000\nunfinished_per_address = 1000000\n"
             f"abandon_after_days = {ABANDON_DAYS}\n"
         )
         return path

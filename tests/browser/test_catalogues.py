@@ -16,6 +16,7 @@ from babel.core import Locale
 from dicehall.core.agents import bots_for
 from dicehall.core.game import game_names, get_game
 from dicehall.i18n import BROWSER_PREFIXES, load_catalog
+from dicehall.web.limits import MESSAGE_IDS as LIMIT_MESSAGE_IDS
 from dicehall.web.protocol import ERROR_CODES
 
 WEB = Path(__file__).resolve().parents[2] / "web" / "src"
@@ -72,6 +73,7 @@ def dynamic_ids() -> set[str]:
     ids |= {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalog("en") if m.id} & {
         k for k in catalogue("en") if k.startswith(BROWSER_PREFIXES)
     }
+    ids |= set(LIMIT_MESSAGE_IDS)  # the quota refusals' msgid
     ids.add("solve.thousand.shipped_note")  # the note_id of hints and analysis from the shipped table
     topics = re.findall(r'\[\s*"(\w+)",\s*(?:\[|rest\])', (WEB / "rulesform.ts").read_text(encoding="utf-8"))
     ids |= {f"rules.group.{t}" for t in topics}

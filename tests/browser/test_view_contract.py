@@ -47,6 +47,7 @@ PLAYER = {
     "open_points": (int,),
     "skip_next_turn": (bool,),
     "failed_openings": (int,),
+    "out": (bool,),
 }
 
 

@@ -38,9 +38,9 @@ RULE_SETS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def random_position(rules: ThousandRules, rng: random.Random) -> ThousandState:
+def random_position(rules: ThousandRules, rng: random.Random, seats: int = 0) -> ThousandState:
     """A turn start somewhere in a game (near the end half of the time, where barrel and pits act)."""
-    n = rng.choice((1, 2, 2, 3))
+    n = seats or rng.choice((1, 2, 2, 3))
     top = rules.target
     scores = [
         rng.randrange(-200, top + 1, 5) if rng.random() < 0.5 else rng.randrange(600, top + 1, 5)
@@ -60,12 +60,22 @@ def random_position(rules: ThousandRules, rng: random.Random) -> ThousandState:
     )
 
 
-def play_both(rules: ThousandRules, seed: int, max_steps: int = 150) -> int:
-    """One random game both ways; returns the steps compared."""
+def play_both(rules: ThousandRules, seed: int, max_steps: int = 150, resign: bool = False) -> int:
+    """One random game both ways; returns the steps compared. ``resign``: 3 or 4 seats, of which one or two
+    resign at random steps (the shortcuts must pass seats out by as the rules do)."""
     rng = random.Random(seed)
-    quick = ThousandState(rules, 2) if seed % 5 == 0 else random_position(rules, rng)
+    if resign:
+        quick = random_position(rules, rng, seats=rng.choice((3, 4)))
+        leave = {rng.randrange(0, 40): None, rng.randrange(0, 80): None}
+    else:
+        quick = ThousandState(rules, 2) if seed % 5 == 0 else random_position(rules, rng)
+        leave = {}
     plain = quick.clone()
     for step in range(max_steps):
+        if step in leave and not plain.is_terminal():
+            seat = rng.choice(plain.seats_in())
+            quick.resign(seat)
+            plain.resign(seat)
         cur = plain.current_player()
         assert quick.current_player() == cur
         if cur == TERMINAL:
@@ -102,6 +112,23 @@ def run_games(games: int) -> int:
 
 def test_fast_path_equals_the_rules_action_by_action() -> None:
     assert run_games(2000) > 50_000
+
+
+def test_fast_path_equals_the_rules_with_seats_out() -> None:
+    steps = 0
+    for i in range(600):
+        preset, over = RULE_SETS[i % len(RULE_SETS)]
+        steps += play_both(ThousandRules.from_preset(preset, over), seed=i, resign=True)
+    assert steps > 15_000
+
+
+def test_play_out_refuses_a_game_with_a_seat_out() -> None:
+    state = ThousandState(ThousandRules.from_preset("classic"), 3)
+    state.resign(1)
+    before, dice = state.signature(), seeded_rng(1)
+    drawn = dice.bit_generator.state
+    assert not fast.play_out(state, [Recorder([])] * 3, dice, np.random.default_rng(1))
+    assert state.signature() == before and dice.bit_generator.state == drawn
 
 
 @pytest.mark.slow

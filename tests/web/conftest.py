@@ -18,6 +18,8 @@ from dicehall.web.settings import ServerSettings
 UNLIMITED = ServerSettings(
     tables_per_hour=1_000_000,
     unfinished_per_client=1_000_000,
+    tables_per_hour_per_address=10_000_000,
+    unfinished_per_address=10_000_000,
     ws_messages_per_second=10_000,
     ws_burst=100_000,
 )

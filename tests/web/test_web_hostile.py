@@ -87,7 +87,7 @@ def start(tmp: Path, settings: str, *args: str) -> Running:
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     running = start(
-        tmp_path_factory.mktemp("hostile"), "tables_per_hour = 4\nws_messages_per_second = 1000\n"
+        tmp_path_factory.mktemp("hostile"), "tables_per_hour_per_address = 4\nws_messages_per_second = 1000\n"
     )
     yield running
     running.stop()
@@ -185,7 +185,7 @@ def test_x_forwarded_for_is_ignored_without_a_trusted_proxy(srv: Running) -> Non
 
 
 def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_quota(tmp_path: Path) -> None:
-    running = start(tmp_path, "tables_per_hour = 1\n", "--trusted-proxy", "127.0.0.1")
+    running = start(tmp_path, "tables_per_hour_per_address = 1\n", "--trusted-proxy", "127.0.0.1")
     try:
         seats = [{"kind": "bot", "bot": "bold"}] * 2
 

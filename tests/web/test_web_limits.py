@@ -1,4 +1,5 @@
-"""Limits a public site needs: tables per hour and unfinished tables per client address (429 + Retry-After),
+"""Limits a public site needs: tables per hour and unfinished tables per player, bounded per client address (429
+with an honest Retry-After),
 websocket messages per second per connection (rate_limited, then close 1008), bounded memory, creator keys."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from webtools import WS, create
 from dicehall.web.app import create_app
 from dicehall.web.db import Store
 from dicehall.web.limits import (
+    MESSAGE_IDS,
     KeyedBuckets,
     LogThrottle,
     MessageLimiter,
@@ -115,7 +117,7 @@ BOTS = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
 
-def test_tables_per_hour_per_address_gets_429_with_retry_after(db_url: str) -> None:
+def test_tables_per_hour_per_player_gets_429_with_retry_after(db_url: str) -> None:
     with limited(db_url, tables_per_hour=3) as c:
         create(c, game="tinytest", seats=BOTS)  # bot-only tables count too
         create(c, game="tinytest", seats=HUMANS)
@@ -127,22 +129,73 @@ def test_tables_per_hour_per_address_gets_429_with_retry_after(db_url: str) -> N
         assert r.status_code == 429
         body = r.json()
         assert body["code"] == "too_many_tables" and "try again in 20 minutes" in body["detail"]
+        assert body["scope"] == "player" and body["msgid"] == "limit.too_many_tables_player" in MESSAGE_IDS
         assert 1100 < int(r.headers["Retry-After"]) == body["retry_after"] <= 1200  # a token per 20 min
         # nothing was created (the ids only: the bots' table plays on meanwhile)
         assert {t["table_id"] for t in c.get("/api/tables", params={"status": "all"}).json()} == before
-        # another address, same running server: its own quota
-        other = TestClient(c.app, client=("198.51.100.8", 4000))
+        # another player behind the same address: their own quota
+        other = TestClient(c.app, client=("198.51.100.7", 4000))
         assert other.post("/api/tables", json={"game": "tinytest", "seats": HUMANS}).status_code == 201
-        assert c.post("/api/tables", json={"game": "tinytest", "seats": HUMANS}).status_code == 429
+        # the same player from another address (a phone leaving the office wifi): still their quota
+        roaming = TestClient(c.app, client=("203.0.113.9", 4000), cookies=dict(c.cookies))
+        assert roaming.post("/api/tables", json={"game": "tinytest", "seats": HUMANS}).status_code == 429
 
 
-def test_unfinished_tables_per_address_and_the_creator_key(db_url: str) -> None:
+def _unfinished(c: TestClient, n: int) -> list[dict]:
+    return [create(c, game="tinytest", seats=HUMANS) for _ in range(n)]
+
+
+def test_unfinished_quota_counts_per_player_not_per_address(db_url: str) -> None:
+    with limited(db_url, unfinished_per_client=2) as ann:
+        bob = TestClient(ann.app, client=("198.51.100.7", 4000))  # the same school network, another browser
+        ann_tables = _unfinished(ann, 2)
+        bob_tables = _unfinished(bob, 2)
+        for who, own in ((ann, ann_tables), (bob, bob_tables)):
+            r = who.post("/api/tables", json={"game": "tinytest", "seats": BOTS})
+            body = r.json()
+            assert (
+                r.status_code == 429 and body["code"] == "too_many_unfinished" and body["scope"] == "player"
+            )
+            assert "2 unfinished tables" in body["detail"] and "resign" in body["detail"]
+            assert (
+                body["msgid"] == "limit.too_many_unfinished" in MESSAGE_IDS and body["params"]["count"] == 2
+            )
+            # the refusal lists only the player's own tables, least recently active (the oldest) first
+            assert [t["table_id"] for t in body["unfinished"]] == [t["table_id"] for t in own]
+            assert all(t["game"] == "tinytest" and len(t["seats"]) == 2 for t in body["unfinished"])
+
+
+def test_the_address_bound_counts_every_player(db_url: str) -> None:
+    with limited(db_url, unfinished_per_address=3) as c:
+        for _ in range(3):  # a script without cookies is a new guest each time
+            fresh = TestClient(c.app, client=("198.51.100.7", 4000))
+            create(fresh, game="tinytest", seats=HUMANS)
+        fresh = TestClient(c.app, client=("198.51.100.7", 4000))
+        r = fresh.post("/api/tables", json={"game": "tinytest", "seats": HUMANS})
+        body = r.json()
+        assert r.status_code == 429 and body["code"] == "too_many_unfinished" and body["scope"] == "address"
+        assert body["msgid"] == "limit.too_many_unfinished_address" in MESSAGE_IDS
+        assert "unfinished" not in body  # other people's tables are not listed
+        assert "set-cookie" not in r.headers  # a refused request makes no player
+        elsewhere = TestClient(c.app, client=("198.51.100.8", 4000))
+        assert elsewhere.post("/api/tables", json={"game": "tinytest", "seats": HUMANS}).status_code == 201
+
+
+def test_retry_after_is_when_the_oldest_table_would_be_abandoned(db_url: str) -> None:
+    with limited(db_url, unfinished_per_client=2, abandon_after_days=2) as c:
+        _unfinished(c, 2)
+        r = c.post("/api/tables", json={"game": "tinytest", "seats": HUMANS})
+        wait = int(r.headers["Retry-After"])
+        # two days after the oldest table's last activity (its creation, a moment ago), plus one sweep at most
+        assert 2 * 86_400 - 60 < wait <= 2 * 86_400 + 60 and r.json()["params"]["minutes"] == -(-wait // 60)
+
+
+def test_unfinished_tables_per_player_and_the_creator_key(db_url: str) -> None:
     with limited(db_url, unfinished_per_client=2) as c:
         a = create(c, game="tinytest", seats=HUMANS)
         create(c, game="tinytest", seats=HUMANS)
         r = c.post("/api/tables", json={"game": "tinytest", "seats": BOTS})
         assert r.status_code == 429 and r.json()["code"] == "too_many_unfinished"
-        assert "2 unfinished tables" in r.json()["detail"] and r.headers["Retry-After"] == "60"
         # finish table a (the bots of a finished game leave no trace on the quota)
         with c.websocket_connect("/ws") as session:
             ws = WS(session)
@@ -159,13 +212,14 @@ def test_unfinished_tables_per_address_and_the_creator_key(db_url: str) -> None:
         assert c.post("/api/tables", json={"game": "tinytest", "seats": BOTS}).status_code == 201
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        rows = dict(conn.execute(text("SELECT id, creator FROM dh_tables")).all())
+        rows = {r[0]: r[1:] for r in conn.execute(text("SELECT id, creator, creator_player FROM dh_tables"))}
     engine.dispose()
-    assert rows[a["table_id"]] is None  # cleared when the game ended
-    keys = {k for k in rows.values() if k is not None}
+    assert rows[a["table_id"]] == (None, None)  # cleared when the game ended
+    keys = {k for k, _p in rows.values() if k is not None}
     assert len(keys) == 1 and all(
         len(k) == 32 and "198.51" not in k for k in keys
     )  # a hash (hex), never the address
+    assert len({p for _k, p in rows.values() if p is not None}) == 1  # one player made them all
 
 
 def test_old_tables_without_creator_count_for_nobody(tmp_path: Path) -> None:

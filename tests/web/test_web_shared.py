@@ -488,3 +488,24 @@ def test_with_a_shared_database_only_the_owner_closes_an_abandoned_table(pg_clus
                 s.close()
 
     run_async(scenario())
+
+
+def test_resign_is_forwarded_to_the_owner(pg_cluster: Cluster, tmp_path: Path) -> None:
+    """A resign or delete sent to the process that does not own the table is done by the owner (forward.py)."""
+    with two_nodes(pg_cluster, tmp_path) as (a, b, db_url):
+        tid, toks = create(a)
+        owner = owner_row(db_url, tid)
+        assert owner[0] == a.base
+        r = httpx.post(f"{b.base}/api/tables/{tid}/resign", json={"seat": 1, "token": toks[1]}, timeout=10)
+        assert r.status_code == 200 and r.json()["status"] == "finished", r.text
+        assert db_log(db_url, tid)[-1][1:] == (1, "resign")
+        assert owner_row(db_url, tid) == owner  # the owner wrote it: no takeover
+        assert httpx.get(f"{b.base}/api/tables/{tid}", timeout=10).json()["seats"][1]["resigned"] is True
+        forged = httpx.post(f"{b.base}/api/tables/{tid}/resign", json={"seat": 0, "token": "x"}, timeout=10)
+        assert forged.status_code == 400
+        # a delete travels the same way; the owner's lease row goes with the table
+        gone, toks2 = create(a)
+        r = httpx.request("DELETE", f"{b.base}/api/tables/{gone}", json={"tokens": toks2}, timeout=10)
+        assert r.status_code == 200, r.text
+        assert httpx.get(f"{a.base}/api/tables/{gone}", timeout=10).status_code == 404
+        assert db_log(db_url, gone) == []

@@ -82,6 +82,10 @@ export interface TableSeat {
   named?: boolean;
   /** The player linked to this seat (its id), or null. */
   player?: string | null;
+  /** The seat's account was deleted: "deleted player" in the reader's language. */
+  deleted?: boolean;
+  /** The seat gave the game up (Clever with 3 or 4 seats: a bot plays it on). */
+  resigned?: boolean;
 }
 
 /** The player behind this browser (GET /api/me). */
@@ -89,6 +93,17 @@ export interface Player {
   id: string;
   name: string | null;
   kind: string;
+}
+
+/** A rematch offered from a finished table, in the old table's seat numbers (docs/web-protocol.md). */
+export interface RematchOffer {
+  new_table: string;
+  /** The old seat that offered it. */
+  by: number;
+  /** Old seats whose players took their seat at the new table. */
+  accepted: number[];
+  /** Every seat is taken: the new game has begun. */
+  ready: boolean;
 }
 
 export interface TableInfo {
@@ -104,6 +119,8 @@ export interface TableInfo {
   dice?: string;
   /** Whether the players may ask for hints (the table option; absent from older servers). */
   hints?: boolean;
+  /** A finished table's rematch, when one was offered (`GET /api/tables/{id}` only). */
+  rematch?: RematchOffer | null;
 }
 
 /** A table of "Your games" (GET /api/me/games). */
@@ -156,6 +173,9 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly status: number,
     readonly problem?: RuleProblem,
+    /** The server's error code (`too_many_unfinished`, …) and its whole answer, for refusals a page acts on. */
+    readonly code?: string,
+    readonly body?: unknown,
   ) {
     super(`${detail} (HTTP ${status})`);
   }
@@ -199,7 +219,10 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   if (!res.ok) {
     const detail = (data as { detail?: unknown } | null)?.detail ?? data ?? res.statusText;
     const said = detailText(detail);
-    throw new ApiError(said, res.status, problemOf(data, said));
+    const code = (data as { code?: unknown } | null)?.code;
+    // A quota refusal carries a message id too, but it is not a rule problem: errors.ts words it.
+    const problem = res.status === 429 ? undefined : problemOf(data, said);
+    throw new ApiError(said, res.status, problem, typeof code === "string" ? code : undefined, data);
   }
   return data as T;
 }
@@ -210,6 +233,9 @@ export const api = {
     request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
   createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean }) =>
     request<CreatedTable>("POST", "/api/tables", body),
+  /** Offer a rematch of a finished table, or accept the one offered, for the seats held by `tokens`. */
+  rematch: (table: string, tokens: Record<number, string>) =>
+    request<{ table_id: string; tokens: Record<string, string>; ready: boolean }>("POST", `/api/tables/${encodeURIComponent(table)}/rematch`, { tokens }),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
   /** Tables a stranger can join (a free seat), none of this player's own. */
   joinableTables: () => request<TableInfo[]>("GET", "/api/tables?status=open&joinable=true"),
@@ -235,6 +261,11 @@ export const api = {
   checkRules: (body: { game: string; preset: string; overrides: Record<string, unknown> }) =>
     request<RulesCheck>("POST", "/api/rules/check", body),
   recordUrl: (id: string) => `/api/tables/${encodeURIComponent(id)}/record`,
+  /** Give the game up for `seat` (held by `token`); the table page resigns over its websocket instead. */
+  resign: (id: string, seat: number, token?: string) =>
+    request<{ status: string }>("POST", `/api/tables/${encodeURIComponent(id)}/resign`, { seat, token }),
+  /** Delete a table nobody else has joined; `tokens`: every seat this browser holds there. */
+  deleteTable: (id: string, tokens: string[]) => request<{ status: string }>("DELETE", `/api/tables/${encodeURIComponent(id)}`, { tokens }),
   /** No token: the seat linked to this browser's player (resumed from Your games). */
   hints: (id: string, seat: number, token: string | undefined) =>
     request<HintsResult>("POST", `/api/tables/${encodeURIComponent(id)}/hints`, token ? { seat, token } : { seat }),
@@ -254,7 +285,7 @@ export interface HintsResult {
 /** One analysed event (`GET /api/tables/{id}/analysis`, docs/analysis.md). */
 export interface AnalysisStep {
   n: number;
-  kind: "decision" | "forced" | "roll";
+  kind: "decision" | "forced" | "roll" | "resign";
   seat: number;
   move: string;
   value: number;

@@ -1,6 +1,6 @@
 // The game-neutral websocket client: join with seat tokens (or as spectator), act with the last seen seq,
 // reconnect with last_seq so the server sends only the missing events (or a snapshot).
-import type { LogEntry, TableInfo, View } from "./api";
+import type { LogEntry, RematchOffer, TableInfo, View } from "./api";
 
 export type ConnStatus = "connecting" | "online" | "offline";
 
@@ -48,6 +48,8 @@ export interface Handlers {
   /** A simultaneous phase began, or a seat finished its choices. */
   progress?(sim: Simultaneous): void;
   status(status: ConnStatus): void;
+  /** A rematch of this (finished) table was offered or accepted. */
+  rematch?(offer: RematchOffer): void;
 }
 
 const PING_MS = 20000;
@@ -111,6 +113,13 @@ export class TableConnection {
   undo(seat: number): boolean {
     if (!this.connected || this.seq === null) return false;
     this.send({ type: "undo", seat, seq: this.seq });
+    return true;
+  }
+
+  /** `seat` gives the game up (no seq: a resignation is never stale). */
+  resign(seat: number): boolean {
+    if (!this.connected) return false;
+    this.send({ type: "resign", seat });
     return true;
   }
 
@@ -182,6 +191,9 @@ export class TableConnection {
         break;
       case "private":
         this.on.private?.(msg as unknown as PrivateChoice);
+        break;
+      case "rematch":
+        this.on.rematch?.(msg as unknown as RematchOffer);
         break;
       case "progress":
         this.on.progress?.(msg.simultaneous as Simultaneous);

@@ -3,7 +3,7 @@
 // is worded here. The server's English is shown only for a reason that has no id (or an id this page lacks).
 import { ApiError, type EngineMessage, type RuleProblem } from "./api";
 import type { ServerError } from "./connection";
-import { t, tKey } from "./i18n";
+import { hasKey, t, tKey } from "./i18n";
 
 const isEngineMessage = (v: unknown): v is EngineMessage =>
   typeof v === "object" && v !== null && typeof (v as EngineMessage).id === "string" && typeof (v as EngineMessage).params === "object";
@@ -52,11 +52,21 @@ export function ruleProblemText(p: RuleProblem, game: string): string {
 export function apiErrorText(err: unknown, game = ""): string {
   if (err instanceof ApiError) {
     if (err.problem) return t("error.bad_request", { detail: ruleProblemText(err.problem, game) });
+    if (err.code && hasKey(`error.${err.code}`)) return tKey(`error.${err.code}`, err.detail);
     if (err.status === 404) return t("error.no_such_table");
     if (err.status === 409) return t("error.seat_taken");
-    if (err.status === 429) return t("error.rate_limited");
+    if (err.status === 429) return quotaText(err) ?? t("error.rate_limited");
     if (err.status >= 500) return t("error.server_error");
     return t("error.bad_request", { detail: err.detail });
   }
   return t("error.network");
+}
+
+/** A refusal by a table quota, worded by its message id in the page's language ("…finish, resign or delete one of
+ * them…"), or null for another 429 (a burst of requests: wait a moment). */
+export function quotaText(err: ApiError): string | null {
+  const body = err.body as { msgid?: unknown; params?: unknown } | undefined;
+  if (typeof body?.msgid !== "string" || !body.msgid.startsWith("limit.")) return null;
+  const params = (typeof body.params === "object" && body.params !== null ? body.params : {}) as Record<string, unknown>;
+  return engineText({ id: body.msgid, params: { n: (params.count ?? params.limit ?? 0) as number, ...params } }, err.detail);
 }

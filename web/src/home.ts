@@ -1,6 +1,6 @@
 // The front door: the three games with a picture, what each is, players and length; one-click starts for the
 // games with a board in the browser (the others honestly marked as coming); the open tables to join or watch.
-import { api, saveToken, type SeatSpec } from "./api";
+import { saveToken, type SeatSpec } from "./api";
 import { showCreated } from "./created";
 import { h, navigate, toast } from "./dom";
 import { apiErrorText } from "./errors";
@@ -9,6 +9,7 @@ import { askNameOnce } from "./me";
 import { myName } from "./names";
 import { cleverPicture, thousandPicture, wurfPicture } from "./pictures";
 import { finishedGames } from "./finished-list";
+import { createTable } from "./quota";
 import { openTables } from "./tables-list";
 import { yourGames } from "./your-games";
 import { VIEWS } from "./views";
@@ -49,7 +50,8 @@ async function start(game: string, how: Start, button: HTMLButtonElement, result
   const label = button.textContent;
   button.textContent = t("home.starting");
   try {
-    const created = await api.createTable({ game, preset: null, overrides: {}, seats, dice });
+    const created = await createTable({ game, preset: null, overrides: {}, seats, dice });
+    if (created === null) return; // the quota dialog was closed: nothing made
     for (const s of created.seats) if (s.token && here.has(s.seat)) saveToken(created.table_id, s.seat, s.token);
     if (how === "invite") showCreated(result, created, here);
     else navigate(`/table/${created.table_id}`);
@@ -96,7 +98,7 @@ export function renderHome(app: HTMLElement): () => void {
       h("p", { class: "small" }, h("a", { href: `/rules?game=${g.name}`, "data-link": true, "data-howto": g.name }, t("home.how_to_play"))),
     );
   });
-  const yoursBox = h("section", { class: "card your-games" });
+  const yoursBox = h("section", { class: "card your-games", id: "your-games" }); // the quota dialog links here
   const tablesBox = h("div", { class: "table-list" });
   const finishedBox = h("div", { class: "table-list" });
   app.append(

@@ -9,6 +9,7 @@ import { t, tKey } from "./i18n";
 import { botName, gameTitle, presetName } from "./names";
 import { RuleInputError, rulesForm, type RulesForm } from "./rulesform";
 import { finishedGames } from "./finished-list";
+import { createTable } from "./quota";
 import { openTables } from "./tables-list";
 import { VIEWS } from "./views";
 
@@ -234,7 +235,8 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     const here = new Set(seats.flatMap((s, i) => (s.here() ? [i] : [])));
     createBtn.disabled = true;
     try {
-      const created = await api.createTable(body);
+      const created = await createTable(body);
+      if (created === null) return; // the quota dialog was closed: nothing made
       for (const s of created.seats) if (s.token && here.has(s.seat)) saveToken(created.table_id, s.seat, s.token);
       // Every human seat on this device: nobody to invite, so straight to the table.
       if (created.seats.every((s) => s.kind === "bot" || here.has(s.seat))) navigate(`/table/${created.table_id}`);

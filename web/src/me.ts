@@ -1,5 +1,6 @@
 // The player behind this browser (a guest identity kept by an HttpOnly cookie, docs/players-design.md step 1): its
 // display name, asked once at the first table and editable from the top bar's name chip, used for every new table.
+import { openAccountDialog } from "./account";
 import { ApiError, api, type Player } from "./api";
 import { h, toast } from "./dom";
 import { apiErrorText, ruleProblemText } from "./errors";
@@ -134,35 +135,33 @@ async function ask(): Promise<void> {
   });
 }
 
-/** The top bar's name chip: the name (or "Set your name"); a click opens a one-field editor in place. */
+/** The top bar's name chip: the name (or "Set your name"); a click opens the account dialog (account.ts): the name
+ * editor, and passkeys to keep this player on other devices. */
 export function nameChip(): HTMLElement {
   const chip = h("span", { class: "name-chip-box" });
   const draw = (): void => {
-    chip.replaceChildren(
-      h(
-        "button",
-        {
-          type: "button",
-          class: "name-chip",
-          "data-testid": "name-chip",
-          title: t("me.chip.title"),
-          onclick: () => {
-            const form = nameForm({
-              submit: t("me.save"),
-              done: () => {
-                toast(t("me.saved"), "info");
-                draw();
-              },
-            });
-            form.addEventListener("keydown", (e) => {
-              if (e.key === "Escape") draw();
-            });
-            chip.replaceChildren(form);
-          },
-        },
-        myDisplayName() ? h("bdi", { translate: "no" }, myDisplayName()) : t("me.chip.unnamed"),
-      ),
+    const button = h(
+      "button",
+      {
+        type: "button",
+        class: "name-chip",
+        "data-testid": "name-chip",
+        title: t("me.chip.title"),
+        "aria-haspopup": "dialog",
+      },
+      myDisplayName() ? h("bdi", { translate: "no" }, myDisplayName()) : t("me.chip.unnamed"),
     );
+    button.addEventListener("click", () =>
+      openAccountDialog(button, {
+        player: () => me,
+        changed: (player) => {
+          me = player;
+          changed();
+        },
+        nameForm: () => nameForm({ submit: t("me.save"), done: () => toast(t("me.saved"), "info") }),
+      }),
+    );
+    chip.replaceChildren(button);
   };
   draw();
   const stop = onMeChange(() => (chip.isConnected ? draw() : stop())); // a chip replaced by a newer one stops

@@ -11,6 +11,7 @@ export const botName = (bot: string): string => tKey(`bot.${bot}`, bot);
 export function seatLabel(seat: TableSeat): string {
   if (seat.kind === "bot") return t("seat.bot", { level: botName(seat.bot ?? seat.name.replace(/^bot:/, "")) });
   if (seat.claimed === false) return t("seat.free", { n: seat.seat + 1 });
+  if (seat.deleted) return t("seat.deleted"); // an account deleted since: its games stay
   if (seat.named === false) return t("seat.player", { n: seat.seat + 1 }); // stored language-neutral
   return seat.name;
 }

@@ -1,16 +1,24 @@
 // A table page, game-neutral: connection, seats held by this browser, event log, errors, game over.
 // The board itself is drawn by the game's view module (views/index.ts).
-import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type TableInfo, type View } from "./api";
+import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type RematchOffer, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
-import { clear, h, toast } from "./dom";
+import { confirmDialog } from "./confirm";
+import { clear, h, navigate, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
-import { formatNumber, hasKey, t, tKey } from "./i18n";
+import { formatList, formatNumber, hasKey, t, tKey, type MessageId } from "./i18n";
 import { saveName } from "./me";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, choiceName } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 
 const LOG_LIMIT = 200;
+/** What resigning does, by game (docs/thousand.md, clever.md, wurf.md "Resigning"); two seats in: the other wins. */
+const RESIGN_ALONE: Record<string, MessageId> = { thousand: "resign.what.thousand.solo", clever: "resign.what.clever.solo" };
+const RESIGN_AMONG_MANY: Record<string, MessageId> = {
+  thousand: "resign.what.thousand.many",
+  clever: "resign.what.clever.many",
+  wurf: "resign.what.wurf.many",
+};
 
 /** Take `#seat=K&token=T` from an invite link into localStorage and drop it from the address bar; the seat, to
  * link to this browser's player (never a hot-seat token saved at creation). */
@@ -64,11 +72,13 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "gameover-title" });
   const hintBtn = h("button", { type: "button", class: "btn", "data-testid": "hint-btn", "aria-pressed": "false", hidden: true }, t("hint.button"));
   const hintBox = h("div", { class: "hints", "data-testid": "hints", "aria-live": "polite", hidden: true });
+  const resignBtn = h("button", { type: "button", class: "btn", "data-testid": "resign-btn", hidden: true }, t("resign.button"));
+  const deleteBtn = h("button", { type: "button", class: "btn", "data-testid": "delete-btn", hidden: true }, t("delete.button"));
   app.append(
     h(
       "section",
       { class: "table-page" },
-      h("div", { class: "table-head" }, title, seatBadge, hintBtn, howto),
+      h("div", { class: "table-head" }, title, seatBadge, h("span", { class: "table-actions" }, hintBtn, resignBtn, deleteBtn), howto),
       houseRules,
       claimBox,
       hintBox,
@@ -117,6 +127,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   };
 
   const updateBadge = (): void => {
+    updateActions();
     clear(seatBadge);
     if (info?.status === "waiting") {
       seatBadge.append(h("span", { class: "badge pit" }, t("table.waiting")), " ");
@@ -135,6 +146,68 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       seatBadge.append(t("table.you_play"), " ", ...mySeats.map((s) => h("span", { class: "badge seat" }, seatName(s))));
     }
   };
+
+  // -- resigning and deleting (docs/web-protocol.md): what follows is said before the player commits to it --
+  const open = (): boolean => (info?.status === "waiting" || info?.status === "playing") && lastState?.terminal !== true;
+  /** Seats still playing for themselves: not resigned, not eliminated (Der große Wurf's `alive`). */
+  const seatsIn = (): number[] => {
+    const alive = lastState?.alive;
+    return (info?.seats ?? []).filter((s) => !s.resigned && (!Array.isArray(alive) || alive[s.seat] !== false)).map((s) => s.seat);
+  };
+  const myIn = (): number[] => (spectator ? [] : mySeats.filter((s) => seatsIn().includes(s)));
+  const mayDelete = (): boolean => {
+    const claimed = (info?.seats ?? []).filter((s) => s.kind === "human" && s.claimed !== false).map((s) => s.seat);
+    return open() && !spectator && mySeats.length > 0 && claimed.every((s) => mySeats.includes(s));
+  };
+  const updateActions = (): void => {
+    resignBtn.hidden = !open() || myIn().length === 0;
+    deleteBtn.hidden = !mayDelete();
+  };
+  const consequence = (seat: number): string => {
+    const game = info?.game ?? "";
+    const rest = seatsIn().filter((s) => s !== seat);
+    if (rest.length === 1) return t("resign.what.other", { name: seatName(rest[0]) });
+    const said = (rest.length === 0 ? RESIGN_ALONE : RESIGN_AMONG_MANY)[game];
+    return said ? t(said) : "";
+  };
+  resignBtn.addEventListener("click", async () => {
+    const mine = myIn();
+    if (!mine.length) return;
+    const current = lastState?.current_player;
+    let seat = typeof current === "number" && mine.includes(current) ? current : mine[0];
+    const what = h("p", { "data-testid": "resign-what" }, consequence(seat));
+    const body: (string | HTMLElement)[] = [];
+    if (mine.length > 1) {
+      // hot seat: this browser holds several seats; the one to resign is chosen here
+      const pickSeat = h("select", { "data-testid": "resign-seat" }, mine.map((s) => h("option", { value: String(s), selected: s === seat }, seatName(s))));
+      pickSeat.addEventListener("change", () => {
+        seat = Number((pickSeat as HTMLSelectElement).value);
+        what.textContent = consequence(seat);
+      });
+      body.push(h("label", null, t("resign.seat"), " ", pickSeat));
+    }
+    body.push(what, t("resign.final"));
+    const sure = await confirmDialog({ title: t("resign.title"), body, yes: t("resign.yes"), no: t("resign.no"), testid: "resign-dialog" });
+    if (sure && !conn.resign(seat)) toast(t("error.network"));
+  });
+  const showDeleted = (): void => {
+    conn.stop();
+    forgetTokens(tableId);
+    overlay.hidden = true;
+    resignBtn.hidden = deleteBtn.hidden = true;
+    clear(viewRoot);
+    viewRoot.append(h("div", { class: "card", role: "status", "data-testid": "table-deleted" }, h("h2", null, t("table.deleted")), h("a", { href: "/", "data-link": true }, t("nav.back_home"))));
+  };
+  deleteBtn.addEventListener("click", async () => {
+    const sure = await confirmDialog({ title: t("delete.title"), body: [t("delete.what")], yes: t("delete.yes"), no: t("delete.no"), testid: "delete-dialog" });
+    if (!sure) return;
+    try {
+      await api.deleteTable(tableId, Object.values(loadTokens(tableId)));
+      showDeleted();
+    } catch (err) {
+      toast(apiErrorText(err));
+    }
+  });
 
   const renderClaim = (): void => {
     clear(claimBox);
@@ -175,9 +248,59 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     );
   };
 
+  // Rematch (docs/players-design.md step 5): offered from the game-over card, accepted by the others with one click;
+  // every page holding a seat goes to the new table once all seats are taken.
+  const rematchBox = h("span", { class: "rematch", "data-testid": "rematch", "aria-live": "polite" });
+  let rematch: RematchOffer | null = null;
+  const goToRematch = (offer: RematchOffer): void => {
+    if (offer.ready && mySeats.length && mySeats.every((s) => offer.accepted.includes(s))) navigate(`/table/${offer.new_table}`);
+  };
+  const askRematch = async (button: HTMLButtonElement): Promise<void> => {
+    button.disabled = true;
+    try {
+      const res = await api.rematch(tableId, loadTokens(tableId));
+      for (const [seat, token] of Object.entries(res.tokens)) saveToken(res.table_id, Number(seat), token);
+      if (res.ready) return navigate(`/table/${res.table_id}`);
+      rematch = (await api.table(tableId)).rematch ?? null;
+      drawRematch();
+    } catch (err) {
+      toast(apiErrorText(err));
+      button.disabled = false;
+    }
+  };
+  const drawRematch = (): void => {
+    clear(rematchBox);
+    if (spectator || mySeats.length === 0) return;
+    const offer = rematch;
+    if (offer === null) {
+      const b = h("button", { class: "btn primary", type: "button", "data-testid": "rematch-offer" }, t("table.rematch"));
+      b.addEventListener("click", () => void askRematch(b));
+      rematchBox.append(b);
+    } else if (mySeats.every((s) => offer.accepted.includes(s))) {
+      const waiting = (info?.seats ?? []).filter((s) => s.kind === "human" && !offer.accepted.includes(s.seat)).map((s) => seatName(s.seat));
+      rematchBox.append(
+        h("span", { class: "muted", "data-testid": "rematch-waiting" }, t("table.rematch_waiting", { names: formatList(waiting) })),
+        " ",
+        h("a", { class: "btn", href: `/table/${offer.new_table}`, "data-link": true }, t("table.rematch_open")),
+      );
+    } else {
+      const b = h("button", { class: "btn primary", type: "button", "data-testid": "rematch-accept" }, t("table.rematch_accept"));
+      b.addEventListener("click", () => void askRematch(b));
+      rematchBox.append(h("span", { "data-testid": "rematch-offered" }, t("table.rematch_offered", { name: seatName(offer.by) })), " ", b);
+    }
+  };
+
   const showGameOver = (state: View): void => {
     if (gameOverShown) return;
     gameOverShown = true;
+    drawRematch();
+    void api
+      .table(tableId)
+      .then((fresh) => {
+        rematch = fresh.rematch ?? rematch;
+        drawRematch();
+      })
+      .catch(() => undefined); // the card works without it: the offer button stays
     const order = state.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
     const winners = state.winners ?? [];
     const headline = winners.length ? t("table.winners", { names: winners.map(seatName).join(", "), n: winners.length }) : t("table.game_over");
@@ -199,6 +322,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
           { class: "actions" },
           h("a", { class: "btn primary", href: `/table/${tableId}/analysis`, "data-link": true, "data-testid": "analysis-link" }, t("table.analysis")),
           h("a", { class: "btn", href: api.recordUrl(tableId), download: `dicehall-${tableId}.json`, "data-testid": "record-download" }, t("table.download")),
+          rematchBox,
           h("a", { class: "btn", href: "/", "data-link": true }, t("table.new_game")),
           h("button", { class: "btn", type: "button", onclick: () => (overlay.hidden = true) }, t("table.look")),
         ),
@@ -280,6 +404,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   const applyState = (state: View, fresh: LogEntry | null): void => {
     lastState = state;
+    updateActions();
     view?.update(state, fresh);
     // A view still animating the last events (Wurf's throws) shows the game over once they have played.
     if (state.terminal) void (view?.settled?.() ?? Promise.resolve()).then(() => lastState === state && showGameOver(state));
@@ -288,6 +413,12 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   const conn = new TableConnection(tableId, Object.values(loadTokens(tableId)), {
     status: setStatus,
+    rematch(offer) {
+      rematch = offer;
+      if (gameOverShown) drawRematch();
+      overlay.hidden = false; // an offer brings the game-over card back
+      goToRematch(offer);
+    },
     joined(seats, isSpectator, joinedInfo) {
       const wanted = Object.keys(loadTokens(tableId)).length;
       if (joinedInfo) info = joinedInfo;
@@ -317,6 +448,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       applyState(ev.state, ev);
     },
     table(tInfo) {
+      if (tInfo.status === "deleted") return showDeleted();
       info = tInfo;
       updateBadge();
       renderClaim();
@@ -349,7 +481,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       howto.setAttribute("href", `/rules?game=${tb.game}`);
       if (factory) {
         view = factory(viewRoot, {
-          mySeats: () => (info?.status === "waiting" ? [] : mySeats),
+          // (a seat that resigned plays no more: with Clever's 3 or 4 seats a bot plays it)
+          mySeats: () => (info?.status === "waiting" ? [] : mySeats.filter((s) => !info?.seats.find((x) => x.seat === s)?.resigned)),
           act: (seat, move) => conn.act(seat, move),
           enter: (seat, outcome) => conn.enter(seat, outcome),
           undo: (seat) => conn.undo(seat),

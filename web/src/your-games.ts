@@ -122,7 +122,9 @@ export function yourGames(box: HTMLElement): () => void {
       show(turnHead, turnList);
       show(waitHead, waitList);
       show(doneHead, doneList);
+      const wasHidden = box.hidden;
       box.hidden = !page.your_turn.length && !page.waiting.length && !page.finished.length;
+      if (wasHidden && !box.hidden && location.hash === "#your-games") box.scrollIntoView(); // from the quota dialog
     } catch {
       // a list that cannot be read now stays as it was; the next refresh tries again
     }

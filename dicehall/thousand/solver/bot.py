@@ -81,7 +81,7 @@ class OptimalBot(ThousandBot):
 
     def opponent(self, state: ThousandState) -> int:
         me = state.player
-        seats = [(me + k) % state.n for k in range(1, state.n)]
+        seats = [(me + k) % state.n for k in range(1, state.n) if not state.out[(me + k) % state.n]]
         return max(seats, key=lambda s: (state.score[s], -seats.index(s)))
 
     def position(self, state: ThousandState) -> tuple[int, int]:

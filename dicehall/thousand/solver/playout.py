@@ -116,6 +116,7 @@ def play_out(
         or state._confirm
         or state._limit is not None
         or any(state.skip_next)
+        or any(state.out)
     ):
         return False
     while state.phase == ROLL_OFF:

@@ -190,6 +190,11 @@ export function describeEvent(e: LogEntry, state: View | null, before: CleverMod
     return [t("clever.log.roll", { dice: diceList(roll.values) })];
   }
   const seat = Number(e.actor);
+  if (e.move === "resign" && Number.isInteger(seat)) {
+    // with 3 or 4 seats the game goes on and a bot plays the seat (docs/clever.md, "Resigning")
+    const playsOn = state !== null && !state.terminal && Array.isArray(state.resigned) && state.resigned.length >= 3;
+    return [t(playsOn ? "log.resign_bot" : "log.resign", { name: name(seat) })];
+  }
   const mv = parseMove(e.move);
   if (!mv || !Number.isInteger(seat)) return [];
   if (!state) return []; // (an old entry of a snapshot: the page shows its notation)

@@ -30,7 +30,7 @@ function withSeatLabels(x: unknown, label: Map<string, string>): unknown {
   return { id: x.id, params };
 }
 /** Engine events the log's first line already says (the zero roll, the bank). */
-const SAID_BY_HEAD = new Set(["thousand.narrate.zero", "thousand.narrate.bank"]);
+const SAID_BY_HEAD = new Set(["thousand.narrate.zero", "thousand.narrate.bank", "thousand.narrate.resigns"]);
 
 /** Why the player to move may not bank now (null when banking is allowed or nobody is to move). */
 export function refusalText(m: ThousandModel, rules: Rules, raw: unknown): string | null {
@@ -109,6 +109,7 @@ export function describeEvent(entry: { actor: unknown; move: string }, prev: Tho
   }
   const seat = Number(entry.actor);
   const who = Number.isInteger(seat) ? name(seat) : String(entry.actor);
+  if (entry.move === "resign") return [t("log.resign", { name: who }), ...structured];
   if (entry.move === "roll") return [prev ? t("log.rolls_dice", { name: who, n: prev.diceInHand }) : t("log.rolls", { name: who }), ...structured];
   if (entry.move === "bank") {
     if (!prev || !m) return [t("log.banks", { name: who })];

@@ -22,6 +22,8 @@ export interface PlayerStatus {
   openPoints: number;
   skipNext: boolean;
   failedOpenings: number;
+  /** Resigned: plays no more. */
+  out: boolean;
 }
 
 export interface ThousandModel {
@@ -81,6 +83,7 @@ function readPlayer(raw: unknown, seat: number, score: number): PlayerStatus {
     openPoints: num(pick(p, "open_points")),
     skipNext: Boolean(pick(p, "skip_next_turn")),
     failedOpenings: num(pick(p, "failed_openings")),
+    out: Boolean(pick(p, "out")),
   };
 }
 
@@ -154,6 +157,7 @@ function statusBadges(p: PlayerStatus, m: ThousandModel, rules: Record<string, u
   if (p.bolts) out.push(h("span", { class: "badge bolt", title: t("badge.bolts_hint") }, t("badge.bolts", { count: counted(p.bolts, "bolts_count") })));
   if (p.openPoints) out.push(h("span", { class: "badge", title: t("badge.points_hint") }, t("badge.points", { count: counted(p.openPoints, "open_points_limit") })));
   if (p.skipNext) out.push(h("span", { class: "badge muted" }, t("badge.skips")));
+  if (p.out) out.push(h("span", { class: "badge muted", "data-testid": "seat-out" }, t("badge.resigned")));
   if (!p.opened && p.failedOpenings) out.push(h("span", { class: "badge muted", title: t("badge.failed_hint") }, t("badge.failed", { n: p.failedOpenings })));
   if (m.terminal && m.winners.includes(p.seat)) out.push(h("span", { class: "badge seat" }, t("badge.winner")));
   return out;

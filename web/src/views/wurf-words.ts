@@ -61,6 +61,7 @@ export function describeEvent(e: LogEntry, prev: WurfModel | null, now: WurfMode
     const big = prev?.bigNext ? t("wurf.log.big", { n: prev.diceNext }) : "";
     return [t("wurf.log.throw", { name: who, cell: cellOf(Number(thr[1]), Number(thr[2]), floor), power: formatNumber(Number(thr[3])) }) + big];
   }
+  if (move === "resign") return [t("log.resign", { name: who })];
   if (move === "throw real") return [t("wurf.log.throw_real", { name: who })];
   if (move === "end") return [t("wurf.log.end", { name: who })];
   if (move.startsWith("move ")) return [t("wurf.log.move", { name: who, n: move.split(/\s+/).length - 1 })];
