@@ -23,7 +23,6 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
-    bindparam,
     create_engine,
     delete,
     event,
@@ -349,12 +348,29 @@ def _status_values(status: str | None, finish: Finish | None) -> dict[str, Any]:
     return values
 
 
-_SET_TURN = (
-    update(SeatRow)
-    .where(SeatRow.table_id == bindparam("table"))
-    .values(turn=SeatRow.seat.in_(bindparam("seats", expanding=True)))
+SET_TURN = text(
+    "UPDATE dh_seats SET turn = (((:mask >> seat) & 1) = 1) WHERE table_id = :table AND player_id IS NOT NULL"
 )
-"""``turn = (seat IN (…))`` for every seat of a table: built once (a move pays no statement construction)."""
+"""The ``turn`` of a table's linked seats (only they are read) from ``mask`` (bit ``seat`` set: that seat is to
+move). One fixed statement, compiled once per database and run as the driver's own SQL: a turn change costs the
+database's work and little Python (an ``IN`` list would be rendered anew per call)."""
+
+
+def _mask(seats: Sequence[int]) -> int:
+    return sum(1 << s for s in set(seats))
+
+
+class _DriverStatement:
+    """A statement compiled once for the engine's driver (its parameter style), executed with named values."""
+
+    def __init__(self, stmt: Any, engine: Engine) -> None:
+        compiled = stmt.compile(dialect=engine.dialect)
+        self.sql = str(compiled)
+        self.order = compiled.positiontup  # None for named parameter styles
+
+    def __call__(self, conn: Connection, **values: Any) -> None:
+        args = tuple(values[k] for k in self.order) if self.order else values
+        conn.exec_driver_sql(self.sql, args)
 
 
 def _seat_changes(
@@ -364,6 +380,7 @@ def _seat_changes(
     status: str | None,
     turn: Sequence[int] | None,
     finish: Finish | None,
+    set_turn: _DriverStatement,
 ) -> None:
     """Keep the table's ``dh_seats`` rows in step (tables from before 0007 have none: nothing happens)."""
     if status is None and turn is None:
@@ -371,7 +388,7 @@ def _seat_changes(
     if (
         status is None
     ):  # the turn alone: one prepared statement; ``updated`` (indexed) stays, no index page moves
-        conn.execute(_SET_TURN, {"table": table_id, "seats": list(turn or ())})
+        set_turn(conn, mask=_mask(turn or ()), table=table_id)
         return
     values: dict[str, Any] = {"updated": now}
     if status is not None:
@@ -405,6 +422,7 @@ class Store:
         migrate(self.engine)
         self._conn: Connection = self.engine.connect()
         self._ins_event = insert(EventRow)
+        self._set_turn = _DriverStatement(SET_TURN, self.engine)
 
     def close(self) -> None:
         self._conn.close()
@@ -481,7 +499,7 @@ class Store:
                     .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                     .values(player_id=player_id)
                 )
-            _seat_changes(conn, table_id, now, status, turn, finish)
+            _seat_changes(conn, table_id, now, status, turn, finish, self._set_turn)
 
         self._transaction(stmts)
 
@@ -526,7 +544,7 @@ class Store:
                 values.update(seats=json.dumps(seats), updated=now)
             if values:
                 conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
-            _seat_changes(conn, table_id, now, status, turn, finish)
+            _seat_changes(conn, table_id, now, status, turn, finish, self._set_turn)
 
         self._transaction(stmts)
 

@@ -161,8 +161,8 @@ class LiveTable:
         state (game-neutral)."""
         return self.view_of(self.state)
 
-    def view_of(self, state: State[Any]) -> dict[str, Any]:
-        view = page_view(state, self.names())
+    def view_of(self, state: State[Any], names: list[str] | None = None) -> dict[str, Any]:
+        view = page_view(state, self.names() if names is None else names)
         view["dice_mode"] = self.meta.dice
         if self.real_dice:
             undo = self.entered[-1] if self.entered else None
@@ -191,8 +191,10 @@ class LiveTable:
             "created": self.meta.created,
         }
 
-    def entry_text(self, actor: int | str, move: str, entered_by: int | None = None) -> str:
-        names = self.names()
+    def entry_text(
+        self, actor: int | str, move: str, entered_by: int | None = None, names: list[str] | None = None
+    ) -> str:
+        names = self.names() if names is None else names
         if actor == UNDO:
             return f"{names[entered_by or 0]} takes back the dice {move}"
         if actor == "chance" and entered_by is not None:
@@ -219,7 +221,8 @@ class LiveTable:
         """The event message for ``ev``, made right after it was applied (so its view is the state after it),
         and its log entry for snapshots. An entered outcome carries ``entered_by``; an undo also ``retracts``
         (the sequence number of the entry it takes back)."""
-        words = self.entry_text(ev.actor, ev.move, ev.entered_by)
+        names = self.names()  # once per event: its text and its view
+        words = self.entry_text(ev.actor, ev.move, ev.entered_by, names)
         msg: dict[str, Any] = {
             "type": "event",
             "seq": ev.seq,
@@ -228,7 +231,7 @@ class LiveTable:
             "text": words,
             "at": ev.at,
             "status": status_for(self.seats, self.state, self.status),
-            "state": self.view(),
+            "state": self.view_of(self.state, names),
         }
         entry: dict[str, Any] = {"seq": ev.seq, "actor": ev.actor, "move": ev.move, "text": words}
         if ev.entered_by is not None:

@@ -758,9 +758,10 @@ class TableManager:
     @staticmethod
     def _turn_to_write(table: LiveTable, state: State[Any]) -> tuple[int, ...] | None:
         """The seats to move after a commit, when ``dh_seats`` must hear of it: only at a table where somebody's
-        seat is linked (nobody else reads the turn) and only when it changed (a roll that keeps the turn costs no
-        statement)."""
+        seat is linked (nobody else reads the turn; it is written in full when a seat gets linked) and only when
+        it changed (a roll that keeps the turn costs no statement)."""
         if not any(s.get("player") for s in table.seats):
+            table.last_turn = None  # not kept up to date here
             return None
         turn = turn_seats(state, table.seats, table.real_dice)
         return None if turn == table.last_turn else turn
@@ -769,8 +770,6 @@ class TableManager:
     def _turn_written(table: LiveTable, turn: tuple[int, ...] | None) -> None:
         if turn is not None:
             table.last_turn = turn
-        elif not any(s.get("player") for s in table.seats):
-            table.last_turn = None  # not kept up to date: written in full when a seat is linked
 
     def advance(self, table: LiveTable, actor: int | None, action: Any) -> None:
         """Apply ``action`` for ``actor`` (if any) and every chance event that follows; commit; broadcast."""
