@@ -287,7 +287,10 @@ async def _table_slot(
             json={
                 "game": game,
                 # seat 0 is the creator's own, as the home page makes it: its turns are kept for "Your games"
-                "seats": [{"kind": "human", "name": "load-a", "me": True}, {"kind": "human", "name": "load-b"}],
+                "seats": [
+                    {"kind": "human", "name": "load-a", "me": True},
+                    {"kind": "human", "name": "load-b"},
+                ],
             },
         )
         r.raise_for_status()
