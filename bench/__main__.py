@@ -26,6 +26,7 @@ MODULES = {
     "cluster": "bench.cluster",
     "shared": "bench.web_shared",
     "page": "bench.web_page",
+    "players": "bench.players",
 }
 PARTS = list(MODULES)
 

@@ -286,7 +286,11 @@ async def _table_slot(
             "/api/tables",
             json={
                 "game": game,
-                "seats": [{"kind": "human", "name": "load-a"}, {"kind": "human", "name": "load-b"}],
+                # seat 0 is the creator's own, as the home page makes it: its turns are kept for "Your games"
+                "seats": [
+                    {"kind": "human", "name": "load-a", "me": True},
+                    {"kind": "human", "name": "load-b"},
+                ],
             },
         )
         r.raise_for_status()

@@ -32,9 +32,10 @@ from dicehall.core.game import CHANCE, get_game
 from dicehall.core.record import GameRecord, apply_event, new_state
 from dicehall.core.rules import RuleSet
 from dicehall.web.forward import forward_request
-from dicehall.web.live import page_view
+from dicehall.web.live import page_view, seat_names
 from dicehall.web.manager import WebRecord
 from dicehall.web.owners import Elsewhere
+from dicehall.web.players import players_of
 from dicehall.web.tables import TableError, TableManager
 
 router = APIRouter(prefix="/api")
@@ -53,7 +54,12 @@ class HintRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     seat: int = Field(ge=0, le=63)
-    token: str = Field(min_length=1, max_length=200)
+    token: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="none: the seat linked to the request's player",
+    )
 
 
 def _manager(request: Request) -> TableManager:
@@ -68,15 +74,21 @@ def _refuse(status: int, message: str) -> HTTPException:
 @router.post("/tables/{table_id}/hints", response_model=None)
 async def table_hints(table_id: str, body: HintRequest, request: Request) -> dict[str, Any] | Response:
     manager = _manager(request)
+    players = players_of(request, manager.store)
+    player = None if body.token else players.current(request)[0]
     try:
         table = manager.get(table_id)
-        held = manager.seats_for_tokens(table, [body.token])
+        if body.token:
+            held = manager.seats_for_tokens(table, [body.token])
+        else:  # a seat resumed through the player ("Your games"), no token in this browser
+            held = manager.seats_of_player(table, player)
     except Elsewhere as moved:  # another server process owns the table (forward.py)
-        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+        who = players.forward_header(player)
+        return await forward_request(request, moved.url, body.model_dump(mode="json"), who)
     except TableError as exc:
         raise _refuse(404 if exc.code == "no_such_table" else 403, str(exc)) from None
     if body.seat not in held:
-        raise _refuse(403, f"that token holds seat {held[0]}, not seat {body.seat}")
+        raise _refuse(403, f"you do not hold seat {body.seat} (seats held: {held or 'none'})")
     if not has_evaluator(table.meta.game):
         raise _refuse(400, f"{table.game.title} has no hints")
     if not table.hints_allowed:
@@ -203,7 +215,8 @@ def positions(record: GameRecord) -> dict[str, Any]:
     :func:`_change`). Views repeat large unchanging parts (a Clever sheet's printed layout, the other players'
     sheets), so this keeps a long game small."""
     _, state = new_state(record)
-    names = [str(p["name"]) for p in record.players]
+    # a default name of the record ("Player 2") narrates as seat.player: each page words it in its own language
+    names = seat_names([{"kind": "human", "name": str(p["name"])} for p in record.players])
     state.set_names(names)
 
     def view() -> dict[str, Any]:

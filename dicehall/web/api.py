@@ -23,10 +23,11 @@ from dicehall.web.forward import forward_request
 from dicehall.web.lifecycle import DAY
 from dicehall.web.limits import CreationLimits, LimitExceeded, Quota
 from dicehall.web.owners import Elsewhere
-from dicehall.web.players import Players, clear_cookie, player_json
+from dicehall.web.players import Players, clear_cookie, player_json, players_of
 from dicehall.web.protocol import CreateTable, DeleteTable, JoinSeat, RematchRequest, ResignSeat
 from dicehall.web.settings import ServerSettings
 from dicehall.web.tables import TableError, TableManager, public_seats
+from dicehall.web.yourgames import my_games_page, table_item
 
 router = APIRouter(prefix="/api")
 # Every route is ``async``: it runs on the event loop, like the websocket handlers, so the table manager and its
@@ -48,13 +49,7 @@ def _manager(request: Request) -> TableManager:
 
 
 def _players(request: Request) -> Players:
-    """The app's players, made on first use over its store (an app started again gets new ones)."""
-    state = request.app.state
-    store = _manager(request).store
-    made: Players | None = getattr(state, "players", None)
-    if made is None or made.store is not store:
-        made = state.players = Players(store)
-    return made
+    return players_of(request, _manager(request).store)
 
 
 def _http_error(exc: DicehallError) -> HTTPException:
@@ -253,9 +248,7 @@ def _too_many(exc: LimitExceeded, request: Request, player: Player | None = None
 
 
 @router.post("/tables", status_code=201, response_model=None)
-async def create_table(
-    body: CreateTable, request: Request, response: Response
-) -> dict[str, Any] | JSONResponse:
+async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any] | Response:
     limits = _creation_limits(request)
     creator = limits.key(request.client.host if request.client else None)
     # The quota counts per player: a client that has none yet is counted by its address only (and gets its
@@ -266,17 +259,17 @@ async def create_table(
         limits.check(creator, known_id)
     except LimitExceeded as exc:
         return _too_many(exc, request, known)
-    player = _players(request).ensure(request, response)
+    player = _players(request).ensure(request, response)  # the creator: its seat ("me") and its quota
     if known_id is None:
         limits.count_for_new_player(player.id)
     try:
-        table, tokens = _manager(request).create(body, creator=creator, creator_player=player.id)
+        table, tokens = _manager(request).create(body, creator=creator, player=player)
     except ImportError:
         limits.refund(creator, player.id)
         raise HTTPException(400, f"game {body.game!r} is not installed") from None
     except DicehallError as exc:
         limits.refund(creator, player.id)
-        return _refusal(exc)
+        return _with_cookie(_refusal(exc), response)
     seats = public_seats(table.seats)
     for s in seats:
         if s["seat"] in tokens:
@@ -295,42 +288,46 @@ async def list_tables(
     limit: int = Query(100, ge=1, le=500),
     before: float | None = Query(None, ge=0, le=1e11),
     game: list[str] | None = Query(None, max_length=8),
+    joinable: bool = False,
 ) -> list[dict[str, Any]]:
     """Tables, newest first; ``open`` = waiting for players or in play. Pages: pass the last table's ``created``
-    as ``before`` for the next (an index walk, never an offset count); ``game`` (repeatable) keeps those games."""
+    as ``before`` for the next (an index walk, never an offset count); ``game`` (repeatable) keeps those games.
+    ``joinable=true``: only tables with a free seat, and none the caller created or sits at (its own are in
+    ``/api/me/games``)."""
     wanted = {"open": ["waiting", "playing"], "all": None}.get(status, [status])
+    not_of = None
+    if joinable:
+        wanted = [s for s in (wanted or ["waiting"]) if s == "waiting"]
+        player, _stale = _players(request).current(request)
+        not_of = player.id if player is not None else None
     manager = _manager(request)
-    out = []
-    for meta in manager.store.list_tables(wanted, limit, before, game):
-        live = manager.tables.get(meta.id)
-        out.append(
-            {
-                "table_id": meta.id,
-                "game": meta.game,
-                "preset": meta.preset,
-                "status": meta.status,
-                "seq": live.seq if live is not None else None,
-                "seats": public_seats(meta.seats),
-                "created": meta.created,
-            }
-        )
-    return out
+    metas = manager.store.list_tables(wanted, limit, before, game, not_of=not_of)
+    manager.store.show_player_names(metas)
+    return [table_item(manager, meta) for meta in metas]
+
+
+def _with_cookie(answer: Response, response: Response) -> Response:
+    """``answer`` with the session cookie that ``response`` (FastAPI's, dropped when a route returns its own) set."""
+    for key, value in response.raw_headers:
+        if key == b"set-cookie":
+            answer.raw_headers.append((key, value))
+    return answer
 
 
 @router.post("/tables/{table_id}/join", response_model=None)
 async def join_table(
     table_id: str, body: JoinSeat, request: Request, response: Response
 ) -> dict[str, Any] | Response:
+    players = _players(request)
+    player = players.ensure(request, response)  # the joiner's seat is linked to it
     try:
-        token = _manager(request).claim(table_id, body.seat, body.name)
+        token = _manager(request).claim(table_id, body.seat, body.name, player)
     except Elsewhere as moved:  # another server process owns the table (forward.py)
-        forwarded = await forward_request(request, moved.url, body.model_dump(mode="json"))
-        if forwarded.status_code == 200:
-            _players(request).ensure(request, forwarded)
-        return forwarded
+        who = players.forward_header(player)
+        forwarded = await forward_request(request, moved.url, body.model_dump(mode="json"), who)
+        return _with_cookie(forwarded, response)
     except DicehallError as exc:
-        return _refusal(exc)  # a refused name says its rule as a message
-    _players(request).ensure(request, response)
+        return _with_cookie(_refusal(exc), response)  # a refused name says its rule as a message
     return {
         "table_id": table_id,
         "seat": body.seat,
@@ -341,14 +338,19 @@ async def join_table(
 
 @router.post("/tables/{table_id}/resign", response_model=None)
 async def resign_seat(table_id: str, body: ResignSeat, request: Request) -> dict[str, Any] | Response:
-    """The seat held by ``token`` gives the game up (as the websocket's ``resign``); forwarded to the owner."""
+    """The seat held by ``token``, or linked to the request's player, gives the game up (as the websocket's
+    ``resign``); forwarded to the owner."""
     manager = _manager(request)
+    players = _players(request)
+    player, _stale = players.current(request)
     try:
         table = manager.get(table_id)
         held = manager.seats_for_tokens(table, [body.token]) if body.token else []
+        held = sorted({*held, *manager.seats_of_player(table, player)})
         manager.resign(table, held, body.seat)
     except Elsewhere as moved:
-        return await forward_request(request, moved.url, body.model_dump(mode="json"))
+        who = players.forward_header(player)
+        return await forward_request(request, moved.url, body.model_dump(mode="json"), who)
     except DicehallError as exc:
         return _refusal(exc)
     manager.evict_if_idle(table)
@@ -461,4 +463,35 @@ async def set_my_name(body: NameBody, request: Request, response: Response) -> d
     except DicehallError as exc:
         return _refusal(exc)
     player = players.rename(request, players.ensure(request, response), body.name)
+    _manager(request).player_renamed(player)
     return {"player": player_json(player)}
+
+
+@router.post("/me")
+async def make_me(request: Request, response: Response) -> dict[str, Any]:
+    """The request's player, made (a new guest with its cookie) when it has none: a page opening an invite link
+    calls it so that the seat it takes can be linked to it."""
+    return {"player": player_json(_players(request).ensure(request, response))}
+
+
+@router.get("/me/games")
+async def my_games(
+    request: Request,
+    response: Response,
+    limit: int = Query(20, ge=1, le=100),
+    before: float | None = Query(None, ge=0, le=1e11),
+    before_id: str | None = Query(None, max_length=32),
+) -> dict[str, Any]:
+    """ "Your games" (yourgames.py): ``your_turn``, ``waiting`` (first page only) and ``finished`` (a keyset page
+    after ``before``/``before_id``), with ``next``, the cursor of the page after, or null."""
+    player, stale = _players(request).current(request)
+    if stale:
+        clear_cookie(request, response)
+    return my_games_page(_manager(request), player, limit, before, before_id)
+
+
+@router.get("/me/summary")
+async def my_summary(request: Request) -> dict[str, int]:
+    """``{"your_turn": N}``: tables where one of the player's seats is to move (polled by every page)."""
+    player, _stale = _players(request).current(request)
+    return {"your_turn": 0 if player is None else _manager(request).store.your_turn_count(player.id)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -209,6 +210,34 @@ class TableMeta:
     dice: str = "rolled"
     hints: bool | None = None
     """Hints allowed at this table; None (tables from before the option) = the old rule, see ``hints_allowed``."""
+    result: dict[str, Any] | None = None
+    """``{"scores", "winners"}`` of a finished game (tables finished from 0007 on)."""
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What a finished game writes with its last events: the table's result and each seat's."""
+
+    scores: list[float]
+    winners: list[int]
+
+    def seat_result(self, seat: int) -> str:
+        """win (the only winner), draw (a shared win, or nobody won), loss."""
+        if not self.winners or (seat in self.winners and len(self.winners) > 1):
+            return "draw"
+        return "win" if seat in self.winners else "loss"
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    """One of a player's seats as "Your games" reads it (a row of ``dh_seats``)."""
+
+    table_id: str
+    seat: int
+    status: str
+    turn: bool
+    updated: float
+    result: str | None
 
 
 UNDO = "undo"
@@ -307,6 +336,79 @@ Fence = Callable[[Connection], None]
 """A check run first in a write's transaction; it raises to refuse the write."""
 
 
+def _status_values(status: str | None, finish: Finish | None) -> dict[str, Any]:
+    """The ``dh_tables`` columns a status change sets."""
+    if status is None:
+        return {}
+    values: dict[str, Any] = {"status": status}
+    if status == "finished":
+        values["creator"] = values["creator_player"] = None  # only the unfinished-tables quota needs them
+        if finish is not None:
+            values["result"] = json.dumps({"scores": finish.scores, "winners": finish.winners})
+    return values
+
+
+SET_TURN = text(
+    "UPDATE dh_seats SET turn = (((:mask >> seat) & 1) = 1) WHERE table_id = :table AND player_id IS NOT NULL"
+)
+"""The ``turn`` of a table's linked seats (only they are read) from ``mask`` (bit ``seat`` set: that seat is to
+move). One fixed statement, compiled once per database and run as the driver's own SQL: a turn change costs the
+database's work and little Python (an ``IN`` list would be rendered anew per call)."""
+
+
+def _mask(seats: Sequence[int]) -> int:
+    return sum(1 << s for s in set(seats))
+
+
+class _DriverStatement:
+    """A statement compiled once for the engine's driver (its parameter style), executed with named values."""
+
+    def __init__(self, stmt: Any, engine: Engine) -> None:
+        compiled = stmt.compile(dialect=engine.dialect)
+        self.sql = str(compiled)
+        self.order = compiled.positiontup  # None for named parameter styles
+
+    def __call__(self, conn: Connection, **values: Any) -> None:
+        args = tuple(values[k] for k in self.order) if self.order else values
+        conn.exec_driver_sql(self.sql, args)
+
+
+def _seat_changes(
+    conn: Connection,
+    table_id: str,
+    now: float,
+    status: str | None,
+    turn: Sequence[int] | None,
+    finish: Finish | None,
+    set_turn: _DriverStatement,
+) -> None:
+    """Keep the table's ``dh_seats`` rows in step (tables from before 0007 have none: nothing happens)."""
+    if status is None and turn is None:
+        return
+    if (
+        status is None
+    ):  # the turn alone: one prepared statement; ``updated`` (indexed) stays, no index page moves
+        set_turn(conn, mask=_mask(turn or ()), table=table_id)
+        return
+    values: dict[str, Any] = {"updated": now}
+    if status is not None:
+        values["status"] = status
+    if turn is not None:
+        values["turn"] = SeatRow.seat.in_(list(turn)) if turn else false()
+    if status is not None and status not in OPEN_STATUSES:
+        values["turn"] = false()  # nobody is to move at a closed table
+    where = (SeatRow.table_id == table_id,)
+    if status == "finished" and finish is not None:
+        for seat, score in enumerate(finish.scores):
+            conn.execute(
+                update(SeatRow)
+                .where(*where, SeatRow.seat == seat)
+                .values(**values, result=finish.seat_result(seat), score=score)
+            )
+        return
+    conn.execute(update(SeatRow).where(*where).values(**values))
+
+
 def _actor_out(text: str) -> int | str:
     return text if text in ("chance", UNDO) else int(text)
 
@@ -320,6 +422,7 @@ class Store:
         migrate(self.engine)
         self._conn: Connection = self.engine.connect()
         self._ins_event = insert(EventRow)
+        self._set_turn = _DriverStatement(SET_TURN, self.engine)
 
     def close(self) -> None:
         self._conn.close()
@@ -330,23 +433,41 @@ class Store:
         self._conn.rollback()
 
     # -- writes (each one transaction, committed before the caller broadcasts anything) ---------------------
-    def create_table(self, meta: TableMeta) -> None:
-        self._write(
-            insert(TableRow).values(
-                id=meta.id,
-                game=meta.game,
-                preset=meta.preset,
-                overrides=json.dumps(meta.overrides),
-                seats=json.dumps(meta.seats),
-                status=meta.status,
-                created=meta.created,
-                updated=meta.updated,
-                creator=meta.creator,
-                creator_player=meta.creator_player,
-                dice=None if meta.dice == "rolled" else meta.dice,
-                hints=None if meta.hints is None else ("on" if meta.hints else "off"),
-            )
+    def create_table(self, meta: TableMeta, turn: Sequence[int] = ()) -> None:
+        """The table and a ``dh_seats`` row per seat (``player`` of a linked seat; ``turn``: the seats to move)."""
+        table = insert(TableRow).values(
+            id=meta.id,
+            game=meta.game,
+            preset=meta.preset,
+            overrides=json.dumps(meta.overrides),
+            seats=json.dumps(meta.seats),
+            status=meta.status,
+            created=meta.created,
+            updated=meta.updated,
+            creator=meta.creator,
+            dice=None if meta.dice == "rolled" else meta.dice,
+            hints=None if meta.hints is None else ("on" if meta.hints else "off"),
+            creator_player=meta.creator_player,
         )
+        seats = [
+            {
+                "table_id": meta.id,
+                "seat": i,
+                "player_id": s.get("player"),
+                "game": meta.game,
+                "status": meta.status,
+                "turn": i in turn,
+                "updated": meta.updated,
+            }
+            for i, s in enumerate(meta.seats)
+        ]
+
+        def stmts(conn: Connection) -> None:
+            conn.execute(table)
+            if seats:
+                conn.execute(insert(SeatRow), seats)
+
+        self._transaction(stmts)
 
     def update_table(
         self,
@@ -355,21 +476,30 @@ class Store:
         seats: list[dict[str, Any]] | None = None,
         status: str | None = None,
         fence: Fence | None = None,
+        link: Mapping[int, str] | None = None,
+        finish: Finish | None = None,
+        turn: Sequence[int] | None = None,
     ) -> None:
-        """``fence``: a check run first in the same transaction (the lease of a shared database, owners.py)."""
-        values: dict[str, Any] = {"updated": time.time()}
+        """``fence``: a check run first in the same transaction (the lease of a shared database, owners.py);
+        ``link``: seats now held by these players (``dh_seats.player_id``); ``finish``: the result of a game that
+        ends with this status change."""
+        now = time.time()
+        values: dict[str, Any] = {"updated": now}
         if seats is not None:
             values["seats"] = json.dumps(seats)
-        if status is not None:
-            values["status"] = status
-            if status == "finished":
-                values["creator"] = values["creator_player"] = None
-        stmt = update(TableRow).where(TableRow.id == table_id).values(**values)
+        stmt = update(TableRow).where(TableRow.id == table_id)
 
         def stmts(conn: Connection) -> None:
             if fence is not None:
                 fence(conn)
-            conn.execute(stmt)
+            conn.execute(stmt.values(**values, **_status_values(status, finish)))
+            for seat, player_id in (link or {}).items():
+                conn.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(player_id=player_id)
+                )
+            _seat_changes(conn, table_id, now, status, turn, finish, self._set_turn)
 
         self._transaction(stmts)
 
@@ -380,10 +510,14 @@ class Store:
         status: str | None = None,
         fence: Fence | None = None,
         seats: list[dict[str, Any]] | None = None,
+        *,
+        turn: Sequence[int] | None = None,
+        finish: Finish | None = None,
     ) -> None:
         """Append ``events`` (and a status change, and new ``seats``: a resign) in one transaction; raises if a
         sequence number exists, or whatever ``fence`` raises (it runs first in the transaction: the owner's lease
-        check, owners.py)."""
+        check, owners.py). ``turn``: the seats to move now, given only when that changed (a move that keeps the
+        turn writes no seat row); ``finish``: the result, with the status ``finished``."""
         rows = [
             {
                 "table_id": table_id,
@@ -400,15 +534,17 @@ class Store:
             if fence is not None:
                 fence(conn)
             conn.execute(self._ins_event, rows)
+            if status is None and turn is None and seats is None:
+                return  # the common move: one INSERT
+            now = time.time()
             values: dict[str, Any] = {}
             if status is not None:
-                values.update(status=status, updated=time.time())
-                if status == "finished":
-                    values["creator"] = values["creator_player"] = None  # only the quota needs them
+                values.update(updated=now, **_status_values(status, finish))
             if seats is not None:
-                values.update(seats=json.dumps(seats), updated=time.time())
+                values.update(seats=json.dumps(seats), updated=now)
             if values:
                 conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+            _seat_changes(conn, table_id, now, status, turn, finish, self._set_turn)
 
         self._transaction(stmts)
 
@@ -489,6 +625,7 @@ class Store:
             creator_player=row.creator_player,
             dice=row.dice or "rolled",
             hints=None if row.hints is None else row.hints == "on",
+            result=json.loads(row.result) if row.result else None,
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:
@@ -501,10 +638,18 @@ class Store:
         limit: int = 100,
         before: float | None = None,
         games: Iterable[str] | None = None,
+        not_of: str | None = None,
     ) -> list[TableMeta]:
         """Newest first; ``before`` (a ``created`` time) gives the next page after a page ending there; ``games``
-        keeps only those games."""
+        keeps only those games; ``not_of``: leaves out the tables this player created or holds a seat at."""
         stmt = select(TableRow).order_by(TableRow.created.desc()).limit(limit)
+        if not_of is not None:
+            held = select(SeatRow.table_id).where(
+                SeatRow.table_id == TableRow.id, SeatRow.player_id == not_of
+            )
+            stmt = stmt.where(
+                or_(TableRow.creator_player.is_(None), TableRow.creator_player != not_of), ~held.exists()
+            )
         if games is not None:
             stmt = stmt.where(TableRow.game.in_(list(games)))
         if before is not None:
@@ -625,6 +770,14 @@ class Store:
             )
         )
 
+    def get_player(self, player_id: str) -> Player | None:
+        rows = self._read(
+            select(PlayerRow.id, PlayerRow.name, PlayerRow.kind).where(PlayerRow.id == player_id)
+        )
+        if not rows or rows[0].kind == "deleted":
+            return None
+        return Player(rows[0].id, rows[0].name, rows[0].kind)
+
     def set_player_name(self, player_id: str, name: str, name_key: str) -> None:
         self._write(update(PlayerRow).where(PlayerRow.id == player_id).values(name=name, name_key=name_key))
 
@@ -637,6 +790,71 @@ class Store:
             r.id: r.name
             for r in self._read(select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(wanted)))
         }
+
+    def show_player_names(self, metas: Iterable[TableMeta]) -> None:
+        """Linked seats are called by their players' names now (one ``IN`` query for all ``metas``), so a rename
+        shows everywhere; the stored JSON keeps the name the seat had (records' snapshot)."""
+        metas = list(metas)
+        names = self.player_names(s["player"] for m in metas for s in m.seats if s.get("player"))
+        for meta in metas:
+            for s in meta.seats:
+                name = names.get(s.get("player") or "")
+                if name:
+                    s["name"], s["named"] = name, True
+
+    # -- "Your games": a player's seats, by ix_dh_seats_player --------------------------------------------------
+    _SEAT_COLUMNS = (
+        SeatRow.table_id,
+        SeatRow.seat,
+        SeatRow.status,
+        SeatRow.turn,
+        SeatRow.updated,
+        SeatRow.result,
+    )
+
+    def open_seats(self, player_id: str, limit: int = 200) -> list[SeatEntry]:
+        """The player's seats at waiting and playing tables, each status newest first: a range walk of
+        ``ix_dh_seats_player`` per status (no sort; the caller puts the seats to move first)."""
+        out: list[SeatEntry] = []
+        for status in OPEN_STATUSES:
+            out += [SeatEntry(*r) for r in self._read(self.seats_stmt(player_id, status, limit))]
+        return out
+
+    def finished_seats(
+        self, player_id: str, limit: int, before: tuple[float, str] | None = None
+    ) -> list[SeatEntry]:
+        """The player's seats at finished tables, newest first, after the keyset ``before`` = ``(updated,
+        table_id)`` of the last one of the page before: a range walk of ``ix_dh_seats_player`` (no offset)."""
+        return [SeatEntry(*r) for r in self._read(self.seats_stmt(player_id, "finished", limit, before))]
+
+    @classmethod
+    def seats_stmt(
+        cls, player_id: str, status: str, limit: int, before: tuple[float, str] | None = None
+    ) -> Any:
+        """A player's seats of one status, newest first (ties by table id), after the keyset ``before``."""
+        stmt = select(*cls._SEAT_COLUMNS).where(SeatRow.player_id == player_id, SeatRow.status == status)
+        if before is not None:
+            u, t = before
+            # "updated <= u" bounds the range (a seek); the OR keeps ties on updated ordered by table_id
+            stmt = stmt.where(SeatRow.updated <= u, or_(SeatRow.updated < u, SeatRow.table_id < t))
+        return stmt.order_by(SeatRow.updated.desc(), SeatRow.table_id.desc()).limit(limit)
+
+    def tables_by_id(self, ids: Iterable[str]) -> dict[str, TableMeta]:
+        wanted = list(set(ids))
+        if not wanted:
+            return {}
+        return {r.id: self._meta(r) for r in self._read(select(TableRow).where(TableRow.id.in_(wanted)))}
+
+    def your_turn_count(self, player_id: str) -> int:
+        """Tables in play where one of the player's seats is to move."""
+        return len({r[0] for r in self._read(self.your_turn_stmt(player_id))})
+
+    @staticmethod
+    def your_turn_stmt(player_id: str) -> Any:
+        # the table ids, counted here: a COUNT(DISTINCT) would sort them in a temporary b-tree
+        return select(SeatRow.table_id).where(
+            SeatRow.player_id == player_id, SeatRow.status == "playing", SeatRow.turn.is_(True)
+        )
 
     # -- lifecycle (unloading, abandonment) ------------------------------------------------------------------
     def _last_activity(self) -> Any:

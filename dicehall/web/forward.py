@@ -35,7 +35,9 @@ def _retry(message: str) -> JSONResponse:
     return JSONResponse({"detail": message, "code": "moved"}, status_code=503, headers={"Retry-After": "1"})
 
 
-async def forward_request(request: Request, url: str, body: Any = None) -> Response:
+async def forward_request(
+    request: Request, url: str, body: Any = None, headers: dict[str, str] | None = None
+) -> Response:
     """Send this REST request on to the owner at ``url``; its answer, or 503 + Retry-After if it is away."""
     if not url or request.headers.get(HEADER):
         return _retry("the table is moving to another server process; retry in a moment")
@@ -48,7 +50,7 @@ async def forward_request(request: Request, url: str, body: Any = None) -> Respo
                 url + request.url.path,
                 params=request.query_params,
                 json=body,
-                headers={HEADER: "1"},
+                headers={HEADER: "1", **(headers or {})},
             )
         except httpx.HTTPError as exc:
             _unreachable.warn(url, f"forwarding to the table's owner {url} failed: {type(exc).__name__}")
@@ -65,7 +67,9 @@ class Upstream:
         self.pump = asyncio.get_running_loop().create_task(self._pump(conn))
 
     @classmethod
-    async def open(cls, conn: Connection, url: str, first: str | bytes) -> Upstream | None:
+    async def open(
+        cls, conn: Connection, url: str, first: str | bytes, headers: dict[str, str] | None = None
+    ) -> Upstream | None:
         from websockets.asyncio.client import connect
         from websockets.exceptions import WebSocketException
 
@@ -73,7 +77,7 @@ class Upstream:
         try:
             ws = await connect(
                 target,
-                additional_headers={HEADER: "1"},
+                additional_headers={HEADER: "1", **(headers or {})},
                 open_timeout=OPEN_TIMEOUT,
                 max_size=None,
                 ping_interval=None,

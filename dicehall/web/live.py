@@ -120,6 +120,9 @@ class LiveTable:
     extras, and its message without them (what ``recent`` keeps for it once a newer one arrives)."""
     unsent: dict[int, tuple[dict[str, Any], str]] = dataclasses.field(default_factory=dict)
     """Extras of events made but not yet kept (a failed commit clears them)."""
+    last_turn: tuple[int, ...] | None = None
+    """The seats to move as last written to ``dh_seats`` (None: not known since loading, written at the next
+    commit): a move that keeps the turn writes no seat row."""
 
     @property
     def id(self) -> str:
@@ -134,7 +137,7 @@ class LiveTable:
         return self.meta.status
 
     def names(self) -> list[str]:
-        return [str(s["name"]) for s in self.seats]
+        return seat_names(self.seats)
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s["kind"] == "human"]
@@ -159,8 +162,10 @@ class LiveTable:
         state (game-neutral)."""
         return self.view_of(self.state)
 
-    def view_of(self, state: State[Any], viewer: int | None = None) -> dict[str, Any]:
-        view = page_view(state, self.names(), viewer)
+    def view_of(
+        self, state: State[Any], viewer: int | None = None, names: list[str] | None = None
+    ) -> dict[str, Any]:
+        view = page_view(state, self.names() if names is None else names, viewer)
         view["dice_mode"] = self.meta.dice
         if self.real_dice:
             undo = self.entered[-1] if self.entered else None
@@ -189,8 +194,10 @@ class LiveTable:
             "created": self.meta.created,
         }
 
-    def entry_text(self, actor: int | str, move: str, entered_by: int | None = None) -> str:
-        names = self.names()
+    def entry_text(
+        self, actor: int | str, move: str, entered_by: int | None = None, names: list[str] | None = None
+    ) -> str:
+        names = self.names() if names is None else names
         if actor == UNDO:
             return f"{names[entered_by or 0]} takes back the dice {move}"
         if actor == "chance" and entered_by is not None:
@@ -217,7 +224,8 @@ class LiveTable:
         """The event message for ``ev``, made right after it was applied (so its view is the state after it),
         and its log entry for snapshots. An entered outcome carries ``entered_by``; an undo also ``retracts``
         (the sequence number of the entry it takes back)."""
-        words = self.entry_text(ev.actor, ev.move, ev.entered_by)
+        names = self.names()  # once per event: its text and its view
+        words = self.entry_text(ev.actor, ev.move, ev.entered_by, names)
         msg: dict[str, Any] = {
             "type": "event",
             "seq": ev.seq,
@@ -226,7 +234,7 @@ class LiveTable:
             "text": words,
             "at": ev.at,
             "status": status_for(self.seats, self.state, self.status),
-            "state": self.view(),
+            "state": self.view_of(self.state, names=names),
         }
         entry: dict[str, Any] = {"seq": ev.seq, "actor": ev.actor, "move": ev.move, "text": words}
         if ev.entered_by is not None:
@@ -329,6 +337,7 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "bot": s.get("bot"),
             "claimed": bool(s["claimed"]),
             "named": is_named(i, s),
+            "player": s.get("player"),
             **({"reserved": True} if "reserved" in s else {}),  # kept for a rematch's player
             **({"deleted": True} if s.get("deleted") else {}),
             **({"resigned": True} if s.get("resigned") else {}),
@@ -337,15 +346,47 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def seat_names(seats: list[dict[str, Any]]) -> list[str]:
+    """Names for the game's narration: an unnamed seat is the message ``seat.player`` (a ``str`` reading "Player
+    N") and a deleted account's seat ``seat.deleted``, so each page words them in its reader's language; named
+    seats are their names."""
+    return [
+        Message("seat.deleted")
+        if s.get("deleted")
+        else str(s["name"])
+        if is_named(i, s)
+        else Message("seat.player", n=i + 1)
+        for i, s in enumerate(seats)
+    ]
+
+
+def turn_seats(state: State[Any], seats: list[dict[str, Any]], real_dice: bool) -> tuple[int, ...]:
+    """The seats to move now: a simultaneous group, else the current player, else (dice to throw) the thrower;
+    with real dice and no thrower in particular, every person who may type the dice in. Empty when over."""
+    if state.is_terminal():
+        return ()
+    group = state.simultaneous_seats()
+    if group:
+        return tuple(group)
+    current = state.current_player()
+    if current >= 0:
+        return (current,)
+    roller = state.roller()
+    if roller is not None:
+        return (roller,)
+    if real_dice:
+        return tuple(entry_seats(state, [i for i, s in enumerate(seats) if s["kind"] == "human"]))
+    return ()
+
+
 def default_hints(seats: list[dict[str, Any]]) -> bool:
     """Hints are on by default alone and against bots, off when two or more people share the table."""
     return sum(1 for s in seats if s["kind"] == "human") <= 1
 
 
 def name_players(state: State[Any], seats: list[dict[str, Any]]) -> None:
-    """Seat names for the game's own narration and rendering (a deleted account's seat as a message, worded in
-    each reader's language)."""
-    state.set_names([Message("seat.deleted") if s.get("deleted") else str(s["name"]) for s in seats])
+    """Seat names for the game's own narration and rendering (see :func:`seat_names`)."""
+    state.set_names(seat_names(seats))
 
 
 def status_for(seats: list[dict[str, Any]], state: State[Any], current: str | None = None) -> str:

@@ -27,7 +27,7 @@ from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
 from dicehall.i18n.message import Message
 from dicehall.web.bots import BotRunner
-from dicehall.web.db import OPEN_STATUSES, UNDO, Store, StoredEvent, TableMeta
+from dicehall.web.db import OPEN_STATUSES, UNDO, Finish, Player, Store, StoredEvent, TableMeta
 from dicehall.web.lifecycle import Lifecycle
 from dicehall.web.live import (
     RECENT_EVENTS,
@@ -43,6 +43,7 @@ from dicehall.web.live import (
     name_players,
     new_rngs,
     status_for,
+    turn_seats,
 )
 from dicehall.web.lobby import Lobby
 from dicehall.web.owners import Elsewhere, LeaseLost, Owners
@@ -52,6 +53,11 @@ from dicehall.web.settings import ServerSettings
 from dicehall.web.together import Together
 
 log = logging.getLogger("dicehall.web")
+
+
+def finish_of(state: State[Any]) -> Finish:
+    """The result a finished game stores (the same scores and winners as its record's)."""
+    return Finish(list(state.scores()), list(state.winners()))
 
 
 def _iso(t: float) -> str:
@@ -181,10 +187,13 @@ class TableManager:
 
     # -- creating, loading, claiming ----------------------------------------------------------------------
     def create(
-        self, spec: CreateTable, creator: str | None = None, creator_player: str | None = None
+        self, spec: CreateTable, creator: str | None = None, player: Player | None = None
     ) -> tuple[LiveTable, dict[int, str]]:
         """Create a table; returns it with the tokens of the claimed human seats (shown once, stored hashed).
-        ``creator`` is the creating client's key (see ``limits.py``), stored for the unfinished-tables quota."""
+        ``creator`` is the creating client's key (see ``limits.py``), stored for the unfinished-tables quota;
+        ``player`` the creating player: a seat ``"me": true`` is linked to it and takes its name."""
+        if sum(1 for s in spec.seats if s.me) > 1:
+            raise TableError("bad_request", "at most one seat can be yours ('me': true)")
         game = get_game(spec.game)
         rules = game.rules_type.from_preset(spec.preset, {**game.live_overrides, **spec.overrides})
         game.check_player_count(len(spec.seats))
@@ -211,7 +220,12 @@ class TableManager:
             else:
                 if s.bot:
                     raise TableError("bad_request", f"seat {i}: a human seat takes no 'bot'")
+                if s.me and s.open:
+                    raise TableError("bad_request", f"seat {i}: your own seat ('me') cannot be left open")
+                mine = s.me and player is not None
                 name = check_seat_name(s.name) if s.name and s.name.strip() else ""
+                if mine and player is not None and player.name:
+                    name = player.name
                 token_hash = None
                 if not s.open:
                     tokens[i] = secrets.token_urlsafe(24)
@@ -223,7 +237,8 @@ class TableManager:
                         "bot": None,
                         "token": token_hash,
                         "claimed": not s.open,
-                        "named": bool(name) and is_named(i, {"kind": "human", "name": name}),
+                        "named": bool(name) and (mine or is_named(i, {"kind": "human", "name": name})),
+                        "player": player.id if mine and player is not None else None,
                     }
                 )
         now = time.time()
@@ -237,25 +252,28 @@ class TableManager:
             created=now,
             updated=now,
             creator=creator,
-            creator_player=creator_player,
             dice=spec.dice,
             hints=default_hints(seats) if spec.hints is None else spec.hints,
+            creator_player=player.id if player is not None else None,
         )
         return self.start(meta), tokens
 
     def start(self, meta: TableMeta, after: Callable[[], None] | None = None) -> LiveTable:
-        """Store the new table ``meta`` (its status follows from its seats) and open it: dice it opens with, bots.
-        ``after`` runs once the table is stored (e.g. recording the rematch it answers)."""
+        """Store the new table ``meta`` (its status follows from its seats; a ``dh_seats`` row per seat, linked
+        where the seat JSON names a player) and open it: dice it opens with, bots. ``after`` runs once the table
+        is stored (e.g. recording the rematch it answers)."""
         game = get_game(meta.game)
         rules = game.rules_type.from_preset(meta.preset, meta.overrides)
         state = game.new_initial_state(rules, len(meta.seats))
         meta.status = status_for(meta.seats, state)
-        self.store.create_table(meta)
+        turn = turn_seats(state, meta.seats, meta.dice == "real")
+        self.store.create_table(meta, turn)
         if after is not None:
             after()
         if self.owners is not None:
             self.owners.acquire(meta.id)  # a new id: nobody else can hold it
         table = self._live(meta, state, 0)
+        table.last_turn = turn
         self._add(table)
         self.advance(table, None, None)  # a game may open with dice
         self._open_together(table)
@@ -286,6 +304,7 @@ class TableManager:
         meta = self.store.get_table(table_id)
         if meta is None:
             raise TableError("no_such_table", f"there is no table {table_id!r}")
+        self.store.show_player_names([meta])
         if self.owners is not None:
             self.owners.acquire(table_id)  # or Elsewhere: the request goes to the owner
         try:
@@ -328,15 +347,24 @@ class TableManager:
         status = status_for(meta.seats, state, meta.status)
         if status != meta.status:  # e.g. killed between the last event and the status update
             meta.status = status
-            self.store.update_table(meta.id, status=status, fence=self._fence(meta.id))
+            finish = finish_of(state) if status == "finished" else None
+            self.store.update_table(meta.id, status=status, fence=self._fence(meta.id), finish=finish)
         last = events[-1].at if events else meta.created
         if meta.status in OPEN_STATUSES and self.lifecycle.is_stale(last):
             self.lifecycle.mark_abandoned(meta, fenced=True)
         return table
 
-    def claim(self, table_id: str, seat: int, name: str | None, reserved_ok: bool = False) -> str:
-        """Take the free human seat ``seat`` and return its token. A seat kept for a rematch's player is taken
-        only through the rematch (``reserved_ok``, see rematch.py)."""
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        name: str | None,
+        player: Player | None = None,
+        reserved_ok: bool = False,
+    ) -> str:
+        """Take the free human seat ``seat`` and return its token; ``player`` (the joiner) is linked to it, and its
+        name, if it has one, is the seat's. A seat kept for a rematch's player is taken only through the rematch
+        (``reserved_ok``, see rematch.py)."""
         table = self.get(table_id)
         if table.status not in OPEN_STATUSES:
             raise TableError("game_over", f"table {table_id} is {table.status}; start a new table")
@@ -355,6 +383,9 @@ class TableManager:
         seats = [dict(x) for x in table.seats]
         seats[seat].update(token=hash_token(token), claimed=True)
         seats[seat].pop("reserved", None)
+        if player is not None:
+            seats[seat]["player"] = player.id
+            name = player.name or name
         if name and name.strip():
             typed = check_seat_name(name)
             others = [str(x["name"]) for i, x in enumerate(table.seats) if i != seat and x["kind"] == "human"]
@@ -369,10 +400,16 @@ class TableManager:
             seats[seat]["name"] = typed
             seats[seat]["named"] = is_named(seat, {"kind": "human", "name": seats[seat]["name"]})
         status = status_for(seats, table.state)
+        link = {seat: player.id} if player is not None else None
+        turn = self._turn_on_link(table, seats) if link else None
         try:
-            self.store.update_table(table_id, seats=seats, status=status, fence=self._fence(table_id))
+            self.store.update_table(
+                table_id, seats=seats, status=status, fence=self._fence(table_id), link=link, turn=turn
+            )
         except LeaseLost:
             raise self._lost(table) from None
+        if turn is not None:
+            table.last_turn = turn
         table.meta.seats = seats
         table.meta.status = status
         self.lobby.changed(table.meta)
@@ -381,6 +418,66 @@ class TableManager:
         self._open_together(table)  # a table that was waiting for players may be in a simultaneous phase
         self.bots.schedule(table)
         return token
+
+    def link(self, table: LiveTable, held: list[int], wanted: list[int], player: Player) -> list[int]:
+        """Link ``player`` to the seats of ``wanted`` it holds by token and nobody is linked to yet (an invite
+        link opened in this browser); returns the seats linked now. Linking changes who the seat is, not the
+        game: no event, one transaction, then a ``table`` message."""
+        seats = [dict(x) for x in table.seats]
+        linked = [
+            k
+            for k in sorted(set(wanted))
+            if k in held and seats[k]["kind"] == "human" and not seats[k].get("player")
+        ]
+        if not linked:
+            return []
+        for k in linked:
+            seats[k]["player"] = player.id
+            if player.name:
+                seats[k]["name"], seats[k]["named"] = player.name, True
+        turn = self._turn_on_link(table, seats)
+        try:
+            self.store.update_table(
+                table.id,
+                seats=seats,
+                fence=self._fence(table.id),
+                link=dict.fromkeys(linked, player.id),
+                turn=turn,
+            )
+        except LeaseLost:
+            raise self._lost(table) from None
+        if turn is not None:
+            table.last_turn = turn
+        table.meta.seats = seats
+        name_players(table.state, seats)
+        table.broadcast(dumps({"type": "table", **table.describe()}))
+        return linked
+
+    @staticmethod
+    def _turn_on_link(table: LiveTable, seats: list[dict[str, Any]]) -> tuple[int, ...] | None:
+        """The turn to write when a seat gets linked: a table nobody was linked to has not kept it up to date."""
+        turn = turn_seats(table.state, seats, table.real_dice)
+        return None if turn == table.last_turn else turn
+
+    def seats_of_player(self, table: LiveTable, player: Player | None) -> list[int]:
+        """The seats linked to ``player`` (what a ``"mine": true`` join holds besides its tokens' seats)."""
+        if player is None:
+            return []
+        return [i for i, s in enumerate(table.seats) if s.get("player") == player.id]
+
+    def player_renamed(self, player: Player) -> None:
+        """A player took a new name: the loaded tables where it sits call its seats so at once (tables loaded
+        later read it from the database)."""
+        if not player.name:
+            return
+        for table in self.tables.values():
+            mine = [s for s in table.seats if s.get("player") == player.id]
+            if not mine:
+                continue
+            for s in mine:
+                s["name"], s["named"] = player.name, True
+            name_players(table.state, table.seats)
+            table.broadcast(dumps({"type": "table", **table.describe()}))
 
     # -- joining ----------------------------------------------------------------------------------------------
     def seats_for_tokens(self, table: LiveTable, tokens: list[str]) -> list[int]:
@@ -572,8 +669,9 @@ class TableManager:
         move, retracts = table.moves[-1][1], table.seqs[-1]
         ev = StoredEvent(table.seq + 1, UNDO, move, time.time(), seat)
         try:
-            self.store.append_events(table.id, [ev], fence=self._fence(table.id))
             state = self._replay_moves(table, table.moves[:-1])
+            turn = self._turn_to_write(table, state)
+            self.store.append_events(table.id, [ev], fence=self._fence(table.id), turn=turn)
         except LeaseLost:
             raise self._lost(table) from None
         except Exception as exc:
@@ -581,6 +679,7 @@ class TableManager:
             self._reload(table)
             raise TableError("server_error", f"the undo could not be saved ({type(exc).__name__})") from None
         table.state = state
+        self._turn_written(table, turn)
         table.moves.pop()
         table.entered.pop()
         table.seqs.pop()
@@ -655,6 +754,22 @@ class TableManager:
         for i, (actor, move) in enumerate(moves, start=1):
             apply_event(state, Event(actor, move), i)
         return state
+
+    @staticmethod
+    def _turn_to_write(table: LiveTable, state: State[Any]) -> tuple[int, ...] | None:
+        """The seats to move after a commit, when ``dh_seats`` must hear of it: only at a table where somebody's
+        seat is linked (nobody else reads the turn; it is written in full when a seat gets linked) and only when
+        it changed (a roll that keeps the turn costs no statement)."""
+        if not any(s.get("player") for s in table.seats):
+            table.last_turn = None  # not kept up to date here
+            return None
+        turn = turn_seats(state, table.seats, table.real_dice)
+        return None if turn == table.last_turn else turn
+
+    @staticmethod
+    def _turn_written(table: LiveTable, turn: tuple[int, ...] | None) -> None:
+        if turn is not None:
+            table.last_turn = turn
 
     def advance(self, table: LiveTable, actor: int | None, action: Any) -> None:
         """Apply ``action`` for ``actor`` (if any) and every chance event that follows; commit; broadcast."""
@@ -738,12 +853,15 @@ class TableManager:
             if not pending:
                 return
             status = status_for(table.seats, state)
+            turn = self._turn_to_write(table, state)
             self.store.append_events(
                 table.id,
                 [ev for ev, _, _ in pending],
                 status if status != table.status else None,
                 fence=self._fence(table.id),
                 seats=seats,
+                turn=turn,
+                finish=finish_of(state) if status == "finished" and status != table.status else None,
             )
         except TableError:
             raise
@@ -758,6 +876,7 @@ class TableManager:
             ) from None
         changed = status != table.meta.status
         table.meta.status = status
+        self._turn_written(table, turn)
         table.touched = self.clock()
         if changed:
             self.lobby.changed(table.meta)
@@ -804,6 +923,7 @@ class TableManager:
         meta = self.store.get_table(table.id)
         if meta is None:
             return
+        self.store.show_player_names([meta])
         fresh = self.rebuild(meta)
         table.state, table.seq, table.recent, table.meta = fresh.state, fresh.seq, fresh.recent, fresh.meta
         table.moves, table.entered, table.seqs = fresh.moves, fresh.entered, fresh.seqs
@@ -811,6 +931,7 @@ class TableManager:
         table.together = None
         self._open_together(table)
         table.extras, table.unsent = None, {}
+        table.last_turn = None  # unknown: the next commit writes it
 
     # -- records ----------------------------------------------------------------------------------------------
     def record(self, table_id: str) -> WebRecord:

@@ -15,6 +15,8 @@ account. Other server processes drop an ended session from their caches within `
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import secrets
 import time
@@ -30,6 +32,7 @@ from dicehall.web.db import Player, Store
 from dicehall.web.live import hash_token
 
 COOKIE = "dh_sid"
+PLAYER_HEADER = "X-Dicehall-Player"
 SECURE_COOKIE = "__Host-dh_sid"
 MAX_AGE = 400 * 24 * 3600
 """Seconds a cookie and its session live (Chromium caps a cookie's lifetime at 400 days)."""
@@ -57,10 +60,16 @@ class Players:
         self.store = store
         self.accounts = AccountStore(store)
         self._cache: OrderedDict[str, tuple[float, Player | None, float]] = OrderedDict()
+        self._secret: bytes | None = None
 
     # -- reading the cookie --------------------------------------------------------------------------------------
     def current(self, conn: HTTPConnection) -> tuple[Player | None, bool]:
-        """The request's player (None without a valid session) and whether it sent a cookie to clear."""
+        """The request's player (None without a valid session) and whether it sent a cookie to clear. A request
+        another server process forwards (forward.py) names its player in a header signed with the database's
+        secret, since the cookie stays with the process the browser reached."""
+        signed = conn.headers.get(PLAYER_HEADER)
+        if signed is not None:
+            return self._forwarded(signed), False
         value = conn.cookies.get(cookie_name(conn))
         if value is None:
             return None, False
@@ -68,6 +77,25 @@ class Players:
             return None, True
         player = self._lookup(hash_token(value))
         return player, player is None
+
+    def _key(self) -> bytes:
+        if self._secret is None:
+            self._secret = self.store.secret("forward_player")
+        return self._secret
+
+    def forward_header(self, player: Player | None) -> dict[str, str]:
+        """The header that carries ``player`` to the table's owner process (empty without a player)."""
+        if player is None:
+            return {}
+        mac = hmac.new(self._key(), player.id.encode(), hashlib.sha256).hexdigest()
+        return {PLAYER_HEADER: f"{player.id}.{mac}"}
+
+    def _forwarded(self, signed: str) -> Player | None:
+        player_id, _, mac = signed.partition(".")
+        want = hmac.new(self._key(), player_id.encode(), hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(mac, want):
+            return None
+        return self.store.get_player(player_id)
 
     def session(self, conn: HTTPConnection) -> tuple[Player, str] | None:
         """This request's player and the stored hash of its live session, or None."""
@@ -151,6 +179,15 @@ class Players:
         for key, (_at, cached, _seen) in list(self._cache.items()):
             if cached is not None and cached.id == player_id:
                 del self._cache[key]
+
+
+def players_of(conn: HTTPConnection, store: Store) -> Players:
+    """The app's players (over ``store``), made on first use; an app started again gets new ones."""
+    state = conn.app.state
+    made: Players | None = getattr(state, "players", None)
+    if made is None or made.store is not store:
+        made = state.players = Players(store)
+    return made
 
 
 def set_cookie(conn: HTTPConnection, response: Response, token: str) -> None:

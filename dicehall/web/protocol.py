@@ -46,6 +46,12 @@ class JoinMsg(_Msg):
     table: str = Field(min_length=1, max_length=64)
     tokens: list[str] = Field(default_factory=list, max_length=8)
     last_seq: int | None = Field(default=None, ge=0)
+    link: list[int] = Field(
+        default_factory=list,
+        max_length=16,
+        description="seats held by token to link to this connection's player (a token from an invite link)",
+    )
+    mine: bool = Field(default=False, description="also hold the seats linked to this connection's player")
 
 
 class ActMsg(_Msg):
@@ -113,6 +119,7 @@ class SeatSpec(BaseModel):
         description="bot name (its level), e.g. 'expert'; 'level' is accepted as another name for it",
     )
     open: bool = Field(default=False, description="human seat left for someone to claim with POST .../join")
+    me: bool = Field(default=False, description="the creator's own seat: linked to its player, named by it")
 
 
 class CreateTable(BaseModel):

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from dicehall.web.forward import HEADER, Upstream
 from dicehall.web.limits import MessageLimiter
 from dicehall.web.owners import Elsewhere
+from dicehall.web.players import players_of
 from dicehall.web.protocol import (
     CLIENT_MESSAGES,
     MAX_MESSAGE_BYTES,
@@ -131,7 +132,9 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
                 continue
             handle_frame(conn, manager, raw)
             if conn.forward_to is not None:
-                upstream = await Upstream.open(conn, conn.forward_to, raw)
+                players = players_of(ws, manager.store)
+                who = players.forward_header(players.current(ws)[0])  # the owner links and holds by player
+                upstream = await Upstream.open(conn, conn.forward_to, raw, who)
                 conn.forward_to = None
     except WebSocketDisconnect:
         pass
@@ -230,6 +233,12 @@ def join(conn: Connection, manager: TableManager, msg: JoinMsg) -> None:
     except TableError:
         manager.evict_if_idle(table)
         raise
+    if msg.link or msg.mine:
+        player, _stale = players_of(conn.ws, manager.store).current(conn.ws)  # the handshake's cookie
+        if player is not None and msg.link:
+            manager.link(table, seats, msg.link, player)
+        if msg.mine:
+            seats = sorted(set(seats) | set(manager.seats_of_player(table, player)))
     if conn.table is not None and conn.table is not table:
         manager.leave(conn.table, conn)
     conn.table, conn.seats = table, seats

@@ -82,3 +82,97 @@ def test_polish_and_russian_see_default_names_in_their_own(new_page: Any, server
         board = page.inner_text("[data-testid=scoreboard]")
         assert mine in board and theirs in board, board
         assert "Player" not in board
+
+
+def _finished_game_of(server: Server, player_id: str) -> str:
+    """A real Dice 1000 game (cautious against bold, to the end) stored as a finished table whose seat 0 is the
+    player's, written through the server's own Store as the server writes one."""
+    import secrets
+    import time
+
+    import numpy as np
+
+    from dicehall.core.agents import make_bot
+    from dicehall.core.game import get_game
+    from dicehall.core.record import GameRecord
+    from dicehall.core.simulate import play_game
+    from dicehall.web.db import Store, StoredEvent, TableMeta
+    from dicehall.web.manager import finish_of
+
+    game = get_game("thousand")
+    rules = game.rules_type.from_preset("classic-nobarrel", {"target": 300, "pits": [], "dump_truck": False})
+    state = game.new_initial_state(rules, 2)
+    record = GameRecord.start("thousand", rules, ["Ann", "Bob"])
+    bots = [make_bot("thousand", "cautious", rules), make_bot("thousand", "bold", rules)]
+    play_game(state, bots, np.random.default_rng(7), np.random.default_rng(8), record)
+    seat = {"kind": "human", "bot": None, "token": None, "claimed": True, "named": True}
+    seats = [{**seat, "name": "Ann", "player": player_id}, {**seat, "name": "Bob", "player": None}]
+    table_id, now = secrets.token_hex(6), time.time()
+    meta = TableMeta(table_id, "thousand", rules.preset, rules.overrides(), seats, "playing", now, now)
+    store = Store(f"sqlite:///{server.db}")
+    try:
+        store.create_table(meta, (0,))
+        events = [StoredEvent(i + 1, e.actor, e.move, now) for i, e in enumerate(record.events)]
+        store.append_events(table_id, events, "finished", finish=finish_of(state))
+    finally:
+        store.close()
+    return table_id
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_your_games_resume_and_title(new_page: Any, server: Server, size: str) -> None:
+    """Your games on the home page: the solo table where it is this player's turn first (marked in words), a table
+    waiting for someone to join next, a finished game with its winner, scores and analysis last; the tab title
+    counts the tables to move at; Resume holds the seat through the player, with no token saved in the page."""
+    width, height = SIZES[size]
+    page = new_page(width, height)
+    page.goto("/")
+    page.wait_for_selector("[data-testid=open-tables] li, [data-testid=open-tables] p:not(:empty)")
+    assert page.get_by_test_id("your-games").is_hidden()  # a new visitor has no games
+    page.click("[data-start=clever-solo]")
+    page.wait_for_url("**/table/*")
+    solo = page.url.rsplit("/", 1)[-1]
+    # a table of this player's waiting for somebody to take its free seat (made with this browser's cookie)
+    seats = [{"kind": "human", "open": True}, {"kind": "human", "me": True}]
+    waiting = page.request.post("/api/tables", data={"game": "thousand", "seats": seats}).json()["table_id"]
+    me = page.request.get("/api/me").json()["player"]["id"]
+    finished = _finished_game_of(server, me)
+    page.goto("/")
+    yours = page.get_by_test_id("your-games")
+    yours.locator(f"[data-testid=your-finished] li[data-table='{finished}']").wait_for()
+    turn_item = yours.locator(f"[data-testid=your-turn] li[data-table='{solo}']")
+    assert "Your turn" in turn_item.inner_text()  # said in words, not only by colour
+    assert yours.locator(f"[data-testid=your-waiting] li[data-table='{waiting}']").count() == 1
+    done = yours.locator(f"[data-testid=your-finished] li[data-table='{finished}']").inner_text()
+    record = server.get(f"/api/tables/{finished}/record")["result"]
+    winner = ["Ann", "Bob"][record["winners"][0]]
+    assert f"Winner: {winner}" in done and ("You won" if winner == "Ann" else "You lost") in done
+    assert all(f"{int(s)}" in done for s in record["scores"])
+    analysis = yours.locator(f"li[data-table='{finished}'] [data-analysis]")
+    assert analysis.get_attribute("href") == f"/table/{finished}/analysis"
+    # the open list shows strangers' tables only: not this player's own waiting table
+    assert page.locator(f"[data-testid=open-tables] li[data-table='{waiting}']").count() == 0
+    # the order on the page: your turn, then waiting, then finished; your turn seen without scrolling
+    order = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=your-games] li[data-table]')].map(li => li.dataset.table)"
+    )
+    assert order.index(solo) < order.index(waiting) < order.index(finished)
+    box = turn_item.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= height, box
+    page.wait_for_function("() => document.title.startsWith('(1) ')")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"your-games-{size}.png"))
+    # Resume with no token left in this browser: the seat is held through the linked player
+    page.evaluate("() => localStorage.clear()")
+    turn_item.get_by_role("link", name="Resume").click()
+    page.wait_for_url(f"**/table/{solo}")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=seat-badge]')?.textContent.includes('You play')"
+    )
+    page.screenshot(path=str(ARTIFACTS / f"your-games-resumed-{size}.png"))
+    # another browser (another player) watches the same table
+    other = new_page(width, height)
+    other.goto(f"/table/{solo}")
+    other.wait_for_function(
+        "() => document.querySelector('[data-testid=seat-badge]')?.textContent.includes('Watching')"
+    )

@@ -246,9 +246,7 @@ def check_view(state: State[Any], table: Table) -> set[str]:
     assert view["scores"] == state.scores() and len(view["scores"]) == state.num_players
     if cur == TERMINAL:
         assert view["legal_actions"] == [] and view["winners"] == state.winners()
-    elif cur == CHANCE:
-        assert view["legal_actions"] == []
-    elif cur in hidden and real.began_choosing(cur):  # its choices so far are its own: a spectator sees none
+    elif cur == CHANCE or (cur in hidden and real.began_choosing(cur)):
         assert view["legal_actions"] == []
     else:
         assert view["legal_actions"] == [real.action_to_string(a) for a in real.legal_actions()]

@@ -95,6 +95,7 @@ def test_open_seat_claim_flow(server):
             "bot": None,
             "claimed": True,
             "named": True,
+            "player": c.get("/api/me").json()["player"]["id"],  # the joiner's seat is linked to it
         }
         assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
         ws2 = stack.enter_context(connect(c))

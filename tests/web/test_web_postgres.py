@@ -38,6 +38,12 @@ from test_web_ws import (  # noqa: F401
     test_restart_rebuilds_every_table_from_the_log,
     test_two_players_online,
 )
+from test_web_your_games import (  # noqa: F401
+    test_a_move_that_keeps_the_turn_writes_no_seat_row,
+    test_finished_pages_are_a_keyset_walk,
+    test_mine_join_holds_only_linked_seats,
+    test_your_turn_first_then_waiting_then_finished,
+)
 from webtools import connect, create, latest, pick, run_async, tokens
 
 from dicehall.core.record import GameRecord, replay

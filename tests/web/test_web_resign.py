@@ -142,6 +142,7 @@ def test_clever_seat_goes_to_a_bot(server, db_url):
             "bot": "expert",
             "claimed": True,
             "named": True,
+            "player": None,  # nobody's: a hot-seat table made without "me"
             "resigned": True,
         }
         (stored,) = rows(db_url, "SELECT seats FROM dh_tables WHERE id = ?", tid)

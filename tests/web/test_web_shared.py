@@ -424,6 +424,7 @@ def test_one_process_lobby_feed_and_no_leases(server: Any, db_url: str) -> None:
             "bot": None,
             "claimed": True,
             "named": True,
+            "player": c.get("/api/me").json()["player"]["id"],
         }
         assert c.app.state.manager.owners is None  # type: ignore[attr-defined]
     store = Store(db_url)

@@ -53,6 +53,8 @@ export interface SeatSpec {
   bot?: string;
   /** A human seat left for anyone to claim from the open tables list. */
   open?: boolean;
+  /** This browser's own seat: linked to its player (Your games, Resume) and named by it. */
+  me?: boolean;
 }
 
 export interface CreatedSeat {
@@ -78,6 +80,8 @@ export interface TableSeat {
   claimed?: boolean;
   /** false: nobody named this human seat; the page says "Player N" in its reader's language. */
   named?: boolean;
+  /** The player linked to this seat (its id), or null. */
+  player?: string | null;
   /** The seat's account was deleted: "deleted player" in the reader's language. */
   deleted?: boolean;
   /** The seat gave the game up (Clever with 3 or 4 seats: a bot plays it on). */
@@ -117,6 +121,27 @@ export interface TableInfo {
   hints?: boolean;
   /** A finished table's rematch, when one was offered (`GET /api/tables/{id}` only). */
   rematch?: RematchOffer | null;
+}
+
+/** A table of "Your games" (GET /api/me/games). */
+export interface MyGame extends TableInfo {
+  my_seats: number[];
+  /** One of my seats is to move. */
+  turn: boolean;
+  updated: number;
+  result?: { scores: number[] | null; winners: number[] | null; mine: "win" | "loss" | "draw" | null };
+}
+
+export interface GamesCursor {
+  before: number;
+  before_id: string;
+}
+
+export interface MyGames {
+  your_turn: MyGame[];
+  waiting: MyGame[];
+  finished: MyGame[];
+  next: GamesCursor | null;
 }
 
 /** The game's public_view(); each game's view module knows its own extra fields. */
@@ -212,6 +237,13 @@ export const api = {
   rematch: (table: string, tokens: Record<number, string>) =>
     request<{ table_id: string; tokens: Record<string, string>; ready: boolean }>("POST", `/api/tables/${encodeURIComponent(table)}/rematch`, { tokens }),
   openTables: () => request<TableInfo[]>("GET", "/api/tables?status=open"),
+  /** Tables a stranger can join (a free seat), none of this player's own. */
+  joinableTables: () => request<TableInfo[]>("GET", "/api/tables?status=open&joinable=true"),
+  myGames: (limit: number, cursor?: GamesCursor | null) =>
+    request<MyGames>("GET", `/api/me/games?limit=${limit}${cursor ? `&before=${cursor.before}&before_id=${encodeURIComponent(cursor.before_id)}` : ""}`),
+  mySummary: () => request<{ your_turn: number }>("GET", "/api/me/summary"),
+  /** Makes this browser's player (a guest) if it has none: a seat taken from an invite link is then linked to it. */
+  makeMe: () => request<{ player: Player }>("POST", "/api/me"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
   /** Finished games of `games`, newest first; the next page: `before` = the last one's `created`. */
   finishedTables: (games: string[], limit: number, before?: number) =>
@@ -234,8 +266,9 @@ export const api = {
     request<{ status: string }>("POST", `/api/tables/${encodeURIComponent(id)}/resign`, { seat, token }),
   /** Delete a table nobody else has joined; `tokens`: every seat this browser holds there. */
   deleteTable: (id: string, tokens: string[]) => request<{ status: string }>("DELETE", `/api/tables/${encodeURIComponent(id)}`, { tokens }),
-  hints: (id: string, seat: number, token: string) =>
-    request<HintsResult>("POST", `/api/tables/${encodeURIComponent(id)}/hints`, { seat, token }),
+  /** No token: the seat linked to this browser's player (resumed from Your games). */
+  hints: (id: string, seat: number, token: string | undefined) =>
+    request<HintsResult>("POST", `/api/tables/${encodeURIComponent(id)}/hints`, token ? { seat, token } : { seat }),
 };
 
 /** `POST /api/tables/{id}/hints`: every legal move of the seat with its value, best first (docs/analysis.md). */

@@ -68,6 +68,9 @@ export class TableConnection {
     readonly table: string,
     private tokens: string[],
     private readonly on: Handlers,
+    /** `mine`: also hold the seats linked to this browser's player; `link`: seats of an invite link's token to
+     * link to it. */
+    private readonly claim: { mine?: boolean; link?: number[] } = {},
   ) {}
 
   start(): void {
@@ -149,7 +152,7 @@ export class TableConnection {
   }
 
   private sendJoin(): void {
-    this.send({ type: "join", table: this.table, tokens: this.tokens, last_seq: this.seq });
+    this.send({ type: "join", table: this.table, tokens: this.tokens, last_seq: this.seq, ...this.claim });
   }
 
   private send(obj: unknown): void {

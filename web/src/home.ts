@@ -11,6 +11,7 @@ import { cleverPicture, thousandPicture, wurfPicture } from "./pictures";
 import { finishedGames } from "./finished-list";
 import { createTable } from "./quota";
 import { openTables } from "./tables-list";
+import { yourGames } from "./your-games";
 import { VIEWS } from "./views";
 
 interface GameCard {
@@ -37,7 +38,7 @@ type Start = "bot" | "hotseat" | "invite" | "solo" | "realdice";
 async function start(game: string, how: Start, button: HTMLButtonElement, result: HTMLElement): Promise<void> {
   await askNameOnce(); // the first table asks the player's name (once; it can be skipped)
   // Seats nobody named go without a name: the server keeps them language-neutral, each page words them.
-  const seats: SeatSpec[] = [{ kind: "human", name: myName() || undefined }];
+  const seats: SeatSpec[] = [{ kind: "human", name: myName() || undefined, me: true }]; // mine: Your games, Resume
   if (how === "bot") seats.push({ kind: "bot", bot: "expert" });
   else if (how === "solo") {
     // one seat: the whole game is this player's
@@ -97,6 +98,7 @@ export function renderHome(app: HTMLElement): () => void {
       h("p", { class: "small" }, h("a", { href: `/rules?game=${g.name}`, "data-link": true, "data-howto": g.name }, t("home.how_to_play"))),
     );
   });
+  const yoursBox = h("section", { class: "card your-games", id: "your-games" }); // the quota dialog links here
   const tablesBox = h("div", { class: "table-list" });
   const finishedBox = h("div", { class: "table-list" });
   app.append(
@@ -104,15 +106,19 @@ export function renderHome(app: HTMLElement): () => void {
       "section",
       { class: "home" },
       h("header", { class: "hero" }, h("h1", null, t("home.title")), h("p", null, t("home.intro"))),
+      yoursBox,
       h("div", { class: "game-grid" }, cards),
       result,
       h("section", { class: "card" }, h("h2", null, t("tables.title")), tablesBox),
       h("section", { class: "card" }, h("h2", null, t("finished.title")), finishedBox),
     ),
   );
-  const stopOpen = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_home"));
+  const stopYours = yourGames(yoursBox);
+  // strangers' tables with a free seat: this player's own are in Your games
+  const stopOpen = openTables(tablesBox, () => Object.keys(VIEWS), t("tables.none_home"), undefined, true);
   const stopFinished = finishedGames(finishedBox, Object.keys(VIEWS));
   return () => {
+    stopYours();
     stopOpen();
     stopFinished();
   };

@@ -126,7 +126,10 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
         const i = seats.indexOf(entry);
         const fallback = where.value === "here" && i === seats.findIndex((s) => s.here()) ? myName.value.trim() : "";
         // No name: the server keeps the seat language-neutral and every page words it in its own language.
-        return { kind: "human", name: name.value.trim() || fallback || undefined };
+        const typed = name.value.trim();
+        // the creator's own seat (the first one here, under its name): linked to this browser's player
+        const me = where.value === "here" && i === seats.findIndex((s) => s.here()) && (!typed || typed === fallback);
+        return { kind: "human", name: typed || fallback || undefined, ...(me ? { me: true } : {}) };
       },
     };
     remove.addEventListener("click", () => {

@@ -9,7 +9,7 @@ import { LANGS, currentLanguage, initLanguage, languageName, setLanguage, t, typ
 import { renderLobby } from "./lobby";
 import { renderTable } from "./table";
 import { clear, h, navigate } from "./dom";
-import { nameChip } from "./me";
+import { nameChip, setPageTitle, watchYourTurn } from "./me";
 
 type Cleanup = () => void;
 let cleanup: Cleanup | null = null;
@@ -33,7 +33,7 @@ function route(): void {
       h("section", { class: "card" }, h("h1", null, t("page.not_found")), h("p", null, h("a", { href: "/", "data-link": true }, t("nav.back_home")))),
     );
   }
-  document.title = `${t("site.name")} — ${t("site.tagline")}`;
+  setPageTitle(`${t("site.name")} — ${t("site.tagline")}`); // "(N) " first while it is your turn somewhere
   drawNav();
 }
 
@@ -73,4 +73,7 @@ document.addEventListener("click", (e) => {
   navigate(a.getAttribute("href") ?? "/");
 });
 window.addEventListener("popstate", route);
-void initLanguage().then(route);
+void initLanguage().then(() => {
+  route();
+  watchYourTurn();
+});

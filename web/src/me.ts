@@ -169,3 +169,35 @@ export function nameChip(): HTMLElement {
   void loadMe();
   return chip;
 }
+
+// -- "(N) " before the tab's title while it is your turn at N tables (polled every 15 s on every page) ------------
+const SUMMARY_MS = 15_000;
+let pageTitle = document.title;
+let yourTurn = 0;
+let polling = 0;
+
+function drawTitle(): void {
+  document.title = yourTurn > 0 ? `(${yourTurn}) ${pageTitle}` : pageTitle;
+}
+
+/** The page's own title (the router sets it); shown with the count of tables waiting for this player's move. */
+export function setPageTitle(title: string): void {
+  pageTitle = title;
+  drawTitle();
+}
+
+async function pollSummary(): Promise<void> {
+  try {
+    yourTurn = (await api.mySummary()).your_turn;
+  } catch {
+    return; // offline for a moment: the count stays as it was
+  }
+  drawTitle();
+}
+
+/** Start polling the summary (once per page load). */
+export function watchYourTurn(): void {
+  if (polling) return;
+  void pollSummary();
+  polling = window.setInterval(() => void pollSummary(), SUMMARY_MS);
+}

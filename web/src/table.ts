@@ -20,14 +20,17 @@ const RESIGN_AMONG_MANY: Record<string, MessageId> = {
   wurf: "resign.what.wurf.many",
 };
 
-/** Take `#seat=K&token=T` from an invite link into localStorage and drop it from the address bar. */
-function absorbInvite(table: string): void {
-  if (!location.hash) return;
+/** Take `#seat=K&token=T` from an invite link into localStorage and drop it from the address bar; the seat, to
+ * link to this browser's player (never a hot-seat token saved at creation). */
+function absorbInvite(table: string): number | null {
+  if (!location.hash) return null;
   const params = new URLSearchParams(location.hash.slice(1));
   const seat = params.get("seat");
   const token = params.get("token");
-  if (seat !== null && token) saveToken(table, Number(seat), token);
   history.replaceState(null, "", location.pathname + location.search);
+  if (seat === null || !token) return null;
+  saveToken(table, Number(seat), token);
+  return Number(seat);
 }
 
 export function actorName(actor: LogEntry["actor"], seatName: (s: number) => string): string {
@@ -50,7 +53,7 @@ function ruleValue(game: string, key: string, v: unknown): string {
 }
 
 export function renderTable(app: HTMLElement, tableId: string): () => void {
-  absorbInvite(tableId);
+  const invited = absorbInvite(tableId);
   let info: TableInfo | null = null;
   let mySeats: number[] = [];
   let spectator = true;
@@ -381,7 +384,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       return;
     }
     try {
-      const res = await api.hints(tableId, seat, loadTokens(tableId)[seat] ?? "");
+      const res = await api.hints(tableId, seat, loadTokens(tableId)[seat]);
       if (lastState === asked) renderHints(res, asked);
     } catch (err) {
       if (lastState === asked) {
@@ -467,7 +470,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       }
       if (err.code === "no_such_table") conn.stop();
     },
-  });
+  }, { mine: true, link: invited === null ? [] : [invited] });
 
   api
     .table(tableId)
@@ -504,7 +507,9 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
         : "";
       updateBadge();
       renderClaim();
-      conn.start();
+      // an invite link's seat is linked to this browser's player, made now if it has none (a cookie first)
+      if (invited === null) conn.start();
+      else void api.makeMe().catch(() => undefined).then(() => conn.start());
     })
     .catch((err: unknown) => {
       viewRoot.append(h("div", { class: "card error" }, h("h2", null, t("table.cannot_open")), h("p", null, apiErrorText(err)), h("a", { href: "/", "data-link": true }, t("nav.back_home"))));

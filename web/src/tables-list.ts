@@ -20,7 +20,7 @@ function started(created: number): string {
 
 /** Fills `box` with the open tables and keeps it fresh; returns the cleanup. `games`: the games with a view;
  * `typedName`: a name field on the same page (the lobby's), saved as the player's name before a join. */
-export function openTables(box: HTMLElement, games: () => string[], emptyHint: string, typedName?: () => string): () => void {
+export function openTables(box: HTMLElement, games: () => string[], emptyHint: string, typedName?: () => string, joinable = false): () => void {
   let alive = true;
   box.setAttribute("data-testid", "open-tables");
   box.append(h("p", { class: "muted" }, t("common.loading")));
@@ -74,7 +74,7 @@ export function openTables(box: HTMLElement, games: () => string[], emptyHint: s
 
   const refresh = async (): Promise<void> => {
     try {
-      const [open, abandoned] = await Promise.all([api.openTables(), api.abandonedTables(ABANDONED_SHOWN)]);
+      const [open, abandoned] = await Promise.all([joinable ? api.joinableTables() : api.openTables(), api.abandonedTables(ABANDONED_SHOWN)]);
       const list = open.filter((tb) => games().includes(tb.game));
       const closed = abandoned.filter((tb) => games().includes(tb.game));
       if (!alive) return;

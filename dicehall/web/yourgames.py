@@ -1,0 +1,91 @@
+""" "Your games": the tables a player sits at, read from ``dh_seats`` (docs/players-design.md, step 2).
+
+Seats are linked to a player when it creates a table (``"me": true``), joins one, or opens an invite link; each
+seat row keeps its table's status, whether it is to move (``turn``) and, once finished, how it ended. One page is
+a walk of ``ix_dh_seats_player`` per status, then the tables and the players' names by primary key: no game is
+replayed, nothing is sorted in the database. Tables from before migration 0007 have no seat rows and are not
+listed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicehall.web.db import Player, SeatEntry, TableMeta
+from dicehall.web.live import public_seats
+from dicehall.web.manager import TableManager
+
+OPEN_LIMIT = 200
+"""Open seats read per status (a player's unfinished tables are bounded by the quota)."""
+RANK = {"win": 0, "draw": 1, "loss": 2}
+"""When a player held several seats of one finished table, the best of them is its result."""
+
+
+def table_item(manager: TableManager, meta: TableMeta) -> dict[str, Any]:
+    """A table as ``GET /api/tables`` lists it."""
+    live = manager.tables.get(meta.id)
+    return {
+        "table_id": meta.id,
+        "game": meta.game,
+        "preset": meta.preset,
+        "status": meta.status,
+        "seq": live.seq if live is not None else None,
+        "seats": public_seats(meta.seats),
+        "created": meta.created,
+    }
+
+
+def _by_table(entries: list[SeatEntry]) -> dict[str, list[SeatEntry]]:
+    """The player's seats grouped per table, in the order first met."""
+    out: dict[str, list[SeatEntry]] = {}
+    for e in entries:
+        out.setdefault(e.table_id, []).append(e)
+    return out
+
+
+def my_games_page(
+    manager: TableManager,
+    player: Player | None,
+    limit: int,
+    before: float | None = None,
+    before_id: str | None = None,
+) -> dict[str, Any]:
+    page: dict[str, Any] = {"your_turn": [], "waiting": [], "finished": [], "next": None}
+    if player is None:
+        return page
+    store = manager.store
+    cursor = (before, before_id) if before is not None and before_id is not None else None
+    opened = _by_table(store.open_seats(player.id, OPEN_LIMIT)) if cursor is None else {}
+    rows = store.finished_seats(player.id, limit, cursor)
+    finished = _by_table(rows)
+    tables = store.tables_by_id([*opened, *finished])
+    store.show_player_names(tables.values())
+
+    def item(table_id: str, seats: list[SeatEntry]) -> dict[str, Any] | None:
+        meta = tables.get(table_id)
+        if meta is None:
+            return None
+        out = table_item(manager, meta)
+        out["my_seats"] = sorted(e.seat for e in seats)
+        out["turn"] = meta.status == "playing" and any(e.turn for e in seats)
+        out["updated"] = max(e.updated for e in seats)
+        return out
+
+    for table_id, seats in opened.items():
+        it = item(table_id, seats)
+        if it is not None:
+            page["your_turn" if it["turn"] else "waiting"].append(it)
+    for key in ("your_turn", "waiting"):
+        page[key].sort(key=lambda it: (-it["updated"], it["table_id"]))
+    for table_id, seats in finished.items():
+        it = item(table_id, seats)
+        if it is None:
+            continue
+        result = tables[table_id].result or {}
+        mine = min((e.result for e in seats if e.result), key=lambda r: RANK.get(r, 3), default=None)
+        it["result"] = {"scores": result.get("scores"), "winners": result.get("winners"), "mine": mine}
+        page["finished"].append(it)
+    if len(rows) == limit:
+        last = rows[-1]
+        page["next"] = {"before": last.updated, "before_id": last.table_id}
+    return page

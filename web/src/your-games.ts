@@ -1,0 +1,153 @@
+// "Your games" at the top of the home page: the tables where it is your turn first (marked in words and with an
+// arrow, not by colour alone), then those waiting for others, then finished ones with the winner, the scores and
+// the analysis. "Resume" opens a table as yours: the page joins with "mine", so the seats linked to this
+// browser's player are held even without their tokens. Refreshed every 15 s, like the tab title's count.
+import { api, type GamesCursor, type MyGame } from "./api";
+import { clear, h } from "./dom";
+import { formatAgo, t, type MessageId } from "./i18n";
+import { gameTitle, presetName, seatLabel } from "./names";
+
+const PAGE = 5;
+const REFRESH_MS = 15_000;
+
+const RESULT: Record<string, MessageId> = { win: "yours.result.win", loss: "yours.result.loss", draw: "yours.result.draw" };
+
+function seatList(g: MyGame, scores?: number[] | null): (HTMLElement | string)[] {
+  return g.seats.flatMap((s, i) => {
+    const name = seatLabel(s);
+    const score = scores?.[i];
+    const label = score === undefined || score === null ? name : `${name} ${score}`;
+    const mine = g.my_seats.includes(s.seat);
+    const text = s.kind === "human" && s.claimed !== false ? h("span", { translate: "no" }, label) : label;
+    return [i ? ", " : "", mine ? h("b", null, text) : text];
+  });
+}
+
+function when(g: MyGame): string {
+  const ago = formatAgo(g.updated);
+  return ago === null ? "" : ` · ${ago}`;
+}
+
+function openRow(g: MyGame): HTMLElement {
+  const yourTurn = g.turn;
+  return h(
+    "li",
+    { class: yourTurn ? "table-item your-turn" : "table-item", "data-table": g.table_id, "data-turn": String(yourTurn) },
+    h(
+      "div",
+      { class: "yg-info" },
+      h(
+        "div",
+        null,
+        yourTurn ? h("span", { class: "badge turn" }, "▶ ", t("yours.turn_badge")) : null,
+        h("b", null, gameTitle(g.game)),
+        " ",
+        h("span", { class: "muted" }, [g.preset ? presetName(g.game, g.preset) : "", yourTurn ? "" : t(g.status === "waiting" ? "tables.waiting" : "yours.in_play")].filter(Boolean).join(" · ")),
+      ),
+      h("div", { class: "muted small" }, ...seatList(g), when(g)),
+    ),
+    h(
+      "div",
+      { class: "table-actions" },
+      h("a", { class: yourTurn ? "btn primary" : "btn", href: `/table/${g.table_id}`, "data-link": true, "data-resume": g.table_id }, t("yours.resume")),
+    ),
+  );
+}
+
+function finishedRow(g: MyGame): HTMLElement {
+  const r = g.result;
+  const winners = (r?.winners ?? []).map((w) => g.seats[w]).filter((s) => s !== undefined);
+  const outcome = r?.mine ? t(RESULT[r.mine] ?? "yours.result.draw") : "";
+  return h(
+    "li",
+    { class: "table-item", "data-table": g.table_id, "data-result": r?.mine ?? "" },
+    h(
+      "div",
+      { class: "yg-info" },
+      h("div", null, outcome ? h("span", { class: `badge result ${r?.mine ?? ""}` }, outcome) : null, h("b", null, gameTitle(g.game)), " ", h("span", { class: "muted" }, g.preset ? presetName(g.game, g.preset) : "")),
+      h(
+        "div",
+        { class: "small" },
+        winners.length ? t("yours.winner", { names: winners.map(seatLabel).join(", "), n: winners.length }) : t("yours.no_winner"),
+        " · ",
+        t("yours.scores"),
+        " ",
+        ...seatList(g, r?.scores),
+        when(g),
+      ),
+    ),
+    h(
+      "div",
+      { class: "table-actions" },
+      h("a", { class: "btn", href: `/table/${g.table_id}/analysis`, "data-link": true, "data-analysis": g.table_id }, t("finished.analysis")),
+    ),
+  );
+}
+
+/** Fills `box` with this player's games and keeps them fresh; the section stays hidden while there are none (a
+ * browser that never played, or whose tables are older than the seat rows). Returns the cleanup. */
+export function yourGames(box: HTMLElement): () => void {
+  let alive = true;
+  let cursor: GamesCursor | null = null;
+  const turnList = h("ul", { class: "tables", "data-testid": "your-turn" });
+  const waitList = h("ul", { class: "tables", "data-testid": "your-waiting" });
+  const doneList = h("ul", { class: "tables", "data-testid": "your-finished" });
+  const turnHead = h("h3", null);
+  const waitHead = h("h3", null, t("yours.waiting"));
+  const doneHead = h("h3", null, t("yours.finished"));
+  const more = h("button", { type: "button", class: "btn", "data-testid": "your-more", hidden: true }, t("finished.more"));
+  const live = h("div", { "aria-live": "polite" }, turnHead, turnList, waitHead, waitList, doneHead, doneList, more);
+  box.setAttribute("data-testid", "your-games");
+  box.hidden = true;
+  box.append(h("h2", null, t("yours.title")), live);
+
+  const show = (head: HTMLElement, list: HTMLElement): void => {
+    head.hidden = list.hidden = list.childElementCount === 0;
+  };
+
+  /** The first page again (open tables and the newest finished ones). */
+  const refresh = async (): Promise<void> => {
+    try {
+      const page = await api.myGames(PAGE);
+      if (!alive) return;
+      clear(turnList);
+      clear(waitList);
+      clear(doneList);
+      turnList.append(...page.your_turn.map(openRow));
+      waitList.append(...page.waiting.map(openRow));
+      doneList.append(...page.finished.map(finishedRow));
+      turnHead.textContent = t("yours.your_turn", { n: page.your_turn.length });
+      cursor = page.next;
+      more.hidden = cursor === null;
+      show(turnHead, turnList);
+      show(waitHead, waitList);
+      show(doneHead, doneList);
+      const wasHidden = box.hidden;
+      box.hidden = !page.your_turn.length && !page.waiting.length && !page.finished.length;
+      if (wasHidden && !box.hidden && location.hash === "#your-games") box.scrollIntoView(); // from the quota dialog
+    } catch {
+      // a list that cannot be read now stays as it was; the next refresh tries again
+    }
+  };
+  more.addEventListener("click", () => {
+    if (!cursor) return;
+    more.disabled = true;
+    void api
+      .myGames(PAGE, cursor)
+      .then((page) => {
+        doneList.append(...page.finished.map(finishedRow));
+        cursor = page.next;
+        more.hidden = cursor === null;
+      })
+      .catch(() => undefined)
+      .finally(() => (more.disabled = false));
+  });
+  void refresh();
+  const timer = window.setInterval(() => {
+    if (cursor === null || doneList.childElementCount <= PAGE) void refresh(); // not while reading older pages
+  }, REFRESH_MS);
+  return () => {
+    alive = false;
+    window.clearInterval(timer);
+  };
+}
