@@ -688,6 +688,18 @@ class Store:
         )
         return (rows[0][0], int(rows[0][1])) if rows else None
 
+    def rematches_into(self, new_table_ids: Iterable[str]) -> dict[str, tuple[str, int]]:
+        """For tables offered as rematches: new table → (the finished table it answers, the old seat that offered)."""
+        ids = list(new_table_ids)
+        if not ids:
+            return {}
+        rows = self._read(
+            select(RematchRow.new_table_id, RematchRow.table_id, RematchRow.offered_by).where(
+                RematchRow.new_table_id.in_(ids)
+            )
+        )
+        return {new: (old, int(by)) for new, old, by in rows}
+
     def unfinished_summary(self, player_id: str | None, creator: str | None) -> tuple[int, float | None]:
         """How many unfinished tables the player ``player_id`` (else: the address key ``creator``) created, and
         the last activity of the least recently active of them (None when there is none)."""

@@ -35,6 +35,12 @@ def table_item(manager: TableManager, meta: TableMeta) -> dict[str, Any]:
     }
 
 
+def _new_seat_of(old_seat: int, item: dict[str, Any]) -> int:
+    """Where the player of ``old_seat`` sits at the rematch (rematch.rotated: each moves one seat up)."""
+    n = len(item["seats"])
+    return (old_seat - 1) % n
+
+
 def _by_table(entries: list[SeatEntry]) -> dict[str, list[SeatEntry]]:
     """The player's seats grouped per table, in the order first met."""
     out: dict[str, list[SeatEntry]] = {}
@@ -50,7 +56,7 @@ def my_games_page(
     before: float | None = None,
     before_id: str | None = None,
 ) -> dict[str, Any]:
-    page: dict[str, Any] = {"your_turn": [], "waiting": [], "finished": [], "next": None}
+    page: dict[str, Any] = {"your_turn": [], "offers": [], "waiting": [], "finished": [], "next": None}
     if player is None:
         return page
     store = manager.store
@@ -71,11 +77,31 @@ def my_games_page(
         out["updated"] = max(e.updated for e in seats)
         return out
 
+    # A rematch somebody offered this player: a waiting table with a seat kept for them (rematch.py).
+    kept = {
+        table_id
+        for table_id, seats in opened.items()
+        if table_id in tables
+        and any(
+            "reserved" in tables[table_id].seats[e.seat] and not tables[table_id].seats[e.seat]["claimed"]
+            for e in seats
+        )
+    }
+    offers = store.rematches_into(kept)
     for table_id, seats in opened.items():
         it = item(table_id, seats)
-        if it is not None:
+        if it is None:
+            continue
+        if table_id in offers:
+            old, by = offers[table_id]
+            it["offer"] = {
+                "table": old,
+                "by_seat": _new_seat_of(by, it),
+            }
+            page["offers"].append(it)
+        else:
             page["your_turn" if it["turn"] else "waiting"].append(it)
-    for key in ("your_turn", "waiting"):
+    for key in ("your_turn", "offers", "waiting"):
         page[key].sort(key=lambda it: (-it["updated"], it["table_id"]))
     for table_id, seats in finished.items():
         it = item(table_id, seats)

@@ -176,3 +176,27 @@ def test_your_games_resume_and_title(new_page: Any, server: Server, size: str) -
     other.wait_for_function(
         "() => document.querySelector('[data-testid=seat-badge]')?.textContent.includes('Watching')"
     )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_resign_from_your_games_after_saying_what_follows(new_page: Any, server: Server, size: str) -> None:
+    """Your games offers Resign on each open game: a confirm says what follows (the bot wins), then the game moves
+    to the finished list as lost."""
+    width, height = SIZES[size]
+    page = new_page(width, height)
+    page.goto("/")
+    page.click("[data-start=thousand-bot]")
+    page.wait_for_url("**/table/*")
+    table = page.url.rsplit("/", 1)[-1]
+    page.goto("/")
+    row = page.get_by_test_id("your-games").locator(f"li[data-table='{table}']")
+    row.locator(f"[data-resign='{table}']").click()
+    dialog = page.get_by_test_id("resign-dialog")
+    assert "wins" in dialog.inner_text()  # two seats: the other (the bot) wins
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"your-games-resign-{size}.png"))
+    page.get_by_test_id("resign-dialog-yes").click()
+    done = page.locator(f"[data-testid=your-finished] li[data-table='{table}']")
+    done.wait_for()
+    assert done.get_attribute("data-result") == "loss"
+    assert server.get(f"/api/tables/{table}")["status"] == "finished"

@@ -149,3 +149,34 @@ def test_a_rematch_counts_against_the_quota(server) -> None:
         assert offer(c, old, [0]).status_code == 200
         refused = c.post("/api/tables", json={"game": "tinytest", "seats": HUMANS})
         assert refused.status_code == 429 and refused.json()["code"] == "too_many_unfinished"
+
+
+def test_your_games_lists_an_offer_and_the_linked_player_accepts_without_a_token(server) -> None:
+    with server() as ann:
+        bob = TestClient(ann.app)
+        table = create(
+            ann, game="tinytest", seats=[{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+        )
+        joined = bob.post(f"/api/tables/{table['table_id']}/join", json={"seat": 1, "name": "Bob"}).json()
+        with connect(ann) as ws:  # one connection plays both seats to the end
+            view = latest(ws.join(table["table_id"], [table["seats"][0]["token"], joined["token"]]))
+            for _ in range(2000):
+                st = view["state"]
+                if st["terminal"]:
+                    break
+                move = (
+                    "stop"
+                    if "stop" in st["legal_actions"] and st["turn_total"] >= 6
+                    else st["legal_actions"][0]
+                )
+                view = latest(ws.act(st["current_player"], view["seq"], move))
+        offered = offer(ann, table, [0]).json()
+        games = bob.get("/api/me/games").json()
+        assert [g["table_id"] for g in games["offers"]] == [offered["table_id"]]
+        assert games["offers"][0]["offer"] == {"table": table["table_id"], "by_seat": 1}  # Ann sits last now
+        assert offered["table_id"] not in [g["table_id"] for g in games["waiting"] + games["your_turn"]]
+        accepted = bob.post(
+            f"/api/tables/{table['table_id']}/rematch", json={}
+        ).json()  # by the linked player
+        assert accepted["table_id"] == offered["table_id"] and accepted["ready"] is True
+        assert bob.get("/api/me/games").json()["offers"] == []

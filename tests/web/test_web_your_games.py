@@ -190,7 +190,7 @@ def test_a_forged_session_sees_no_games(server):
         c.cookies.clear()
         c.cookies.set(COOKIE, secrets.token_urlsafe(32))  # the right shape, no session behind it
         r = c.get("/api/me/games")
-        assert r.json() == {"your_turn": [], "waiting": [], "finished": [], "next": None}
+        assert r.json() == {"your_turn": [], "offers": [], "waiting": [], "finished": [], "next": None}
         assert COOKIE in r.headers.get("set-cookie", "") and "Max-Age=0" in r.headers["set-cookie"]
         assert c.get("/api/me/summary").json() == {"your_turn": 0}
         become(c, "Eve")  # another player sees none of Ann's

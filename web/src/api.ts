@@ -130,6 +130,8 @@ export interface MyGame extends TableInfo {
   turn: boolean;
   updated: number;
   result?: { scores: number[] | null; winners: number[] | null; mine: "win" | "loss" | "draw" | null };
+  /** A rematch offered to this player: the finished table it answers and the seat (at this table) of who offered. */
+  offer?: { table: string; by_seat: number };
 }
 
 export interface GamesCursor {
@@ -139,6 +141,8 @@ export interface GamesCursor {
 
 export interface MyGames {
   your_turn: MyGame[];
+  /** Rematches other players offered this one (waiting tables with a seat kept for them). */
+  offers: MyGame[];
   waiting: MyGame[];
   finished: MyGame[];
   next: GamesCursor | null;

@@ -3,22 +3,16 @@
 import { api, ApiError, forgetTokens, loadTokens, saveToken, type HintsResult, type LogEntry, type RematchOffer, type TableInfo, type View } from "./api";
 import { TableConnection, type ConnStatus } from "./connection";
 import { confirmDialog } from "./confirm";
+import { resignConsequence } from "./resign-words";
 import { clear, h, navigate, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
-import { formatList, formatNumber, hasKey, t, tKey, type MessageId } from "./i18n";
+import { formatList, formatNumber, hasKey, t, tKey } from "./i18n";
 import { saveName } from "./me";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, choiceName } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 
 const LOG_LIMIT = 200;
-/** What resigning does, by game (docs/thousand.md, clever.md, wurf.md "Resigning"); two seats in: the other wins. */
-const RESIGN_ALONE: Record<string, MessageId> = { thousand: "resign.what.thousand.solo", clever: "resign.what.clever.solo" };
-const RESIGN_AMONG_MANY: Record<string, MessageId> = {
-  thousand: "resign.what.thousand.many",
-  clever: "resign.what.clever.many",
-  wurf: "resign.what.wurf.many",
-};
 
 /** Take `#seat=K&token=T` from an invite link into localStorage and drop it from the address bar; the seat, to
  * link to this browser's player (never a hot-seat token saved at creation). */
@@ -163,13 +157,13 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     resignBtn.hidden = !open() || myIn().length === 0;
     deleteBtn.hidden = !mayDelete();
   };
-  const consequence = (seat: number): string => {
-    const game = info?.game ?? "";
-    const rest = seatsIn().filter((s) => s !== seat);
-    if (rest.length === 1) return t("resign.what.other", { name: seatName(rest[0]) });
-    const said = (rest.length === 0 ? RESIGN_ALONE : RESIGN_AMONG_MANY)[game];
-    return said ? t(said) : "";
-  };
+  const consequence = (seat: number): string =>
+    resignConsequence(
+      info?.game ?? "",
+      seatsIn()
+        .filter((s) => s !== seat)
+        .map(seatName),
+    );
   resignBtn.addEventListener("click", async () => {
     const mine = myIn();
     if (!mine.length) return;

@@ -2,9 +2,12 @@
 // arrow, not by colour alone), then those waiting for others, then finished ones with the winner, the scores and
 // the analysis. "Resume" opens a table as yours: the page joins with "mine", so the seats linked to this
 // browser's player are held even without their tokens. Refreshed every 15 s, like the tab title's count.
-import { api, type GamesCursor, type MyGame } from "./api";
-import { clear, h } from "./dom";
+import { api, loadTokens, saveToken, type GamesCursor, type MyGame } from "./api";
+import { confirmDialog } from "./confirm";
+import { clear, h, navigate, toast } from "./dom";
+import { apiErrorText } from "./errors";
 import { formatAgo, t, type MessageId } from "./i18n";
+import { resignConsequence } from "./resign-words";
 import { gameTitle, presetName, seatLabel } from "./names";
 
 const PAGE = 5;
@@ -28,8 +31,62 @@ function when(g: MyGame): string {
   return ago === null ? "" : ` · ${ago}`;
 }
 
-function openRow(g: MyGame): HTMLElement {
+/** Resign one of my seats at an open table, after saying what follows (as the table page does). */
+async function resign(g: MyGame, done: () => void): Promise<void> {
+  const seat = g.my_seats.find((s) => !g.seats[s]?.resigned);
+  if (seat === undefined) return;
+  const others = g.seats.filter((s) => s.seat !== seat && !s.resigned).map(seatLabel);
+  const sure = await confirmDialog({
+    title: t("resign.title"),
+    body: [h("p", null, gameTitle(g.game), " — ", ...seatList(g)), resignConsequence(g.game, others), t("resign.final")],
+    yes: t("resign.yes"),
+    no: t("resign.no"),
+    testid: "resign-dialog",
+  });
+  if (!sure) return;
+  try {
+    await api.resign(g.table_id, seat, loadTokens(g.table_id)[seat]);
+    done();
+  } catch (err) {
+    toast(apiErrorText(err));
+  }
+}
+
+/** Accept a rematch offered to this player: the seat kept for them is taken, then off to the new table. */
+async function accept(g: MyGame, button: HTMLButtonElement): Promise<void> {
+  if (!g.offer) return;
+  button.disabled = true;
+  try {
+    const res = await api.rematch(g.offer.table, loadTokens(g.offer.table));
+    for (const [seat, token] of Object.entries(res.tokens)) saveToken(res.table_id, Number(seat), token);
+    navigate(`/table/${res.table_id}`);
+  } catch (err) {
+    toast(apiErrorText(err));
+    button.disabled = false;
+  }
+}
+
+function offerRow(g: MyGame): HTMLElement {
+  const by = g.offer ? g.seats[g.offer.by_seat] : undefined;
+  const b = h("button", { type: "button", class: "btn primary", "data-accept": g.table_id }, t("table.rematch_accept"));
+  b.addEventListener("click", () => void accept(g, b));
+  return h(
+    "li",
+    { class: "table-item your-turn", "data-table": g.table_id, "data-offer": g.offer?.table ?? "" },
+    h(
+      "div",
+      { class: "yg-info" },
+      h("div", null, h("span", { class: "badge turn" }, "↻ ", by ? t("table.rematch_offered", { name: seatLabel(by) }) : t("table.rematch")), " ", h("b", null, gameTitle(g.game))),
+      h("div", { class: "muted small" }, ...seatList(g), when(g)),
+    ),
+    h("div", { class: "table-actions" }, b),
+  );
+}
+
+function openRow(g: MyGame, refresh: () => void): HTMLElement {
   const yourTurn = g.turn;
+  const resignBtn = h("button", { type: "button", class: "btn ghost", "data-resign": g.table_id }, t("resign.button"));
+  resignBtn.addEventListener("click", () => void resign(g, refresh));
   return h(
     "li",
     { class: yourTurn ? "table-item your-turn" : "table-item", "data-table": g.table_id, "data-turn": String(yourTurn) },
@@ -50,6 +107,7 @@ function openRow(g: MyGame): HTMLElement {
       "div",
       { class: "table-actions" },
       h("a", { class: yourTurn ? "btn primary" : "btn", href: `/table/${g.table_id}`, "data-link": true, "data-resume": g.table_id }, t("yours.resume")),
+      resignBtn,
     ),
   );
 }
@@ -90,13 +148,15 @@ export function yourGames(box: HTMLElement): () => void {
   let alive = true;
   let cursor: GamesCursor | null = null;
   const turnList = h("ul", { class: "tables", "data-testid": "your-turn" });
+  const offerList = h("ul", { class: "tables", "data-testid": "your-offers" });
+  const offerHead = h("h3", null, t("yours.offers"));
   const waitList = h("ul", { class: "tables", "data-testid": "your-waiting" });
   const doneList = h("ul", { class: "tables", "data-testid": "your-finished" });
   const turnHead = h("h3", null);
   const waitHead = h("h3", null, t("yours.waiting"));
   const doneHead = h("h3", null, t("yours.finished"));
   const more = h("button", { type: "button", class: "btn", "data-testid": "your-more", hidden: true }, t("finished.more"));
-  const live = h("div", { "aria-live": "polite" }, turnHead, turnList, waitHead, waitList, doneHead, doneList, more);
+  const live = h("div", { "aria-live": "polite" }, turnHead, turnList, offerHead, offerList, waitHead, waitList, doneHead, doneList, more);
   box.setAttribute("data-testid", "your-games");
   box.hidden = true;
   box.append(h("h2", null, t("yours.title")), live);
@@ -111,19 +171,23 @@ export function yourGames(box: HTMLElement): () => void {
       const page = await api.myGames(PAGE);
       if (!alive) return;
       clear(turnList);
+      clear(offerList);
       clear(waitList);
       clear(doneList);
-      turnList.append(...page.your_turn.map(openRow));
-      waitList.append(...page.waiting.map(openRow));
+      const again = (): void => void refresh();
+      turnList.append(...page.your_turn.map((g) => openRow(g, again)));
+      offerList.append(...(page.offers ?? []).map(offerRow));
+      waitList.append(...page.waiting.map((g) => openRow(g, again)));
       doneList.append(...page.finished.map(finishedRow));
       turnHead.textContent = t("yours.your_turn", { n: page.your_turn.length });
       cursor = page.next;
       more.hidden = cursor === null;
       show(turnHead, turnList);
+      show(offerHead, offerList);
       show(waitHead, waitList);
       show(doneHead, doneList);
       const wasHidden = box.hidden;
-      box.hidden = !page.your_turn.length && !page.waiting.length && !page.finished.length;
+      box.hidden = !page.your_turn.length && !(page.offers ?? []).length && !page.waiting.length && !page.finished.length;
       if (wasHidden && !box.hidden && location.hash === "#your-games") box.scrollIntoView(); // from the quota dialog
     } catch {
       // a list that cannot be read now stays as it was; the next refresh tries again
