@@ -116,7 +116,12 @@ def test_every_language_has_every_id_and_plural_form(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS[1:])
 def test_nothing_is_left_in_english_by_accident(lang: str) -> None:
     english, other = catalogue("en"), catalogue(lang)
-    same = {k for k in english if other.get(k) == english[k] and re.search(r"[A-Za-z]{3}", str(english[k]))}
+    # words, not placeholders: "{first}; {rest}" is the same in every language
+    same = {
+        k
+        for k in english
+        if other.get(k) == english[k] and re.search(r"[A-Za-z]{3}", re.sub(r"\{\w+\}", "", str(english[k])))
+    }
     assert same <= SAME_AS_ENGLISH, f"{lang}: untranslated {sorted(same - SAME_AS_ENGLISH)}"
 
 

@@ -61,11 +61,18 @@ def test_rule_set_problems_carry_message_ids(server):
             "/api/rules/check",
             json={"game": "thousand", "preset": "classic", "overrides": {"pits": [[900, 950]]}},
         ).json()
-        pit = only_pits["errors"][0]
-        assert pit["option"] == "pits" and pit["msgid"] == "thousand.rules_error.pit_ceiling"
+        refusal = only_pits["errors"][0]
+        # the problem, then a set of rules that works (docs/thousand.md "Rule sets that adapt")
+        assert refusal["option"] == "pits" and refusal["msgid"] == "rules.error.suggest"
+        assert refusal["params"]["suggestion"] == "pits=none"
+        pit = refusal["params"]["problem"]
+        assert pit["id"] == "thousand.rules_error.pit_ceiling"
         assert pit["params"]["ceiling_name"] == {"id": "thousand.rules_error.the_barrel", "params": {}}
-        assert pit["message"] == "pit [900, 950] reaches past the barrel at 880"
-        assert _render("ru", pit["msgid"], pit["params"]) == "яма [900, 950] заходит за границу бочки (880)"
+        assert refusal["message"].startswith("pit [900, 950] reaches past the barrel at 880. ")
+        assert _render("ru", pit["id"], pit["params"]) == "яма [900, 950] заходит за границу бочки (880)"
+        assert _render("ru", refusal["msgid"], refusal["params"]).startswith(
+            "яма [900, 950] заходит за границу бочки"
+        )
 
 
 def test_a_refused_wurf_move_carries_its_message_id(server):
@@ -117,7 +124,11 @@ def test_a_refused_table_carries_the_rule_sets_message_id(server):
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
     with server() as c:
         cases = {
-            "thousand": ({"pits": [[900, 950]]}, "pits", "thousand.rules_error.pit_ceiling"),
+            "thousand": (
+                {"pits": [[900, 950]]},
+                "pits",
+                "rules.error.suggest",
+            ),  # the problem, then what works
             "clever": ({"rounds": 9}, "rounds", "rules.error.between"),
         }
         for game, (overrides, option, msgid) in cases.items():

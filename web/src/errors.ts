@@ -34,12 +34,26 @@ function ruleParams(game: string, params: Record<string, unknown>): Record<strin
   for (const [k, v] of Object.entries(params)) {
     if (isEngineMessage(v)) out[k] = { id: v.id, params: ruleParams(game, v.params ?? {}) };
     else if (typeof v === "string" && (k === "option" || k === "subject" || k.endsWith("_option"))) out[k] = tKey(`rule.${game}.${v}.name`, v);
+    else if (typeof v === "string" && k === "options") out[k] = v.split(", ").map((o) => tKey(`rule.${game}.${o}.name`, o)).join(", ");
+    else if (typeof v === "string" && k === "suggestion") out[k] = suggestionText(game, v);
     else if (typeof v === "string" && k.endsWith("_choice")) {
       const key = params[`${k.slice(0, -"_choice".length)}_option`];
       out[k] = typeof key === "string" ? tKey(`rule.${game}.${key}.choice.${v}`, v) : v;
     } else out[k] = v;
   }
   return out;
+}
+
+/** A working rule set the server suggests (`pits=[[180,210]] dump_truck=false`), the options by their names. */
+function suggestionText(game: string, said: string): string {
+  const value = (v: string): string => (v === "none" ? t("rules.none") : v === "true" ? t("rules.on") : v === "false" ? t("rules.off") : v);
+  return said
+    .split(" ")
+    .map((pair) => {
+      const at = pair.indexOf("=");
+      return at < 0 ? pair : `${tKey(`rule.${game}.${pair.slice(0, at)}.name`, pair.slice(0, at))}: ${value(pair.slice(at + 1))}`;
+    })
+    .join("; ");
 }
 
 /** A problem the server found with a rule set of `game` (`POST /api/rules/check`, a refused `POST /api/tables`),
