@@ -70,7 +70,7 @@ def test_full_game_against_a_bot(new_page: Any, server: Server, artifacts: Path)
     gameover = page.get_by_test_id("gameover")
     assert gameover.is_visible()
     page.screenshot(path=str(artifacts / "gameover.png"), full_page=True)
-    assert me.refusals and all(r.startswith("Bank refused — ") for r in me.refusals)
+    assert me.refusals and all(r.startswith("Bank — ") for r in me.refusals)
     assert any(
         key in r for r in me.refusals for key in ("not opened", "in pit", "mandatory", "bank at least")
     ), me.refusals
