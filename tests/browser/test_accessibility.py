@@ -109,7 +109,9 @@ def test_each_new_event_is_announced_in_the_words_of_the_log(new_page: Any, serv
     live = page.get_by_test_id("announcer")
     assert live.get_attribute("aria-live") == "polite"
     # the log drawn on arrival is not read out: only what happens from now on
-    assert page.evaluate(NEWEST)["count"] == 0 and page.get_by_test_id("log").get_attribute("aria-live") is None
+    assert (
+        page.evaluate(NEWEST)["count"] == 0 and page.get_by_test_id("log").get_attribute("aria-live") is None
+    )
     for _ in range(3):
         before = page.evaluate(NEWEST)["seq"]
         page.keyboard.press("r")

@@ -21,7 +21,11 @@ def my_turn_against_a_bot(page: Any, server: Server) -> str:
     opens; when they score nothing the turn passed: a new table then)."""
     for _ in range(10):
         created = server.post(
-            "/api/tables", {"game": "thousand", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "cautious"}]}
+            "/api/tables",
+            {
+                "game": "thousand",
+                "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "cautious"}],
+            },
         )
         tid = str(created["table_id"])
         if seat_to_move(server, tid) == 0:
@@ -32,7 +36,9 @@ def my_turn_against_a_bot(page: Any, server: Server) -> str:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_table_code_is_under_share_details(new_page: Any, server: Server, artifacts: Path, size: str) -> None:
+def test_the_table_code_is_under_share_details(
+    new_page: Any, server: Server, artifacts: Path, size: str
+) -> None:
     page = new_page(*SIZES[size])
     tid = my_turn_against_a_bot(page, server)
     assert tid not in page.inner_text(".table-head h1")
@@ -47,7 +53,9 @@ def test_the_table_code_is_under_share_details(new_page: Any, server: Server, ar
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_bank_not_yet_is_a_note_beside_the_button(new_page: Any, server: Server, artifacts: Path, size: str) -> None:
+def test_bank_not_yet_is_a_note_beside_the_button(
+    new_page: Any, server: Server, artifacts: Path, size: str
+) -> None:
     page = new_page(*SIZES[size])
     bank = page.get_by_test_id("bank-btn")
     for _ in range(15):  # a first throw worth 50 or more opens at once: then another table
