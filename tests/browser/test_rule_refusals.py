@@ -58,6 +58,9 @@ def toast_says(page: Any, text: str) -> None:
         "(text) => { const el = document.getElementById('toast'); return el && !el.hidden && el.textContent.startsWith(text); }",
         arg=text,
     )
+    # a refusal interrupts a screen reader: said at once, not after what it is reading
+    assert page.get_attribute("#toast", "aria-live") == "assertive"
+    assert page.get_attribute("#toast", "role") == "alert"
 
 
 def without_bounds(route: Any) -> None:

@@ -9,6 +9,7 @@ import { apiErrorText } from "./errors";
 import { formatNumber, hasKey, t, tKey, type MessageId } from "./i18n";
 import { gameTitle, presetName, seatLabel } from "./names";
 import { actorName } from "./table";
+import { tableDetails } from "./table-details";
 import { VIEWS, type GameView, type ViewContext } from "./views";
 
 const MARK: Record<string, string> = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -42,7 +43,7 @@ function round1(v: number): number {
 }
 
 export function renderAnalysis(app: HTMLElement, tableId: string): () => void {
-  const title = h("h1", { class: "table-title" }, t("analysis.page_title"), " ", h("code", null, tableId));
+  const title = h("h1", { class: "table-title" }, t("analysis.page_title"));
   const links = h(
     "p",
     { class: "actions small" },
@@ -51,14 +52,14 @@ export function renderAnalysis(app: HTMLElement, tableId: string): () => void {
     h("a", { href: api.recordUrl(tableId), download: `dicehall-${tableId}.json` }, t("table.download")),
   );
   const body = h("div", { class: "analysis-body" }, h("p", { class: "muted" }, t("common.loading")));
-  app.append(h("section", { class: "analysis-page", "data-testid": "analysis" }, title, links, body));
+  app.append(h("section", { class: "analysis-page", "data-testid": "analysis" }, title, tableDetails(tableId), links, body));
 
   let destroyed = false;
   let cleanup: (() => void) | null = null;
   Promise.all([api.table(tableId), api.positions(tableId), api.analysis(tableId).catch((err: unknown) => err)])
     .then(([info, pos, analysis]) => {
       if (destroyed) return;
-      title.replaceChildren(`${t("analysis.page_title")} · ${gameTitle(info.game)} `, h("small", null, info.preset ? `· ${presetName(info.game, info.preset)} · ` : "· ", h("code", null, tableId)));
+      title.replaceChildren(`${t("analysis.page_title")} · ${gameTitle(info.game)} `, info.preset ? h("small", null, `· ${presetName(info.game, info.preset)}`) : "");
       clear(body);
       cleanup = build(body, info, pos, analysis instanceof Error ? null : (analysis as AnalysisResult), analysis instanceof Error ? apiErrorText(analysis) : "");
     })
@@ -129,7 +130,8 @@ function build(root: HTMLElement, info: TableInfo, pos: Positions, a: AnalysisRe
     button(t("analysis.last"), "»", () => n, "replay-last"),
   );
   const stepInfo = h("div", { class: "step-info", "data-testid": "step-info", "aria-live": "polite" });
-  const moveList = h("ol", { class: "move-list", "data-testid": "moves" });
+  // it scrolls: focusable, so that a keyboard can scroll it too
+  const moveList = h("ol", { class: "move-list", "data-testid": "moves", tabindex: 0, "aria-label": t("table.events") });
   const chart = a ? new ValueChart(a, t("analysis.chart_label"), (k) => show(k, false)) : null;
 
   for (let k = 1; k <= n; k++) {

@@ -46,9 +46,12 @@ let toastTimer: number | undefined;
 export function toast(message: string, kind: "error" | "info" = "error"): void {
   const el = document.getElementById("toast");
   if (!el) return;
-  el.textContent = message;
+  // shown first, then filled: a change inside a live region already shown is what screen readers announce
   el.className = `toast ${kind}`;
+  el.setAttribute("role", kind === "error" ? "alert" : "status");
+  el.setAttribute("aria-live", kind === "error" ? "assertive" : "polite");
   el.hidden = false;
+  el.textContent = message;
   window.clearTimeout(toastTimer);
   toastTimer = window.setTimeout(() => (el.hidden = true), kind === "error" ? 6000 : 2500);
 }

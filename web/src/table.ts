@@ -8,6 +8,7 @@ import { clear, h, navigate, toast } from "./dom";
 import { apiErrorText, serverErrorText } from "./errors";
 import { formatList, formatNumber, hasKey, t, tKey } from "./i18n";
 import { saveName } from "./me";
+import { tableDetails } from "./table-details";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, choiceName } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
@@ -56,13 +57,15 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   let gameOverShown = false;
   let rules: Record<string, unknown> = {};
 
-  const title = h("h1", { class: "table-title" }, t("table.title"), " ", h("code", null, tableId));
+  const title = h("h1", { class: "table-title" }, t("table.title"));
   const howto = h("a", { class: "small howto-link", href: "/rules?game=thousand", "data-link": true }, t("home.how_to_play"));
   const seatBadge = h("p", { class: "seat-badge", "data-testid": "seat-badge" });
   const houseRules = h("p", { class: "house-rules-line muted small", "data-testid": "house-rules" });
   const claimBox = h("div", { class: "claim", hidden: true });
   const viewRoot = h("div", { class: "view-root" });
-  const logList = h("ol", { class: "log", "aria-live": "polite", "data-testid": "log" });
+  // The log is redrawn whole on (re)connection: a screen reader hears only new events, from `announcer`.
+  const logList = h("ol", { class: "log", "data-testid": "log" });
+  const announcer = h("div", { class: "sr-only", "aria-live": "polite", "data-testid": "announcer" });
   const overlay = h("div", { class: "overlay", hidden: true, role: "dialog", "aria-modal": "true", "aria-labelledby": "gameover-title" });
   const hintBtn = h("button", { type: "button", class: "btn", "data-testid": "hint-btn", "aria-pressed": "false", hidden: true }, t("hint.button"));
   const hintBox = h("div", { class: "hints", "data-testid": "hints", "aria-live": "polite", hidden: true });
@@ -72,12 +75,13 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     h(
       "section",
       { class: "table-page" },
-      h("div", { class: "table-head" }, title, seatBadge, h("span", { class: "table-actions" }, hintBtn, resignBtn, deleteBtn), howto),
+      h("div", { class: "table-head" }, title, seatBadge, h("span", { class: "table-actions" }, hintBtn, resignBtn, deleteBtn), howto, tableDetails(tableId)),
       houseRules,
       claimBox,
       hintBox,
-      h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box" }, h("h2", null, t("table.events")), logList)),
+      h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box", tabindex: 0, "aria-label": t("table.events") }, h("h2", null, t("table.events")), logList)),
       overlay,
+      announcer,
     ),
   );
 
@@ -97,27 +101,41 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     el.className = `conn-status ${status}`;
   };
 
-  const logEntry = (e: LogEntry, state: View | null): HTMLElement => {
+  /** An event in words: its line in the log and any further lines under it. */
+  const entryWords = (e: LogEntry, state: View | null): string[] => {
     // Real dice: a taken-back entry is the table's own event, not the game's.
-    const undone = e.actor === "undo";
-    const lines = undone ? [t("log.undo", { name: seatName(e.entered_by ?? 0), dice: e.move })] : (view?.describe?.(e, state) ?? []);
+    if (e.actor === "undo") return [t("log.undo", { name: seatName(e.entered_by ?? 0), dice: e.move })];
+    const lines = view?.describe?.(e, state) ?? [];
     // (never the server's English `text`: without a view's words the move is shown in its notation)
-    const text = lines[0] || t("log.move", { name: actorName(e.actor, seatName), move: e.move });
+    return [lines[0] || t("log.move", { name: actorName(e.actor, seatName), move: e.move }), ...lines.slice(1)];
+  };
+
+  const logEntry = (e: LogEntry, lines: string[]): HTMLElement => {
+    const undone = e.actor === "undo";
+    const text = lines[0];
     const entered = !undone && typeof e.entered_by === "number";
     return h(
       "li",
       { "data-seq": e.seq, class: e.actor === "chance" ? "chance" : undone ? "undone" : "" },
       h("span", { class: "seq" }, String(e.seq)),
       " ",
-      text,
+      h("span", { class: "words" }, text),
       entered ? h("span", { class: "entered muted small", title: t("realdice.entered_by", { name: seatName(e.entered_by ?? 0) }) }, " ✎") : null,
       lines.length > 1 ? h("ul", { class: "log-more" }, lines.slice(1).map((l) => h("li", null, l))) : null,
     );
   };
 
-  const pushLog = (e: LogEntry, state: View | null = null): void => {
-    logList.prepend(logEntry(e, state));
+  const pushLog = (e: LogEntry, state: View | null = null): string[] => {
+    const lines = entryWords(e, state);
+    logList.prepend(logEntry(e, lines));
     while (logList.childElementCount > LOG_LIMIT) logList.lastElementChild?.remove();
+    return lines;
+  };
+
+  /** A new event, said once: each is added as its own node (a bot's quick moves would overwrite one text). */
+  const announce = (lines: string[]): void => {
+    announcer.append(h("p", null, lines.join(" ")));
+    while (announcer.childElementCount > 3) announcer.firstElementChild?.remove();
   };
 
   const updateBadge = (): void => {
@@ -437,7 +455,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
         info.status = ev.status;
         updateBadge();
       }
-      pushLog(ev, ev.state);
+      announce(pushLog(ev, ev.state));
       if (typeof ev.retracts === "number") logList.querySelector(`li[data-seq="${ev.retracts}"]`)?.classList.add("retracted");
       applyState(ev.state, ev);
     },
@@ -471,7 +489,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     .then((tb) => {
       info = tb;
       const factory = VIEWS[tb.game];
-      title.replaceChildren(`${gameTitle(tb.game)} `, h("small", null, tb.preset ? `· ${presetName(tb.game, tb.preset)} · ` : "· ", h("code", null, tableId)));
+      title.replaceChildren(`${gameTitle(tb.game)} `, tb.preset ? h("small", null, `· ${presetName(tb.game, tb.preset)}`) : "");
       howto.setAttribute("href", `/rules?game=${tb.game}`);
       if (factory) {
         view = factory(viewRoot, {

@@ -199,15 +199,20 @@ function track(area: "green" | "orange" | "purple", l: Layout, sh: SheetModel, o
     const cx = x + cw / 2;
     const next = i === filled;
     const inner: Kid[] = [s("rect", { x: x + 2, y: y0, width: cw - 4, height: 44, rx: 6 })];
+    let printed = ""; // what the cell shows, said in its name too (a name holds the visible text)
     if (area === "green") {
-      inner.push(text(cx, y0 + 22, `≥${l.green.minimums[i]}`, "cell-min", 14), i < sh.green ? cross(cx, y0 + 22, 12) : null);
+      printed = `≥${l.green.minimums[i]}`;
+      inner.push(text(cx, y0 + 22, printed, "cell-min", 14), i < sh.green ? cross(cx, y0 + 22, 12) : null);
     } else {
       const written = (area === "orange" ? sh.orange : sh.purple)[i];
-      if (area === "orange" && l.orange.multipliers[i] > 1) inner.push(text(x + cw - 10, y0 + 9, `×${l.orange.multipliers[i]}`, "mult", 10));
+      if (area === "orange" && l.orange.multipliers[i] > 1) {
+        printed = `×${l.orange.multipliers[i]}`;
+        inner.push(text(x + cw - 10, y0 + 9, printed, "mult", 10));
+      }
       if (written !== undefined) inner.push(text(cx, y0 + 24, written, "written", 20));
     }
     // every cell of a track means "the next one": only that one lights up
-    kids.push(next ? cell(area, o, "cell track-cell next", AREA_LABEL(area), inner) : s("g", { class: "cell track-cell", "data-target": area }, inner));
+    kids.push(next ? cell(area, o, "cell track-cell next", `${AREA_LABEL(area)} ${printed}`.trim(), inner) : s("g", { class: "cell track-cell", "data-target": area }, inner));
     const b = bonuses[i];
     if (b) kids.push(bonusIcon(b, cx, y0 + 58, 20));
   }

@@ -176,9 +176,10 @@ export class ThousandView implements GameView {
   private readonly aside = h("div", { class: "dice-aside", "data-testid": "set-aside", "aria-label": t("thousand.set_aside") });
   private readonly total = h("div", { class: "turn-total", "data-testid": "turn-total" });
   private readonly rollBtn = h("button", { type: "button", class: "btn primary big", "data-testid": "roll-btn", "aria-keyshortcuts": "R", title: t("thousand.roll_key") }, t("thousand.roll"), h("kbd", { class: "key" }, "R"));
-  private readonly bankBtn = h("button", { type: "button", class: "btn big", "data-testid": "bank-btn", "aria-keyshortcuts": "B", title: t("thousand.bank_key") }, t("thousand.bank"), h("kbd", { class: "key" }, "B"));
+  private readonly bankBtn = h("button", { type: "button", class: "btn big", "data-testid": "bank-btn", "aria-keyshortcuts": "B", "aria-describedby": "bank-reason", title: t("thousand.bank_key") }, t("thousand.bank"), h("kbd", { class: "key" }, "B"));
   private readonly extra = h("div", { class: "extra-actions" });
-  private readonly reason = h("p", { class: "bank-reason", "data-testid": "bank-reason", "aria-live": "polite" });
+  // Why Bank is not possible yet: a neutral note beside the disabled button (nothing was refused: it was not pressed).
+  private readonly reason = h("span", { class: "bank-reason muted small", id: "bank-reason", "data-testid": "bank-reason" });
   private readonly board = h("table", { class: "scoreboard", "data-testid": "scoreboard" });
   private readonly happenings = h("ul", { class: "happenings", "data-testid": "happenings" });
   private model: ThousandModel | null = null;
@@ -202,8 +203,7 @@ export class ThousandView implements GameView {
         this.goal,
         h("div", { class: "felt" }, h("div", { class: "felt-row" }, this.tray), h("div", { class: "aside-row" }, h("span", { class: "label" }, t("thousand.set_aside")), this.aside), this.total),
         this.entry.el,
-        h("div", { class: "controls" }, this.rollBtn, this.bankBtn, this.extra, this.undoBtn.el),
-        this.reason,
+        h("div", { class: "controls" }, this.rollBtn, this.bankBtn, this.reason, this.extra, this.undoBtn.el),
         this.happenings,
         this.board,
       ),
@@ -370,7 +370,7 @@ export class ThousandView implements GameView {
     }
     this.undoBtn.update(this.real, this.ctx.mySeats(), (move) => move.split(",").join(" "));
     const why = seat !== null ? refusalText(m, this.ctx.rules(), m.bankRefusal) : null;
-    this.reason.textContent = why ? t("thousand.bank_refused", { reason: why }) : "";
+    this.reason.textContent = why ? t("thousand.bank_when", { bank: t("thousand.bank"), reason: why }) : "";
   }
 
   private drawBoard(m: ThousandModel): void {

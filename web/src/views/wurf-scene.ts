@@ -101,6 +101,8 @@ export class WurfScene {
   private dice: THREE.Mesh[] = [];
   private readonly aim = new THREE.Group();
   private readonly anims: Anim[] = [];
+  /** The animation time of the throw being played, in ms. */
+  private plannedMs = 0;
   private dirty = true;
   private frameId = 0;
   private last = 0;
@@ -375,6 +377,7 @@ export class WurfScene {
   }
 
   private animate(ms: number, step: (t: number) => void): Promise<void> {
+    this.plannedMs += ms;
     return new Promise((resolve) => {
       this.anims.push({ duration: ms, elapsed: 0, step, done: () => (step(1), resolve()) });
       this.dirty = true;
@@ -389,6 +392,9 @@ export class WurfScene {
    */
   async playThrow(dice: Landed[], motion: Motion | null, fate: Fate[], after: RestDie[], onMarked: () => void, speed = 1): Promise<void> {
     for (const a of this.anims.splice(0)) a.done();
+    // Less motion asked for (the system's setting): the same throw, over in a quarter of the time.
+    if (matchMedia("(prefers-reduced-motion: reduce)").matches) speed *= 4;
+    this.plannedMs = 0;
     const before = this.dice.length;
     while (this.dice.length < dice.length) this.dice.push(this.newDie());
     for (const m of this.dice.splice(dice.length)) this.scene.remove(m);
@@ -449,6 +455,7 @@ export class WurfScene {
       }
     });
     this.setLayout(after);
+    this.canvas.dataset.throwMs = String(Math.round(this.plannedMs)); // how long the last throw played
   }
 
   private fly(motion: Motion, speed: number): Promise<void> {
