@@ -58,11 +58,12 @@ def test_bank_not_yet_is_a_note_beside_the_button(
 ) -> None:
     page = new_page(*SIZES[size])
     bank = page.get_by_test_id("bank-btn")
-    for _ in range(15):  # a first throw worth 50 or more opens at once: then another table
-        my_turn_against_a_bot(page, server)
-        if bank.is_disabled():
-            break
     note = page.get_by_test_id("bank-reason")
+    # a first throw worth 50 or more opens at once, five scoring dice must be rolled again: then another table
+    for _ in range(15):
+        my_turn_against_a_bot(page, server)
+        if bank.is_disabled() and "50" in note.inner_text():
+            break
     # a new player has not opened: Bank waits for 50 points (classic), nothing was pressed, nothing refused
     assert bank.is_disabled()
     text = note.inner_text()
