@@ -117,8 +117,7 @@ def register_ann(page: Any, local_server: Server) -> tuple[dict[str, Any], str]:
     page.click("[data-start=thousand-bot]")
     page.wait_for_url("**/table/*")
     table_id = page.url.rsplit("/", 1)[-1]
-    ann = me(page)
-    link_seat(local_server.db, table_id, 0, ann["id"])
+    ann = me(page)  # the one-click table linked her seat to her player ("me": true)
     page.goto("/")
     dialog = open_dialog(page)
     assert "guest" in dialog.get_by_test_id("account-kind").inner_text()
@@ -159,7 +158,16 @@ def test_register_sign_out_and_sign_in_on_a_second_context(new_page: Any, local_
     assert phone.get_by_test_id("passkey").count() == 1
     fits(phone, 844)
     phone.screenshot(path=str(ARTIFACTS / "account-signed-in-phone.png"))
-    # Ann's games are there: the export the dialog links to holds the game she started on the other browser
+    # Ann's games are there: Your games lists the game she started on the other browser, and Resume holds her
+    # seat here without any token saved on this phone
+    phone.goto("/")
+    mine = phone.get_by_test_id("your-games").locator(f"li[data-table='{table_id}']")
+    mine.locator(f"[data-resume='{table_id}']").click()
+    phone.wait_for_function(
+        "() => document.querySelector('[data-testid=seat-badge]')?.textContent.includes('Ann')"
+    )
+    assert phone.evaluate(f"() => localStorage.getItem('dicehall.tokens.{table_id}')") is None
+    # and the export the dialog links to holds it too
     export = phone.evaluate("() => fetch('/api/me/export').then((r) => r.json())")
     assert [g["record"]["game_id"] for g in export["games"]] == [table_id]
 
