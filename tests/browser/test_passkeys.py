@@ -7,15 +7,10 @@ WebAuthn refuses IP addresses as the relying party id, so this file runs its own
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, insert, select, update
-
-from dicehall.web.db import SeatRow, TableRow
 
 from .conftest import ARTIFACTS, CSP_WATCH, NAME_ASKED, Server
 
@@ -66,22 +61,6 @@ def new_page(browser: Any, local_server: Server) -> Iterator[Any]:
     for ctx in contexts:
         ctx.close()
     assert not errors, f"errors in the page: {errors}"
-
-
-def link_seat(db: Path, table_id: str, seat: int, player_id: str) -> None:
-    """Link a seat to its player as table creation does once seat linking (step 2) is merged: the ``dh_seats`` row
-    (kept when it is already there) and ``"player"`` in the seat's JSON."""
-    with create_engine(f"sqlite:///{db}").begin() as conn:
-        row = conn.execute(select(TableRow).where(TableRow.id == table_id)).one()
-        seats = json.loads(row.seats)
-        seats[seat]["player"] = player_id
-        conn.execute(update(TableRow).where(TableRow.id == table_id).values(seats=json.dumps(seats)))
-        values = {"player_id": player_id, "game": row.game, "status": row.status, "updated": row.updated}
-        key = (SeatRow.table_id == table_id, SeatRow.seat == seat)
-        if conn.execute(select(SeatRow.seat).where(*key)).first() is None:
-            conn.execute(insert(SeatRow).values(table_id=table_id, seat=seat, **values))
-        else:
-            conn.execute(update(SeatRow).where(*key).values(**values))
 
 
 def me(page: Any) -> Any:
