@@ -7,15 +7,10 @@ WebAuthn refuses IP addresses as the relying party id, so this file runs its own
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, insert, select, update
-
-from dicehall.web.db import SeatRow, TableRow
 
 from .conftest import ARTIFACTS, CSP_WATCH, NAME_ASKED, Server
 
@@ -68,22 +63,6 @@ def new_page(browser: Any, local_server: Server) -> Iterator[Any]:
     assert not errors, f"errors in the page: {errors}"
 
 
-def link_seat(db: Path, table_id: str, seat: int, player_id: str) -> None:
-    """Link a seat to its player as table creation does once seat linking (step 2) is merged: the ``dh_seats`` row
-    (kept when it is already there) and ``"player"`` in the seat's JSON."""
-    with create_engine(f"sqlite:///{db}").begin() as conn:
-        row = conn.execute(select(TableRow).where(TableRow.id == table_id)).one()
-        seats = json.loads(row.seats)
-        seats[seat]["player"] = player_id
-        conn.execute(update(TableRow).where(TableRow.id == table_id).values(seats=json.dumps(seats)))
-        values = {"player_id": player_id, "game": row.game, "status": row.status, "updated": row.updated}
-        key = (SeatRow.table_id == table_id, SeatRow.seat == seat)
-        if conn.execute(select(SeatRow.seat).where(*key)).first() is None:
-            conn.execute(insert(SeatRow).values(table_id=table_id, seat=seat, **values))
-        else:
-            conn.execute(update(SeatRow).where(*key).values(**values))
-
-
 def me(page: Any) -> Any:
     return page.evaluate("() => fetch('/api/me').then((r) => r.json()).then((d) => d.player)")
 
@@ -117,8 +96,7 @@ def register_ann(page: Any, local_server: Server) -> tuple[dict[str, Any], str]:
     page.click("[data-start=thousand-bot]")
     page.wait_for_url("**/table/*")
     table_id = page.url.rsplit("/", 1)[-1]
-    ann = me(page)
-    link_seat(local_server.db, table_id, 0, ann["id"])
+    ann = me(page)  # the one-click table linked her seat to her player ("me": true)
     page.goto("/")
     dialog = open_dialog(page)
     assert "guest" in dialog.get_by_test_id("account-kind").inner_text()
@@ -159,7 +137,16 @@ def test_register_sign_out_and_sign_in_on_a_second_context(new_page: Any, local_
     assert phone.get_by_test_id("passkey").count() == 1
     fits(phone, 844)
     phone.screenshot(path=str(ARTIFACTS / "account-signed-in-phone.png"))
-    # Ann's games are there: the export the dialog links to holds the game she started on the other browser
+    # Ann's games are there: Your games lists the game she started on the other browser, and Resume holds her
+    # seat here without any token saved on this phone
+    phone.goto("/")
+    mine = phone.get_by_test_id("your-games").locator(f"li[data-table='{table_id}']")
+    mine.locator(f"[data-resume='{table_id}']").click()
+    phone.wait_for_function(
+        "() => document.querySelector('[data-testid=seat-badge]')?.textContent.includes('Ann')"
+    )
+    assert phone.evaluate(f"() => localStorage.getItem('dicehall.tokens.{table_id}')") is None
+    # and the export the dialog links to holds it too
     export = phone.evaluate("() => fetch('/api/me/export').then((r) => r.json())")
     assert [g["record"]["game_id"] for g in export["games"]] == [table_id]
 

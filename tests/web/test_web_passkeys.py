@@ -20,7 +20,7 @@ from conftest import BOT_SETUP, UNLIMITED
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, insert, select, text, update
+from sqlalchemy import create_engine, select, text, update
 from webtools import WS, create, latest, tokens
 
 from dicehall.core.record import GameRecord, check_result, replay
@@ -168,27 +168,6 @@ def db(db_url: str) -> Any:
     return create_engine(db_url)
 
 
-def link_seats(db_url: str, table_id: str, seats: list[int], player_id: str) -> None:
-    """Link seats to a player as table creation does once seat linking (step 2) is merged: a ``dh_seats`` row per
-    seat (kept when it is already there) and ``"player"`` in the seat's JSON."""
-    with db(db_url).begin() as conn:
-        row = conn.execute(select(TableRow).where(TableRow.id == table_id)).one()
-        seat_json = json.loads(row.seats)
-        for seat in seats:
-            seat_json[seat]["player"] = player_id
-            found = conn.execute(
-                select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-            ).first()
-            values = {"player_id": player_id, "game": row.game, "status": row.status, "updated": row.updated}
-            if found is None:
-                conn.execute(insert(SeatRow).values(table_id=table_id, seat=seat, **values))
-            else:
-                conn.execute(
-                    update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(**values)
-                )
-        conn.execute(update(TableRow).where(TableRow.id == table_id).values(seats=json.dumps(seat_json)))
-
-
 @contextmanager
 def connect(c: TestClient) -> Iterator[WS]:
     """The table websocket of this browser's pages (on http://localhost, where its Origin is at home)."""
@@ -197,8 +176,9 @@ def connect(c: TestClient) -> Iterator[WS]:
 
 
 def a_game(c: TestClient, db_url: str, player_id: str, finish: bool = False) -> str:
-    """A two-seat tiny game held by this browser, seat 0 linked to ``player_id``; played to the end if asked."""
-    table = create(c, "tinytest", seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    """A two-seat tiny game held by this browser, seat 0 linked to its player ("me"); played to the end if asked."""
+    seats = [{"kind": "human", "name": "Ann", "me": True}, {"kind": "human", "name": "Bob"}]
+    table = create(c, "tinytest", seats=seats)
     if finish:
         with connect(c) as ws:
             view = latest(ws.join(table["table_id"], tokens(table)))
@@ -206,7 +186,6 @@ def a_game(c: TestClient, db_url: str, player_id: str, finish: bool = False) -> 
                 legal = view["state"]["legal_actions"]
                 move = "stop" if "stop" in legal else legal[0]
                 view = latest(ws.act(view["state"]["current_player"], view["seq"], move))
-    link_seats(db_url, table["table_id"], [0], player_id)
     return str(table["table_id"])
 
 
@@ -481,10 +460,11 @@ def test_delete_account_keeps_games_as_deleted_player(app: Any, db_url: str) -> 
         me = a.get("/api/me").json()["player"]
         done = a_game(a, db_url, me["id"], finish=True)
         table = create(
-            a, "tinytest", seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+            a,
+            "tinytest",
+            seats=[{"kind": "human", "name": "Ann", "me": True}, {"kind": "human", "name": "Bob"}],
         )
         a.get(f"/api/tables/{table['table_id']}")  # loaded, in memory: its live copy must follow
-        link_seats(db_url, table["table_id"], [0], me["id"])
         record_before = a.get(f"/api/tables/{done}/record").json()
         r = a.delete("/api/me")
         assert r.status_code == 200, r.text
