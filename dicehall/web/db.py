@@ -883,3 +883,95 @@ class Store:
         """Waiting or playing tables with no event (nor creation) since ``before``."""
         stmt = select(TableRow.id).where(TableRow.status.in_(OPEN_STATUSES), self._last_activity() < before)
         return [r[0] for r in self._read(stmt)]
+
+    # -- stored analysis (analyst.py) and profiles (profile_api.py) -----------------------------------------
+    def analysis_candidates(self, limit: int, stale_before: float) -> list[str]:
+        """Finished tables with a seat linked to a player and not analysed yet (or claimed before ``stale_before``
+        by a process that never wrote its figures), oldest first."""
+        stmt = (
+            select(SeatRow.table_id)
+            .where(SeatRow.status == "finished", SeatRow.player_id.is_not(None), _unanalysed(stale_before))
+            .group_by(SeatRow.table_id)
+            .order_by(func.min(SeatRow.updated))
+            .limit(limit)
+        )
+        return [r[0] for r in self._read(stmt)]
+
+    def claim_analysis(self, table_id: str, now: float, stale_before: float) -> bool:
+        """Take the table for analysis: a compare-and-set of its linked seats from "not analysed" to "claimed"
+        (``decisions`` = -1, the claim's time in ``luck``); False when another process took it first."""
+        stmt = (
+            update(SeatRow)
+            .where(
+                SeatRow.table_id == table_id,
+                SeatRow.status == "finished",
+                SeatRow.player_id.is_not(None),
+                _unanalysed(stale_before),
+            )
+            .values(decisions=CLAIMED, luck=now, accuracy=None)
+        )
+        claimed = 0
+
+        def stmts(conn: Connection) -> None:
+            nonlocal claimed
+            claimed = conn.execute(stmt).rowcount
+
+        self._transaction(stmts)
+        return claimed > 0
+
+    def store_analysis(
+        self, table_id: str, figures: Mapping[int, tuple[int, float | None, float | None]]
+    ) -> None:
+        """Write each linked seat's ``(decisions, accuracy, luck)`` in one transaction (a seat missing from
+        ``figures``, or every seat of a failed analysis: decisions 0, no figures)."""
+
+        def stmts(conn: Connection) -> None:
+            seats = conn.execute(
+                select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.player_id.is_not(None))
+            ).all()
+            for (seat,) in seats:
+                decisions, accuracy, luck = figures.get(seat, (0, None, None))
+                conn.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(decisions=decisions, accuracy=accuracy, luck=luck)
+                )
+
+        self._transaction(stmts)
+
+    def player_any(self, player_id: str) -> Player | None:
+        """The player, deleted ones included (a profile says "deleted player")."""
+        rows = self._read(
+            select(PlayerRow.id, PlayerRow.name, PlayerRow.kind).where(PlayerRow.id == player_id)
+        )
+        return Player(rows[0].id, rows[0].name, rows[0].kind) if rows else None
+
+    @staticmethod
+    def profile_stmt(player_id: str) -> Any:
+        """All the player's seats at finished tables, newest first: one range walk of ``ix_dh_seats_player``."""
+        return (
+            select(
+                SeatRow.table_id,
+                SeatRow.seat,
+                SeatRow.game,
+                SeatRow.result,
+                SeatRow.score,
+                SeatRow.updated,
+                SeatRow.decisions,
+                SeatRow.accuracy,
+                SeatRow.luck,
+            )
+            .where(SeatRow.player_id == player_id, SeatRow.status == "finished")
+            .order_by(SeatRow.updated.desc(), SeatRow.table_id.desc())
+        )
+
+    def profile_seats(self, player_id: str) -> list[Any]:
+        return self._read(self.profile_stmt(player_id))
+
+
+CLAIMED = -1
+"""``dh_seats.decisions`` of a seat whose table an analyst has taken and not yet written (``luck``: since when)."""
+
+
+def _unanalysed(stale_before: float) -> Any:
+    return or_(SeatRow.decisions.is_(None), (SeatRow.decisions == CLAIMED) & (SeatRow.luck < stale_before))
