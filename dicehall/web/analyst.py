@@ -24,7 +24,7 @@ import multiprocessing
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dicehall.core.analysis import analyze, has_evaluator
 from dicehall.core.record import GameRecord
@@ -35,6 +35,7 @@ from dicehall.web.manager import web_record
 if TYPE_CHECKING:
     from dicehall.web.manager import TableManager
 
+__all__ = ["Analyst", "analyst_from_env", "analyze", "figures_of"]  # analyze: replaced in the tests
 log = logging.getLogger("dicehall.web")
 
 PERIOD = 10.0

@@ -78,6 +78,7 @@ def profile(store: Store, player_id: str) -> dict[str, Any] | None:
                 "accuracy": accuracy,
                 "luck": luck,
                 "decisions": decisions,
+                "analysed": all(s.decisions is not None and s.decisions != CLAIMED for s in seats),
                 "analysis": f"/table/{table_id}/analysis",
             }
         )

@@ -13,7 +13,7 @@ from dicehall.web.analyst import Analyst
 from dicehall.web.db import SeatRow, Store
 from dicehall.web.manager import web_record
 
-ME_AND_BOB = [{"kind": "human", "me": True}, {"kind": "human", "name": "Bob"}]
+ME_AND_BOB: list[dict[str, Any]] = [{"kind": "human", "me": True}, {"kind": "human", "name": "Bob"}]
 
 
 def become(c: Any, name: str) -> str:
@@ -57,7 +57,7 @@ def expected_totals(db_url: str, table_id: str) -> list[Any]:
         store.close()
 
 
-def test_profile_figures_equal_the_records(server, db_url):
+def test_profile_figures_equal_the_records(server: Any, db_url: Any) -> None:
     with server() as c:
         ann = become(c, "Ann")
         games = play_games(c, 3)
@@ -91,7 +91,7 @@ def test_profile_figures_equal_the_records(server, db_url):
             assert rows[1].player_id is None and rows[1].decisions is None
 
 
-def test_analysis_runs_once_and_is_stored(server, db_url, monkeypatch):
+def test_analysis_runs_once_and_is_stored(server: Any, db_url: Any, monkeypatch: Any) -> None:
     with server() as c:
         become(c, "Ann")
         (tid,) = play_games(c, 1)
@@ -99,7 +99,7 @@ def test_analysis_runs_once_and_is_stored(server, db_url, monkeypatch):
         calls: list[str] = []
         import dicehall.web.analyst as analyst_module
 
-        real = analyst_module.analyze
+        real = analyze
 
         def counted(record: Any) -> Any:
             calls.append(record.game_id)
@@ -120,7 +120,7 @@ def test_analysis_runs_once_and_is_stored(server, db_url, monkeypatch):
         assert seat_rows(db_url)[solo["table_id"]][0].decisions is None
 
 
-def test_a_failed_analysis_is_marked_and_not_retried(server, db_url, monkeypatch):
+def test_a_failed_analysis_is_marked_and_not_retried(server: Any, db_url: Any, monkeypatch: Any) -> None:
     with server() as c:
         ann = become(c, "Ann")
         (tid,) = play_games(c, 1)
@@ -142,13 +142,13 @@ def test_a_failed_analysis_is_marked_and_not_retried(server, db_url, monkeypatch
         assert p["games"][0]["played"] == 1 and p["points"] == [] and p["last"][0]["accuracy"] is None
 
 
-def test_two_analysts_never_take_one_table(server, db_url, monkeypatch):
+def test_two_analysts_never_take_one_table(server: Any, db_url: Any, monkeypatch: Any) -> None:
     with server() as c:
         become(c, "Ann")
         games = play_games(c, 4)
         import dicehall.web.analyst as analyst_module
 
-        real = analyst_module.analyze
+        real = analyze
         calls: list[str] = []
         both_looked = threading.Barrier(2)
 
@@ -164,7 +164,7 @@ def test_two_analysts_never_take_one_table(server, db_url, monkeypatch):
             looked = store.analysis_candidates
 
             def candidates(limit: int, stale: float, looked: Any = looked) -> list[str]:
-                found = looked(limit, stale)
+                found: list[str] = looked(limit, stale)
                 both_looked.wait(10)
                 return found
 
@@ -185,14 +185,14 @@ def test_two_analysts_never_take_one_table(server, db_url, monkeypatch):
         assert sorted(calls) == sorted(games)  # each analysed once
 
 
-def test_unknown_player_is_404(server):
+def test_unknown_player_is_404(server: Any) -> None:
     with server() as c:
         r = c.get("/api/players/nobody00000000")
         assert r.status_code == 404 and "no such player" in r.json()["detail"]
         assert c.get("/api/players/" + "x" * 40).status_code == 404
 
 
-def test_a_deleted_player_shows_as_deleted(server):
+def test_a_deleted_player_shows_as_deleted(server: Any) -> None:
     with server() as c:
         ann = become(c, "Ann")
         play_games(c, 1)
