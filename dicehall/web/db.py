@@ -23,6 +23,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    case,
     create_engine,
     delete,
     event,
@@ -947,8 +948,31 @@ class Store:
         return Player(rows[0].id, rows[0].name, rows[0].kind) if rows else None
 
     @staticmethod
-    def profile_stmt(player_id: str) -> Any:
-        """All the player's seats at finished tables, newest first: one range walk of ``ix_dh_seats_player``."""
+    def profile_counts_stmt(player_id: str) -> Any:
+        """Per game: the tables played, won and drawn (a table where the player held several seats counts once,
+        by its best result: win, then draw); a range walk of ``ix_dh_seats_player``."""
+        mine = (SeatRow.player_id == player_id, SeatRow.status == "finished")
+        best = (
+            select(SeatRow.table_id, SeatRow.game, func.min(_RANK).label("best"))
+            .where(*mine)
+            .group_by(SeatRow.table_id, SeatRow.game)
+            .subquery()
+        )
+        return (
+            select(
+                best.c.game,
+                func.count(),
+                func.sum(case((best.c.best == 0, 1), else_=0)),
+                func.sum(case((best.c.best == 1, 1), else_=0)),
+                func.sum(case((best.c.best == 2, 1), else_=0)),
+            )
+            .group_by(best.c.game)
+        )
+
+    @staticmethod
+    def profile_stmt(player_id: str, limit: int) -> Any:
+        """The player's newest ``limit`` seats at finished tables with their figures: a range walk of
+        ``ix_dh_seats_player`` (newest first, no sort)."""
         return (
             select(
                 SeatRow.table_id,
@@ -963,11 +987,22 @@ class Store:
             )
             .where(SeatRow.player_id == player_id, SeatRow.status == "finished")
             .order_by(SeatRow.updated.desc(), SeatRow.table_id.desc())
+            .limit(limit)
         )
 
-    def profile_seats(self, player_id: str) -> list[Any]:
-        return self._read(self.profile_stmt(player_id))
+    def profile_counts(self, player_id: str) -> list[tuple[str, int, int, int, int]]:
+        """(game, played, wins, draws, losses) per game."""
+        return [
+            (r[0], int(r[1]), int(r[2] or 0), int(r[3] or 0), int(r[4] or 0))
+            for r in self._read(self.profile_counts_stmt(player_id))
+        ]
 
+    def profile_seats(self, player_id: str, limit: int) -> list[Any]:
+        return self._read(self.profile_stmt(player_id, limit))
+
+
+_RANK = case((SeatRow.result == "win", 0), (SeatRow.result == "draw", 1), (SeatRow.result == "loss", 2), else_=3)
+"""A seat's result as a rank (profile_counts_stmt: a table's best seat)."""
 
 CLAIMED = -1
 """``dh_seats.decisions`` of a seat whose table an analyst has taken and not yet written (``luck``: since when)."""

@@ -1,8 +1,9 @@
 """``GET /api/players/{player_id}``: a player's profile (the page ``/player/{player_id}``).
 
-Names are not unique (guests pick any), so a profile is found by the player's public id. Everything comes from
-one range walk of ``ix_dh_seats_player`` (the player's finished seats, newest first: results and the figures the
-analyst stored, analyst.py) plus the last games' tables and names by primary key; no game is replayed.
+Names are not unique (guests pick any), so a profile is found by the player's public id. Two range walks of
+``ix_dh_seats_player`` give everything: the counts per game (one ``GROUP BY``), and the newest 500 finished seats
+with the figures the analyst stored (analyst.py) for the last games and the chart; then the last games' tables
+and names by primary key. No game is replayed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from dicehall.web.yourgames import RANK
 router = APIRouter(prefix="/api")
 LAST_GAMES = 20
 POINTS = 500
-"""Analysed games on the chart (the newest)."""
+RECENT_SEATS = POINTS
+"""Seats read for the last games and the chart: the chart shows the analysed ones among the newest 500 games."""
 
 
 def _table_figures(seats: list[Any]) -> tuple[int, float | None, float | None]:
@@ -35,26 +37,20 @@ def profile(store: Store, player_id: str) -> dict[str, Any] | None:
     player = store.player_any(player_id)
     if player is None:
         return None
+    games = [
+        {"game": game, "played": played, "wins": wins, "losses": losses, "draws": draws}
+        for game, played, wins, draws, losses in store.profile_counts(player_id)
+    ]
     tables: dict[str, list[Any]] = {}
-    for row in store.profile_seats(player_id):  # newest first
+    for row in store.profile_seats(player_id, RECENT_SEATS):  # newest first
         tables.setdefault(row.table_id, []).append(row)
-    games: dict[str, dict[str, Any]] = {}
     points: list[dict[str, Any]] = []
-    last: list[tuple[str, list[Any]]] = []
-    for table_id, seats in tables.items():
-        first = seats[0]
-        mine = min((s.result for s in seats if s.result), key=lambda r: RANK.get(r, 3), default=None)
-        g = games.setdefault(
-            first.game, {"game": first.game, "played": 0, "wins": 0, "losses": 0, "draws": 0}
-        )
-        g["played"] += 1
-        if mine in ("win", "loss", "draw"):
-            g[{"win": "wins", "loss": "losses", "draw": "draws"}[mine]] += 1
-        decisions, accuracy, luck = _table_figures(seats)
-        if accuracy is not None and len(points) < POINTS:
+    for seats in tables.values():
+        _, accuracy, luck = _table_figures(seats)
+        if accuracy is not None:
+            first = seats[0]
             points.append({"at": first.updated, "game": first.game, "accuracy": accuracy, "luck": luck})
-        if len(last) < LAST_GAMES:
-            last.append((table_id, seats))
+    last = list(tables.items())[:LAST_GAMES]
     metas = store.tables_by_id(t for t, _ in last)
     store.show_player_names(metas.values())
     recent = []
@@ -89,7 +85,7 @@ def profile(store: Store, player_id: str) -> dict[str, Any] | None:
         "name": None if deleted else player.name,
         "kind": player.kind,
         "deleted": deleted,
-        "games": sorted(games.values(), key=lambda g: (-g["played"], g["game"])),
+        "games": sorted(games, key=lambda g: (-g["played"], g["game"])),
         "last": recent,
         "points": points,
     }

@@ -10,7 +10,7 @@ import { gameTitle, presetName, seatLabel } from "./names";
 const NS = "http://www.w3.org/2000/svg";
 const W = 600;
 const H = 160;
-const PAD = 36;
+const PAD = 52;
 const RESULT: Record<string, MessageId> = { win: "profile.result.win", loss: "profile.result.loss", draw: "profile.result.draw" };
 
 type Point = PlayerProfile["points"][number];
@@ -26,9 +26,16 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
   return node;
 }
 
+/** `v` rounded up to one significant digit (an axis' top); 1 for nothing to show. */
+function roundUp(v: number): number {
+  if (!(v > 0)) return 1;
+  const step = 10 ** Math.floor(Math.log10(v));
+  return Math.ceil(v / step) * step;
+}
+
 /** The mean loss per decision of each analysed game, oldest left; lower is better. */
 function lossChart(points: Point[], label: string): SVGSVGElement {
-  const hi = Math.max(1, ...points.map((p) => p.accuracy));
+  const hi = roundUp(Math.max(...points.map((p) => p.accuracy)) * 1.1);
   const n = Math.max(1, points.length - 1);
   const x = (i: number): number => PAD + ((W - PAD - 8) * i) / n;
   const y = (v: number): number => 8 + ((H - 16) * (hi - v)) / hi;
@@ -126,7 +133,7 @@ function draw(body: HTMLElement, p: PlayerProfile): void {
     p.games.length
       ? h(
           "div",
-          { class: "profile-scroll" },
+          { class: "profile-scroll", tabindex: 0, role: "region", "aria-label": t("profile.games") }, // scrolls sideways on a phone
           h(
             "table",
             { class: "profile-table", "data-testid": "profile-games" },
