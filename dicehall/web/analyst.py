@@ -80,6 +80,8 @@ class Analyst(Subscriber):
         """Tables analysed (or marked failed) by this analyst, in order."""
         self._store: Store | None = None
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.stored = threading.Event()
+        """Set each time a look stored figures (the tests wait on it)."""
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -100,6 +102,8 @@ class Analyst(Subscriber):
             store.store_analysis(table_id, figures)
             handled.append(table_id)
             self.done.append(table_id)
+        if handled:
+            self.stored.set()
         return handled
 
     def _figures(self, store: Store, table_id: str) -> Figures | None:

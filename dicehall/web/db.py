@@ -958,16 +958,13 @@ class Store:
             .group_by(SeatRow.table_id, SeatRow.game)
             .subquery()
         )
-        return (
-            select(
-                best.c.game,
-                func.count(),
-                func.sum(case((best.c.best == 0, 1), else_=0)),
-                func.sum(case((best.c.best == 1, 1), else_=0)),
-                func.sum(case((best.c.best == 2, 1), else_=0)),
-            )
-            .group_by(best.c.game)
-        )
+        return select(
+            best.c.game,
+            func.count(),
+            func.sum(case((best.c.best == 0, 1), else_=0)),
+            func.sum(case((best.c.best == 1, 1), else_=0)),
+            func.sum(case((best.c.best == 2, 1), else_=0)),
+        ).group_by(best.c.game)
 
     @staticmethod
     def profile_stmt(player_id: str, limit: int) -> Any:
@@ -1001,7 +998,9 @@ class Store:
         return self._read(self.profile_stmt(player_id, limit))
 
 
-_RANK = case((SeatRow.result == "win", 0), (SeatRow.result == "draw", 1), (SeatRow.result == "loss", 2), else_=3)
+_RANK = case(
+    (SeatRow.result == "win", 0), (SeatRow.result == "draw", 1), (SeatRow.result == "loss", 2), else_=3
+)
 """A seat's result as a rank (profile_counts_stmt: a table's best seat)."""
 
 CLAIMED = -1

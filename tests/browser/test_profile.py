@@ -32,9 +32,7 @@ def link_seat_zero(server: Server, table_id: str, player_id: str) -> None:
     engine = create_engine(f"sqlite:///{server.db}")
     with engine.begin() as conn:
         conn.execute(
-            update(SeatRow)
-            .where(SeatRow.table_id == table_id, SeatRow.seat == 0)
-            .values(player_id=player_id)
+            update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == 0).values(player_id=player_id)
         )
     engine.dispose()
 

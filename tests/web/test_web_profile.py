@@ -9,7 +9,7 @@ import pytest
 from webtools import connect, create, latest, play_to_end, tokens
 
 from dicehall.core.analysis import analyze
-from dicehall.web.analyst import Analyst
+from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.db import SeatRow, Store
 from dicehall.web.manager import web_record
 
@@ -200,3 +200,21 @@ def test_a_deleted_player_shows_as_deleted(server: Any) -> None:
         assert r.status_code == 200, r.text
         p = c.get(f"/api/players/{ann}").json()
         assert p["deleted"] is True and p["name"] is None and p["games"][0]["played"] == 1
+
+
+def test_the_server_analyses_a_game_soon_after_it_ends(monkeypatch: Any, server: Any) -> None:
+    monkeypatch.setenv("DICEHALL_ANALYST", "1")  # off in the rest of the suite (tests/conftest.py)
+    assert analyst_from_env()
+    with server() as c:
+        analyst = c.app.state.analyst
+        assert analyst is not None
+        ann = become(c, "Ann")
+        (tid,) = play_games(c, 1)
+        # woken by the lobby's "finished" (the next periodic look is 10 s away)
+        assert analyst.stored.wait(60) and analyst.done == [tid]
+        g = c.get(f"/api/players/{ann}").json()["last"][0]
+        assert g["analysed"] and g["accuracy"] is not None
+    assert not analyst._thread.is_alive()  # stopped with the server
+    monkeypatch.setenv("DICEHALL_ANALYST", "0")
+    with server() as c:
+        assert c.app.state.analyst is None
