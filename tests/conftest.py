@@ -2,7 +2,8 @@
 change what the CLI tests read), and a language a test chose does not leak into the next test. The user data
 directory (solver tables, training runs, the default database) and the user config directory (the name
 ``play --name`` remembers) are fresh ones per session, as on a new machine: what a developer has computed or
-saved must not change what a test sees. Servers do not warm up analyses ahead (``DICEHALL_WARM_UP=0``)."""
+saved must not change what a test sees. Servers do not warm up analyses ahead (``DICEHALL_WARM_UP=0``)
+nor store analyses in the background (``DICEHALL_ANALYST=0``)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # Servers started by tests (in this process or as subprocesses) make no evaluators or analyses ahead: each would
     # spend seconds of CPU on it (tests/web/test_web_warmup.py turns it on where it is the subject).
     os.environ["DICEHALL_WARM_UP"] = "0"
+    # nor analyse finished games in the background (tests/web/test_web_profile.py runs the analyst itself)
+    os.environ["DICEHALL_ANALYST"] = "0"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from dicehall.web import analysis_api, api, auth
+from dicehall.web import analysis_api, api, auth, profile_api
+from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.assets import HashedAssets
 from dicehall.web.bots import bot_delay_from_env
 from dicehall.web.db import Store, default_db_url
@@ -43,6 +44,7 @@ def create_app(
     bot_setup: Sequence[str] = (),
     node_url: str | None = None,
     warm_up: bool | None = None,
+    analyst: bool | None = None,
 ) -> FastAPI:
     """The server. ``db_url`` defaults to a SQLite file in the user's data directory; ``bot_delay`` (which
     overrides ``settings.bot_delay``) to ``$DICEHALL_BOT_DELAY`` or the settings' value. ``bot_setup``:
@@ -50,7 +52,8 @@ def create_app(
     ``node_url``: this process's address as the other server processes reach it; several processes then share
     one PostgreSQL database, each table owned by one of them at a time (owners.py, docs/scaling.md). ``warm_up``
     (default: ``$DICEHALL_WARM_UP``, on unless 0): make hints' and analyses' evaluators and finished games' analyses
-    in the background before they are asked for (warmup.py)."""
+    in the background before they are asked for (warmup.py). ``analyst`` (default: ``$DICEHALL_ANALYST``, on unless
+    0): analyse finished games of linked seats in the background and store the figures profiles show (analyst.py)."""
     if node_url is not None:
         check_node_url(node_url, db_url or "")
     url = db_url or default_db_url()
@@ -74,6 +77,10 @@ def create_app(
         warmer = Warmer(manager) if (warm_up_from_env() if warm_up is None else warm_up) else None
         if warmer is not None:
             warmer.start()  # in its own thread: start-up does not wait
+        on = analyst_from_env() if analyst is None else analyst
+        analyst_ = Analyst(url) if on else None
+        if analyst_ is not None:
+            analyst_.start(manager)  # a thread; the analyses in a worker process
         log.info(
             "dicehall server: database %s, %d bot tables resumed%s",
             url,
@@ -83,9 +90,12 @@ def create_app(
         app.state.manager = manager
         app.state.settings = settings
         app.state.warmer = warmer
+        app.state.analyst = analyst_
         try:
             yield
         finally:
+            if analyst_ is not None:
+                await analyst_.stop()
             if warmer is not None:
                 warmer.stop()
             await manager.close()
@@ -94,6 +104,7 @@ def create_app(
     app = FastAPI(title="dicehall", lifespan=lifespan)
     app.include_router(api.router)
     app.include_router(analysis_api.router)
+    app.include_router(profile_api.router)
     app.include_router(auth.router)  # accounts with passkeys
     app.add_exception_handler(auth.AuthRefused, auth.refused)
     app.add_middleware(OriginCheck)  # security.py: no state-changing request from another site's page
@@ -112,6 +123,7 @@ def create_app(
 
         @app.get("/", include_in_schema=False)
         @app.get("/table/{rest:path}", include_in_schema=False)
+        @app.get("/player/{rest:path}", include_in_schema=False)
         def spa(rest: str = "") -> Response:
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -126,6 +138,7 @@ def create_app(
 
         @app.get("/", include_in_schema=False)
         @app.get("/table/{rest:path}", include_in_schema=False)
+        @app.get("/player/{rest:path}", include_in_schema=False)
         def not_built(rest: str = "") -> HTMLResponse:
             return HTMLResponse(NOT_BUILT)
 

@@ -23,6 +23,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    case,
     create_engine,
     delete,
     event,
@@ -895,3 +896,128 @@ class Store:
         """Waiting or playing tables with no event (nor creation) since ``before``."""
         stmt = select(TableRow.id).where(TableRow.status.in_(OPEN_STATUSES), self._last_activity() < before)
         return [r[0] for r in self._read(stmt)]
+
+    # -- stored analysis (analyst.py) and profiles (profile_api.py) -----------------------------------------
+    def analysis_candidates(self, limit: int, stale_before: float) -> list[str]:
+        """Finished tables with a seat linked to a player and not analysed yet (or claimed before ``stale_before``
+        by a process that never wrote its figures), oldest first."""
+        stmt = (
+            select(SeatRow.table_id)
+            .where(SeatRow.status == "finished", SeatRow.player_id.is_not(None), _unanalysed(stale_before))
+            .group_by(SeatRow.table_id)
+            .order_by(func.min(SeatRow.updated))
+            .limit(limit)
+        )
+        return [r[0] for r in self._read(stmt)]
+
+    def claim_analysis(self, table_id: str, now: float, stale_before: float) -> bool:
+        """Take the table for analysis: a compare-and-set of its linked seats from "not analysed" to "claimed"
+        (``decisions`` = -1, the claim's time in ``luck``); False when another process took it first."""
+        stmt = (
+            update(SeatRow)
+            .where(
+                SeatRow.table_id == table_id,
+                SeatRow.status == "finished",
+                SeatRow.player_id.is_not(None),
+                _unanalysed(stale_before),
+            )
+            .values(decisions=CLAIMED, luck=now, accuracy=None)
+        )
+        claimed = 0
+
+        def stmts(conn: Connection) -> None:
+            nonlocal claimed
+            claimed = conn.execute(stmt).rowcount
+
+        self._transaction(stmts)
+        return claimed > 0
+
+    def store_analysis(
+        self, table_id: str, figures: Mapping[int, tuple[int, float | None, float | None]]
+    ) -> None:
+        """Write each linked seat's ``(decisions, accuracy, luck)`` in one transaction (a seat missing from
+        ``figures``, or every seat of a failed analysis: decisions 0, no figures)."""
+
+        def stmts(conn: Connection) -> None:
+            seats = conn.execute(
+                select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.player_id.is_not(None))
+            ).all()
+            for (seat,) in seats:
+                decisions, accuracy, luck = figures.get(seat, (0, None, None))
+                conn.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(decisions=decisions, accuracy=accuracy, luck=luck)
+                )
+
+        self._transaction(stmts)
+
+    def player_any(self, player_id: str) -> Player | None:
+        """The player, deleted ones included (a profile says "deleted player")."""
+        rows = self._read(
+            select(PlayerRow.id, PlayerRow.name, PlayerRow.kind).where(PlayerRow.id == player_id)
+        )
+        return Player(rows[0].id, rows[0].name, rows[0].kind) if rows else None
+
+    @staticmethod
+    def profile_counts_stmt(player_id: str) -> Any:
+        """Per game: the tables played, won and drawn (a table where the player held several seats counts once,
+        by its best result: win, then draw); a range walk of ``ix_dh_seats_player``."""
+        mine = (SeatRow.player_id == player_id, SeatRow.status == "finished")
+        best = (
+            select(SeatRow.table_id, SeatRow.game, func.min(_RANK).label("best"))
+            .where(*mine)
+            .group_by(SeatRow.table_id, SeatRow.game)
+            .subquery()
+        )
+        return select(
+            best.c.game,
+            func.count(),
+            func.sum(case((best.c.best == 0, 1), else_=0)),
+            func.sum(case((best.c.best == 1, 1), else_=0)),
+            func.sum(case((best.c.best == 2, 1), else_=0)),
+        ).group_by(best.c.game)
+
+    @staticmethod
+    def profile_stmt(player_id: str, limit: int) -> Any:
+        """The player's newest ``limit`` seats at finished tables with their figures: a range walk of
+        ``ix_dh_seats_player`` (newest first, no sort)."""
+        return (
+            select(
+                SeatRow.table_id,
+                SeatRow.seat,
+                SeatRow.game,
+                SeatRow.result,
+                SeatRow.score,
+                SeatRow.updated,
+                SeatRow.decisions,
+                SeatRow.accuracy,
+                SeatRow.luck,
+            )
+            .where(SeatRow.player_id == player_id, SeatRow.status == "finished")
+            .order_by(SeatRow.updated.desc(), SeatRow.table_id.desc())
+            .limit(limit)
+        )
+
+    def profile_counts(self, player_id: str) -> list[tuple[str, int, int, int, int]]:
+        """(game, played, wins, draws, losses) per game."""
+        return [
+            (r[0], int(r[1]), int(r[2] or 0), int(r[3] or 0), int(r[4] or 0))
+            for r in self._read(self.profile_counts_stmt(player_id))
+        ]
+
+    def profile_seats(self, player_id: str, limit: int) -> list[Any]:
+        return self._read(self.profile_stmt(player_id, limit))
+
+
+_RANK = case(
+    (SeatRow.result == "win", 0), (SeatRow.result == "draw", 1), (SeatRow.result == "loss", 2), else_=3
+)
+"""A seat's result as a rank (profile_counts_stmt: a table's best seat)."""
+
+CLAIMED = -1
+"""``dh_seats.decisions`` of a seat whose table an analyst has taken and not yet written (``luck``: since when)."""
+
+
+def _unanalysed(stale_before: float) -> Any:
+    return or_(SeatRow.decisions.is_(None), (SeatRow.decisions == CLAIMED) & (SeatRow.luck < stale_before))

@@ -92,6 +92,13 @@ export interface AccountHooks {
 }
 
 /** The dialog over the page; Escape or Close shuts it and gives the focus back to `opener`. */
+/** "Your profile" (hidden until this browser has a player). */
+function profileLink(hooks: AccountHooks, close: () => void): HTMLElement | null {
+  const me = hooks.player();
+  if (!me) return null;
+  return h("p", { class: "small" }, h("a", { href: `/player/${me.id}`, "data-link": true, "data-testid": "your-profile", onclick: close }, t("account.profile")));
+}
+
 export function openAccountDialog(opener: HTMLElement, hooks: AccountHooks): void {
   document.querySelector("[data-testid=account-dialog]")?.closest(".name-overlay")?.remove();
   const status = h("p", { class: "account-status", role: "status", "aria-live": "polite", "data-testid": "account-status" });
@@ -114,6 +121,7 @@ export function openAccountDialog(opener: HTMLElement, hooks: AccountHooks): voi
       h("button", { type: "button", class: "btn ghost", "data-testid": "account-close", onclick: close }, t("account.close")),
     ),
     hooks.nameForm(),
+    profileLink(hooks, () => close()),
     body,
     status,
   );

@@ -255,6 +255,8 @@ export const api = {
       "GET",
       `/api/tables?status=finished&limit=${limit}${games.map((g) => `&game=${encodeURIComponent(g)}`).join("")}${before === undefined ? "" : `&before=${before}`}`,
     ),
+  /** A player's profile by public id (names are not unique). */
+  player: (id: string) => request<PlayerProfile>("GET", `/api/players/${encodeURIComponent(id)}`),
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
   positions: (id: string) => request<Positions>("GET", `/api/tables/${encodeURIComponent(id)}/positions`),
   table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
@@ -274,6 +276,33 @@ export const api = {
   hints: (id: string, seat: number, token: string | undefined) =>
     request<HintsResult>("POST", `/api/tables/${encodeURIComponent(id)}/hints`, token ? { seat, token } : { seat }),
 };
+
+/** `GET /api/players/{id}` (docs/web-protocol.md): results per game, the last games, analysed figures over time. */
+export interface PlayerProfile {
+  id: string;
+  name: string | null;
+  kind: string;
+  deleted: boolean;
+  games: { game: string; played: number; wins: number; losses: number; draws: number }[];
+  last: {
+    table_id: string;
+    game: string;
+    preset: string | null;
+    at: number;
+    result: "win" | "loss" | "draw" | null;
+    score: number | null;
+    resigned: boolean;
+    opponents: TableSeat[];
+    accuracy: number | null;
+    luck: number | null;
+    decisions: number;
+    /** false: the server's analyst has not analysed it yet. */
+    analysed: boolean;
+    analysis: string;
+  }[];
+  /** Oldest first: each analysed game's mean loss per decision and luck. */
+  points: { at: number; game: string; accuracy: number; luck: number | null }[];
+}
 
 /** `POST /api/tables/{id}/hints`: every legal move of the seat with its value, best first (docs/analysis.md). */
 export interface HintsResult {

@@ -21,7 +21,9 @@ function seatList(g: MyGame, scores?: number[] | null): (HTMLElement | string)[]
     const score = scores?.[i];
     const label = score === undefined || score === null ? name : `${name} ${score}`;
     const mine = g.my_seats.includes(s.seat);
-    const text = s.kind === "human" && s.claimed !== false ? h("span", { translate: "no" }, label) : label;
+    const person = s.kind === "human" && s.claimed !== false;
+    // a finished game's people link to their profiles (by id: names are not unique)
+    const text = person && scores && s.player && !s.deleted ? h("a", { href: `/player/${s.player}`, "data-link": true, translate: "no" }, label) : person ? h("span", { translate: "no" }, label) : label;
     return [i ? ", " : "", mine ? h("b", null, text) : text];
   });
 }
