@@ -86,6 +86,10 @@ def test_no_serious_violation_on_any_page(
     page.goto(f"/table/{tid}/analysis")
     page.get_by_test_id("totals").wait_for()
     found += violations(page, "analysis")
+    me = page.evaluate("() => fetch('/api/me').then((r) => r.json()).then((d) => d.player.id)")
+    page.goto(f"/player/{me}")
+    page.get_by_test_id("profile-name").wait_for()
+    found += violations(page, "profile")
     assert not found, "\n".join(found)
 
 
