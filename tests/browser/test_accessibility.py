@@ -95,6 +95,8 @@ def test_no_serious_violation_on_any_page(
 
 NEWEST = """() => {
   const li = document.querySelector('[data-testid=log] > li');
+  const announcer = document.querySelector('[data-testid=announcer]');
+  if (!li) return { seq: 0, words: '', said: null, count: announcer.childElementCount };
   const words = [li.querySelector(':scope > .words').textContent,
                  ...[...li.querySelectorAll(':scope > ul > li')].map((x) => x.textContent)];
   const said = document.querySelector('[data-testid=announcer]').lastElementChild;
@@ -110,6 +112,7 @@ def test_each_new_event_is_announced_in_the_words_of_the_log(new_page: Any, serv
     )
     hold_seats(page, created["table_id"], {s["seat"]: s["token"] for s in created["seats"]})
     page.wait_for_function("() => !!document.querySelector('[data-testid=roll-btn]:not([disabled])')")
+    page.wait_for_selector("[data-testid=log] > li")  # the opening throw, drawn with the log on arrival
     live = page.get_by_test_id("announcer")
     assert live.get_attribute("aria-live") == "polite"
     # the log drawn on arrival is not read out: only what happens from now on
@@ -120,7 +123,7 @@ def test_each_new_event_is_announced_in_the_words_of_the_log(new_page: Any, serv
         before = page.evaluate(NEWEST)["seq"]
         page.keyboard.press("r")
         page.wait_for_function(
-            f"() => Number(document.querySelector('[data-testid=log] > li').dataset.seq) > {before}"
+            f"() => Number(document.querySelector('[data-testid=log] > li')?.dataset.seq ?? 0) > {before}"
         )
         newest = page.evaluate(NEWEST)
         assert newest["said"] == newest["words"] and newest["words"], newest
