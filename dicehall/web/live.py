@@ -209,13 +209,13 @@ class LiveTable:
         who = "dice" if actor == "chance" else names[int(actor)]
         return f"{who}: {move}"
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self, viewer: int | None = None) -> dict[str, Any]:
         return {
             "type": "snapshot",
             "table": self.id,
             "seq": self.seq,
             "status": self.status,
-            "state": self.view(),
+            "state": self.view() if viewer is None else self.view_of(self.state, viewer),
             "log": [entry for _, _, entry in list(self.recent)[-SNAPSHOT_LOG:]],
             **({"extras": {"seq": self.extras[0], **self.extras[1]}} if self.extras else {}),
         }
@@ -268,6 +268,20 @@ class LiveTable:
     def broadcast(self, text: str) -> None:
         for sub in list(self.subscribers):
             sub.push(text)
+
+    def show_the_mover_its_own(self) -> None:
+        """After an event's broadcast (everybody's view): when the game hides the seat to move from the others
+        (Clever's last +1, chosen by each without seeing the others'), the pages holding that seat get the
+        position as that seat sees it, with its own choices, as a snapshot."""
+        hidden_from = getattr(self.state, "hidden_from", None)
+        mover = self.state.current_player()
+        if hidden_from is None or not isinstance(mover, int) or mover < 0 or mover not in hidden_from(None):
+            return
+        text: str | None = None
+        for sub in list(self.subscribers):
+            if mover in sub.seats:
+                text = text or dumps(self.snapshot(mover))
+                sub.push(text)
 
     def private(self, seat: int) -> str:
         """What seat ``seat`` alone sees of its simultaneous choice: its moves so far and its own position."""

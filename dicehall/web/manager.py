@@ -690,6 +690,7 @@ class TableManager:
         _, text, entry = table.event(ev, retracts)
         table.keep(ev.seq, text, entry)
         table.broadcast(text)
+        table.show_the_mover_its_own()
         if opened:
             self._announce_together(table)
         self.bots.schedule(table)
@@ -888,6 +889,7 @@ class TableManager:
         for ev, text, entry in pending:
             table.keep(ev.seq, text, entry)
             table.broadcast(text)
+        table.show_the_mover_its_own()
         if opened:
             self._announce_together(table)
         self.bots.schedule(table)
