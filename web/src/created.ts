@@ -4,31 +4,34 @@ import { clear, h, toast } from "./dom";
 import { t } from "./i18n";
 import { botName } from "./names";
 
+/** A read-only link with a Copy button (invites, a table's watch link). */
+export function copyBox(url: string, label: string): HTMLElement {
+  const input = h("input", { type: "text", readonly: true, value: url, "aria-label": label, class: "invite" });
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      class: "btn",
+      onclick: async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(url);
+          toast(t("created.copied"), "info");
+        } catch {
+          document.execCommand?.("copy");
+        }
+      },
+    },
+    t("created.copy"),
+  );
+  return h("span", { class: "invite-box" }, input, copy);
+}
+
 export function showCreated(box: HTMLElement, created: CreatedTable, here: Set<number>): void {
   clear(box);
   box.hidden = false;
-  const link = (seatNo: number, invite: string): HTMLElement => {
-    const url = new URL(invite, location.origin).toString();
-    const input = h("input", { type: "text", readonly: true, value: url, "aria-label": t("created.invite_for", { n: seatNo + 1 }), class: "invite" });
-    const copy = h(
-      "button",
-      {
-        type: "button",
-        class: "btn",
-        onclick: async () => {
-          input.select();
-          try {
-            await navigator.clipboard.writeText(url);
-            toast(t("created.copied"), "info");
-          } catch {
-            document.execCommand?.("copy");
-          }
-        },
-      },
-      t("created.copy"),
-    );
-    return h("span", { class: "invite-box" }, input, copy);
-  };
+  const link = (seatNo: number, invite: string): HTMLElement =>
+    copyBox(new URL(invite, location.origin).toString(), t("created.invite_for", { n: seatNo + 1 }));
   box.append(
     h("h2", null, t("created.title")),
     h(
