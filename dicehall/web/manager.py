@@ -492,16 +492,19 @@ class TableManager:
             held.extend(found)
         return sorted(set(held))
 
-    def catch_up(self, table: LiveTable, last_seq: int | None) -> list[str]:
-        """Messages bringing a client at ``last_seq`` up to date: the missing events, or one snapshot."""
+    def catch_up(self, table: LiveTable, last_seq: int | None, seats: list[int]) -> list[str]:
+        """Messages bringing a client at ``last_seq`` holding ``seats`` up to date: the missing events, or one
+        snapshot; then, when the seat to move is hidden from the others and held here, that seat's own view."""
+        mover = table.hidden_mover()
+        own = [dumps(table.snapshot(mover))] if mover is not None and mover in seats else []
         if last_seq is None or last_seq > table.seq:
-            return [dumps(table.snapshot())]
+            return own or [dumps(table.snapshot())]
         missing = table.seq - last_seq
         if missing == 0:
-            return []
+            return own
         if missing > len(table.recent):
-            return [dumps(table.snapshot())]
-        return [text for _, text, _ in list(table.recent)[-missing:]]
+            return own or [dumps(table.snapshot())]
+        return [text for _, text, _ in list(table.recent)[-missing:]] + own
 
     def leave(self, table: LiveTable, sub: Subscriber) -> None:
         """A client leaves; a finished table nobody watches is dropped from memory (it reloads from the log)."""
