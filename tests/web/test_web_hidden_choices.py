@@ -159,9 +159,9 @@ def hidden_last_plus(seed: int) -> Any:
     s = CleverGame().new_initial_state(CleverRules.from_preset("standard", {}), 2)
     while s.current_player() != TERMINAL:
         mover = s.current_player()
-        if not s.is_chance_node() and mover in s.hidden_from(None) and s.began_choosing(mover):
-            if len(s.simultaneous_seats()) < 2:
-                return s
+        hidden = not s.is_chance_node() and mover in s.hidden_from(None) and s.began_choosing(mover)
+        if hidden and len(s.simultaneous_seats()) < 2:
+            return s
         legal = s.legal_actions()
         s.apply_action(s.sample_chance(rng) if s.is_chance_node() else int(rng.choice(legal)))
     return None
