@@ -142,7 +142,7 @@ class SeatRow(Base):
     status: Mapped[str] = mapped_column(String(16))
     turn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     updated: Mapped[float] = mapped_column(Float)
-    result: Mapped[str | None] = mapped_column(String(8), nullable=True)  # win | loss | draw | resigned
+    result: Mapped[str | None] = mapped_column(String(8), nullable=True)  # win | loss | draw (a resigned seat: loss; its seat JSON says resigned)
     score: Mapped[float | None] = mapped_column(Float, nullable=True)
     accuracy: Mapped[float | None] = mapped_column(Float, nullable=True)  # mean loss per decision (analysis)
     luck: Mapped[float | None] = mapped_column(Float, nullable=True)
