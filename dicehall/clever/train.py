@@ -411,7 +411,7 @@ def _evaluate_into(run: Run, directory: Path, best: float) -> bool:
             str(n): table_games(run.weights, shipped, n, run.config.table_games) for n in TABLE_SEATS
         }
     run.history.append(entry)
-    improved = run.history[-1]["mean"] >= best  # self-play value nets can get worse again
+    improved = bool(run.history[-1]["mean"] >= best)  # self-play value nets can get worse again
     if improved:
         export_weights(run, directory / BEST)
     export_weights(run, directory / SNAPSHOTS / f"{run.episodes:08d}.npz")  # for weight averaging

@@ -106,9 +106,8 @@ def one_away_count(g: np.ndarray, p: int) -> int:
         if GROUP_BONUS[i] and K.popcount(GROUP_MASK[i] & ~(ym if GROUP_AREA[i] == 0 else bm)) == 1:
             n += 1
     gc, oc, pc = g[s + GC], g[s + OC], g[s + PC]
-    n += (
-        (gc < TRACK and G_BONUS[gc] > 0) + (oc < TRACK and O_BONUS[oc] > 0) + (pc < TRACK and P_BONUS[pc] > 0)
-    )
+    n += int(gc < TRACK and G_BONUS[gc] > 0) + int(oc < TRACK and O_BONUS[oc] > 0)
+    n += int(pc < TRACK and P_BONUS[pc] > 0)
     return n
 
 
