@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("dicehall.web.push")
 
-KINDS = ("your_turn", "rematch", "deadline")
+MESSAGES = {"your_turn": "push.your_turn", "rematch": "push.rematch", "deadline": "push.deadline"}
+"""What is pushed, by kind, as message ids (dicehall/i18n/locales)."""
+KINDS = tuple(MESSAGES)
 MAX_SUBSCRIPTIONS = 10
 """Per player (phones, computers): the oldest goes when an eleventh subscribes."""
 MAX_FAILURES = 5
@@ -113,7 +115,7 @@ def words(kind: str, lang: str, game: str, **params: Any) -> dict[str, str]:
     """The notification's title and text in ``lang``."""
     tr = translator(lang)
     title = tr.render(f"game.{game}.title", {})
-    return {"title": f"dicehall · {title}", "body": tr.message(Message(f"push.{kind}", **params))}
+    return {"title": f"dicehall · {title}", "body": tr.message(Message(MESSAGES[kind], **params))}
 
 
 class Pusher:

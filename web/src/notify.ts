@@ -74,6 +74,12 @@ function chime(): void {
 
 // -- Web Push ----------------------------------------------------------------------------------------------------
 type PushState = "on" | "off" | "blocked" | "unsupported";
+const STATE_WORDS = {
+  on: "notify.state.on",
+  off: "notify.state.off",
+  blocked: "notify.state.blocked",
+  unsupported: "notify.state.unsupported",
+} as const;
 
 function pushSupported(): boolean {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
@@ -122,7 +128,7 @@ export function notificationsCard(): HTMLElement {
   const say = (state: PushState): void => {
     push.checked = state === "on";
     push.disabled = state === "unsupported";
-    status.textContent = t(`notify.state.${state}`);
+    status.textContent = t(STATE_WORDS[state]);
   };
   void pushState().then(say);
   push.addEventListener("change", () => {
