@@ -74,7 +74,10 @@ def test_one_name_bots_by_strength_and_words_only_where_they_apply(new_page: Any
     # One name field: seat 1's, named "Your name" and marked as you; no second one above the seats.
     names = page.locator("#create-form input[type=text]:visible")
     assert names.count() == 1
-    assert names.first.get_attribute("aria-label") == "Your name" and names.first.get_attribute("id") == "my-name"
+    assert (
+        names.first.get_attribute("aria-label") == "Your name"
+        and names.first.get_attribute("id") == "my-name"
+    )
     assert page.locator(".seat-row").first.locator("[data-testid=seat-you]").is_visible()
     # Bots weakest first, as the server ranks them; the chosen one's line says what it does and how it measured.
     bot_row = page.locator(".seat-row").nth(1)
@@ -85,7 +88,9 @@ def test_one_name_bots_by_strength_and_words_only_where_they_apply(new_page: Any
         bot_row.locator(".seat-bot").select_option(bot)
         figure = next(b["strength"] for b in catalogue["thousand"]["bots"] if b["name"] == bot)
         line = bot_row.get_by_test_id("bot-info").inner_text()
-        assert f"Won {round(figure['share'] * 100)}% of " in line and f"against {figure['against']}." in line, line
+        assert (
+            f"Won {round(figure['share'] * 100)}% of " in line and f"against {figure['against']}." in line
+        ), line
     assert "Stops at 200 points" in bot_row.locator(".seat-bot option[value=cautious]").get_attribute("title")
     # Words about real dice only when real dice are chosen.
     hint = page.get_by_test_id("dice-hint")
@@ -133,10 +138,14 @@ def test_one_name_bots_by_strength_and_words_only_where_they_apply(new_page: Any
     page.wait_for_function("() => document.querySelector('#my-name').value === 'Ann'")
 
 
-def test_a_new_winning_score_offers_to_scale_barrel_pits_and_dump_truck(new_page: Any, server: Server) -> None:
+def test_a_new_winning_score_offers_to_scale_barrel_pits_and_dump_truck(
+    new_page: Any, server: Server
+) -> None:
     """Lowering the target: the form says which options the server fits to it (the values its check gives),
     one click puts them in the form, and the table is made with them."""
-    fitted = server.post("/api/rules/check", {"game": "thousand", "preset": "classic", "overrides": {"target": 500}})
+    fitted = server.post(
+        "/api/rules/check", {"game": "thousand", "preset": "classic", "overrides": {"target": 500}}
+    )
     assert fitted["ok"]
     page = new_page(1280, 800)
     page.goto("/new?game=thousand")

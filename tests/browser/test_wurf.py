@@ -300,7 +300,9 @@ def test_a_finished_match_and_its_game_over_card_in_every_language(new_page: Any
         assert_no_english(page, lang, "a finished Wurf match with its game-over card")
 
 
-def test_the_real_dice_page_shows_only_what_applies_keypad_first_on_a_phone(new_page: Any, server: Server) -> None:
+def test_the_real_dice_page_shows_only_what_applies_keypad_first_on_a_phone(
+    new_page: Any, server: Server
+) -> None:
     """Real dice on a phone: the entry keypad above the arena, the entry keys (not aiming, power or gathering), no
     word on how the site throws; this turn's throws listed, and the gather button explained at a rolled table."""
     page = new_page(390, 844)
@@ -314,13 +316,17 @@ def test_the_real_dice_page_shows_only_what_applies_keypad_first_on_a_phone(new_
     entry.wait_for(state="visible")
     stage = page.get_by_test_id("wurf-stage").bounding_box()
     pad = entry.bounding_box()
-    assert pad["y"] + pad["height"] <= stage["y"] and pad["y"] + pad["height"] <= 844, "keypad first, in sight"
+    assert pad["y"] + pad["height"] <= stage["y"] and pad["y"] + pad["height"] <= 844, (
+        "keypad first, in sight"
+    )
     assert page.get_by_test_id("house-rules").inner_text() == ""
     page.get_by_test_id("wurf-entry-4").click()
     page.get_by_test_id("wurf-entry-confirm").click()
     assert wait_state(page) == "act"
     assert page.get_by_test_id("wurf-aim-help").is_hidden() and page.get_by_test_id("wurf-power").is_hidden()
-    assert page.get_by_test_id("wurf-gather").is_hidden() and page.get_by_test_id("wurf-gather-help").is_hidden()
+    assert (
+        page.get_by_test_id("wurf-gather").is_hidden() and page.get_by_test_id("wurf-gather-help").is_hidden()
+    )
     keys = page.get_by_test_id("wurf-keys-help").inner_text()
     assert "for the rim" in keys and "arrows" not in keys
     assert page.get_by_text("No throws yet this turn.").is_visible()

@@ -88,7 +88,13 @@ function picture(game: string): HTMLElement {
   );
 }
 
-const AREAS = ["yellow", "blue", "green", "orange", "purple"] as const;
+const AREAS = [
+  ["yellow", "howto.clever.yellow"],
+  ["blue", "howto.clever.blue"],
+  ["green", "howto.clever.green"],
+  ["orange", "howto.clever.orange"],
+  ["purple", "howto.clever.purple"],
+] as const;
 
 /** Clever beyond the basics: a worked turn, each area with a picture of what goes in it, and the bonuses. */
 function cleverMore(): HTMLElement[] {
@@ -112,7 +118,7 @@ function cleverMore(): HTMLElement[] {
     "section",
     { class: "howto-section", "data-testid": "howto-areas" },
     h("h2", null, t("howto.clever.h.areas")),
-    AREAS.map((a) => h("div", { class: `howto-area area-${a}`, "data-area": a }, h("div", { class: "howto-area-pic" }, cleverAreaPicture(a, t(`howto.clever.area.${a}`))), h("p", null, t(`howto.clever.${a}`)))),
+    AREAS.map(([a, words]) => h("div", { class: `howto-area area-${a}`, "data-area": a }, h("div", { class: "howto-area-pic" }, cleverAreaPicture(a, t(`howto.clever.area.${a}`))), h("p", null, t(words)))),
   );
   const bonus = h(
     "section",

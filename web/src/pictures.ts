@@ -17,6 +17,16 @@ function text(x: number, y: number, label: string, cls = "pic-label", anchor: "s
   return node;
 }
 
+/** A label squeezed into `width` units when its letters (about 6.8 units each, bold) would not fit. */
+function fitText(x: number, y: number, label: string, cls: string, width: number): SVGTextElement {
+  const node = text(x, y, label, cls, "start");
+  if (label.length * 6.8 > width) {
+    node.setAttribute("textLength", String(width));
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
+}
+
 function svg(viewBox: string, label: string, ...kids: SVGElement[]): SVGSVGElement {
   const root = el("svg", { viewBox, role: "img", class: "picture" }, ...kids);
   root.setAttribute("aria-label", label);
@@ -110,19 +120,20 @@ export function cleverPicture(label: string, areas?: Record<Area | "track", stri
   const rows: [Area, number][] = [["green", 160], ["orange", 188], ["purple", 216]];
   for (const [colour, y] of rows)
     for (let c = 0; c < 11; c++) {
-      const x = 76 + c * 23.5;
-      kids.push(el("rect", { x, y, width: 21, height: 20, rx: 3, class: `pic-cell ${colour}` }));
-      if (colour === "green") kids.push(text(x + 10.5, y + 14, `≥${GREEN_MIN[c]}`, "pic-num small"));
-      if (colour === "orange" && ORANGE_TIMES[c]) kids.push(text(x + 10.5, y + 14, ORANGE_TIMES[c], "pic-num small"));
+      const x = 86 + c * 22.6;
+      kids.push(el("rect", { x, y, width: 20.5, height: 20, rx: 3, class: `pic-cell ${colour}` }));
+      if (colour === "green") kids.push(text(x + 10.25, y + 14, `≥${GREEN_MIN[c]}`, "pic-num small"));
+      if (colour === "orange" && ORANGE_TIMES[c]) kids.push(text(x + 10.25, y + 14, ORANGE_TIMES[c], "pic-num small"));
     }
   if (areas) {
     kids.push(
       text(72, 143, areas.yellow, "pic-label dark"),
       text(264, 121, areas.blue, "pic-label dark"),
       text(154, 24, areas.track, "pic-label dark", "start"),
-      text(8, 174, areas.green, "pic-label dark", "start"),
-      text(8, 202, areas.orange, "pic-label dark", "start"),
-      text(8, 230, areas.purple, "pic-label dark", "start"),
+      // (a row's name in the gutter left of its cells: small enough for the longest, Polish "pomarańczowy")
+      fitText(6, 174, areas.green, "pic-label dark row", 76),
+      fitText(6, 202, areas.orange, "pic-label dark row", 76),
+      fitText(6, 230, areas.purple, "pic-label dark row", 76),
     );
   }
   return svg("0 0 340 250", label, ...kids);

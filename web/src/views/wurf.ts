@@ -506,7 +506,7 @@ export class WurfView implements GameView {
   private readonly aimHelp = h("div", { class: "wurf-aim-help" });
   private readonly gatherHelp = h("p", { class: "muted small", id: "wurf-gather-help", "data-testid": "wurf-gather-help" }, t("wurf.gather_help"));
   // the aiming keys at a table the server throws for; the entry keys at a real-dice table
-  private readonly keysHelp = h("p", { class: "muted small", "data-testid": "wurf-keys-help" }, t("wurf.keys_help"));
+  private readonly keysHelp = h("p", { class: "muted small keys-help", "data-testid": "wurf-keys-help" }, t("wurf.keys_help"));
 
   private buildAimBox(): void {
     // The aiming help and power only matter when the server throws the dice (not at a real-dice table).
