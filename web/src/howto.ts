@@ -3,7 +3,7 @@
 import { die } from "./dice";
 import { h } from "./dom";
 import { formatNumber, t, type MessageId } from "./i18n";
-import { cleverAreaPicture, cleverPicture, cleverTurnPicture, wurfPicture } from "./pictures";
+import { cleverAreaPicture, cleverChainPicture, cleverPicture, cleverTurnPicture, wurfPicture } from "./pictures";
 import { VIEWS } from "./views";
 
 const TEXT: Record<string, MessageId[]> = {
@@ -125,6 +125,7 @@ function cleverMore(): HTMLElement[] {
     { class: "howto-section", "data-testid": "howto-bonus" },
     h("h2", null, t("howto.clever.h.bonus")),
     (["howto.clever.bonus_intro", "howto.clever.plus1", "howto.clever.reroll", "howto.clever.fox", "howto.clever.chain"] as const).map((id) => h("p", null, t(id))),
+    h("figure", { class: "howto-pic howto-chain" }, cleverChainPicture(t("howto.clever.chain_picture")), h("figcaption", { class: "muted small" }, t("howto.clever.chain_picture"))),
   );
   return [turn, areas, bonus];
 }

@@ -181,6 +181,36 @@ export function cleverAreaPicture(area: Area, label: string): SVGSVGElement {
   return svg("0 0 338 38", label, ...kids);
 }
 
+/** A bonus chain: the yellow 5 completes yellow's first row, whose bonus crosses blue's 10, which completes
+ * blue's last row, whose bonus is a fox. */
+export function cleverChainPicture(label: string): SVGSVGElement {
+  const kids: SVGElement[] = [];
+  const arrow = (x: number): SVGElement => el("path", { d: `M${x} 20 L${x + 16} 20 M${x + 10} 14 L${x + 16} 20 L${x + 10} 26`, class: "pic-arrow" });
+  [3, 6, 5, 0].forEach((v, c) => {
+    const x = 4 + c * 26;
+    kids.push(el("rect", { x, y: 10, width: 23, height: 20, rx: 3, class: v ? "pic-cell yellow" : "pic-cell yellow done" }));
+    if (v) kids.push(text(x + 11.5, 24, String(v), "pic-num"));
+    kids.push(cross(x, 10, 23, 20, v === 5));
+  });
+  kids.push(arrow(110));
+  kids.push(el("rect", { x: 132, y: 10, width: 20, height: 20, rx: 3, class: "pic-cell blue" }), cross(132, 10, 20, 20));
+  kids.push(arrow(158));
+  [9, 10, 11, 12].forEach((v, c) => {
+    const x = 180 + c * 26;
+    kids.push(el("rect", { x, y: 10, width: 23, height: 20, rx: 3, class: "pic-cell blue" }), text(x + 11.5, 24, String(v), "pic-num"));
+    kids.push(cross(x, 10, 23, 20, v === 10));
+  });
+  kids.push(arrow(284));
+  // the fox: an orange head with two ears
+  kids.push(
+    el("path", { d: "M304 6 L312 15 L322 15 L330 6 L329 22 L317 36 L305 22 Z", class: "pic-fox" }),
+    el("circle", { cx: 312, cy: 21, r: 1.8, class: "pic-fox-eye" }),
+    el("circle", { cx: 322, cy: 21, r: 1.8, class: "pic-fox-eye" }),
+    el("circle", { cx: 317, cy: 33, r: 2, class: "pic-fox-eye" }),
+  );
+  return svg("0 0 334 40", label, ...kids);
+}
+
 /** The worked turn of How to play: rows of dice (colour, face, what happened: taken, to the platter, gone). */
 export function cleverTurnPicture(label: string, words: { roll(n: number): string; platter: string }): SVGSVGElement {
   type D = [string, number, "" | "taken" | "platter"];
