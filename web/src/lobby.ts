@@ -91,7 +91,6 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
 
   const selectedPreset = (): string => (presetBox.querySelector("input:checked") as HTMLInputElement | null)?.value ?? game?.default_preset ?? "";
 
-
   /** The seat that is you: the first seat played on this device (its name is your name). */
   const meSeat = (): SeatRow | undefined => seats.find((s) => s.here());
 
@@ -103,7 +102,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     const kind = h("select", { "aria-label": t("lobby.seat_kind"), class: "seat-kind" }, h("option", { value: "human", selected: init.kind === "human" }, t("lobby.human")), h("option", { value: "bot", selected: init.kind === "bot" }, t("lobby.bot")));
     const name = h("input", { type: "text", class: "seat-name", maxlength: 24, autocomplete: "off", value: init.name ?? "" }) as HTMLInputElement;
     const bots = game?.bots.length ? game.bots : [{ name: "random" }];
-    // The strongest bot but one that needs its own table (optimal, master): expert where there is one.
+    // Expert by default where there is one: strong, and quick under any rules (optimal needs a solved table).
     const defaultBot = bots.some((b) => b.name === "expert") ? "expert" : bots[0].name;
     const bot = h("select", { class: "seat-bot", "aria-label": t("lobby.bot_level") }, bots.map((b) => h("option", { value: b.name, selected: b.name === defaultBot, title: botLine(b.name) }, botName(b.name))));
     const botInfo = h("p", { class: "seat-bot-info muted small", "data-testid": "bot-info", "aria-live": "polite" });
