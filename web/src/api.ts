@@ -260,6 +260,11 @@ export const api = {
   myGames: (limit: number, cursor?: GamesCursor | null) =>
     request<MyGames>("GET", `/api/me/games?limit=${limit}${cursor ? `&before=${cursor.before}&before_id=${encodeURIComponent(cursor.before_id)}` : ""}`),
   mySummary: () => request<{ your_turn: number }>("GET", "/api/me/summary"),
+  /** Web Push (docs/web-protocol.md, "Notifications"): the key to subscribe with, and this browser's subscription. */
+  pushKey: () => request<{ key: string }>("GET", "/api/push/key"),
+  subscribePush: (subscription: PushSubscriptionJSON, lang: string) =>
+    request<{ subscribed: boolean; devices: number }>("POST", "/api/me/push", { ...subscription, lang }),
+  unsubscribePush: (endpoint: string) => request<{ removed: boolean }>("DELETE", "/api/me/push", { endpoint }),
   /** Makes this browser's player (a guest) if it has none: a seat taken from an invite link is then linked to it. */
   makeMe: () => request<{ player: Player }>("POST", "/api/me"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
