@@ -74,19 +74,23 @@ export class CleverView implements GameView {
     private readonly root: HTMLElement,
     private readonly ctx: ViewContext,
   ) {
+    // Two parts, side by side on a wide screen: the decision (status, dice, buttons) and the sheets it acts on.
     this.board.append(
-      h("div", { class: "clever-head" }, h("div", { class: "clever-round", "data-testid": "round" }), this.status),
-      this.together,
-      this.entry.el,
-      this.platterBox,
-      this.tray,
-      this.pending,
-      this.controls,
-      this.why,
-      this.hint,
-      this.tabs,
-      this.sheetBox,
-      h("p", { class: "muted small keys-hint" }, t("clever.keys")),
+      h(
+        "div",
+        { class: "clever-decision" },
+        h("div", { class: "clever-head" }, h("div", { class: "clever-round", "data-testid": "round" }), this.status),
+        this.together,
+        this.entry.el,
+        this.platterBox,
+        this.tray,
+        this.pending,
+        this.controls,
+        this.why,
+        this.hint,
+        h("p", { class: "muted small keys-hint" }, t("clever.keys")),
+      ),
+      h("div", { class: "clever-sheets" }, this.tabs, this.sheetBox),
     );
     root.append(this.board, this.handover);
     root.classList.add("clever-root");
@@ -110,10 +114,16 @@ export class CleverView implements GameView {
       this.clickDie(el.dataset.die as DieName);
     });
     document.addEventListener("keydown", this.onKey);
+    window.addEventListener("resize", this.fitSheet);
+    this.moved.observe(document.body); // what stands above the sheet may change (the table's title, its badges)
   }
+
+  private readonly moved = new ResizeObserver(() => this.fitSheet());
 
   destroy(): void {
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.fitSheet);
+    this.moved.disconnect();
     this.entry.destroy();
     this.root.classList.remove("clever-root");
   }
@@ -428,7 +438,17 @@ export class CleverView implements GameView {
     this.controls.append(this.undoBtn.el);
     this.drawTabs(pub);
     this.drawSheet(m);
+    this.fitSheet();
   }
+
+  /** The sheet as wide as lets the whole of it show under what stands above it (the decision, on a phone; the
+   * tabs beside it on a wide screen), never narrower than 280 px (its picture is 640 × 690). */
+  private readonly fitSheet = (): void => {
+    if (!this.sheetBox.isConnected || this.board.hidden) return;
+    const top = this.sheetBox.getBoundingClientRect().top + window.scrollY;
+    const room = window.innerHeight - top - 10;
+    this.root.style.setProperty("--sheet-fit", `${Math.max(280, Math.floor((room * 640) / 690))}px`);
+  };
 
   /** Who chooses in a simultaneous phase: "choosing…" or "done" per seat, never what. */
   private drawTogether(m: CleverModel): void {

@@ -182,6 +182,8 @@ export class ThousandView implements GameView {
   private readonly reason = h("span", { class: "bank-reason muted small", id: "bank-reason", "data-testid": "bank-reason" });
   private readonly board = h("table", { class: "scoreboard", "data-testid": "scoreboard" });
   private readonly happenings = h("ul", { class: "happenings", "data-testid": "happenings" });
+  /** The Hint panel's place on a narrow screen: under Roll/Bank, above the scoreboard. */
+  readonly hintSlot = h("div", { class: "hint-slot" });
   private model: ThousandModel | null = null;
   private real: RealDiceInfo | null = null;
   private readonly entry = new DiceEntry({ format: (faces) => faces.join(","), submit: (outcome) => this.submitEntry(outcome) });
@@ -204,6 +206,7 @@ export class ThousandView implements GameView {
         h("div", { class: "felt" }, h("div", { class: "felt-row" }, this.tray), h("div", { class: "aside-row" }, h("span", { class: "label" }, t("thousand.set_aside")), this.aside), this.total),
         this.entry.el,
         h("div", { class: "controls" }, this.rollBtn, this.bankBtn, this.reason, this.extra, this.undoBtn.el),
+        this.hintSlot,
         this.happenings,
         this.board,
       ),

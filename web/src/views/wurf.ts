@@ -505,14 +505,15 @@ export class WurfView implements GameView {
 
   private buildAimBox(): void {
     // The aiming help and power only matter when the server throws the dice (not at a real-dice table).
+    // The buttons and the power first: the help under them may fall below the fold on a small screen.
     append(this.aimHelp, [
+      h("label", { class: "wurf-power" }, t("wurf.power"), " ", this.powerInput, " ", this.powerOut),
       h("p", { class: "muted small", "data-testid": "wurf-aim-help" }, t("wurf.aim_help")),
       h("p", { class: "muted small" }, t("wurf.power_help")),
-      h("label", { class: "wurf-power" }, t("wurf.power"), " ", this.powerInput, " ", this.powerOut),
     ]);
     append(this.aimBox, [
-      this.aimHelp,
       h("div", { class: "controls" }, this.throwBtn, this.endBtn, this.gatherBtn, this.moveBtn, this.moveReset),
+      this.aimHelp,
       h("p", { class: "muted small" }, t("wurf.keys_help")),
     ]);
     this.setAim({});
