@@ -9,6 +9,7 @@ import type { LogEntry, View } from "../api";
 import type { PrivateChoice, Simultaneous } from "../connection";
 import { DiceEntry, type EntryDie, UndoEntryButton, realDice, type RealDiceInfo } from "../realdice";
 import { die } from "../dice";
+import { FocusKeeper } from "../focus";
 import { clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
 import { DICE, LETTER_OF, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read, targetKey, whyNot } from "./clever-model";
@@ -101,24 +102,33 @@ export class CleverView implements GameView {
     // a lit cell reached with Tab takes the die on Enter or Space
     this.sheetBox.addEventListener("keydown", (e) => {
       const el = (e.target as Element).closest("[data-target]");
-      if (!el || (e.key !== "Enter" && e.key !== " ")) return;
+      if (!el) return;
+      if (this.arrowTo(e, el, ".cell.target")) return;
+      if (e.key !== "Enter" && e.key !== " ") return;
       e.preventDefault();
       e.stopPropagation();
       this.clickCell(el.getAttribute("data-target") ?? "");
     });
     this.tray.addEventListener("keydown", (e) => {
       const el = (e.target as HTMLElement).closest(".cdie.pickable") as HTMLElement | null;
-      if (!el || (e.key !== "Enter" && e.key !== " ")) return;
+      if (!el) return;
+      if (this.arrowTo(e, el, ".cdie.pickable")) return;
+      if (e.key !== "Enter" && e.key !== " ") return;
       e.preventDefault();
       e.stopPropagation();
+      this.focusCells = true;
       this.clickDie(el.dataset.die as DieName);
     });
+    this.focus = new FocusKeeper(root);
     document.addEventListener("keydown", this.onKey);
     window.addEventListener("resize", this.fitSheet);
     this.moved.observe(document.body); // what stands above the sheet may change (the table's title, its badges)
   }
 
   private readonly moved = new ResizeObserver(() => this.fitSheet());
+  private readonly focus: FocusKeeper;
+  /** A die was chosen by keyboard: the focus goes to its first lit cell once they are drawn. */
+  private focusCells = false;
 
   destroy(): void {
     document.removeEventListener("keydown", this.onKey);
@@ -389,7 +399,10 @@ export class CleverView implements GameView {
       return;
     }
     const k = e.key.toLowerCase();
-    if (k >= "1" && k <= "6") return this.clickDie(DICE[Number(k) - 1]);
+    if (k >= "1" && k <= "6") {
+      this.focusCells = true;
+      return this.clickDie(DICE[Number(k) - 1]);
+    }
     if (k === "escape") {
       this.selected = null;
       this.reason = "";
@@ -399,6 +412,18 @@ export class CleverView implements GameView {
     const mv = k === "n" ? (this.simple("stop") ?? this.simple("pass")) : map[k] ? this.simple(map[k]) : undefined;
     if (mv) this.send(mv);
   };
+
+  /** Arrow keys step through the lit cells (or the dice that can be chosen) in their order on the page. */
+  private arrowTo(e: KeyboardEvent, from: Element, selector: string): boolean {
+    const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 0;
+    if (!step) return false;
+    const all = [...this.root.querySelectorAll(selector)];
+    const next = all[(all.indexOf(from) + step + all.length) % all.length] as HTMLElement | SVGElement | undefined;
+    e.preventDefault();
+    e.stopPropagation();
+    next?.focus();
+    return true;
+  }
 
   private takeOver(): void {
     this.holder = this.mySeat();
@@ -439,6 +464,16 @@ export class CleverView implements GameView {
     this.drawTabs(pub);
     this.drawSheet(m);
     this.fitSheet();
+    this.placeFocus();
+  }
+
+  /** Keyboard play: a die chosen by key hands the focus to its first lit cell; focus dropped by a redraw goes back
+   * to the same die or cell, else to the first die to choose or the first button. */
+  private placeFocus(): void {
+    const cells = this.root.querySelector(".clever-sheet .cell.target");
+    if (this.focusCells && this.selected && cells) this.focus.moveTo(cells);
+    else this.focus.restore(cells, this.tray.querySelector(".cdie.pickable"), this.controls.querySelector("button"), this.handover.querySelector("button"));
+    this.focusCells = false;
   }
 
   /** The sheet as wide as lets the whole of it show under what stands above it (the decision, on a phone; the

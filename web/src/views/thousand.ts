@@ -4,6 +4,7 @@ import type { LogEntry, View } from "../api";
 import { die, dieSlot } from "../dice";
 import { append, clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
+import { FocusKeeper } from "../focus";
 import { DiceEntry, UndoEntryButton, realDice, type RealDiceInfo } from "../realdice";
 import { describeEvent, moveInstruction, refusalText } from "./thousand-words";
 import type { GameView, ViewContext } from "./index";
@@ -189,6 +190,7 @@ export class ThousandView implements GameView {
   private readonly entry = new DiceEntry({ format: (faces) => faces.join(","), submit: (outcome) => this.submitEntry(outcome) });
   private readonly undoBtn = new UndoEntryButton((seat) => this.ctx.undo(seat));
   private busy = false;
+  private focus: FocusKeeper | null = null;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
 
   constructor(
@@ -211,6 +213,7 @@ export class ThousandView implements GameView {
         this.board,
       ),
     );
+    this.focus = new FocusKeeper(root.lastElementChild as HTMLElement);
     document.addEventListener("keydown", this.onKey);
   }
 
@@ -236,6 +239,7 @@ export class ThousandView implements GameView {
     this.busy = false;
     this.entry.unlock();
     if (this.model) this.drawControls(this.model);
+    this.focus?.restore(this.rollBtn, this.bankBtn);
   }
 
   /** Real dice: the seat of this browser that enters the pending throw, if any. */
@@ -303,6 +307,7 @@ export class ThousandView implements GameView {
     this.drawBoard(m);
     clear(this.happenings);
     if (fresh) for (const line of describe(fresh, state, this.ctx.seatName, prev, this.ctx.rules()).slice(1)) this.happenings.append(h("li", null, line));
+    this.focus?.restore(this.rollBtn, this.bankBtn, this.extra.querySelector("button"));
   }
 
   private goalText(m: ThousandModel): string {

@@ -3,6 +3,7 @@
 // entry, the scoreboard with supplies and this turn's throws, the match table. Reads WurfState.public_view().
 import type { LogEntry, View } from "../api";
 import { clear, h } from "../dom";
+import { FocusKeeper } from "../focus";
 import { formatNumber, t, type MessageId } from "../i18n";
 import { realDice, type RealDiceInfo } from "../realdice";
 import { decodeMotion, fates, moveMove, parseLands, read, throwMove, type Landed, type Motion, type WurfModel } from "./wurf-model";
@@ -62,6 +63,7 @@ export class WurfView implements GameView {
   private throwsThisTurn: string[] = [];
   private turnOf: number | null = null;
   private destroyed = false;
+  private focus: FocusKeeper | null = null;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
 
   constructor(
@@ -98,6 +100,7 @@ export class WurfView implements GameView {
         this.diceList,
       ),
     );
+    this.focus = new FocusKeeper(root.lastElementChild as HTMLElement);
     document.addEventListener("keydown", this.onKey);
     this.buildAimBox();
   }
@@ -568,6 +571,7 @@ export class WurfView implements GameView {
     this.moveBtn.disabled = !can;
     this.powerInput.disabled = !throwing || this.real !== null;
     this.setAim({});
+    if (can) this.focus?.restore(this.throwBtn, this.endBtn);
   }
 
   private drawBoard(m: WurfModel): void {
