@@ -15,6 +15,7 @@ import { formatNumber, t } from "../i18n";
 import { DICE, LETTER_OF, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read, targetKey, whyNot } from "./clever-model";
 import { attributesModule, init, type VNode } from "snabbdom";
 import { drawSheet } from "./clever-sheet";
+import { dieBadge } from "./clever-symbols";
 import { areaWord, describeEvent, dieWord, moveText, pendingLines, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
 import type { GameView, ViewContext } from "./index";
 
@@ -618,6 +619,7 @@ export class CleverView implements GameView {
     const face = value ?? 0;
     const el = face ? die(face, { rolling: this.rolling && !opts.used, delay: opts.delay }) : h("span", { class: "die slot" });
     el.classList.add("cdie", `cdie-${d}`);
+    if (face && d !== "white") el.querySelector("svg")?.append(dieBadge(d));
     el.dataset.die = d;
     if (opts.used) el.classList.add("used");
     if (this.selected === d) el.classList.add("selected");
