@@ -46,7 +46,9 @@ def mean_colour(page: Any, sel: str) -> np.ndarray:
     return np.asarray(shot.crop((cx - 2, cy - 2, cx + 2, cy + 2)), dtype=float).reshape(-1, 3).mean(axis=0)
 
 
-def test_clever_dice_and_areas_told_apart_without_colour(new_page: Any, server: Server, artifacts: Path) -> None:
+def test_clever_dice_and_areas_told_apart_without_colour(
+    new_page: Any, server: Server, artifacts: Path
+) -> None:
     page = new_page(1280, 800)
     created = server.post("/api/tables", {"game": "clever", "seats": [{"kind": "human", "name": "Ann"}]})
     hold_seats(page, created["table_id"], {0: created["seats"][0]["token"]})
@@ -60,11 +62,17 @@ def test_clever_dice_and_areas_told_apart_without_colour(new_page: Any, server: 
     page.locator(".clever-root").screenshot(path=str(artifacts / "colour-blind-deuteranopia-board.png"))
     seen = {a: mean_colour(page, f"[data-testid=rolled] .cdie-{a}") for a in ("green", "orange")}
     # the filter is really on: green and orange dice, far apart in colour, come much closer
-    assert np.abs(seen["green"] - seen["orange"]).sum() < 0.6 * np.abs(normal["green"] - normal["orange"]).sum()
+    assert (
+        np.abs(seen["green"] - seen["orange"]).sum() < 0.6 * np.abs(normal["green"] - normal["orange"]).sum()
+    )
 
     # every coloured die, every area's title and every coloured bonus square shows its own shape, and the five
     # shapes differ from each other as drawn under the filter
-    for where in ("[data-testid=rolled] .cdie-{a} .csym", ".clever-sheet .area-{a} .csym", ".clever-sheet .bonus .csym-{a}"):
+    for where in (
+        "[data-testid=rolled] .cdie-{a} .csym",
+        ".clever-sheet .area-{a} .csym",
+        ".clever-sheet .bonus .csym-{a}",
+    ):
         shapes = crops(page, {a: where.format(a=a) for a in AREAS})
         for a, b in combinations(AREAS, 2):
             differ = np.abs(shapes[a] - shapes[b]).mean()
@@ -82,4 +90,6 @@ def test_clever_real_dice_entry_shapes(new_page: Any, server: Server, artifacts:
     page.screenshot(path=str(artifacts / "colour-blind-entry-phone.png"))
     shapes = {a: page.locator(f".dice-entry .die-{a}").first for a in AREAS}
     drawn = {a: el.evaluate("e => getComputedStyle(e, '::after').clipPath") for a, el in shapes.items()}
-    assert len(set(drawn.values())) == len(AREAS) and all(v.startswith("polygon") for v in drawn.values()), drawn
+    assert len(set(drawn.values())) == len(AREAS) and all(v.startswith("polygon") for v in drawn.values()), (
+        drawn
+    )

@@ -59,6 +59,13 @@ def assert_ring(page: Any) -> dict[str, Any]:
     return f
 
 
+def turn_total(page: Any) -> int:
+    total: int = page.evaluate(
+        "() => Number(document.querySelector('[data-testid=turn-total] strong').textContent.replace(/\\D/g, ''))"
+    )
+    return total
+
+
 def press_and_wait(page: Any, key: str) -> None:
     seq = page.evaluate(TOP_SEQ)
     page.keyboard.press(key)
@@ -84,10 +91,16 @@ def test_dice_1000_by_keyboard(new_page: Any, server: Server, artifacts: Path) -
     """Roll, choose which scoring dice to keep (free set-aside), bank: Tab to a control, Enter or Space."""
     page = new_page(1280, 800)
     open_table(
-        page, server, "thousand", [ANN, {"kind": "bot", "bot": "cautious"}], overrides={"free_set_aside": True}
+        page,
+        server,
+        "thousand",
+        [ANN, {"kind": "bot", "bot": "cautious"}],
+        overrides={"free_set_aside": True},
     )
     page.wait_for_function(THOUSAND_ACT)
-    controls = "[data-testid=roll-btn]:not(:disabled), [data-testid=bank-btn]:not(:disabled), .extra-actions button"
+    controls = (
+        "[data-testid=roll-btn]:not(:disabled), [data-testid=bank-btn]:not(:disabled), .extra-actions button"
+    )
     tab_to(page, controls)
     assert_ring(page)
     page.screenshot(path=str(artifacts / "keyboard-thousand.png"))
@@ -104,9 +117,7 @@ def test_dice_1000_by_keyboard(new_page: Any, server: Server, artifacts: Path) -
             tab_to(page, ".extra-actions button[data-move^=keep]")
             press_and_wait(page, " ")
             used.add("keep")
-        elif page.get_by_test_id("bank-btn").is_enabled() and page.evaluate(
-            "() => Number(document.querySelector('[data-testid=turn-total] strong').textContent.replace(/\\D/g, ''))"
-        ) >= 50:
+        elif page.get_by_test_id("bank-btn").is_enabled() and turn_total(page) >= 50:
             tab_to(page, "[data-testid=bank-btn]")
             assert_ring(page)
             press_and_wait(page, "Enter")
@@ -150,7 +161,8 @@ def test_clever_by_keyboard(new_page: Any, server: Server, artifacts: Path) -> N
             seq = page.evaluate(TOP_SEQ)
             page.keyboard.press("Enter")
             if page.evaluate(f"() => ({TOP_SEQ})() > {seq}") or not page.locator(".cdie.selected").count():
-                page.wait_for_function(f"() => ({TOP_SEQ})() > {seq}")  # a die with one cell goes there at once
+                # a die with one cell goes there at once
+                page.wait_for_function(f"() => ({TOP_SEQ})() > {seq}")
             else:
                 # the focus is on the first lit cell; the arrows walk the lit cells
                 page.wait_for_function("() => document.activeElement.matches('.clever-sheet .cell.target')")
@@ -158,7 +170,9 @@ def test_clever_by_keyboard(new_page: Any, server: Server, artifacts: Path) -> N
                 if len(look(page)["targets"]) > 1:
                     page.keyboard.press("ArrowRight")
                     after = assert_ring(page)
-                    assert after["target"] != (start or {}).get("target"), "the arrow moved along the lit cells"
+                    assert after["target"] != (start or {}).get("target"), (
+                        "the arrow moved along the lit cells"
+                    )
                     walked += 1
                     page.screenshot(path=str(artifacts / "keyboard-clever-cell.png"))
                 press_and_wait(page, " " if moves % 2 else "Enter")

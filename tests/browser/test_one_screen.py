@@ -77,7 +77,9 @@ def check(page: Any, artifacts: Path, name: str, selectors: list[str], ready: An
         if seen["pageWidth"] > width:
             problems.append(f"{at}: the page scrolls sideways ({seen['pageWidth']} px)")
         problems += [f"{at}: not shown: {b['sel']}" for b in seen["boxes"] if b.get("missing")]
-        problems += [f"{at}: off screen: {b}" for b in seen["boxes"] if not b.get("missing") and not b["inside"]]
+        problems += [
+            f"{at}: off screen: {b}" for b in seen["boxes"] if not b.get("missing") and not b["inside"]
+        ]
     assert not problems, "\n".join(problems)
 
 
@@ -249,7 +251,8 @@ WURF_ACT = """(seat) => {
 
 def wurf_page(new_page: Any) -> Any:
     page = new_page(*SIZES[0])
-    page.emulate_media(reduced_motion="reduce")  # the throws play in a quarter of the time; the layout is the same
+    # the throws play in a quarter of the time; the layout is the same
+    page.emulate_media(reduced_motion="reduce")
     return page
 
 
