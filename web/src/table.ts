@@ -66,8 +66,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       h("div", { class: "table-head" }, title, seatBadge, h("span", { class: "table-actions" }, hintBtn, resignBtn, deleteBtn), howto, tableDetails(tableId)),
       houseRules,
       claimBox,
-      hintBox,
-      h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box", tabindex: 0, "aria-label": t("table.events") }, h("h2", null, t("table.events")), logList)),
+      h("div", { class: "table-body" }, viewRoot, h("div", { class: "table-side" }, hintBox, h("aside", { class: "log-box", tabindex: 0, "aria-label": t("table.events") }, h("h2", null, t("table.events")), logList))),
       overlay,
       announcer,
     ),
@@ -395,8 +394,19 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       }
     }
   };
+  // The hints never push the board away: beside it (the side column), on a narrow screen under the view's
+  // controls when the view has room there (its hintSlot), else under the board.
+  const sideHints = hintBox.parentElement as HTMLElement;
+  const narrow = window.matchMedia("(max-width: 899px)");
+  const placeHints = (): void => {
+    const slot = narrow.matches ? view?.hintSlot : undefined;
+    const home = slot ?? sideHints;
+    if (hintBox.parentElement !== home) home.prepend(hintBox);
+  };
+  narrow.addEventListener("change", placeHints);
   hintBtn.addEventListener("click", () => {
     hintsOn = !hintsOn;
+    placeHints();
     hintBtn.setAttribute("aria-pressed", String(hintsOn));
     hintsFor = null;
     void refreshHints();
@@ -517,6 +527,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     });
 
   return () => {
+    narrow.removeEventListener("change", placeHints);
     conn.stop();
     view?.destroy();
     setStatus("offline");

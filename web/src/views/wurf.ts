@@ -3,6 +3,7 @@
 // entry, the scoreboard with supplies and this turn's throws, the match table. Reads WurfState.public_view().
 import type { LogEntry, View } from "../api";
 import { clear, h } from "../dom";
+import { FocusKeeper } from "../focus";
 import { formatNumber, t, type MessageId } from "../i18n";
 import { realDice, type RealDiceInfo } from "../realdice";
 import { decodeMotion, fates, moveMove, parseLands, read, throwMove, type Landed, type Motion, type WurfModel } from "./wurf-model";
@@ -64,6 +65,7 @@ export class WurfView implements GameView {
   private throwsThisTurn: string[] = [];
   private turnOf: number | null = null;
   private destroyed = false;
+  private focus: FocusKeeper | null = null;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
 
   constructor(
@@ -100,6 +102,7 @@ export class WurfView implements GameView {
         this.diceList],
       ),
     );
+    this.focus = new FocusKeeper(root.lastElementChild as HTMLElement);
     document.addEventListener("keydown", this.onKey);
     this.buildAimBox();
   }
@@ -510,15 +513,16 @@ export class WurfView implements GameView {
 
   private buildAimBox(): void {
     // The aiming help and power only matter when the server throws the dice (not at a real-dice table).
+    // The buttons and the power first: the help under them may fall below the fold on a small screen.
     append(this.aimHelp, [
+      h("label", { class: "wurf-power" }, t("wurf.power"), " ", this.powerInput, " ", this.powerOut),
       h("p", { class: "muted small", "data-testid": "wurf-aim-help" }, t("wurf.aim_help")),
       h("p", { class: "muted small" }, t("wurf.power_help")),
-      h("label", { class: "wurf-power" }, t("wurf.power"), " ", this.powerInput, " ", this.powerOut),
     ]);
     append(this.aimBox, [
-      this.aimHelp,
       h("div", { class: "controls" }, this.throwBtn, this.endBtn, this.gatherBtn, this.moveBtn, this.moveReset),
       this.gatherHelp,
+      this.aimHelp,
       this.keysHelp,
     ]);
     this.setAim({});
@@ -575,6 +579,7 @@ export class WurfView implements GameView {
     this.moveBtn.disabled = !can;
     this.powerInput.disabled = !throwing || this.real !== null;
     this.setAim({});
+    if (can) this.focus?.restore(this.throwBtn, this.endBtn);
   }
 
   private drawBoard(m: WurfModel): void {
