@@ -521,8 +521,8 @@ export class WurfView implements GameView {
     ]);
     append(this.aimBox, [
       h("div", { class: "controls" }, this.throwBtn, this.endBtn, this.gatherBtn, this.moveBtn, this.moveReset),
-      this.gatherHelp,
       this.aimHelp,
+      this.gatherHelp,
       this.keysHelp,
     ]);
     this.setAim({});
