@@ -186,9 +186,11 @@ class WurfHints(Hints):
 
 def wurf_hints(state: WurfState, seed: int | None = None) -> WurfHints:
     """The hints of the seat to throw: the best throw on the map, gathering first, ending the turn, best first."""
-    m = throw_map(state, seed)
+    # real dice: where the dice lie is not known, so there is no map, only the expert's own throws and the end
+    placed = all(d.x is not None and d.y is not None for d in state.arena)
+    m = throw_map(state, seed, GRID if placed else 0)
     scored: list[tuple[Action, float]] = [(m.best, m.best_value)]
-    if m.gather is not None and m.gather_value is not None:
+    if m.gather is not None and m.gather_value is not None and placed:  # real dice are pushed by hand
         scored.append((m.gather, m.gather_value))
     if m.stop_value is not None:
         scored.append((EndTurn(), m.stop_value))
@@ -198,7 +200,7 @@ def wurf_hints(state: WurfState, seed: int | None = None) -> WurfHints:
         Hint(state.action_to_string(a), v, 0.0 if top - v < 1e-9 else top - v, i == 0)
         for i, (a, v) in enumerate(ranked)
     ]
-    return WurfHints(state.current, "dice", NOTE, options, m)
+    return WurfHints(state.current, "dice", NOTE, options, m if placed else None)
 
 
 def move_words(state: WurfState, move: str) -> str:

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from dicehall.wurf.actions import cell_of
 
 from .conftest import Server
+from .test_accessibility import violations
 from .wurf_driver import create, open_seat
 
 pytestmark = pytest.mark.browser
@@ -63,6 +64,7 @@ def test_the_hint_map_shows_over_the_arena_and_sets_the_aim(
     ):  # on a desktop it is on the first screen (a phone's hint list is placed by the layout)
         assert box["y"] + box["height"] <= size[1]
     page.screenshot(path=str(artifacts / f"wurf-hint-{size[0]}x{size[1]}.png"))
+    assert not violations(page, "Wurf table with the hint map")  # axe-core: no serious or critical violation
     page.get_by_test_id("wurf-stage").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"wurf-hint-{size[0]}x{size[1]}-arena.png"))
     page.get_by_test_id("wurf-heat-use").click()

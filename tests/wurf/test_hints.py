@@ -155,6 +155,14 @@ def test_the_game_serves_hints_but_no_analysis() -> None:
         position_hints("nope", state.rules, 2, state)
 
 
+def test_real_dice_give_no_map() -> None:
+    # entered real dice have no places: the aim cannot be weighed, the hint keeps throwing against ending
+    state = play(make(2), "start 4", "throw real", "lands 4 5")
+    h = wurf_hints(state)
+    assert h.map is None and "map" not in h.to_json()
+    assert {type(state.string_to_action(o.move)) for o in h.options} == {Throw, EndTurn}
+
+
 @pytest.mark.parametrize("lang", ["en", "ru", "uk", "pl"])
 def test_the_terminal_map_fits_80_columns(lang: str) -> None:
     state = play(make(2), "start 2@100,100,0", "throw c2 p0.5", "lands 2@100,100,0 4@40,40,0")
