@@ -73,6 +73,21 @@ def test_the_hint_map_shows_over_the_arena_and_sets_the_aim(
     expect(page.get_by_test_id("wurf-throw")).to_be_focused()  # Enter throws it
     # the player still throws: nothing was sent
     expect(page.get_by_test_id("wurf-throw")).to_be_enabled()
+    # thrown with Enter: the map goes while the dice fly and comes back for the next position (the hint stays on)
+    before = page.get_by_test_id("wurf-heat-best").inner_text()
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=log] li[data-seq='3']").wait_for(
+        timeout=60000
+    )  # the start, the throw, its dice
+    expect(page.get_by_test_id("wurf-throw")).to_be_enabled(timeout=60000)
+    expect(legend).to_be_visible(timeout=30000)
+    page.wait_for_function(HEAT_SHOWN)
+    if size[0] >= 1000:
+        page.screenshot(path=str(artifacts / "wurf-hint-later-1280x800.png"), full_page=True)
+    assert (
+        page.get_by_test_id("wurf-heat-best").inner_text() != before
+        or page.locator("[data-testid=hints] li").count() > 1
+    )
     # the Hint button closes the map
     page.get_by_test_id("hint-btn").click()
     expect(legend).to_be_hidden()

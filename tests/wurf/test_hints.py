@@ -3,6 +3,7 @@ text form in the terminal."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from dicehall.wurf import hints as wurf_hints_module
 from dicehall.wurf.actions import EndTurn, Rearrange, Throw
 from dicehall.wurf.bots import ELIMINATION_COST, ExpertBot
 from dicehall.wurf.cli import register
-from dicehall.wurf.hint_text import map_lines
+from dicehall.wurf.hint_text import SHADES, map_lines
 from dicehall.wurf.hints import GRID, NoThrowHint, throw_map, wurf_hints
 from dicehall.wurf.state import WurfState
 
@@ -153,6 +154,17 @@ def test_the_game_serves_hints_but_no_analysis() -> None:
     assert issubclass(NoThrowHint, DicehallError)
     with pytest.raises(AnalysisError):
         position_hints("nope", state.rules, 2, state)
+
+
+def test_a_flat_map_says_so() -> None:
+    m = throw_map(POSITIONS[3])
+    flat = dataclasses.replace(m, values=tuple((m.best_value,) * GRID for _ in range(GRID)))
+    lines = map_lines(flat, [])
+    assert lines[-1].startswith("Here every aim point is worth the same")
+    assert {ch for line in lines[:GRID] for ch in line[4:-1]} <= {
+        SHADES[len(SHADES) // 2],
+        "B",
+    }  # one middle shade
 
 
 def test_real_dice_give_no_map() -> None:

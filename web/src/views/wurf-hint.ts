@@ -57,7 +57,7 @@ export function heatCanvas(m: HeatMap): HTMLCanvasElement {
   const img = g.createImageData(m.grid, m.grid);
   for (let row = 0; row < m.grid; row++) {
     for (let col = 0; col < m.grid; col++) {
-      const u = span > 1e-9 ? (m.values[row][col] - lo) / span : 1;
+      const u = span > 1e-9 ? (m.values[row][col] - lo) / span : 0.5; // all equal: one middle colour
       const [r, gr, b] = heatColor(u);
       const at = ((m.grid - 1 - row) * m.grid + col) * 4;
       img.data.set([r, gr, b, 255], at);
@@ -81,6 +81,7 @@ export class HeatLegend {
   private readonly bar = h("div", { class: "wurf-heat-bar", role: "img" });
   private readonly lo = h("span", { class: "wurf-heat-lo", "data-testid": "wurf-heat-low" });
   private readonly hi = h("span", { class: "wurf-heat-hi", "data-testid": "wurf-heat-high" });
+  private readonly key = h("p", { class: "wurf-heat-key", "data-testid": "wurf-heat-key" });
   private readonly best = h("p", { class: "wurf-heat-best", "data-testid": "wurf-heat-best", "aria-live": "polite" });
   private readonly use = h("button", { type: "button", class: "btn small", "data-testid": "wurf-heat-use" }, t("wurf.hint.use"));
 
@@ -90,7 +91,7 @@ export class HeatLegend {
     this.el.append(
       h("p", { class: "wurf-heat-title" }, t("wurf.hint.title")),
       h("div", { class: "wurf-heat-scale" }, this.lo, this.bar, this.hi),
-      h("p", { class: "wurf-heat-key" }, t("wurf.hint.key")),
+      this.key,
       this.best,
       this.use,
     );
@@ -104,6 +105,10 @@ export class HeatLegend {
     this.hi.textContent = dice(high);
     this.bar.setAttribute("aria-label", t("wurf.hint.scale", { low: dice(m.low), high: dice(high) }));
     this.best.textContent = bestWords(m);
+    // a map of one value: say so (one colour would otherwise look like a hint to aim anywhere, or nowhere)
+    const flat = high - m.low <= 1e-9;
+    this.key.textContent = flat ? t("wurf.hint.flat") : t("wurf.hint.key");
+    this.key.classList.toggle("flat", flat);
     this.usable(canUse);
   }
 
