@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dicehall.i18n import current, tr
 from dicehall.wurf.actions import COLS, cell_of
-from dicehall.wurf.hints import ThrowMap
+from dicehall.wurf.hints import TIE, ThrowMap
 
 SHADES = ".:-=+*#%@"
 """From the lowest value of the map to the highest: the shade of each aim point."""
@@ -14,7 +14,7 @@ DIE = "o"
 
 
 def _shade(value: float, low: float, high: float) -> str:
-    if high - low < 1e-9:
+    if high - low < TIE:
         return SHADES[len(SHADES) // 2]  # all equal: one middle shade
     k = int((value - low) / (high - low) * (len(SHADES) - 1) + 0.5)
     return SHADES[max(0, min(len(SHADES) - 1, k))]
@@ -45,7 +45,7 @@ def map_lines(m: ThrowMap, dice: list[tuple[float, float]]) -> list[str]:
         lines.append(f" {label} |{''.join(cells)}|")
     ruler = "".join(c.center(2 * per_cell) for c in COLS)
     lines.append(f"    {ruler}")
-    if high - low < 1e-9:  # a flat map says so rather than showing a range of one value
+    if high - low < TIE:  # a flat map says so rather than showing a range of one value
         return [*lines, tr("wurf.hint.flat")]
     lines.append(
         tr(

@@ -27,6 +27,9 @@ from dicehall.wurf.state import CHOICE, THROW, WurfState
 
 GRID = 10
 """Aim points per side: 20 mm apart, two per cell of the a–e × 1–5 notation grid."""
+TIE = 0.005
+"""A lattice point must beat the expert's throw by more than this (half the 0.01 dice the hint shows) to be marked
+best instead: smaller leads are float noise or a single sampled landing, and would move the mark for nothing."""
 KEEP = 64
 """Maps kept per process (asked again for the same position: free)."""
 
@@ -140,8 +143,11 @@ def _weigh(state: WurfState, seed: int, grid: int) -> ThrowMap:
         powers.append(tuple(pows))
     # the expert's own candidates first: where one of them is best, the hint's throw is the bot's
     best, best_value = here[0]
-    for t, v in [*here, *grid_points]:
-        if v > best_value + 1e-9:
+    for t, v in here:
+        if v > best_value + 1e-9:  # as the bot compares them
+            best, best_value = t, v
+    for t, v in grid_points:
+        if v > best_value + TIE:
             best, best_value = t, v
     gather_value = max(gathered) if gathered else None
     stop_value = bot.stop_value(state) if state.phase == CHOICE else None

@@ -41,7 +41,7 @@ def test_the_hint_map_shows_over_the_arena_and_sets_the_aim(
     best = hint["map"]["best"]
     cell = cell_of(best["x"], best["y"])
     best_text = page.get_by_test_id("wurf-heat-best")
-    expect(best_text).to_contain_text(f"Best throw: aim at {cell}")
+    expect(best_text).to_contain_text(f"Best throw (cross-hair): aim at {cell}")
     assert best_text.get_attribute("aria-live") == "polite"  # a screen reader hears the best throw
     low, high = (
         page.get_by_test_id("wurf-heat-low").inner_text(),

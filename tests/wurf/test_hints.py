@@ -21,7 +21,7 @@ from dicehall.wurf.actions import EndTurn, Rearrange, Throw
 from dicehall.wurf.bots import ELIMINATION_COST, ExpertBot
 from dicehall.wurf.cli import register
 from dicehall.wurf.hint_text import SHADES, map_lines
-from dicehall.wurf.hints import GRID, NoThrowHint, throw_map, wurf_hints
+from dicehall.wurf.hints import GRID, TIE, NoThrowHint, throw_map, wurf_hints
 from dicehall.wurf.state import WurfState
 
 from .helpers import make, play
@@ -73,18 +73,19 @@ def test_the_hint_takes_the_experts_own_decision() -> None:
 
 
 def test_the_best_point_is_the_experts_throw_unless_the_grid_finds_better() -> None:
+    # (better by more than TIE: a smaller lead keeps the expert's throw)
     agreed = 0
     for k, state in enumerate(POSITIONS):
         seed = expert_seed(k)
         m = throw_map(state, seed)
         chose = ExpertBot(state.rules).choose(state, np.random.default_rng(k))
         grid_top = max(v for row in m.values for v in row)
-        assert m.best_value == pytest.approx(max(grid_top, m.best_value))
+        assert grid_top <= m.best_value + TIE  # no point on the map is visibly better than the one marked
         if isinstance(chose, Throw):
             bot = ExpertBot(state.rules)
             own = bot._value(state, list(state.arena), state.throw_count(), chose, seed)
             assert m.best_value >= own - 1e-9
-            if grid_top <= own + 1e-9:
+            if grid_top <= own + TIE:
                 assert m.best == chose  # the grid found nothing better: the bot's throw is the best point
                 agreed += 1
     assert agreed >= 5
@@ -141,7 +142,7 @@ def test_hints_list_the_best_throw_gathering_and_the_end() -> None:
     assert values == sorted(values, reverse=True)
     js = h.to_json()
     assert js["note_id"] == "wurf.hint.note" and len(js["map"]["values"]) == GRID
-    assert js["map"]["best"]["value"] >= max(v for row in js["map"]["values"] for v in row) - 1e-3
+    assert js["map"]["best"]["value"] >= max(v for row in js["map"]["values"] for v in row) - TIE - 1e-3
 
 
 def test_the_game_serves_hints_but_no_analysis() -> None:
@@ -160,7 +161,7 @@ def test_a_flat_map_says_so() -> None:
     m = throw_map(POSITIONS[3])
     flat = dataclasses.replace(m, values=tuple((m.best_value,) * GRID for _ in range(GRID)))
     lines = map_lines(flat, [])
-    assert lines[-1].startswith("Here every aim point is worth the same")
+    assert lines[-1] == "Every aim is worth the same here."
     assert {ch for line in lines[:GRID] for ch in line[4:-1]} <= {
         SHADES[len(SHADES) // 2],
         "B",

@@ -40,6 +40,9 @@ export function heatColor(u: number): [number, number, number] {
   return [0, 1, 2].map((i) => Math.round(a[i] + (b[i] - a[i]) * f)) as [number, number, number];
 }
 
+/** Differences under this (half the 0.01 dice shown) are no difference: the server's TIE (dicehall/wurf/hints.py). */
+const TIE = 0.005;
+
 const css = (c: [number, number, number]): string => `rgb(${c[0]} ${c[1]} ${c[2]})`;
 
 export function highOf(m: HeatMap): number {
@@ -57,7 +60,7 @@ export function heatCanvas(m: HeatMap): HTMLCanvasElement {
   const img = g.createImageData(m.grid, m.grid);
   for (let row = 0; row < m.grid; row++) {
     for (let col = 0; col < m.grid; col++) {
-      const u = span > 1e-9 ? (m.values[row][col] - lo) / span : 0.5; // all equal: one middle colour
+      const u = span >= TIE ? (m.values[row][col] - lo) / span : 0.5; // all equal: one middle colour
       const [r, gr, b] = heatColor(u);
       const at = ((m.grid - 1 - row) * m.grid + col) * 4;
       img.data.set([r, gr, b, 255], at);
@@ -89,11 +92,9 @@ export class HeatLegend {
     this.bar.style.background = `linear-gradient(to right, ${RAMP.map((c) => css(c)).join(", ")})`;
     this.use.addEventListener("click", onUse);
     this.el.append(
-      h("p", { class: "wurf-heat-title" }, t("wurf.hint.title")),
-      h("div", { class: "wurf-heat-scale" }, this.lo, this.bar, this.hi),
+      h("div", { class: "wurf-heat-scale" }, h("span", { class: "wurf-heat-title" }, t("wurf.hint.title")), this.lo, this.bar, this.hi, this.use),
       this.key,
       this.best,
-      this.use,
     );
   }
 
@@ -106,9 +107,9 @@ export class HeatLegend {
     this.bar.setAttribute("aria-label", t("wurf.hint.scale", { low: dice(m.low), high: dice(high) }));
     this.best.textContent = bestWords(m);
     // a map of one value: say so (one colour would otherwise look like a hint to aim anywhere, or nowhere)
-    const flat = high - m.low <= 1e-9;
-    this.key.textContent = flat ? t("wurf.hint.flat") : t("wurf.hint.key");
-    this.key.classList.toggle("flat", flat);
+    const flat = high - m.low < TIE;
+    this.key.textContent = flat ? t("wurf.hint.flat") : "";
+    this.key.hidden = !flat;
     this.usable(canUse);
   }
 
