@@ -326,12 +326,14 @@ export interface PlayerProfile {
 /** `POST /api/tables/{id}/hints`: every legal move of the seat with its value, best first (docs/analysis.md). */
 export interface HintsResult {
   seat: number;
-  unit: "win%" | "points";
+  unit: "win%" | "points" | "dice";
   note: string;
   /** The note's message id and parameters when it has one (the page words it in its language). */
   note_id?: string;
   note_params?: Record<string, string | number>;
   options: { move: string; value: number; loss: number; best: boolean }[];
+  /** Der große Wurf: what aiming at each point of the arena is worth (views/wurf-hint.ts `HeatMap`). */
+  map?: unknown;
 }
 
 /** One analysed event (`GET /api/tables/{id}/analysis`, docs/analysis.md). */

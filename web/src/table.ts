@@ -338,7 +338,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   let hintsOn = false;
   let hintsFor: View | null = null;
   const hintValue = (v: number, unit: HintsResult["unit"]): string =>
-    unit === "win%" ? `${formatNumber(Math.round(v * 10) / 10)}%` : formatNumber(Math.round(v * 10) / 10);
+    unit === "win%" ? `${formatNumber(Math.round(v * 10) / 10)}%` : unit === "dice" ? formatNumber(Math.round(v * 100) / 100) : formatNumber(Math.round(v * 10) / 10);
   const renderHints = (res: HintsResult, state: View): void => {
     // each move in words (the view's), its notation kept in the row's data-move
     const said = (move: string): HTMLElement => {
@@ -363,7 +363,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
           ),
         ),
       ),
-      h("p", { class: "muted small" }, res.unit === "win%" ? t("hint.unit_win") : t("hint.unit_points")),
+      h("p", { class: "muted small" }, res.unit === "win%" ? t("hint.unit_win") : res.unit === "dice" ? t("hint.unit_dice") : t("hint.unit_points")),
     );
     // a note the page has words for (the shipped table: values within ±x of the exact ones)
     if (res.note_id && hasKey(res.note_id)) hintBox.append(h("p", { class: "muted small", "data-testid": "hint-note" }, tKey(res.note_id, res.note, res.note_params)));
@@ -374,8 +374,10 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     const allowed = !spectator && mySeats.length > 0 && tableAllows && lastState?.terminal !== true && view?.hints !== false;
     hintBtn.hidden = !allowed;
     hintBox.hidden = !(allowed && hintsOn);
+    if (hintBox.hidden) view?.showHints?.(null);
     if (hintBox.hidden || !lastState || hintsFor === lastState) return;
     const asked = (hintsFor = lastState);
+    view?.showHints?.(null); // the last position's hint no longer applies
     const seat = asked.current_player;
     if (typeof seat !== "number" || !mySeats.includes(seat)) {
       clear(hintBox);
@@ -384,7 +386,10 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     }
     try {
       const res = await api.hints(tableId, seat, loadTokens(tableId)[seat]);
-      if (lastState === asked) renderHints(res, asked);
+      if (lastState === asked) {
+        renderHints(res, asked);
+        view?.showHints?.(res); // a view may draw it on the board too (Wurf's map over the arena)
+      }
     } catch (err) {
       if (lastState === asked) {
         clear(hintBox);

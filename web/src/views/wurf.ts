@@ -1,13 +1,14 @@
 // Der große Wurf table: the 3D arena (three.js, loaded only for this game), throws played back from the server's
 // motion, aiming by dragging from the thrower's edge (or keys), rearranging by dragging dice, the real-dice
 // entry, the scoreboard with supplies and this turn's throws, the match table. Reads WurfState.public_view().
-import type { LogEntry, View } from "../api";
+import type { HintsResult, LogEntry, View } from "../api";
 import { clear, h } from "../dom";
 import { FocusKeeper } from "../focus";
 import { formatNumber, t, type MessageId } from "../i18n";
 import { realDice, type RealDiceInfo } from "../realdice";
 import { decodeMotion, fates, moveMove, parseLands, read, throwMove, type Landed, type Motion, type WurfModel } from "./wurf-model";
 import type { RestDie, WurfScene } from "./wurf-scene";
+import { HeatLegend, heatCanvas, heatOf, type HeatMap } from "./wurf-hint";
 import { caption, cellOf, describeEvent, faceText } from "./wurf-words";
 import type { GameView, ViewContext } from "./index";
 
@@ -26,8 +27,6 @@ const RUN_UP_MM = 30;
 const ENTRY_KEYS = ["X", "2", "3", "4", "5", "6", "out", "rim"] as const;
 
 export class WurfView implements GameView {
-  /** The server has no hints for this game (docs/web-protocol.md). */
-  readonly hints = false;
   private idle: (() => void)[] = [];
   private readonly status = h("p", { class: "turn-status", "data-testid": "turn-status", "aria-live": "polite" });
   private readonly captionEl = h("p", { class: "wurf-caption", "data-testid": "wurf-caption", "aria-live": "polite" });
@@ -67,6 +66,9 @@ export class WurfView implements GameView {
   private destroyed = false;
   private focus: FocusKeeper | null = null;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
+  /** The hint's map of the position shown (null: hints closed, or not yet answered for this position). */
+  private heat: HeatMap | null = null;
+  private readonly legend = new HeatLegend(() => this.useBest());
 
   constructor(
     root: HTMLElement,
@@ -88,6 +90,7 @@ export class WurfView implements GameView {
       this.topBtn.setAttribute("aria-pressed", String(this.scene.top));
     });
     this.replayBtn.addEventListener("click", () => void this.playReplay());
+    this.stage.append(this.legend.el);
     root.append(
       append(
         this.root,
@@ -165,6 +168,7 @@ export class WurfView implements GameView {
     if (this.running) return;
     this.running = true;
     this.replayBtn.disabled = true;
+    this.drawHeat();
     this.drawControls(this.shown ?? read(this.queue[0].state));
     while (this.queue.length && !this.destroyed) {
       const step = this.queue.shift() as Step;
@@ -185,6 +189,7 @@ export class WurfView implements GameView {
     this.running = false;
     this.replayBtn.disabled = this.replay === null;
     if (this.shown) this.drawControls(this.shown);
+    this.drawHeat();
     for (const done of this.idle.splice(0)) done();
   }
 
@@ -255,6 +260,7 @@ export class WurfView implements GameView {
     this.stage.dataset.state = "3d";
     (this.stage as HTMLElement & { wurf?: WurfScene }).wurf = this.scene; // tests measure the frame rate through it
     this.scene.setLayout(this.rest(m));
+    this.drawHeat();
     const c = this.scene.canvas;
     c.addEventListener("pointerdown", (e) => this.pointerDown(e));
     c.addEventListener("pointermove", (e) => this.pointerMove(e));
@@ -420,6 +426,40 @@ export class WurfView implements GameView {
     this.drawControls(m);
   }
 
+  // -- the hint ---------------------------------------------------------------------------------------------
+  /** The page's hint for the seat to move (null: closed or being asked again): its map over the arena. */
+  showHints(res: HintsResult | null): void {
+    this.heat = heatOf(res);
+    this.drawHeat();
+  }
+
+  /** A hint's move as an instruction (the hint list): where to aim and how hard, gather, end the turn. */
+  moveText(move: string): string | null {
+    const throwAt = /^throw (-?[\d.]+),(-?[\d.]+) p([\d.]+)/.exec(move);
+    if (throwAt) {
+      const [x, y, power] = throwAt.slice(1).map(Number);
+      return t("wurf.hint.throw", { cell: cellOf(x, y, this.shown?.geometry.floor ?? 200), x: formatNumber(Math.round(x)), y: formatNumber(Math.round(y)), power: formatNumber(power) });
+    }
+    if (move.startsWith("move ")) return t("wurf.hint.gather");
+    if (move === "end") return t("wurf.hint.end");
+    return null;
+  }
+
+  private drawHeat(): void {
+    const m = this.running ? null : this.heat;
+    this.scene?.setHeat(m ? heatCanvas(m) : null, m ? m.best : null);
+    const can = !!this.shown && this.canAct() && this.throwAllowed(this.shown) && !this.real;
+    this.legend.show(m, can);
+  }
+
+  /** "Use this throw": the aim and power of the hint's best throw; the player still throws. */
+  private useBest(): void {
+    const b = this.heat?.best;
+    if (!b || !this.canAct()) return;
+    this.setAim({ x: b.x, y: b.y, power: b.power });
+    this.throwBtn.focus();
+  }
+
   // -- real dice ------------------------------------------------------------------------------------------
   private enterer(m: WurfModel): number | null {
     if (!this.real || !m.chance || m.terminal) return null;
@@ -578,6 +618,7 @@ export class WurfView implements GameView {
     this.moveBtn.hidden = this.moveReset.hidden = this.moves.size === 0;
     this.moveBtn.disabled = !can;
     this.powerInput.disabled = !throwing || this.real !== null;
+    this.legend.usable(throwing && this.real === null);
     this.setAim({});
     if (can) this.focus?.restore(this.throwBtn, this.endBtn);
   }
