@@ -40,6 +40,7 @@ _HTTP_STATUS = {
     "not_creator": 403,
     "not_your_seat": 403,
     "not_finished": 409,
+    "rated_one_seat": 409,
 }
 
 

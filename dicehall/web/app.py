@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from dicehall.web import analysis_api, api, auth, profile_api
+from dicehall.web import analysis_api, api, auth, profile_api, ratings_api
 from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.assets import HashedAssets
 from dicehall.web.bots import bot_delay_from_env
@@ -105,6 +105,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(analysis_api.router)
     app.include_router(profile_api.router)
+    app.include_router(ratings_api.router)
     app.include_router(auth.router)  # accounts with passkeys
     app.add_exception_handler(auth.AuthRefused, auth.refused)
     app.add_middleware(OriginCheck)  # security.py: no state-changing request from another site's page
@@ -124,6 +125,7 @@ def create_app(
         @app.get("/", include_in_schema=False)
         @app.get("/table/{rest:path}", include_in_schema=False)
         @app.get("/player/{rest:path}", include_in_schema=False)
+        @app.get("/leaderboard/{rest:path}", include_in_schema=False)
         def spa(rest: str = "") -> Response:
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -139,6 +141,7 @@ def create_app(
         @app.get("/", include_in_schema=False)
         @app.get("/table/{rest:path}", include_in_schema=False)
         @app.get("/player/{rest:path}", include_in_schema=False)
+        @app.get("/leaderboard/{rest:path}", include_in_schema=False)
         def not_built(rest: str = "") -> HTMLResponse:
             return HTMLResponse(NOT_BUILT)
 
