@@ -92,24 +92,7 @@ class RatedGame:
             self.unrated = "unlinked" if any(p is None for p in ids) else "two_seats"
             conn.execute(update(TableRow).where(TableRow.id == self.table_id).values(rated=False))
             return
-        players = sorted(str(p) for p in ids)
-        ins = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(RatingRow)
-        fresh = Skill()
-        conn.execute(
-            ins.on_conflict_do_nothing(),
-            [
-                {"player_id": p, "game": self.game, "mu": fresh.mu, "sigma": fresh.sigma,
-                 "ordinal": fresh.ordinal, "games": 0, "updated": now}
-                for p in players
-            ],
-        )
-        rows = conn.execute(
-            select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.games)
-            .where(RatingRow.game == self.game, RatingRow.player_id.in_(players))
-            .order_by(RatingRow.player_id)
-            .with_for_update()
-        ).all()
-        held = {r.player_id: (Skill(r.mu, r.sigma), r.games) for r in rows}
+        held = self.lock_ratings(conn, sorted(str(p) for p in ids), now)
         out = [i for i, s in enumerate(self.seats) if s.get("resigned")]
         ranks = ranks_of(self.scores, self.winners, out)
         before = [
@@ -133,6 +116,28 @@ class RatedGame:
             )
             self.changes.append({"seat": seat, "player": pid, **change(before[seat], new)})
         conn.execute(insert(RatingHistoryRow), history)
+
+
+    def lock_ratings(self, conn: Connection, players: list[str], now: float) -> dict[str, tuple[Skill, int]]:
+        """The players' ratings in this game and games played, their rows made if missing and locked until the
+        transaction ends (in player-id order)."""
+        ins = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(RatingRow)
+        fresh = Skill()
+        conn.execute(
+            ins.on_conflict_do_nothing(),
+            [
+                {"player_id": p, "game": self.game, "mu": fresh.mu, "sigma": fresh.sigma,
+                 "ordinal": fresh.ordinal, "games": 0, "updated": now}
+                for p in players
+            ],
+        )
+        rows = conn.execute(
+            select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+            .where(RatingRow.game == self.game, RatingRow.player_id.in_(players))
+            .order_by(RatingRow.player_id)
+            .with_for_update()
+        ).all()
+        return {r.player_id: (Skill(r.mu, r.sigma), r.games) for r in rows}
 
 
 # -- reads --------------------------------------------------------------------------------------------------

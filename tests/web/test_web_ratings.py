@@ -240,14 +240,27 @@ def test_the_leaderboard_lists_active_established_players_only(server) -> None:
 
 
 # -- two tables finishing at once for one player ----------------------------------------------------------------
+class PausingGame(RatedGame):
+    """The product's update, holding its transaction open after the ratings were read (and locked) until
+    ``pause`` returns: the moment another finish could read the same ratings before this one writes."""
+
+    pause: Callable[[], None] = staticmethod(lambda: None)
+
+    def lock_ratings(self, conn: Connection, players: list[str], now: float) -> dict[str, tuple[Skill, int]]:
+        held = super().lock_ratings(conn, players, now)
+        self.pause()
+        return held
+
+
 def two_finishes_at_once(url: str, wait_until_blocked: Callable[[], None]) -> list[Any]:
-    """Two stores (two processes' connections) finish a rated table each for the same player; the first holds its
-    transaction open, after the rating was read and written, until ``wait_until_blocked`` says the second waits
-    (or has started). Returns the player's history rows, oldest first."""
+    """Two stores (two processes' connections) finish a rated table each for the same player, rated before; the
+    first, having read the rating, starts the second and waits until ``wait_until_blocked`` says the second
+    waits for it (or has started) before it writes. Returns the player's history rows, oldest first."""
     a, b = Store(url), Store(url)
     try:
         _player(a, "ann")
         now = time.time()
+        _rating(a, "ann", 25.0, 5.0, now)  # rated before: the row exists, only its lock can order the two
         for tid in ("t1", "t2"):
             seats = [
                 {"name": "Ann", "kind": "human", "bot": None, "token": None, "claimed": True, "player": "ann"},
@@ -255,19 +268,15 @@ def two_finishes_at_once(url: str, wait_until_blocked: Callable[[], None]) -> li
             ]
             a.create_table(TableMeta(tid, "thousand", "standard", {}, seats, "playing", now, now, rated=True), (0,))
 
-        def finish(store: Store, tid: str, hook: Callable[[Connection, float], None]) -> None:
+        def finish(store: Store, tid: str, pause: Callable[[], None]) -> None:
             seats = store.get_table(tid).seats  # type: ignore[union-attr]
-            game = RatedGame(tid, "thousand", seats, [1000.0, 300.0], [0])
+            game = PausingGame(tid, "thousand", seats, [1000.0, 300.0], [0])
+            game.pause = pause  # type: ignore[method-assign]
+            store.append_events(tid, [StoredEvent(1, 0, "bank", now)], "finished", finish=Finish([1000.0, 300.0], [0], game))
 
-            def rate_then(conn: Connection, at: float) -> None:
-                game(conn, at)
-                hook(conn, at)
+        second = threading.Thread(target=finish, args=(b, "t2", lambda: None))
 
-            store.append_events(tid, [StoredEvent(1, 0, "bank", now)], "finished", finish=Finish([1000.0, 300.0], [0], rate_then))
-
-        second = threading.Thread(target=finish, args=(b, "t2", lambda *_: None))
-
-        def start_second_and_wait(conn: Connection, at: float) -> None:
+        def start_second_and_wait() -> None:
             second.start()
             wait_until_blocked()
 
@@ -276,7 +285,7 @@ def two_finishes_at_once(url: str, wait_until_blocked: Callable[[], None]) -> li
         assert not second.is_alive()
         rows = a._read(select(RatingHistoryRow).order_by(RatingHistoryRow.id))
         (games,) = a._read(select(RatingRow.games).where(RatingRow.player_id == "ann"))[0]
-        assert games == 2
+        assert games == 32
         return rows
     finally:
         a.close()
