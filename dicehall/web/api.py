@@ -279,7 +279,8 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
             s["invite"] = f"/table/{table.id}#seat={s['seat']}&token={token}"
         elif s["kind"] == "human":
             s["invite"] = f"/table/{table.id}#join={s['seat']}"
-    return {"table_id": table.id, "status": table.status, "seats": seats}
+    info = table.describe()
+    return {"table_id": table.id, "status": table.status, "seats": seats, "rated": info["rated"], "unrated": info["unrated"]}
 
 
 @router.get("/tables")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -26,6 +26,15 @@ ACTIVE_DAYS = 30
 BOARD_SIZE = 100
 HISTORY_POINTS = 200
 """Rating points per game on the profile's chart (the newest)."""
+
+SET_RATING = (
+    update(RatingRow)
+    .where(RatingRow.player_id == bindparam("pid"))
+    .values(
+        mu=bindparam("mu"), sigma=bindparam("sigma"), ordinal=bindparam("ordinal"), games=bindparam("games"),
+        updated=bindparam("updated"),
+    )
+)
 
 REASONS = ("real_dice", "alone", "no_person", "hints", "hot_seat", "two_seats", "unlinked", "chosen")
 """Why a table is not rated; each is a message ``rated.why.<reason>`` in the players' words."""
@@ -100,14 +109,13 @@ class RatedGame:
             for s in self.seats
         ]
         after = rate(before, ranks)
-        history = []
+        history, rows = [], []
         for seat, player in people:
             pid = str(player)
             new = after[seat]
-            conn.execute(
-                update(RatingRow)
-                .where(RatingRow.player_id == pid, RatingRow.game == self.game)
-                .values(mu=new.mu, sigma=new.sigma, ordinal=new.ordinal, games=held[pid][1] + 1, updated=now)
+            rows.append(
+                {"pid": pid, "mu": new.mu, "sigma": new.sigma, "ordinal": new.ordinal,
+                 "games": held[pid][1] + 1, "updated": now}
             )
             history.append(
                 {"player_id": pid, "game": self.game, "table_id": self.table_id, "at": now,
@@ -115,6 +123,7 @@ class RatedGame:
                  "mu": new.mu, "sigma": new.sigma}
             )
             self.changes.append({"seat": seat, "player": pid, **change(before[seat], new)})
+        conn.execute(SET_RATING.where(RatingRow.game == self.game), rows)  # one executemany
         conn.execute(insert(RatingHistoryRow), history)
 
 

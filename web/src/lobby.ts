@@ -12,6 +12,7 @@ import { finishedGames } from "./finished-list";
 import { createTable } from "./quota";
 import { openTables } from "./tables-list";
 import { VIEWS } from "./views";
+import { ratedOption, unratedText } from "./ratings";
 
 const CHECK_DELAY_MS = 300;
 
@@ -48,6 +49,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
   const hintsBox = h("input", { type: "checkbox", id: "hints-allowed", "data-testid": "hints-option", checked: true });
   let hintsTouched = false;
   hintsBox.addEventListener("change", () => (hintsTouched = true));
+  const rated = ratedOption(hintsBox); // "Rated game" (ratings.ts)
   const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
   const finishedBox = h("div", { class: "table-list" });
   const tablesBox = h("div", { class: "table-list" });
@@ -68,11 +70,13 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     h("p", { class: "muted small" }, t("lobby.dice_hint")),
     h("div", { class: "row" }, hintsBox, h("label", { for: "hints-allowed" }, t("lobby.hints"))),
     h("p", { class: "muted small" }, t("lobby.hints_hint")),
+    rated.row,
     h("h2", null, t("lobby.house_rules")),
     h("p", { class: "muted small" }, t("lobby.house_rules_hint")),
     rulesBox,
     h("p", null, createBtn),
   );
+  rated.follow(formEl);
   app.append(
     h(
       "section",
@@ -231,12 +235,13 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       throw err;
     }
     const dice: "rolled" | "real" = diceMode.value === "real" ? "real" : "rolled";
-    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, hints: hintsBox.checked };
+    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, hints: hintsBox.checked, rated: rated.value() };
     const here = new Set(seats.flatMap((s, i) => (s.here() ? [i] : [])));
     createBtn.disabled = true;
     try {
       const created = await createTable(body);
       if (created === null) return; // the quota dialog was closed: nothing made
+      if (body.rated && !created.rated) toast(unratedText(created.unrated)); // the server says why not
       for (const s of created.seats) if (s.token && here.has(s.seat)) saveToken(created.table_id, s.seat, s.token);
       // Every human seat on this device: nobody to invite, so straight to the table.
       if (created.seats.every((s) => s.kind === "bot" || here.has(s.seat))) navigate(`/table/${created.table_id}`);
