@@ -84,7 +84,9 @@ def run(quick: bool = False) -> dict[str, Any]:
     repeats = 100 if quick else 1000
     result: dict[str, Any] = {"model_ms": model_ms(repeats)}
     with tempfile.TemporaryDirectory(prefix="dicehall-ratings-") as tmp:
-        result.update({f"sqlite_{k}": v for k, v in measure(f"sqlite:///{Path(tmp) / 'r.sqlite'}", repeats).items()})
+        result.update(
+            {f"sqlite_{k}": v for k, v in measure(f"sqlite:///{Path(tmp) / 'r.sqlite'}", repeats).items()}
+        )
     try:
         from tools.pgtemp import Cluster, PostgresError
 

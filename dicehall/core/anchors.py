@@ -2,8 +2,10 @@
 
 Round ``r`` plays every pair of levels once, in a fixed order, the first-named level in seat ``r % 2``; game ``k``
 of the run has the dice and bot seeds of ``game_seed(seed, k)``. Every level starts at a new player's skill and
-is rated after each game with the same Plackett–Luce update players get; at the end the levels' mu are moved
-together so that their mean is a new player's (25): a newcomer starts among the bots, not above or below them all.
+is rated after each game with the same Plackett–Luce update players get. A level's anchor is its mu averaged over
+the ends of the rounds of the run's second half (the last mu alone wanders by about its sigma, ~1, from game to
+game); then the levels are moved together so that their mean is a new player's (25): a newcomer starts among the
+bots, not above or below them all.
 The same ``seed`` and ``games`` give the same table, which ``dicehall ratings anchors`` prints or writes.
 """
 
@@ -14,7 +16,7 @@ from collections.abc import Callable
 
 from dicehall.core.agents import bots_for, make_bot
 from dicehall.core.game import get_game
-from dicehall.core.rating import MU, Skill, rate, ranks_of
+from dicehall.core.rating import MU, Skill, ranks_of, rate
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
 
@@ -38,6 +40,8 @@ def compute_anchors(
     levels = list(bots or bots_for(game_name))
     agents = {b: make_bot(game_name, b, rules) for b in levels}
     skills = {b: Skill() for b in levels}
+    sums = dict.fromkeys(levels, 0.0)
+    counted = 0
     k = 0
     for r in range(games):
         for pair in round_robin_pairs(levels):
@@ -52,8 +56,13 @@ def compute_anchors(
             k += 1
             if progress is not None:
                 progress(1)
-    shift = MU - sum(s.mu for s in skills.values()) / len(skills)
-    return {b: round(s.mu + shift, 3) for b, s in skills.items()}
+        if r >= games // 2:
+            counted += 1
+            for b in levels:
+                sums[b] += skills[b].mu
+    means = {b: sums[b] / counted for b in levels}
+    shift = MU - sum(means.values()) / len(means)
+    return {b: round(m + shift, 3) for b, m in means.items()}
 
 
 def games_in(game_name: str, games: int, bots: list[str] | None = None) -> int:

@@ -32,9 +32,17 @@ def register(app: typer.Typer) -> None:
     @ratings_app.command("anchors")
     def anchors_cmd(
         game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
-        games: int = typer.Option(200, "--games", "-n", help="Rounds of the round robin (each pair plays once)."),
-        seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Root seed of the dice and the bots.", callback=check_seed),
-        write: bool = typer.Option(False, "--write", help="Write the result into the table the server ships (under 10 rounds: as its check)."),
+        games: int = typer.Option(
+            200, "--games", "-n", help="Rounds of the round robin (each pair plays once)."
+        ),
+        seed: int = typer.Option(
+            DEFAULT_SEED, "--seed", help="Root seed of the dice and the bots.", callback=check_seed
+        ),
+        write: bool = typer.Option(
+            False,
+            "--write",
+            help="Write the result into the table the server ships (under 10 rounds: as its check).",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     ) -> None:
         """Rate every bot level of GAME in a bot-against-bot round robin: the fixed anchors of rated games."""

@@ -280,7 +280,13 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
         elif s["kind"] == "human":
             s["invite"] = f"/table/{table.id}#join={s['seat']}"
     info = table.describe()
-    return {"table_id": table.id, "status": table.status, "seats": seats, "rated": info["rated"], "unrated": info["unrated"]}
+    return {
+        "table_id": table.id,
+        "status": table.status,
+        "seats": seats,
+        "rated": info["rated"],
+        "unrated": info["unrated"],
+    }
 
 
 @router.get("/tables")

@@ -24,8 +24,8 @@ from dicehall.core.realdice import entry_seats
 from dicehall.core.rules import RuleSet
 from dicehall.i18n import LANGUAGES, translator
 from dicehall.i18n.message import Message, message_json
-from dicehall.web.ratings import reason_of
 from dicehall.web.db import UNDO, StoredEvent, TableMeta
+from dicehall.web.ratings import reason_of
 from dicehall.web.together import Together
 
 RECENT_EVENTS = 200

@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from dicehall.core.rating import PROVISIONAL_SIGMA, SCALE, Skill, anchor, display, rate, ranks_of
+from dicehall.core.rating import PROVISIONAL_SIGMA, SCALE, Skill, anchor, display, ranks_of, rate
 from dicehall.web.db import PlayerRow, RatingHistoryRow, RatingRow, Store, TableRow
 
 ACTIVE_DAYS = 30
@@ -31,7 +31,10 @@ SET_RATING = (
     update(RatingRow)
     .where(RatingRow.player_id == bindparam("pid"))
     .values(
-        mu=bindparam("mu"), sigma=bindparam("sigma"), ordinal=bindparam("ordinal"), games=bindparam("games"),
+        mu=bindparam("mu"),
+        sigma=bindparam("sigma"),
+        ordinal=bindparam("ordinal"),
+        games=bindparam("games"),
         updated=bindparam("updated"),
     )
 )
@@ -95,7 +98,9 @@ class RatedGame:
     unrated: str | None = None
 
     def __call__(self, conn: Connection, now: float) -> None:
-        people = [(i, s.get("player")) for i, s in enumerate(self.seats) if s["kind"] == "human" or s.get("player")]
+        people = [
+            (i, s.get("player")) for i, s in enumerate(self.seats) if s["kind"] == "human" or s.get("player")
+        ]
         ids = [p for _, p in people]
         if any(p is None for p in ids) or len(set(ids)) != len(ids):
             self.unrated = "unlinked" if any(p is None for p in ids) else "two_seats"
@@ -114,18 +119,30 @@ class RatedGame:
             pid = str(player)
             new = after[seat]
             rows.append(
-                {"pid": pid, "mu": new.mu, "sigma": new.sigma, "ordinal": new.ordinal,
-                 "games": held[pid][1] + 1, "updated": now}
+                {
+                    "pid": pid,
+                    "mu": new.mu,
+                    "sigma": new.sigma,
+                    "ordinal": new.ordinal,
+                    "games": held[pid][1] + 1,
+                    "updated": now,
+                }
             )
             history.append(
-                {"player_id": pid, "game": self.game, "table_id": self.table_id, "at": now,
-                 "mu_before": before[seat].mu, "sigma_before": before[seat].sigma,
-                 "mu": new.mu, "sigma": new.sigma}
+                {
+                    "player_id": pid,
+                    "game": self.game,
+                    "table_id": self.table_id,
+                    "at": now,
+                    "mu_before": before[seat].mu,
+                    "sigma_before": before[seat].sigma,
+                    "mu": new.mu,
+                    "sigma": new.sigma,
+                }
             )
             self.changes.append({"seat": seat, "player": pid, **change(before[seat], new)})
         conn.execute(SET_RATING.where(RatingRow.game == self.game), rows)  # one executemany
         conn.execute(insert(RatingHistoryRow), history)
-
 
     def lock_ratings(self, conn: Connection, players: list[str], now: float) -> dict[str, tuple[Skill, int]]:
         """The players' ratings in this game and games played, their rows made if missing and locked until the
@@ -135,8 +152,15 @@ class RatedGame:
         conn.execute(
             ins.on_conflict_do_nothing(),
             [
-                {"player_id": p, "game": self.game, "mu": fresh.mu, "sigma": fresh.sigma,
-                 "ordinal": fresh.ordinal, "games": 0, "updated": now}
+                {
+                    "player_id": p,
+                    "game": self.game,
+                    "mu": fresh.mu,
+                    "sigma": fresh.sigma,
+                    "ordinal": fresh.ordinal,
+                    "games": 0,
+                    "updated": now,
+                }
                 for p in players
             ],
         )
@@ -197,10 +221,14 @@ def player_ratings(store: Store, player_id: str) -> list[dict[str, Any]]:
     """A player's rating in each game it played rated, with the newest chart points (oldest first)."""
     out = []
     for r in store._read(
-        select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games).where(RatingRow.player_id == player_id)
+        select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
+            RatingRow.player_id == player_id
+        )
     ):
         points = store._read(
-            select(RatingHistoryRow.at, RatingHistoryRow.mu, RatingHistoryRow.sigma, RatingHistoryRow.table_id)
+            select(
+                RatingHistoryRow.at, RatingHistoryRow.mu, RatingHistoryRow.sigma, RatingHistoryRow.table_id
+            )
             .where(RatingHistoryRow.player_id == player_id, RatingHistoryRow.game == r.game)
             .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.id.desc())
             .limit(HISTORY_POINTS)
@@ -210,8 +238,12 @@ def player_ratings(store: Store, player_id: str) -> list[dict[str, Any]]:
                 "game": r.game,
                 **_rating(r.mu, r.sigma, r.games),
                 "points": [
-                    {"at": p.at, "rating": display(p.mu), "provisional": p.sigma > PROVISIONAL_SIGMA,
-                     "table_id": p.table_id}
+                    {
+                        "at": p.at,
+                        "rating": display(p.mu),
+                        "provisional": p.sigma > PROVISIONAL_SIGMA,
+                        "table_id": p.table_id,
+                    }
                     for p in reversed(points)
                 ],
             }
@@ -226,8 +258,11 @@ def table_changes(store: Store, table_id: str, seats: Sequence[dict[str, Any]]) 
     )
     seat_of = {s.get("player"): i for i, s in enumerate(seats) if s.get("player")}
     return [
-        {"seat": seat_of[r.player_id], "player": r.player_id,
-         **change(Skill(r.mu_before, r.sigma_before), Skill(r.mu, r.sigma))}
+        {
+            "seat": seat_of[r.player_id],
+            "player": r.player_id,
+            **change(Skill(r.mu_before, r.sigma_before), Skill(r.mu, r.sigma)),
+        }
         for r in rows
         if r.player_id in seat_of
     ]

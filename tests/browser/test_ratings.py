@@ -40,7 +40,13 @@ def seed_board(server: Server, tag: str = "board") -> None:
             conn.execute(insert(PlayerRow).values(id=pid, name=name, kind="guest", created=at, seen=at))
             conn.execute(
                 insert(RatingRow).values(
-                    player_id=pid, game="wurf", mu=mu, sigma=sigma, ordinal=mu - 3 * sigma, games=40, updated=at
+                    player_id=pid,
+                    game="wurf",
+                    mu=mu,
+                    sigma=sigma,
+                    ordinal=mu - 3 * sigma,
+                    games=40,
+                    updated=at,
                 )
             )
     engine.dispose()
@@ -78,7 +84,9 @@ def rated_game_resigned(page: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_rating_on_the_card_the_profile_and_the_leaderboard(new_page: Any, server: Server, artifacts: Path, size: str) -> None:
+def test_rating_on_the_card_the_profile_and_the_leaderboard(
+    new_page: Any, server: Server, artifacts: Path, size: str
+) -> None:
     if os.environ.get("DICEHALL_BROWSER_BASE"):
         pytest.skip("seeds the test server's own database")
     width, height = SIZES[size]

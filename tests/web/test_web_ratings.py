@@ -17,7 +17,7 @@ from test_web_your_games import become, tiny_policy
 from webtools import connect, create, latest, wait_for
 
 from dicehall.core.anchors import compute_anchors
-from dicehall.core.rating import PROVISIONAL_SIGMA, Skill, display, rate, ranks_of, shipped_anchors
+from dicehall.core.rating import PROVISIONAL_SIGMA, Skill, display, ranks_of, rate, shipped_anchors
 from dicehall.web.db import (
     Finish,
     PlayerRow,
@@ -60,7 +60,12 @@ def hand_plackett_luce(skills: list[tuple[float, float]], ranks: list[int]) -> l
 
 
 def test_a_four_player_update_equals_the_hand_computation() -> None:
-    skills = [(25.0, 25 / 3), (30.0, 2.0), (21.5, 5.0), (27.0, 1.0)]  # a new player, two known, a bot's anchor
+    skills = [
+        (25.0, 25 / 3),
+        (30.0, 2.0),
+        (21.5, 5.0),
+        (27.0, 1.0),
+    ]  # a new player, two known, a bot's anchor
     ranks = [2, 1, 3, 3]  # seat 1 first, seat 0 second, seats 2 and 3 share the last place
     got = rate([Skill(m, s) for m, s in skills], ranks)
     want = hand_plackett_luce(skills, ranks)
@@ -108,7 +113,9 @@ ME = {"kind": "human", "me": True}
 def test_rated_by_default_between_identified_players_and_against_bots(server) -> None:
     with server() as c:
         become(c, "Ann")
-        t = c.get(f"/api/tables/{create(c, 'tinytest', [ME, {'kind': 'bot', 'bot': 'greedy'}])['table_id']}").json()
+        t = c.get(
+            f"/api/tables/{create(c, 'tinytest', [ME, {'kind': 'bot', 'bot': 'greedy'}])['table_id']}"
+        ).json()
         assert (t["rated"], t["unrated"], t["hints"]) == (True, None, False)  # rated games have no hints
         t = create(c, "tinytest", [ME, {"kind": "human", "open": True}])
         assert c.get(f"/api/tables/{t['table_id']}").json()["rated"] is True
@@ -140,8 +147,10 @@ def test_one_client_holding_two_seats_makes_the_game_unrated(server) -> None:
         t = create(c, "tinytest", [ME, {"kind": "human"}], rated=True)  # an invite, or a hot seat
         assert c.get(f"/api/tables/{t['table_id']}").json()["rated"] is True
         with connect(c) as ws:
-            msgs = ws.join(t["table_id"], [s["token"] for s in t["seats"]])  # both seats on one page: hot seat
-            info = [m for m in msgs if m["type"] == "joined"][0]["info"]
+            msgs = ws.join(
+                t["table_id"], [s["token"] for s in t["seats"]]
+            )  # both seats on one page: hot seat
+            info = next(m for m in msgs if m["type"] == "joined")["info"]
             assert (info["rated"], info["unrated"]) == (False, "hot_seat")
         assert c.get(f"/api/tables/{t['table_id']}").json()["unrated"] == "hot_seat"
 
@@ -178,7 +187,9 @@ def test_a_rated_game_against_a_bot_updates_the_rating_once(server, db_url) -> N
                 if st["current_player"] == 0:
                     step = ws.act(0, view["seq"], tiny_policy(st))
                 else:  # the bot plays until it is Ann's turn or the game is over
-                    step = wait_for(ws, lambda ms: any(_ann_or_over(m) for m in ms))
+                    step = wait_for(
+                        ws, lambda ms: any(_ann_or_over(m) for m in ms), timeout=60
+                    )  # a cold bot pool
                 got += step
                 view = [m for m in step if m["type"] in ("event", "snapshot")][-1]
             assert view["state"]["terminal"]
@@ -207,7 +218,13 @@ def _player(store: Store, pid: str, kind: str = "guest") -> None:
 def _rating(store: Store, pid: str, mu: float, sigma: float, updated: float) -> None:
     store._write(
         insert(RatingRow).values(
-            player_id=pid, game="thousand", mu=mu, sigma=sigma, ordinal=mu - 3 * sigma, games=30, updated=updated
+            player_id=pid,
+            game="thousand",
+            mu=mu,
+            sigma=sigma,
+            ordinal=mu - 3 * sigma,
+            games=30,
+            updated=updated,
         )
     )
 
@@ -234,7 +251,11 @@ def test_the_leaderboard_lists_active_established_players_only(server) -> None:
         me = become(c)  # a newcomer sees its own provisional line, unranked
         _rating(store, me, 26.0, 6.0, now)
         assert c.get("/api/leaderboard/thousand").json()["me"] == {
-            "rating": 1540, "provisional": True, "games": 30, "rank": None, "active": True
+            "rating": 1540,
+            "provisional": True,
+            "games": 30,
+            "rank": None,
+            "active": True,
         }
         assert c.get("/api/leaderboard/chess").status_code == 404
 
@@ -263,16 +284,27 @@ def two_finishes_at_once(url: str, wait_until_blocked: Callable[[], None]) -> li
         _rating(a, "ann", 25.0, 5.0, now)  # rated before: the row exists, only its lock can order the two
         for tid in ("t1", "t2"):
             seats = [
-                {"name": "Ann", "kind": "human", "bot": None, "token": None, "claimed": True, "player": "ann"},
+                {
+                    "name": "Ann",
+                    "kind": "human",
+                    "bot": None,
+                    "token": None,
+                    "claimed": True,
+                    "player": "ann",
+                },
                 {"name": "bot", "kind": "bot", "bot": "expert", "token": None, "claimed": True},
             ]
-            a.create_table(TableMeta(tid, "thousand", "standard", {}, seats, "playing", now, now, rated=True), (0,))
+            a.create_table(
+                TableMeta(tid, "thousand", "standard", {}, seats, "playing", now, now, rated=True), (0,)
+            )
 
         def finish(store: Store, tid: str, pause: Callable[[], None]) -> None:
             seats = store.get_table(tid).seats  # type: ignore[union-attr]
             game = PausingGame(tid, "thousand", seats, [1000.0, 300.0], [0])
             game.pause = pause  # type: ignore[method-assign]
-            store.append_events(tid, [StoredEvent(1, 0, "bank", now)], "finished", finish=Finish([1000.0, 300.0], [0], game))
+            store.append_events(
+                tid, [StoredEvent(1, 0, "bank", now)], "finished", finish=Finish([1000.0, 300.0], [0], game)
+            )
 
         second = threading.Thread(target=finish, args=(b, "t2", lambda: None))
 
