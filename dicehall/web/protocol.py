@@ -34,6 +34,7 @@ ERROR_CODES = (
     "already_out",
     "others_joined",
     "not_creator",
+    "rated_one_seat",
 )
 
 

@@ -27,7 +27,7 @@ from dicehall.web.db import (
     StoredEvent,
     TableMeta,
 )
-from dicehall.web.ratings import ACTIVE_DAYS, RatedGame
+from dicehall.web.ratings import ACTIVE_DAYS, REASONS, RatedGame
 
 
 # -- the model -------------------------------------------------------------------------------------------------
@@ -108,6 +108,18 @@ def test_the_anchors_check_reruns_from_its_command(game: str) -> None:
 
 # -- which tables are rated ------------------------------------------------------------------------------------
 ME = {"kind": "human", "me": True}
+
+
+def test_every_reason_is_worded_for_the_page() -> None:
+    """Each reason the server gives has its words in the page's catalogue (and the page's map names them)."""
+    import json
+    from pathlib import Path
+
+    web = Path(__file__).resolve().parents[2] / "web" / "src"
+    english = json.loads((web / "locales" / "en.json").read_text(encoding="utf-8"))
+    page = (web / "ratings.ts").read_text(encoding="utf-8")
+    for reason in REASONS:
+        assert f"rated.why.{reason}" in english and f'{reason}: "rated.why.{reason}"' in page, reason
 
 
 def test_rated_by_default_between_identified_players_and_against_bots(server) -> None:

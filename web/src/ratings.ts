@@ -4,7 +4,7 @@
 import { api, type PlayerRating, type RatingChange } from "./api";
 import { append, clear, h } from "./dom";
 import { apiErrorText } from "./errors";
-import { formatNumber, t, tKey } from "./i18n";
+import { formatNumber, t, type MessageId } from "./i18n";
 import { gameTitle } from "./names";
 import "./ratings.css";
 
@@ -23,9 +23,21 @@ export function ratingText(rating: number, provisional: boolean): HTMLElement {
   );
 }
 
+/** The server's reasons for an unrated table (web/ratings.py REASONS). */
+const WHY: Record<string, MessageId> = {
+  real_dice: "rated.why.real_dice",
+  alone: "rated.why.alone",
+  no_person: "rated.why.no_person",
+  hints: "rated.why.hints",
+  hot_seat: "rated.why.hot_seat",
+  two_seats: "rated.why.two_seats",
+  unlinked: "rated.why.unlinked",
+  chosen: "rated.why.chosen",
+};
+
 /** Why a table is not rated, in the players' words. */
 export function unratedText(reason: string | null | undefined): string {
-  return tKey(`rated.why.${reason ?? "chosen"}`, t("rated.why.chosen"));
+  return t(WHY[reason ?? "chosen"] ?? "rated.why.chosen");
 }
 
 const signed = (d: number): string => (d > 0 ? `+${d}` : d < 0 ? `−${-d}` : "±0");
