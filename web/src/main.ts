@@ -13,6 +13,7 @@ import { renderLeaderboard } from "./ratings";
 import { renderTable } from "./table";
 import { clear, h, navigate } from "./dom";
 import { nameChip, setPageTitle, watchYourTurn } from "./me";
+import { registerServiceWorker } from "./install";
 
 type Cleanup = () => void;
 let cleanup: Cleanup | null = null;
@@ -84,3 +85,4 @@ void initLanguage().then(() => {
   route();
   watchYourTurn();
 });
+registerServiceWorker();

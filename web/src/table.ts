@@ -10,7 +10,7 @@ import { formatList, formatNumber, hasKey, t, tKey } from "./i18n";
 import { saveName } from "./me";
 import { tableDetails } from "./table-details";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
-import { optionName, choiceName } from "./rulesform";
+import { optionName, ruleValue } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 import { ratingChanges, unratedText } from "./ratings";
 
@@ -36,18 +36,6 @@ export function actorName(actor: LogEntry["actor"], seatName: (s: number) => str
 }
 
 /** A rule value in words: on/off, ranges as low–high, lists joined, choices by name. */
-function ruleValue(game: string, key: string, v: unknown): string {
-  if (v === true) return t("rules.on");
-  if (v === false) return t("rules.off");
-  if (typeof v === "number") return formatNumber(v);
-  if (typeof v === "string") return choiceName(game, key, v);
-  if (Array.isArray(v)) {
-    if (!v.length) return t("rules.none");
-    return v.map((x) => (Array.isArray(x) && x.length === 2 ? `${x[0]}–${x[1]}` : ruleValue(game, key, x))).join(", ");
-  }
-  return String(v);
-}
-
 export function renderTable(app: HTMLElement, tableId: string): () => void {
   const invited = absorbInvite(tableId);
   let info: TableInfo | null = null;
@@ -79,8 +67,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       h("div", { class: "table-head" }, title, seatBadge, h("span", { class: "table-actions" }, hintBtn, resignBtn, deleteBtn), howto, tableDetails(tableId)),
       houseRules,
       claimBox,
-      hintBox,
-      h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box", tabindex: 0, "aria-label": t("table.events") }, h("h2", null, t("table.events")), logList)),
+      h("div", { class: "table-body" }, viewRoot, h("div", { class: "table-side" }, hintBox, h("aside", { class: "log-box", tabindex: 0, "aria-label": t("table.events") }, h("h2", null, t("table.events")), logList))),
       overlay,
       announcer,
     ),
@@ -419,8 +406,19 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       }
     }
   };
+  // The hints never push the board away: beside it (the side column), on a narrow screen under the view's
+  // controls when the view has room there (its hintSlot), else under the board.
+  const sideHints = hintBox.parentElement as HTMLElement;
+  const narrow = window.matchMedia("(max-width: 899px)");
+  const placeHints = (): void => {
+    const slot = narrow.matches ? view?.hintSlot : undefined;
+    const home = slot ?? sideHints;
+    if (hintBox.parentElement !== home) home.prepend(hintBox);
+  };
+  narrow.addEventListener("change", placeHints);
   hintBtn.addEventListener("click", () => {
     hintsOn = !hintsOn;
+    placeHints();
     hintBtn.setAttribute("aria-pressed", String(hintsOn));
     hintsFor = null;
     void refreshHints();
@@ -527,7 +525,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       } else {
         viewRoot.append(h("p", { class: "card" }, t("table.no_view", { game: gameTitle(tb.game) })));
       }
-      const changed = Object.entries(tb.overrides ?? {});
+      // what the creator chose (not what every table here has, such as Wurf's simulated throws)
+      const changed = Object.entries(tb.house_rules ?? tb.overrides ?? {});
       houseRules.textContent = changed.length
         ? t("table.house_rules", { list: changed.map(([k, v]) => `${optionName(tb.game, k)}: ${ruleValue(tb.game, k, v)}`).join(" · ") })
         : "";
@@ -542,6 +541,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     });
 
   return () => {
+    narrow.removeEventListener("change", placeHints);
     conn.stop();
     view?.destroy();
     setStatus("offline");

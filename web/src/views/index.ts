@@ -41,6 +41,9 @@ export interface GameView {
   moveText?(move: string, state: View): string | null;
   /** False for a game the server gives no hints for (the Hint button is hidden). */
   readonly hints?: boolean;
+  /** Where the Hint panel goes on a narrow screen: under the controls, above what the decision does not need
+   *  (absent: the panel goes under the board). */
+  readonly hintSlot?: HTMLElement;
   /** Resolves when the events received so far have been shown (animations played). */
   settled?(): Promise<void>;
   destroy(): void;
