@@ -43,6 +43,7 @@ _HTTP_STATUS = {
     "not_creator": 403,
     "not_your_seat": 403,
     "not_finished": 409,
+    "rated_one_seat": 409,
 }
 
 
@@ -300,7 +301,14 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
             s["invite"] = f"/table/{table.id}#seat={s['seat']}&token={token}"
         elif s["kind"] == "human":
             s["invite"] = f"/table/{table.id}#join={s['seat']}"
-    return {"table_id": table.id, "status": table.status, "seats": seats}
+    info = table.describe()
+    return {
+        "table_id": table.id,
+        "status": table.status,
+        "seats": seats,
+        "rated": info["rated"],
+        "unrated": info["unrated"],
+    }
 
 
 @router.get("/tables")
