@@ -69,6 +69,10 @@ class GameRecord:
         default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     )
     result: dict[str, Any] | None = None
+    dice_commit: str | None = None
+    """A live table's dice fingerprint: SHA-256 of its secret seed, published at its creation (core/fairdice.py)."""
+    dice_seed: str | None = None
+    """That secret seed (64 hex digits), revealed once the game is over; every roll follows from it."""
 
     @classmethod
     def start(cls, game: str, rules: RuleSet, players: Sequence[str], seed: int | None = None) -> GameRecord:
@@ -106,6 +110,8 @@ class GameRecord:
             "rules": {"preset": self.preset, "overrides": self.overrides},
             "players": self.players,
             "seed": None if self.seed is None else str(self.seed),
+            **({"dice_commit": self.dice_commit} if self.dice_commit is not None else {}),
+            **({"dice_seed": self.dice_seed} if self.dice_seed is not None else {}),
             "events": [e.to_json(i + 1) for i, e in enumerate(self.events)],
             "result": self.result,
         }
@@ -184,6 +190,7 @@ class GameRecord:
         result = data.get("result")
         if result is not None:
             _check_result_shape(result, len(players))
+        dice = {key: _dice_hex(data, key) for key in ("dice_commit", "dice_seed")}
         return cls(
             game=game,
             preset=preset,
@@ -194,6 +201,7 @@ class GameRecord:
             game_id=str(data.get("game_id") or uuid.uuid4().hex),
             created=str(data.get("created", "")),
             result=result,
+            **dice,
         )
 
     @classmethod
@@ -264,6 +272,17 @@ def output_file_problem(path: Path) -> str:
     if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
         return Message("record.problem.dir_not_writable", path=str(parent))
     return ""
+
+
+def _dice_hex(data: dict[str, Any], key: str) -> str | None:
+    """A record's ``dice_commit`` / ``dice_seed``: absent (older records, real dice) or 64 hex digits."""
+    value = data.get(key)
+    if value is None:
+        return None
+    text = value.lower() if isinstance(value, str) else value
+    if not isinstance(text, str) or len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise RecordError(Message("record.error.dice_hex", field=key, got=_short(value)))
+    return text
 
 
 def _short(value: Any, limit: int = 40) -> str:

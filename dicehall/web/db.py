@@ -225,6 +225,11 @@ class TableMeta:
     """Hints allowed at this table; None (tables from before the option) = the old rule, see ``hints_allowed``."""
     result: dict[str, Any] | None = None
     """``{"scores", "winners"}`` of a finished game (tables finished from 0007 on)."""
+    dice_seed: str | None = None
+    """The secret seed every roll derives from (core/fairdice.py); None: real dice, or a table from before 0008.
+    Never sent to a page: only the record of a game that is over reveals it."""
+    dice_commit: str | None = None
+    """SHA-256 of ``dice_seed``, shown at the table from its creation."""
 
 
 @dataclass(frozen=True)
@@ -461,6 +466,8 @@ class Store:
             dice=None if meta.dice == "rolled" else meta.dice,
             hints=None if meta.hints is None else ("on" if meta.hints else "off"),
             creator_player=meta.creator_player,
+            dice_seed=meta.dice_seed,
+            dice_commit=meta.dice_commit,
         )
         seats = [
             {
@@ -639,6 +646,8 @@ class Store:
             dice=row.dice or "rolled",
             hints=None if row.hints is None else row.hints == "on",
             result=json.loads(row.result) if row.result else None,
+            dice_seed=row.dice_seed,
+            dice_commit=row.dice_commit,
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:
