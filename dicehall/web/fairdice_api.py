@@ -30,9 +30,9 @@ KEEP_VERDICTS = 64
 def verdict_of(record: GameRecord) -> dict[str, Any]:
     """(In a worker thread.) The check of a record whose seed is revealed, as the endpoint answers it."""
     base = {"commit": record.dice_commit, "seed": record.dice_seed}
-    if record.dice_seed is not None and record.dice_commit is not None:
-        if commitment(record.dice_seed) != record.dice_commit:
-            return {"verdict": "bad_seed", **base}
+    seed, commit = record.dice_seed, record.dice_commit
+    if seed is not None and commit is not None and commitment(seed) != commit:
+        return {"verdict": "bad_seed", **base}
     try:
         found = verify_record(record)
     except VerifyError:

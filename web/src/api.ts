@@ -121,6 +121,19 @@ export interface TableInfo {
   hints?: boolean;
   /** A finished table's rematch, when one was offered (`GET /api/tables/{id}` only). */
   rematch?: RematchOffer | null;
+  /** The dice fingerprint: SHA-256 of the table's secret seed (null: real dice, or a table from before). */
+  dice_commit?: string | null;
+}
+
+/** `GET /api/tables/{id}/verify`: the dice checked against the committed seed (docs/fair-dice.md). */
+export interface DiceVerdict {
+  verdict: "ok" | "mismatch" | "bad_seed" | "playing" | "real_dice" | "unseeded";
+  rolls?: number;
+  event?: number;
+  expected?: string;
+  recorded?: string;
+  commit?: string | null;
+  seed?: string | null;
 }
 
 /** A table of "Your games" (GET /api/me/games). */
@@ -260,6 +273,7 @@ export const api = {
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
   positions: (id: string) => request<Positions>("GET", `/api/tables/${encodeURIComponent(id)}/positions`),
   table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
+  verifyDice: (id: string) => request<DiceVerdict>("GET", `/api/tables/${encodeURIComponent(id)}/verify`),
   me: () => request<{ player: Player | null }>("GET", "/api/me"),
   setName: (name: string) => request<{ player: Player }>("PUT", "/api/me/name", { name }),
   join: (id: string, seat: number, name: string) =>
