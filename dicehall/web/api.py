@@ -278,7 +278,12 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
             s["invite"] = f"/table/{table.id}#seat={s['seat']}&token={token}"
         elif s["kind"] == "human":
             s["invite"] = f"/table/{table.id}#join={s['seat']}"
-    return {"table_id": table.id, "status": table.status, "seats": seats}
+    return {
+        "table_id": table.id,
+        "status": table.status,
+        "seats": seats,
+        "dice_commit": table.meta.dice_commit,
+    }
 
 
 @router.get("/tables")

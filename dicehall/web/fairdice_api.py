@@ -23,7 +23,7 @@ from dicehall.web.tables import TableError, TableManager
 
 router = APIRouter(prefix="/api")
 
-_VERDICTS: dict[tuple[str, int], dict[str, Any]] = {}
+_VERDICTS: dict[tuple[str, int, str | None], dict[str, Any]] = {}
 KEEP_VERDICTS = 64
 
 
@@ -67,7 +67,7 @@ async def verify_table(table_id: str, request: Request) -> dict[str, Any]:
         record = manager.record(table_id)
     except TableError as exc:
         raise HTTPException(404, str(exc)) from None
-    key = (table_id, len(record.events))
+    key = (table_id, len(record.events), record.dice_seed)
     found = _VERDICTS.get(key)
     if found is None:
         found = await asyncio.to_thread(verdict_of, record)

@@ -40,21 +40,29 @@ def play_table(
     overrides: dict[str, Any] | None = None,
     stop_after: int | None = None,
 ) -> str:
-    """A hot-seat table of ``game`` played to its end (or until ``stop_after`` events); its id."""
+    """A new hot-seat table of ``game`` played to its end (or until ``stop_after`` events); its id."""
     spec = CreateTable(
         game=game,
         overrides=overrides or {},
         seats=[SeatSpec(kind="human", name=f"P{i}") for i in range(players)],
     )
-    table, tokens = manager.create(spec)
-    rules = table.rules
-    agents: list[Agent] = [make_bot(game, CHEAP_BOT[game], rules) for _ in range(players)]
+    table, _ = manager.create(spec)
+    play_on(manager, table.id, seed, stop_after)
+    return table.id
+
+
+def play_on(manager: TableManager, table_id: str, seed: int = 0, stop_after: int | None = None) -> None:
+    """Play table ``table_id`` (loaded from the database if need be) on, every seat by a cheap bot's choice sent as
+    the seat's move."""
+    table = manager.get(table_id)
+    game = table.meta.game
+    held = list(range(len(table.seats)))
+    agents: list[Agent] = [make_bot(game, CHEAP_BOT[game], table.rules) for _ in held]
     rng = np.random.default_rng(seed)
-    held = sorted(tokens)
     for _ in range(100_000):
         state = table.state
         if state.is_terminal() or (stop_after is not None and table.seq >= stop_after):
-            return table.id
+            return
         tog = table.together
         if tog is not None and tog.pending():
             seat = tog.pending()[0]
