@@ -27,6 +27,7 @@ MODULES = {
     "shared": "bench.web_shared",
     "page": "bench.web_page",
     "players": "bench.players",
+    "verify": "bench.verify",
 }
 PARTS = list(MODULES)
 

@@ -59,7 +59,18 @@ def test_the_recipe_is_the_servers_derivation() -> None:
 def test_a_terminal_game_verifies_and_a_forged_roll_is_named(tmp_path: Path, game: str) -> None:
     saved = tmp_path / "game.json"
     played = runner.invoke(
-        app, ["play", game, "--players", "bot:random,bot:random", "--seed", "11", "--save", str(saved), "--no-save"]
+        app,
+        [
+            "play",
+            game,
+            "--players",
+            "bot:random,bot:random",
+            "--seed",
+            "11",
+            "--save",
+            str(saved),
+            "--no-save",
+        ],
     )
     assert played.exit_code == 0, played.output
     record = GameRecord.load(saved)

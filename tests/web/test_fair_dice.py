@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fairgames import manager_on, play_on, play_table
 from webtools import connect, create, latest, pick, tokens, wait_for
 
 from dicehall.core.errors import DicehallError
 from dicehall.core.fairdice import VerifyError, commitment, event_rng, verify_record
 from dicehall.core.record import Event, GameRecord, apply_event, new_state
 from dicehall.web.db import Store
+from tools.fairgames import manager_on, play_on, play_table
 
 GAMES = ("thousand", "clever", "wurf")
 DEFAULT_GAMES = 10
@@ -242,3 +242,19 @@ def test_unreadable_dice_fields_are_refused() -> None:
     upper = GameRecord.from_json({**base, "dice_seed": "AB" * 32, "dice_commit": "0" * 64})
     assert upper.dice_seed == "ab" * 32
     assert GameRecord.from_json(upper.to_json()).dice_seed == "ab" * 32
+
+
+def test_the_recipe_in_the_doc_checks_a_table_record(tmp_path: Path) -> None:
+    """docs/fair-dice.md's few lines of Python, run as written on a downloaded record, pass; forged, they fail."""
+    doc = (Path(__file__).parents[2] / "docs" / "fair-dice.md").read_text()
+    recipe = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    with manager_on(tmp_path / "recipe.sqlite") as manager:
+        record = manager.record(play_table(manager, "clever", seed=5))
+    path = record.save(tmp_path / "dicehall-TABLE.json")
+    exec(compile(recipe.replace("dicehall-TABLE.json", str(path)), "fair-dice.md", "exec"), {})
+    data = json.loads(path.read_text())
+    roll = next(e for e in data["events"] if e["actor"] == "chance" and e["n"] > 5)
+    roll["move"] = _another_outcome(record, roll["n"])
+    path.write_text(json.dumps(data))
+    with pytest.raises(AssertionError, match=f"event {roll['n']}"):
+        exec(compile(recipe.replace("dicehall-TABLE.json", str(path)), "fair-dice.md", "exec"), {})
