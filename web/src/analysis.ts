@@ -51,11 +51,9 @@ export function renderAnalysis(app: HTMLElement, tableId: string): () => void {
     h("a", { href: `/table/${tableId}`, "data-link": true }, t("analysis.back_to_table")),
     " · ",
     h("a", { href: api.recordUrl(tableId), download: `dicehall-${tableId}.json` }, t("table.download")),
-    " · ",
-    verifyButton(tableId),
   );
   const body = h("div", { class: "analysis-body" }, h("p", { class: "muted" }, t("common.loading")));
-  app.append(h("section", { class: "analysis-page", "data-testid": "analysis" }, title, tableDetails(tableId), links, body));
+  app.append(h("section", { class: "analysis-page", "data-testid": "analysis" }, title, tableDetails(tableId), links, verifyButton(tableId), body));
 
   let destroyed = false;
   let cleanup: (() => void) | null = null;

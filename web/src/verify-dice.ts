@@ -54,5 +54,5 @@ export function verifyButton(tableId: string): HTMLElement {
     },
     t("fair.verify"),
   );
-  return h("span", { class: "verify-dice" }, button, " ", result);
+  return h("p", { class: "verify-dice small" }, button, " ", result);
 }
