@@ -48,7 +48,7 @@ def test_verify_the_dice_on_the_analysis_page(new_page: Any, server: Server, art
         assert result.get_attribute("role") == "status"
         assert "downloaded record" in result.inner_text()
         assert page.get_by_test_id("verify-dice").is_visible() and result.is_visible()
-        page.get_by_test_id("step-info").wait_for()  # the analysis below has loaded: the whole page in the picture
+        page.get_by_test_id("step-info").wait_for()  # the whole page in the picture, the analysis loaded
         _no_sideways_scroll(page)
         page.screenshot(path=str(artifacts / f"fair-dice-verify-{name}.png"))
 
