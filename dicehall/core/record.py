@@ -1,7 +1,8 @@
 """Game records: one JSON document per game, with every decision and every dice outcome in order.
 
-A record names the game, its rules (preset plus overrides), the players, the seed (when there is one), the
-events and, once the game is over, its result. :func:`replay` re-applies the events and refuses a record that is
+A record names the game, its rules (preset plus overrides), the players, the seed (when there is one: a terminal
+game's or simulation's ``seed``; a web table's ``dice_commit`` and, once the game is over, ``dice_seed``, see
+:mod:`dicehall.core.fairdice`), the events and, once the game is over, its result. :func:`replay` re-applies the events and refuses a record that is
 malformed, holds an illegal move or an impossible dice outcome (naming the event number and the rule broken), or
 whose stored result differs from what the events give.
 
