@@ -28,6 +28,7 @@ MODULES = {
     "page": "bench.web_page",
     "players": "bench.players",
     "ratings": "bench.ratings",
+    "verify": "bench.verify",
 }
 PARTS = list(MODULES)
 

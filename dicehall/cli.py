@@ -214,7 +214,12 @@ def _register_games() -> None:
         if module not in _registered:
             importlib.import_module(module).register(app, play_app, simulate_app)
             _registered.append(module)
-    for module in ("dicehall.core.analysis_cli", "dicehall.core.cli_history", "dicehall.core.cli_ratings"):
+    for module in (
+        "dicehall.core.analysis_cli",
+        "dicehall.core.cli_history",
+        "dicehall.core.cli_ratings",
+        "dicehall.core.verify_cli",
+    ):
         if module not in _registered:
             importlib.import_module(module).register(app)
             _registered.append(module)

@@ -1,7 +1,8 @@
 """Game records: one JSON document per game, with every decision and every dice outcome in order.
 
-A record names the game, its rules (preset plus overrides), the players, the seed (when there is one), the
-events and, once the game is over, its result. :func:`replay` re-applies the events and refuses a record that is
+A record names the game, its rules (preset plus overrides), the players, the seed (when there is one: a terminal
+game's or simulation's ``seed``; a web table's ``dice_commit`` and, once the game is over, ``dice_seed``, see
+:mod:`dicehall.core.fairdice`), the events and, once the game is over, its result. :func:`replay` re-applies the events and refuses a record that is
 malformed, holds an illegal move or an impossible dice outcome (naming the event number and the rule broken), or
 whose stored result differs from what the events give.
 
@@ -69,6 +70,10 @@ class GameRecord:
         default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     )
     result: dict[str, Any] | None = None
+    dice_commit: str | None = None
+    """A live table's dice fingerprint: SHA-256 of its secret seed, published at its creation (core/fairdice.py)."""
+    dice_seed: str | None = None
+    """That secret seed (64 hex digits), revealed once the game is over; every roll follows from it."""
 
     @classmethod
     def start(cls, game: str, rules: RuleSet, players: Sequence[str], seed: int | None = None) -> GameRecord:
@@ -106,6 +111,8 @@ class GameRecord:
             "rules": {"preset": self.preset, "overrides": self.overrides},
             "players": self.players,
             "seed": None if self.seed is None else str(self.seed),
+            **({"dice_commit": self.dice_commit} if self.dice_commit is not None else {}),
+            **({"dice_seed": self.dice_seed} if self.dice_seed is not None else {}),
             "events": [e.to_json(i + 1) for i, e in enumerate(self.events)],
             "result": self.result,
         }
@@ -184,6 +191,7 @@ class GameRecord:
         result = data.get("result")
         if result is not None:
             _check_result_shape(result, len(players))
+        dice = {key: _dice_hex(data, key) for key in ("dice_commit", "dice_seed")}
         return cls(
             game=game,
             preset=preset,
@@ -194,6 +202,7 @@ class GameRecord:
             game_id=str(data.get("game_id") or uuid.uuid4().hex),
             created=str(data.get("created", "")),
             result=result,
+            **dice,
         )
 
     @classmethod
@@ -264,6 +273,17 @@ def output_file_problem(path: Path) -> str:
     if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
         return Message("record.problem.dir_not_writable", path=str(parent))
     return ""
+
+
+def _dice_hex(data: dict[str, Any], key: str) -> str | None:
+    """A record's ``dice_commit`` / ``dice_seed``: absent (older records, real dice) or 64 hex digits."""
+    value = data.get(key)
+    if value is None:
+        return None
+    text = value.lower() if isinstance(value, str) else value
+    if not isinstance(text, str) or len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise RecordError(Message("record.error.dice_hex", field=key, got=_short(value)))
+    return text
 
 
 def _short(value: Any, limit: int = 40) -> str:

@@ -308,6 +308,7 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
         "seats": seats,
         "rated": info["rated"],
         "unrated": info["unrated"],
+        "dice_commit": table.meta.dice_commit,
     }
 
 

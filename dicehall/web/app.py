@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from dicehall.web import analysis_api, api, auth, profile_api, push_api, ratings_api
+from dicehall.web import analysis_api, api, auth, fairdice_api, profile_api, push_api, ratings_api
 from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.assets import HashedAssets
 from dicehall.web.bots import bot_delay_from_env
@@ -110,6 +110,7 @@ def create_app(
     app = FastAPI(title="dicehall", lifespan=lifespan)
     app.include_router(api.router)
     app.include_router(analysis_api.router)
+    app.include_router(fairdice_api.router)  # GET .../verify: the dice checked from the record
     app.include_router(profile_api.router)
     app.include_router(ratings_api.router)
     app.include_router(auth.router)  # accounts with passkeys

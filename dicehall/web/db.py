@@ -230,6 +230,12 @@ class TableMeta:
     unrated: str | None = None
     """Why this process made the table unrated (not stored; ``ratings.reason_of`` words a loaded one)."""
 
+    dice_seed: str | None = None
+    """The secret seed every roll derives from (core/fairdice.py); None: real dice, or a table from before 0008.
+    Never sent to a page: only the record of a game that is over reveals it."""
+    dice_commit: str | None = None
+    """SHA-256 of ``dice_seed``, shown at the table from its creation."""
+
 
 @dataclass(frozen=True)
 class Finish:
@@ -470,6 +476,8 @@ class Store:
             hints=None if meta.hints is None else ("on" if meta.hints else "off"),
             creator_player=meta.creator_player,
             rated=meta.rated,
+            dice_seed=meta.dice_seed,
+            dice_commit=meta.dice_commit,
         )
         seats = [
             {
@@ -652,6 +660,8 @@ class Store:
             hints=None if row.hints is None else row.hints == "on",
             result=json.loads(row.result) if row.result else None,
             rated=row.rated,
+            dice_seed=row.dice_seed,
+            dice_commit=row.dice_commit,
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from dicehall.core.errors import DicehallError
+from dicehall.core.fairdice import event_rng
 from dicehall.core.game import CHANCE, RESIGN, Game, State
 from dicehall.core.realdice import entry_seats
 from dicehall.core.rules import RuleSet
@@ -98,6 +99,7 @@ class LiveTable:
     state: State[Any]
     seq: int
     dice: np.random.Generator
+    """The dice of a table from before committed seeds (see :meth:`chance_rng`)."""
     bot_rng: np.random.Generator
     recent: deque[tuple[int, str, dict[str, Any]]]
     moves: list[tuple[int | str, str]] = dataclasses.field(default_factory=list)
@@ -130,6 +132,12 @@ class LiveTable:
     @property
     def id(self) -> str:
         return self.meta.id
+
+    def chance_rng(self, seq: int) -> np.random.Generator:
+        """The generator of the dice of log event ``seq``: derived from the table's committed seed (anyone can
+        recompute it once the seed is revealed); a table from before seeds rolls from ``dice``."""
+        seed = self.meta.dice_seed
+        return self.dice if seed is None else event_rng(seed, seq)
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -204,6 +212,7 @@ class LiveTable:
             "rated": bool(self.meta.rated),
             "unrated": reason_of(self.meta),
             "ratings": self.ratings,
+            "dice_commit": self.meta.dice_commit,
         }
 
     def entry_text(
@@ -431,5 +440,6 @@ def status_for(seats: list[dict[str, Any]], state: State[Any], current: str | No
 
 
 def new_rngs() -> tuple[np.random.Generator, np.random.Generator]:
-    """Dice and bot seeds from secrets-seeded generators held only in memory (nobody can predict a roll)."""
+    """Dice (tables from before committed seeds) and bot seeds from secrets-seeded generators held only in memory
+    (nobody can predict a roll or a bot's choice). Bots never draw from the committed dice seed."""
     return np.random.default_rng(secrets.randbits(128)), np.random.default_rng(secrets.randbits(128))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
+from dicehall.core.fairdice import commitment, new_seed
 from dicehall.core.game import CHANCE, RESIGN, State, get_game
 from dicehall.core.names import NameRefused, check_seat_name, impersonates
 from dicehall.core.realdice import entry_seats, read_entry
@@ -292,6 +293,9 @@ class TableManager:
         game = get_game(meta.game)
         rules = game.rules_type.from_preset(meta.preset, meta.overrides)
         state = game.new_initial_state(rules, len(meta.seats))
+        if meta.dice != "real" and meta.dice_seed is None:  # real dice are the players' own: no seed
+            meta.dice_seed = new_seed()
+            meta.dice_commit = commitment(meta.dice_seed)
         meta.status = status_for(meta.seats, state)
         turn = turn_seats(state, meta.seats, meta.dice == "real")
         self.store.create_table(meta, turn)
@@ -875,7 +879,8 @@ class TableManager:
                 if action is _RESIGNING:
                     state.resign(int(actor))
                 else:
-                    state.apply_action(action)  # refuses before changing anything
+                    # what the log holds, read back: a restarted server and a verifier replay the same position
+                    state.apply_action(state.string_to_action(text))  # refuses before changing anything
             except IllegalActionError as exc:
                 table.meta.seats = old_seats
                 if k:
@@ -901,8 +906,9 @@ class TableManager:
             pending.append(table.event(StoredEvent(seq, actor, text, now, entered_by)))
         try:
             while state.current_player() == CHANCE and not table.real_dice:
+                seq = base + len(pending) + 1
                 try:
-                    outcome = state.sample_chance(table.dice)
+                    drawn = state.sample_chance(table.chance_rng(seq))
                 except IllegalActionError as exc:
                     # e.g. a throw made with real dice: only a typed outcome may follow it, never a server roll
                     self._reload(table)
@@ -913,9 +919,8 @@ class TableManager:
                         exc.rule or None,
                         reason=exc.text,
                     ) from None
-                text = state.action_to_string(outcome)
-                state.apply_action(outcome)
-                seq = base + len(pending) + 1
+                text = state.action_to_string(drawn)
+                state.apply_action(state.string_to_action(text))  # as logged (see above)
                 table.add_move(seq, "chance", text, None)
                 pending.append(table.event(StoredEvent(seq, "chance", text, now)))
             if not pending:
@@ -1027,6 +1032,9 @@ def web_record(meta: TableMeta, stored: list[StoredEvent]) -> WebRecord:
         seed=None,
         game_id=meta.id,
         created=_iso(meta.created),
+        dice_commit=meta.dice_commit,
+        # the seed only once no die can be rolled any more: before, it would tell every roll to come
+        dice_seed=meta.dice_seed if meta.status not in OPEN_STATUSES else None,
     )
     if meta.status == "finished":
         try:

@@ -233,7 +233,11 @@ class WurfState(State[Action]):
             )
         # Applied: the motion sampled with this very outcome goes with its event; any other action drops it.
         flight, self._flight = self._flight, None
-        self.motion = flight[1] if flight is not None and flight[0] == action else None
+        # (compared in notation: a live table applies the outcome as logged, read back from its text)
+        same = flight is not None and (
+            flight[0] == action or act.to_string(flight[0]) == act.to_string(action)
+        )
+        self.motion = flight[1] if flight is not None and same else None
 
     # -- decisions ----------------------------------------------------------------------------------------
     def _apply_setup(self, s: Setup) -> None:

@@ -77,10 +77,12 @@ def test_a_failing_bot_is_logged_and_its_table_goes_on(server, caplog):
 
 
 def test_bot_randomness_is_reproducible_per_table(server, monkeypatch: pytest.MonkeyPatch):
-    """Dice and bot seeds come from the table's generators; the same seeds give the same game, move by move."""
+    """Dice come from the table's committed seed and bot seeds from its own generator; the same seeds give the same
+    game, move by move."""
     monkeypatch.setattr(
         manager_module, "new_rngs", lambda: (np.random.default_rng(11), np.random.default_rng(22))
     )
+    monkeypatch.setattr(manager_module, "new_seed", lambda: "11" * 32)
     bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
     with server() as c:
         ids = [create(c, seats=bots)["table_id"] for _ in range(2)]

@@ -10,6 +10,7 @@ import { formatNumber, hasKey, t, tKey, type MessageId } from "./i18n";
 import { gameTitle, presetName, seatLabel } from "./names";
 import { actorName } from "./table";
 import { tableDetails } from "./table-details";
+import { verifyButton } from "./verify-dice";
 import { VIEWS, type GameView, type ViewContext } from "./views";
 
 const MARK: Record<string, string> = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -52,7 +53,7 @@ export function renderAnalysis(app: HTMLElement, tableId: string): () => void {
     h("a", { href: api.recordUrl(tableId), download: `dicehall-${tableId}.json` }, t("table.download")),
   );
   const body = h("div", { class: "analysis-body" }, h("p", { class: "muted" }, t("common.loading")));
-  app.append(h("section", { class: "analysis-page", "data-testid": "analysis" }, title, tableDetails(tableId), links, body));
+  app.append(h("section", { class: "analysis-page", "data-testid": "analysis" }, title, tableDetails(tableId), links, verifyButton(tableId), body));
 
   let destroyed = false;
   let cleanup: (() => void) | null = null;

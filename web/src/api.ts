@@ -142,6 +142,8 @@ export interface TableInfo {
   rated?: boolean;
   unrated?: string | null;
   ratings?: RatingChange[] | null;
+  /** The dice fingerprint: SHA-256 of the table's secret seed (null: real dice, or a table from before). */
+  dice_commit?: string | null;
 }
 
 /** One player's rating change at a rated game's end. */
@@ -169,6 +171,17 @@ export interface Leaderboard {
   active_days: number;
   players: { rank: number; id: string; name: string | null; rating: number; provisional: boolean; games: number }[];
   me: { rating: number; provisional: boolean; games: number; rank: number | null; active: boolean } | null;
+}
+
+/** `GET /api/tables/{id}/verify`: the dice checked against the committed seed (docs/fair-dice.md). */
+export interface DiceVerdict {
+  verdict: "ok" | "mismatch" | "bad_seed" | "playing" | "real_dice" | "unseeded";
+  rolls?: number;
+  event?: number;
+  expected?: string;
+  recorded?: string;
+  commit?: string | null;
+  seed?: string | null;
 }
 
 /** A table of "Your games" (GET /api/me/games). */
@@ -314,6 +327,7 @@ export const api = {
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
   positions: (id: string) => request<Positions>("GET", `/api/tables/${encodeURIComponent(id)}/positions`),
   table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
+  verifyDice: (id: string) => request<DiceVerdict>("GET", `/api/tables/${encodeURIComponent(id)}/verify`),
   me: () => request<{ player: Player | null }>("GET", "/api/me"),
   setName: (name: string) => request<{ player: Player }>("PUT", "/api/me/name", { name }),
   join: (id: string, seat: number, name: string) =>
