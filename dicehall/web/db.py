@@ -225,6 +225,12 @@ class TableMeta:
     """Hints allowed at this table; None (tables from before the option) = the old rule, see ``hints_allowed``."""
     result: dict[str, Any] | None = None
     """``{"scores", "winners"}`` of a finished game (tables finished from 0007 on)."""
+    move_seconds: int | None = None
+    """Correspondence: the seconds each seat has for its move (None: a live table); see correspondence.py."""
+    deadline: float | None = None
+    """Correspondence: when the seats to move time out (None: nobody is on the clock)."""
+    reminded: float | None = None
+    """Correspondence: the deadline a reminder was sent for (one reminder per deadline)."""
 
 
 @dataclass(frozen=True)
@@ -233,9 +239,13 @@ class Finish:
 
     scores: list[float]
     winners: list[int]
+    forfeited: tuple[int, ...] = ()
+    """Seats that timed out and were played on by a bot: their players lost, whatever the bot made of them."""
 
     def seat_result(self, seat: int) -> str:
-        """win (the only winner), draw (a shared win, or nobody won), loss."""
+        """win (the only winner), draw (a shared win, or nobody won), loss (and always for a forfeited seat)."""
+        if seat in self.forfeited:
+            return "loss"
         if not self.winners or (seat in self.winners and len(self.winners) > 1):
             return "draw"
         return "win" if seat in self.winners else "loss"
@@ -252,6 +262,12 @@ class SeatEntry:
     updated: float
     result: str | None
 
+
+class Unchanged:
+    """The type of :data:`UNCHANGED`: a value a write leaves as it is (``None`` is a value: no deadline)."""
+
+
+UNCHANGED = Unchanged()
 
 UNDO = "undo"
 """Actor of a logged undo: the last entered dice outcome (``move``) is taken back by seat ``entered_by``."""
@@ -461,6 +477,8 @@ class Store:
             dice=None if meta.dice == "rolled" else meta.dice,
             hints=None if meta.hints is None else ("on" if meta.hints else "off"),
             creator_player=meta.creator_player,
+            move_seconds=meta.move_seconds,
+            deadline=meta.deadline,
         )
         seats = [
             {
@@ -492,14 +510,17 @@ class Store:
         link: Mapping[int, str] | None = None,
         finish: Finish | None = None,
         turn: Sequence[int] | None = None,
+        deadline: float | None | Unchanged = UNCHANGED,
     ) -> None:
         """``fence``: a check run first in the same transaction (the lease of a shared database, owners.py);
         ``link``: seats now held by these players (``dh_seats.player_id``); ``finish``: the result of a game that
-        ends with this status change."""
+        ends with this status change; ``deadline``: a correspondence table's new deadline."""
         now = time.time()
         values: dict[str, Any] = {"updated": now}
         if seats is not None:
             values["seats"] = json.dumps(seats)
+        if not isinstance(deadline, Unchanged):
+            values["deadline"] = deadline
         stmt = update(TableRow).where(TableRow.id == table_id)
 
         def stmts(conn: Connection) -> None:
@@ -526,11 +547,14 @@ class Store:
         *,
         turn: Sequence[int] | None = None,
         finish: Finish | None = None,
+        deadline: float | None | Unchanged = UNCHANGED,
     ) -> None:
         """Append ``events`` (and a status change, and new ``seats``: a resign) in one transaction; raises if a
         sequence number exists, or whatever ``fence`` raises (it runs first in the transaction: the owner's lease
         check, owners.py). ``turn``: the seats to move now, given only when that changed (a move that keeps the
-        turn writes no seat row); ``finish``: the result, with the status ``finished``."""
+        turn writes no seat row); ``finish``: the result, with the status ``finished``; ``deadline``: a
+        correspondence table's new deadline (given only when the seats to move changed)."""
+        new_deadline = not isinstance(deadline, Unchanged)
         rows = [
             {
                 "table_id": table_id,
@@ -547,10 +571,10 @@ class Store:
             if fence is not None:
                 fence(conn)
             conn.execute(self._ins_event, rows)
-            if status is None and turn is None and seats is None:
+            if status is None and turn is None and seats is None and not new_deadline:
                 return  # the common move: one INSERT
             now = time.time()
-            values: dict[str, Any] = {}
+            values: dict[str, Any] = {"deadline": deadline} if new_deadline else {}
             if status is not None:
                 values.update(updated=now, **_status_values(status, finish))
             if seats is not None:
@@ -639,6 +663,9 @@ class Store:
             dice=row.dice or "rolled",
             hints=None if row.hints is None else row.hints == "on",
             result=json.loads(row.result) if row.result else None,
+            move_seconds=row.move_seconds,
+            deadline=row.deadline,
+            reminded=row.reminded,
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:
@@ -713,13 +740,19 @@ class Store:
         )
         return {new: (old, int(by)) for new, old, by in rows}
 
-    def unfinished_summary(self, player_id: str | None, creator: str | None) -> tuple[int, float | None]:
+    def unfinished_summary(
+        self, player_id: str | None, creator: str | None, correspondence: bool | None = None
+    ) -> tuple[int, float | None]:
         """How many unfinished tables the player ``player_id`` (else: the address key ``creator``) created, and
-        the last activity of the least recently active of them (None when there is none)."""
+        the last activity of the least recently active of them (None when there is none); ``correspondence``:
+        only the correspondence tables (True) or only the live ones (False), else all."""
         owner = TableRow.creator_player == player_id if player_id is not None else TableRow.creator == creator
         stmt = select(func.count(), func.min(self._last_activity())).where(
             owner, TableRow.status.in_(OPEN_STATUSES)
         )
+        if correspondence is not None:
+            timed = TableRow.move_seconds.is_not(None)
+            stmt = stmt.where(timed if correspondence else ~timed)
         count, oldest = self._read(stmt)[0]
         return int(count), None if oldest is None else float(oldest)
 
@@ -904,10 +937,46 @@ class Store:
         )
         return [self._meta(r) for r in self._read(stmt)]
 
-    def stale_open_tables(self, before: float) -> list[str]:
-        """Waiting or playing tables with no event (nor creation) since ``before``."""
+    def stale_open_tables(self, before: float, now: float | None = None) -> list[str]:
+        """Waiting or playing tables with no event (nor creation) since ``before``, leaving out correspondence
+        tables whose deadline is still to come at ``now`` (their seat to move has its days)."""
         stmt = select(TableRow.id).where(TableRow.status.in_(OPEN_STATUSES), self._last_activity() < before)
+        if now is not None:
+            stmt = stmt.where(or_(TableRow.deadline.is_(None), TableRow.deadline <= now))
         return [r[0] for r in self._read(stmt)]
+
+    # -- correspondence (correspondence.py) -------------------------------------------------------------------
+    def deadlines_before(self, until: float, limit: int = 1000) -> list[tuple[str, float, float | None, int]]:
+        """``(table_id, deadline, reminded, move_seconds)`` of the tables in play whose deadline is at or before
+        ``until``, nearest first: a range walk of ``ix_dh_tables_deadline``."""
+        stmt = (
+            select(TableRow.id, TableRow.deadline, TableRow.reminded, TableRow.move_seconds)
+            .where(TableRow.deadline <= until, TableRow.status == "playing")
+            .order_by(TableRow.deadline)
+            .limit(limit)
+        )
+        return [(r[0], float(r[1]), r[2], int(r[3] or 0)) for r in self._read(stmt)]
+
+    def mark_reminded(self, table_id: str, deadline: float) -> bool:
+        """Record that the reminder for ``deadline`` is sent: a compare-and-set, True only for the one caller
+        that set it (another process, or a second sweep, gets False)."""
+        stmt = (
+            update(TableRow)
+            .where(
+                TableRow.id == table_id,
+                TableRow.deadline == deadline,
+                or_(TableRow.reminded.is_(None), TableRow.reminded != deadline),
+            )
+            .values(reminded=deadline)
+        )
+        done = 0
+
+        def stmts(conn: Connection) -> None:
+            nonlocal done
+            done = conn.execute(stmt).rowcount
+
+        self._transaction(stmts)
+        return done > 0
 
     # -- stored analysis (analyst.py) and profiles (profile_api.py) -----------------------------------------
     def analysis_candidates(self, limit: int, stale_before: float) -> list[str]:

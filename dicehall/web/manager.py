@@ -21,13 +21,14 @@ from typing import Any
 
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
-from dicehall.core.game import CHANCE, RESIGN, State, get_game
+from dicehall.core.game import CHANCE, RESIGN, TIMEOUT, State, get_game
 from dicehall.core.names import NameRefused, check_seat_name, impersonates
 from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
 from dicehall.i18n.message import Message
 from dicehall.web.bots import BotRunner
-from dicehall.web.db import OPEN_STATUSES, UNDO, Finish, Player, Store, StoredEvent, TableMeta
+from dicehall.web.correspondence import TIMED_OUT, Correspondence, move_seconds_of
+from dicehall.web.db import OPEN_STATUSES, UNDO, Finish, Player, Store, StoredEvent, TableMeta, Unchanged
 from dicehall.web.lifecycle import Lifecycle
 from dicehall.web.live import (
     RECENT_EVENTS,
@@ -55,9 +56,13 @@ from dicehall.web.together import Together
 log = logging.getLogger("dicehall.web")
 
 
-def finish_of(state: State[Any]) -> Finish:
-    """The result a finished game stores (the same scores and winners as its record's)."""
-    return Finish(list(state.scores()), list(state.winners()))
+def finish_of(state: State[Any], seats: list[dict[str, Any]] | None = None) -> Finish:
+    """The result a finished game stores (the same scores and winners as its record's); a seat that timed out
+    and was played on by a bot is a loss for its player (correspondence.py)."""
+    forfeited = tuple(
+        i for i, s in enumerate(seats or ()) if s.get("timed_out") and s["kind"] == "bot"
+    )
+    return Finish(list(state.scores()), list(state.winners()), forfeited)
 
 
 def _iso(t: float) -> str:
@@ -115,6 +120,8 @@ class TableManager:
         self.bots = BotRunner(self, self.settings, bot_setup, rand)
         self.lifecycle = Lifecycle(self)
         self.rematches = Rematches(self)
+        self.correspondence = Correspondence(self)
+        """Correspondence tables: deadlines, reminders, timeouts, and the hooks ``on_reminder``/``on_timeout``."""
 
     # -- server start and stop ------------------------------------------------------------------------------
     def load_unfinished(self) -> int:
@@ -197,6 +204,7 @@ class TableManager:
         game = get_game(spec.game)
         rules = game.rules_type.from_preset(spec.preset, {**game.live_overrides, **spec.overrides})
         game.check_player_count(len(spec.seats))
+        move_seconds = move_seconds_of(spec)
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
         for i, s in enumerate(spec.seats):
@@ -255,6 +263,7 @@ class TableManager:
             dice=spec.dice,
             hints=default_hints(seats) if spec.hints is None else spec.hints,
             creator_player=player.id if player is not None else None,
+            move_seconds=move_seconds,
         )
         return self.start(meta), tokens
 
@@ -267,6 +276,8 @@ class TableManager:
         state = game.new_initial_state(rules, len(meta.seats))
         meta.status = status_for(meta.seats, state)
         turn = turn_seats(state, meta.seats, meta.dice == "real")
+        on_clock = Correspondence.on_clock(meta, state, meta.status)
+        meta.deadline = self.clock() + meta.move_seconds if on_clock and meta.move_seconds else None
         self.store.create_table(meta, turn)
         if after is not None:
             after()
@@ -274,6 +285,7 @@ class TableManager:
             self.owners.acquire(meta.id)  # a new id: nobody else can hold it
         table = self._live(meta, state, 0)
         table.last_turn = turn
+        table.clock_seats = on_clock
         self._add(table)
         self.advance(table, None, None)  # a game may open with dice
         self._open_together(table)
@@ -347,10 +359,11 @@ class TableManager:
         status = status_for(meta.seats, state, meta.status)
         if status != meta.status:  # e.g. killed between the last event and the status update
             meta.status = status
-            finish = finish_of(state) if status == "finished" else None
+            finish = finish_of(state, meta.seats) if status == "finished" else None
             self.store.update_table(meta.id, status=status, fence=self._fence(meta.id), finish=finish)
+        self.correspondence.loaded(table)
         last = events[-1].at if events else meta.created
-        if meta.status in OPEN_STATUSES and self.lifecycle.is_stale(last):
+        if meta.status in OPEN_STATUSES and self.lifecycle.is_stale(last, meta.deadline):
             self.lifecycle.mark_abandoned(meta, fenced=True)
         return table
 
@@ -402,9 +415,18 @@ class TableManager:
         status = status_for(seats, table.state)
         link = {seat: player.id} if player is not None else None
         turn = self._turn_on_link(table, seats) if link else None
+        deadline = self.correspondence.deadline_for(
+            dataclasses.replace(table.meta, seats=seats), table.state, status, table.clock_seats
+        )
         try:
             self.store.update_table(
-                table_id, seats=seats, status=status, fence=self._fence(table_id), link=link, turn=turn
+                table_id,
+                seats=seats,
+                status=status,
+                fence=self._fence(table_id),
+                link=link,
+                turn=turn,
+                deadline=deadline,
             )
         except LeaseLost:
             raise self._lost(table) from None
@@ -412,6 +434,7 @@ class TableManager:
             table.last_turn = turn
         table.meta.seats = seats
         table.meta.status = status
+        self.correspondence.written(table, deadline)
         self.lobby.changed(table.meta)
         name_players(table.state, seats)
         table.broadcast(dumps({"type": "table", **table.describe()}))
@@ -533,6 +556,7 @@ class TableManager:
             )
         if table.seats[seat].get("resigned"):
             raise TableError("already_out", f"seat {seat} has resigned; it plays no more")
+        self.correspondence.refuse_if_late(table, seat)  # past the deadline: timed out, as the sweep would
         if table.status == "waiting":
             raise TableError("not_started", "the game starts when every seat is taken")
         if seq != table.seq:
@@ -707,6 +731,7 @@ class TableManager:
             raise TableError(
                 "wrong_seat", f"you do not hold seat {seat}; you can resign only seats {held or 'none'}"
             )
+        self.correspondence.refuse_if_late(table, seat)
         if table.seats[seat].get("resigned") or seat not in table.state.seats_in():
             raise TableError("already_out", f"seat {seat} is out of the game already", "resign")
         after = table.state.clone()
@@ -788,7 +813,7 @@ class TableManager:
         """Apply ``steps`` ``(actor, action, entered_by)`` and every chance event the server rolls after them;
         commit (with new ``seats``, if given); broadcast. The first step is checked (it refuses before changing
         anything; ``_RESIGNING`` resigns its seat); later steps are a simultaneous group's choices, already
-        checked on their branches."""
+        checked on their branches; ``TIMED_OUT`` steps time their seats out, out of turn like a resign)."""
         if table.status not in OPEN_STATUSES:
             return
         state = table.state
@@ -804,12 +829,18 @@ class TableManager:
         if seats is not None:
             table.meta.seats = seats  # the events' words and views read them; the log is rebuilt on failure
         for k, (actor, action, entered_by) in enumerate(steps):
-            text = RESIGN if action is _RESIGNING else state.action_to_string(action)
+            out_of_turn = action is _RESIGNING or action is TIMED_OUT
+            if out_of_turn:
+                text = RESIGN if action is _RESIGNING else TIMEOUT
+            else:
+                text = state.action_to_string(action)
             try:
-                if k and state.current_player() != actor:
+                if k and not out_of_turn and state.current_player() != actor:
                     raise RuntimeError(f"seat {actor} is not to move after the choices before it")
                 if action is _RESIGNING:
                     state.resign(int(actor))
+                elif action is TIMED_OUT:
+                    state.time_out(int(actor))
                 else:
                     state.apply_action(action)  # refuses before changing anything
             except IllegalActionError as exc:
@@ -858,6 +889,7 @@ class TableManager:
                 return
             status = status_for(table.seats, state)
             turn = self._turn_to_write(table, state)
+            deadline = self.correspondence.deadline_for(table.meta, state, status, table.clock_seats)
             self.store.append_events(
                 table.id,
                 [ev for ev, _, _ in pending],
@@ -865,7 +897,10 @@ class TableManager:
                 fence=self._fence(table.id),
                 seats=seats,
                 turn=turn,
-                finish=finish_of(state) if status == "finished" and status != table.status else None,
+                finish=finish_of(state, table.seats)
+                if status == "finished" and status != table.status
+                else None,
+                deadline=deadline,
             )
         except TableError:
             raise
@@ -881,11 +916,12 @@ class TableManager:
         changed = status != table.meta.status
         table.meta.status = status
         self._turn_written(table, turn)
+        self.correspondence.written(table, deadline)
         table.touched = self.clock()
         if changed:
             self.lobby.changed(table.meta)
         opened = self._begin_together(table)
-        if opened:
+        if opened or not isinstance(deadline, Unchanged):
             # The last event leaves the table in a simultaneous phase: its view says so (as a snapshot's would),
             # so no page shows one of its seats choosing in turn until the phase's own messages arrive.
             pending[-1] = table.event(pending[-1][0])

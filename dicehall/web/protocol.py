@@ -34,6 +34,7 @@ ERROR_CODES = (
     "already_out",
     "others_joined",
     "not_creator",
+    "timed_out",
 )
 
 
@@ -139,6 +140,11 @@ class CreateTable(BaseModel):
         default=None,
         description="whether players may ask for hints during the game; "
         "null = on when at most one person plays (alone or against bots), off between people",
+    )
+    move_days: Literal[1, 3, 7] | None = Field(
+        default=None,
+        description="correspondence: days each seat has for its move (1, 3 or 7); null = live play. Needs "
+        "two people or more and dice rolled by the server (docs/web.md, 'Correspondence tables')",
     )
 
 

@@ -126,6 +126,7 @@ class Rematches:
             creator_player=player_id,
             dice=meta.dice,
             hints=meta.hints,
+            move_seconds=meta.move_seconds,
         )
         store = self.manager.store
         table = self.manager.start(new, after=lambda: store.add_rematch(meta.id, new.id, held[0], now))
