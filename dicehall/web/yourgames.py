@@ -71,10 +71,10 @@ def my_games_page(
     before: float | None = None,
     before_id: str | None = None,
 ) -> dict[str, Any]:
-    now = manager.clock()
-    page: dict[str, Any] = {"your_turn": [], "offers": [], "waiting": [], "finished": [], "next": None, "now": now}
+    page: dict[str, Any] = {"your_turn": [], "offers": [], "waiting": [], "finished": [], "next": None}
     if player is None:
         return page
+    page["now"] = now = manager.clock()
     store = manager.store
     cursor = (before, before_id) if before is not None and before_id is not None else None
     opened = _by_table(store.open_seats(player.id, OPEN_LIMIT)) if cursor is None else {}

@@ -11,6 +11,7 @@ import { RuleInputError, rulesForm, type RulesForm } from "./rulesform";
 import { finishedGames } from "./finished-list";
 import { createTable } from "./quota";
 import { openTables } from "./tables-list";
+import { timeControl } from "./timecontrol";
 import { VIEWS } from "./views";
 
 const CHECK_DELAY_MS = 300;
@@ -48,6 +49,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
   const hintsBox = h("input", { type: "checkbox", id: "hints-allowed", "data-testid": "hints-option", checked: true });
   let hintsTouched = false;
   hintsBox.addEventListener("change", () => (hintsTouched = true));
+  const timing = timeControl(); // live, or days a move (correspondence)
   const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
   const finishedBox = h("div", { class: "table-list" });
   const tablesBox = h("div", { class: "table-list" });
@@ -68,6 +70,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     h("p", { class: "muted small" }, t("lobby.dice_hint")),
     h("div", { class: "row" }, hintsBox, h("label", { for: "hints-allowed" }, t("lobby.hints"))),
     h("p", { class: "muted small" }, t("lobby.hints_hint")),
+    timing.el,
     h("h2", null, t("lobby.house_rules")),
     h("p", { class: "muted small" }, t("lobby.house_rules_hint")),
     rulesBox,
@@ -231,8 +234,10 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       throw err;
     }
     const dice: "rolled" | "real" = diceMode.value === "real" ? "real" : "rolled";
-    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, hints: hintsBox.checked };
     const here = new Set(seats.flatMap((s, i) => (s.here() ? [i] : [])));
+    const timingProblem = timing.problem(here.size, seats.filter((s) => s.spec().kind === "human").length);
+    if (timingProblem !== null) return toast(timingProblem);
+    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, hints: hintsBox.checked, move_days: timing.moveDays() };
     createBtn.disabled = true;
     try {
       const created = await createTable(body);
