@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dicehall.core.game import TIMEOUT, State
+from dicehall.core.game import State
 from dicehall.i18n.message import Message
 from dicehall.web.db import OPEN_STATUSES, UNCHANGED, TableMeta, Unchanged
 from dicehall.web.live import LiveTable, TableError, dumps, turn_seats
@@ -120,7 +120,7 @@ class Correspondence:
 
     def deadline_for(
         self, meta: TableMeta, state: State[Any], status: str, before: tuple[int, ...]
-    ) -> float | None | Unchanged:
+    ) -> float | Unchanged | None:
         """The deadline to write with a change that leaves the table at ``meta``/``state``/``status`` (the seats
         on the clock were ``before``): a new one when the human seats to move changed, none when nobody human
         is to move, else unchanged."""
@@ -131,7 +131,7 @@ class Correspondence:
             return UNCHANGED
         return self.manager.clock() + meta.move_seconds if seats else None
 
-    def written(self, table: LiveTable, deadline: float | None | Unchanged) -> None:
+    def written(self, table: LiveTable, deadline: float | Unchanged | None) -> None:
         """The deadline is in the database now: the table holds it (and the seats it runs for)."""
         if not isinstance(deadline, Unchanged):
             table.meta.deadline = deadline
@@ -185,8 +185,12 @@ class Correspondence:
         table.broadcast(dumps({"type": "table", **table.describe()}))
         for s in seats_out:
             self.timeouts += 1
-            log.info("table %s: seat %d timed out (%s)", table.id, s, "a bot plays on" if plays_on else "over")
-            self._call(self.on_timeout, TimedOut(table.id, table.meta.game, s, seats[s].get("player"), plays_on))
+            log.info(
+                "table %s: seat %d timed out (%s)", table.id, s, "a bot plays on" if plays_on else "over"
+            )
+            self._call(
+                self.on_timeout, TimedOut(table.id, table.meta.game, s, seats[s].get("player"), plays_on)
+            )
         return seats_out
 
     # -- the sweep (lifecycle.py) ---------------------------------------------------------------------------

@@ -510,7 +510,7 @@ class Store:
         link: Mapping[int, str] | None = None,
         finish: Finish | None = None,
         turn: Sequence[int] | None = None,
-        deadline: float | None | Unchanged = UNCHANGED,
+        deadline: float | Unchanged | None = UNCHANGED,
     ) -> None:
         """``fence``: a check run first in the same transaction (the lease of a shared database, owners.py);
         ``link``: seats now held by these players (``dh_seats.player_id``); ``finish``: the result of a game that
@@ -547,7 +547,7 @@ class Store:
         *,
         turn: Sequence[int] | None = None,
         finish: Finish | None = None,
-        deadline: float | None | Unchanged = UNCHANGED,
+        deadline: float | Unchanged | None = UNCHANGED,
     ) -> None:
         """Append ``events`` (and a status change, and new ``seats``: a resign) in one transaction; raises if a
         sequence number exists, or whatever ``fence`` raises (it runs first in the transaction: the owner's lease

@@ -59,9 +59,7 @@ log = logging.getLogger("dicehall.web")
 def finish_of(state: State[Any], seats: list[dict[str, Any]] | None = None) -> Finish:
     """The result a finished game stores (the same scores and winners as its record's); a seat that timed out
     and was played on by a bot is a loss for its player (correspondence.py)."""
-    forfeited = tuple(
-        i for i, s in enumerate(seats or ()) if s.get("timed_out") and s["kind"] == "bot"
-    )
+    forfeited = tuple(i for i, s in enumerate(seats or ()) if s.get("timed_out") and s["kind"] == "bot")
     return Finish(list(state.scores()), list(state.winners()), forfeited)
 
 

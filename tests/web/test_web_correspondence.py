@@ -51,7 +51,7 @@ def sweep(c: Any) -> None:
 
 
 def test_reminder_once_then_a_late_move_times_the_seat_out_and_the_other_wins(server, db_url):
-    with server() as c, hooked(c) as (manager, clock, reminders, timeouts), connect(c) as ws:
+    with server() as c, hooked(c) as (_manager, clock, reminders, timeouts), connect(c) as ws:
         t = create(c, move_days=1)
         tid = t["table_id"]
         view = latest(ws.join(tid, tokens(t)))
@@ -125,7 +125,9 @@ def test_with_three_players_the_sweep_gives_the_late_seat_to_a_bot(server, db_ur
         # the bot plays the seat: a later move of it, and the record replays through the timeout
         wait_for(
             watcher,
-            lambda ms: any(m["type"] == "event" and m["actor"] == late[0] and m["move"] != "timeout" for m in ms),
+            lambda ms: any(
+                m["type"] == "event" and m["actor"] == late[0] and m["move"] != "timeout" for m in ms
+            ),
             timeout=60,
         )
         record = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json())
@@ -195,7 +197,11 @@ def test_a_player_holds_many_correspondence_games_apart_from_the_live_quota(serv
     [
         ({"move_days": 2}, 422, None),
         ({"move_days": 1, "dice": "real"}, 400, "correspondence.refused.real_dice"),
-        ({"move_days": 3, "seats": [THREE[0], {"kind": "bot", "bot": "expert"}]}, 400, "correspondence.refused.people"),
+        (
+            {"move_days": 3, "seats": [THREE[0], {"kind": "bot", "bot": "expert"}]},
+            400,
+            "correspondence.refused.people",
+        ),
     ],
 )
 def test_a_time_control_the_table_cannot_have_is_refused(server, db_url, body, status, msgid):
@@ -209,7 +215,7 @@ def test_a_time_control_the_table_cannot_have_is_refused(server, db_url, body, s
 
 def test_your_games_shows_the_deadlines_nearest_first_and_the_reminder_due(server):
     mine = [{"kind": "human", "me": True}, {"kind": "human", "name": "Bob"}]
-    with server() as c, hooked(c) as (manager, clock, _, _):
+    with server() as c, hooked(c) as (_manager, clock, _, _):
         week, day, three = (create(c, seats=mine, move_days=d)["table_id"] for d in (7, 1, 3))
         live = create(c, seats=mine)["table_id"]
         clock.ahead = DAY - 3 * HOUR + 60
@@ -223,7 +229,7 @@ def test_your_games_shows_the_deadlines_nearest_first_and_the_reminder_due(serve
 
 
 def test_a_late_request_of_another_seat_still_times_the_late_one_out(server):
-    with server() as c, hooked(c) as (manager, clock, _, timeouts), ExitStack() as stack:
+    with server() as c, hooked(c) as (_manager, clock, _, timeouts), ExitStack() as stack:
         t = create(c, seats=THREE, move_days=1)
         tid = t["table_id"]
         seat_ws: list[WS] = []
