@@ -99,6 +99,14 @@ def move_seconds_of(spec: CreateTable) -> int | None:
     return int(spec.move_days * DAY)
 
 
+def check_game(state: State[Any]) -> None:
+    """A game with no resign ruling has none for a timeout either: it is played live only."""
+    if type(state).resign is State.resign:
+        raise CorrespondenceRefused(
+            "correspondence.refused.game", "this game cannot be played over days yet; choose live play"
+        )
+
+
 class Correspondence:
     def __init__(self, manager: TableManager) -> None:
         self.manager = manager

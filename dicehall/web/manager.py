@@ -27,7 +27,7 @@ from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
 from dicehall.i18n.message import Message
 from dicehall.web.bots import BotRunner
-from dicehall.web.correspondence import TIMED_OUT, Correspondence, move_seconds_of
+from dicehall.web.correspondence import TIMED_OUT, Correspondence, check_game, move_seconds_of
 from dicehall.web.db import OPEN_STATUSES, UNDO, Finish, Player, Store, StoredEvent, TableMeta, Unchanged
 from dicehall.web.lifecycle import Lifecycle
 from dicehall.web.live import (
@@ -203,6 +203,8 @@ class TableManager:
         rules = game.rules_type.from_preset(spec.preset, {**game.live_overrides, **spec.overrides})
         game.check_player_count(len(spec.seats))
         move_seconds = move_seconds_of(spec)
+        if move_seconds is not None:
+            check_game(game.new_initial_state(rules, len(spec.seats)))
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
         for i, s in enumerate(spec.seats):

@@ -58,13 +58,15 @@ def test_reminder_once_then_a_late_move_times_the_seat_out_and_the_other_wins(se
         info = c.get(f"/api/tables/{tid}").json()
         assert info["move_seconds"] == DAY
         deadline = info["deadline"]
-        assert view["state"]["clock"] == {"move_seconds": DAY, "deadline": deadline, "seats": [0]}
+        first = view["state"]["current_player"]  # (the opening rolls may have passed the turn on)
+        assert view["state"]["clock"] == {"move_seconds": DAY, "deadline": deadline, "seats": [first]}
         assert abs(deadline - (clock() + DAY)) < 60
-        # Ann keeps the turn while she rolls: the deadline stays; it moves on with the turn
-        while view["state"]["current_player"] == 0:
+        # the seat keeps the turn while it rolls: the deadline stays; it moves on with the turn
+        while view["state"]["current_player"] == first:
             assert view["state"]["clock"]["deadline"] == deadline
-            view = latest(ws.act(0, view["seq"], pick(view["state"])))
-        assert view["state"]["clock"]["seats"] == [1]
+            view = latest(ws.act(first, view["seq"], pick(view["state"])))
+        late, other = 1 - first, first
+        assert view["state"]["clock"]["seats"] == [late]
         deadline = view["state"]["clock"]["deadline"]
         assert deadline > info["deadline"]
         assert rows(db_url, "SELECT deadline FROM dh_tables WHERE id = ?", tid) == [(deadline,)]
@@ -75,26 +77,26 @@ def test_reminder_once_then_a_late_move_times_the_seat_out_and_the_other_wins(se
         clock.ahead += 120
         sweep(c)
         sweep(c)
-        assert reminders == [Reminder(tid, "thousand", (1,), (None,), deadline)]
+        assert reminders == [Reminder(tid, "thousand", (late,), (None,), deadline)]
         assert rows(db_url, "SELECT reminded FROM dh_tables WHERE id = ?", tid) == [(deadline,)]
         # past the deadline, before the sweep: Bob's move times him out (as the sweep would) and is refused
         clock.ahead = deadline - clock.real() + 1
-        got = ws.act(1, view["seq"], pick(view["state"]))
+        got = ws.act(late, view["seq"], pick(view["state"]))
         (error,) = [m for m in got if m["type"] == "error"]
         assert error["code"] == "timed_out" and error["msgid"] == "correspondence.timed_out"
         (event,) = [m for m in got if m["type"] == "event"]
-        assert (event["actor"], event["move"], event["status"]) == (1, "timeout", "finished")
-        assert event["state"]["winners"] == [0]
-        assert event["text"] == "Bob's time to move ran out"
-        assert timeouts == [TimedOut(tid, "thousand", 1, None, False)]
+        assert (event["actor"], event["move"], event["status"]) == (late, "timeout", "finished")
+        assert event["state"]["winners"] == [other]
+        assert event["text"] == f"{['Ann', 'Bob'][late]}'s time to move ran out"
+        assert timeouts == [TimedOut(tid, "thousand", late, None, False)]
         table = [m for m in got if m["type"] == "table"][-1]
-        assert table["seats"][1]["timed_out"] is True and table["deadline"] is None
+        assert table["seats"][late]["timed_out"] is True and table["deadline"] is None
         sweep(c)
         assert len(timeouts) == 1 and len(reminders) == 1
         record = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json())
-        assert (record.events[-1].actor, record.events[-1].move) == (1, "timeout")
-        assert record.result is not None and record.result["winners"] == [0]
-        assert replay(record).winners() == [0]
+        assert (record.events[-1].actor, record.events[-1].move) == (late, "timeout")
+        assert record.result is not None and record.result["winners"] == [other]
+        assert replay(record).winners() == [other]
         assert rows(db_url, "SELECT deadline FROM dh_tables WHERE id = ?", tid) == [(None,)]
 
 
@@ -159,7 +161,7 @@ def test_time_out_is_the_resign_ruling_with_two_seats_and_a_bot_with_more(game):
 
 def test_the_deadline_keeps_a_table_from_being_abandoned(server):
     with server(abandon_after_days=2) as c, hooked(c) as (manager, clock, _, timeouts):
-        playing = create(c, move_days=7)["table_id"]
+        playing = create(c, "clever", move_days=7)["table_id"]  # (Clever: seat 0 is to move first)
         waiting = create(c, seats=[THREE[0], {"kind": "human", "open": True}], move_days=7)["table_id"]
         live = create(c)["table_id"]
         deadline = c.get(f"/api/tables/{playing}").json()["deadline"]
@@ -202,11 +204,12 @@ def test_a_player_holds_many_correspondence_games_apart_from_the_live_quota(serv
             400,
             "correspondence.refused.people",
         ),
+        ({"move_days": 1, "game": "tinytest"}, 400, "correspondence.refused.game"),  # no resign ruling
     ],
 )
 def test_a_time_control_the_table_cannot_have_is_refused(server, db_url, body, status, msgid):
     with server() as c:
-        r = c.post("/api/tables", json={"game": "thousand", "seats": THREE[:2], **body})
+        r = c.post("/api/tables", json={"game": "thousand", "seats": THREE[:2]} | body)
         assert r.status_code == status, r.text
         if msgid:
             assert r.json()["msgid"] == msgid and "live play" in r.json()["detail"]
@@ -216,8 +219,9 @@ def test_a_time_control_the_table_cannot_have_is_refused(server, db_url, body, s
 def test_your_games_shows_the_deadlines_nearest_first_and_the_reminder_due(server):
     mine = [{"kind": "human", "me": True}, {"kind": "human", "name": "Bob"}]
     with server() as c, hooked(c) as (_manager, clock, _, _):
-        week, day, three = (create(c, seats=mine, move_days=d)["table_id"] for d in (7, 1, 3))
-        live = create(c, seats=mine)["table_id"]
+        # (Clever: seat 0 moves first, after the opening roll)
+        week, day, three = (create(c, "clever", seats=mine, move_days=d)["table_id"] for d in (7, 1, 3))
+        live = create(c, "clever", seats=mine)["table_id"]
         clock.ahead = DAY - 3 * HOUR + 60
         page = c.get("/api/me/games").json()
         assert [it["table_id"] for it in page["your_turn"]] == [day, three, week, live]
@@ -230,7 +234,7 @@ def test_your_games_shows_the_deadlines_nearest_first_and_the_reminder_due(serve
 
 def test_a_late_request_of_another_seat_still_times_the_late_one_out(server):
     with server() as c, hooked(c) as (_manager, clock, _, timeouts), ExitStack() as stack:
-        t = create(c, seats=THREE, move_days=1)
+        t = create(c, "clever", seats=THREE, move_days=1)  # seat 0 is to move first
         tid = t["table_id"]
         seat_ws: list[WS] = []
         for k in range(3):
