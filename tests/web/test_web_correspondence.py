@@ -3,7 +3,6 @@ reminder, the timeout and its ruling, the record, abandonment and the quota, wit
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -19,9 +18,9 @@ from dicehall.web.db import Finish
 THREE = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cid")]
 
 
-def rows(db_url: str, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:
-        return list(db.execute(sql, args))
+def stored(c: Any, table_id: str) -> Any:
+    """The table as the database has it (not the loaded copy): SQLite or PostgreSQL alike."""
+    return c.app.state.manager.store.get_table(table_id)
 
 
 class Clock:
@@ -69,7 +68,7 @@ def test_reminder_once_then_a_late_move_times_the_seat_out_and_the_other_wins(se
         assert view["state"]["clock"]["seats"] == [late]
         deadline = view["state"]["clock"]["deadline"]
         assert deadline > info["deadline"]
-        assert rows(db_url, "SELECT deadline FROM dh_tables WHERE id = ?", tid) == [(deadline,)]
+        assert stored(c, tid).deadline == deadline
         # the reminder: 3 hours before the deadline of a 1-day table, once
         clock.ahead = deadline - clock.real() - 3 * HOUR - 60
         sweep(c)
@@ -78,7 +77,7 @@ def test_reminder_once_then_a_late_move_times_the_seat_out_and_the_other_wins(se
         sweep(c)
         sweep(c)
         assert reminders == [Reminder(tid, "thousand", (late,), (None,), deadline)]
-        assert rows(db_url, "SELECT reminded FROM dh_tables WHERE id = ?", tid) == [(deadline,)]
+        assert stored(c, tid).reminded == deadline
         # past the deadline, before the sweep: Bob's move times him out (as the sweep would) and is refused
         clock.ahead = deadline - clock.real() + 1
         got = ws.act(late, view["seq"], pick(view["state"]))
@@ -97,7 +96,7 @@ def test_reminder_once_then_a_late_move_times_the_seat_out_and_the_other_wins(se
         assert (record.events[-1].actor, record.events[-1].move) == (late, "timeout")
         assert record.result is not None and record.result["winners"] == [other]
         assert replay(record).winners() == [other]
-        assert rows(db_url, "SELECT deadline FROM dh_tables WHERE id = ?", tid) == [(None,)]
+        assert stored(c, tid).deadline is None
 
 
 @pytest.mark.parametrize("game", ["thousand", "clever", "wurf"])
@@ -213,7 +212,7 @@ def test_a_time_control_the_table_cannot_have_is_refused(server, db_url, body, s
         assert r.status_code == status, r.text
         if msgid:
             assert r.json()["msgid"] == msgid and "live play" in r.json()["detail"]
-        assert rows(db_url, "SELECT count(*) FROM dh_tables") == [(0,)]
+        assert c.app.state.manager.store.list_tables() == []
 
 
 def test_your_games_shows_the_deadlines_nearest_first_and_the_reminder_due(server):
