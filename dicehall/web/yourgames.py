@@ -80,7 +80,7 @@ def my_games_page(
     opened = _by_table(store.open_seats(player.id, OPEN_LIMIT)) if cursor is None else {}
     rows = store.finished_seats(player.id, limit, cursor)
     finished = _by_table(rows)
-    tables = store.tables_by_id([*opened, *finished])
+    tables = store.tables_listed([*opened, *finished])
     store.show_player_names(tables.values())
 
     def item(table_id: str, seats: list[SeatEntry]) -> dict[str, Any] | None:
