@@ -194,6 +194,12 @@ class LiveTable:
             "title": self.game.title,
             "preset": self.meta.preset,
             "overrides": self.meta.overrides,
+            # what the creator chose: the overrides less those every live table has (Wurf's simulated throws)
+            "house_rules": {
+                k: v
+                for k, v in self.meta.overrides.items()
+                if k not in self.game.live_overrides or self.game.live_overrides[k] != v
+            },
             "dice": self.meta.dice,
             "hints": self.hints_allowed,
             "move_seconds": self.meta.move_seconds,

@@ -17,7 +17,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
@@ -52,6 +52,9 @@ from dicehall.web.protocol import CreateTable
 from dicehall.web.rematch import Rematches
 from dicehall.web.settings import ServerSettings
 from dicehall.web.together import Together
+
+if TYPE_CHECKING:
+    from dicehall.web.push import Pusher
 
 log = logging.getLogger("dicehall.web")
 
@@ -118,6 +121,8 @@ class TableManager:
         self.bots = BotRunner(self, self.settings, bot_setup, rand)
         self.lifecycle = Lifecycle(self)
         self.rematches = Rematches(self)
+        self.pusher: Pusher | None = None
+        """Web Push (push.py), set by the app; None: nobody is notified away from the page."""
         self.correspondence = Correspondence(self)
         """Correspondence tables: deadlines, reminders, timeouts, and the hooks ``on_reminder``/``on_timeout``."""
 
@@ -795,10 +800,21 @@ class TableManager:
         turn = turn_seats(state, table.seats, table.real_dice)
         return None if turn == table.last_turn else turn
 
-    @staticmethod
-    def _turn_written(table: LiveTable, turn: tuple[int, ...] | None) -> None:
+    def _turn_written(self, table: LiveTable, turn: tuple[int, ...] | None) -> None:
         if turn is not None:
+            before = table.last_turn or ()
             table.last_turn = turn
+            self.tell_away(table, [s for s in turn if s not in before], "your_turn", tag=f"turn-{table.id}")
+
+    def tell_away(self, table: LiveTable, seats: list[int], kind: str, tag: str, **params: Any) -> None:
+        """Notify (Web Push, push.py) the players linked to ``seats`` of ``table`` who have no page open on it
+        holding that seat: ``kind`` is one of ``push.KINDS``."""
+        if self.pusher is None:
+            return
+        for seat in seats:
+            player = table.seats[seat].get("player") if 0 <= seat < len(table.seats) else None
+            if player and not any(seat in sub.seats for sub in table.subscribers):
+                self.pusher.notify(player, kind, table.meta.game, f"/table/{table.id}", tag, **params)
 
     def advance(self, table: LiveTable, actor: int | None, action: Any) -> None:
         """Apply ``action`` for ``actor`` (if any) and every chance event that follows; commit; broadcast."""

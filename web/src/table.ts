@@ -10,7 +10,7 @@ import { formatList, formatNumber, hasKey, t, tKey } from "./i18n";
 import { saveName } from "./me";
 import { tableDetails } from "./table-details";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
-import { optionName, choiceName } from "./rulesform";
+import { optionName, ruleValue } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 import { clockWords, perMoveWords, type TableClock } from "./deadline";
 
@@ -36,18 +36,6 @@ export function actorName(actor: LogEntry["actor"], seatName: (s: number) => str
 }
 
 /** A rule value in words: on/off, ranges as low–high, lists joined, choices by name. */
-function ruleValue(game: string, key: string, v: unknown): string {
-  if (v === true) return t("rules.on");
-  if (v === false) return t("rules.off");
-  if (typeof v === "number") return formatNumber(v);
-  if (typeof v === "string") return choiceName(game, key, v);
-  if (Array.isArray(v)) {
-    if (!v.length) return t("rules.none");
-    return v.map((x) => (Array.isArray(x) && x.length === 2 ? `${x[0]}–${x[1]}` : ruleValue(game, key, x))).join(", ");
-  }
-  return String(v);
-}
-
 export function renderTable(app: HTMLElement, tableId: string): () => void {
   const invited = absorbInvite(tableId);
   let info: TableInfo | null = null;
@@ -532,7 +520,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       } else {
         viewRoot.append(h("p", { class: "card" }, t("table.no_view", { game: gameTitle(tb.game) })));
       }
-      const changed = Object.entries(tb.overrides ?? {});
+      // what the creator chose (not what every table here has, such as Wurf's simulated throws)
+      const changed = Object.entries(tb.house_rules ?? tb.overrides ?? {});
       houseRules.textContent = changed.length
         ? t("table.house_rules", { list: changed.map(([k, v]) => `${optionName(tb.game, k)}: ${ruleValue(tb.game, k, v)}`).join(" · ") })
         : "";

@@ -39,12 +39,14 @@ export class WurfView implements GameView {
   private readonly powerOut = h("output", { class: "wurf-power-value", "data-testid": "wurf-power-value" });
   private readonly throwBtn = h("button", { type: "button", class: "btn primary", "data-testid": "wurf-throw" }, t("wurf.throw"));
   private readonly endBtn = h("button", { type: "button", class: "btn", "data-testid": "wurf-end" }, t("wurf.end_turn"));
-  private readonly gatherBtn = h("button", { type: "button", class: "btn", "data-testid": "wurf-gather" }, t("wurf.gather"));
+  private readonly gatherBtn = h("button", { type: "button", class: "btn", "data-testid": "wurf-gather", title: t("wurf.gather_help"), "aria-describedby": "wurf-gather-help" }, t("wurf.gather"));
   private readonly moveBtn = h("button", { type: "button", class: "btn", "data-testid": "wurf-move", hidden: true }, t("wurf.move_confirm"));
   private readonly moveReset = h("button", { type: "button", class: "btn", "data-testid": "wurf-move-reset", hidden: true }, t("wurf.move_reset"));
   private readonly realBox = h("div", { class: "wurf-real", "data-testid": "wurf-entry", hidden: true });
   private readonly board = h("table", { class: "scoreboard", "data-testid": "scoreboard" });
   private readonly turnThrows = h("ol", { class: "wurf-turn-throws", "data-testid": "wurf-turn-throws" });
+  private readonly noThrows = h("p", { class: "muted small wurf-no-throws" }, t("wurf.turn_throws_none"));
+  private readonly root = h("div", { class: "wurf" });
   private readonly matchBox = h("div", { class: "wurf-match", "data-testid": "wurf-match" });
   private scene: WurfScene | null = null;
   private model: WurfModel | null = null;
@@ -85,17 +87,17 @@ export class WurfView implements GameView {
     });
     this.replayBtn.addEventListener("click", () => void this.playReplay());
     root.append(
-      h(
-        "div",
-        { class: "wurf" },
-        this.status,
+      append(
+        this.root,
+        [this.status,
         this.captionEl,
         this.stage,
         h("div", { class: "wurf-tools" }, this.topBtn, this.replayBtn),
         this.aimBox,
         this.realBox,
-        h("div", { class: "wurf-side" }, this.board, h("h3", { class: "small" }, t("wurf.turn_throws")), this.turnThrows, this.matchBox),
-        this.diceList,
+        h("div", { class: "wurf-side" }, this.board, h("h3", { class: "small" }, t("wurf.turn_throws")), this.turnThrows, this.noThrows, this.matchBox),
+        h("h3", { class: "small wurf-dice-head" }, t("wurf.dice_list")),
+        this.diceList],
       ),
     );
     document.addEventListener("keydown", this.onKey);
@@ -502,6 +504,9 @@ export class WurfView implements GameView {
 
   // -- drawing --------------------------------------------------------------------------------------------
   private readonly aimHelp = h("div", { class: "wurf-aim-help" });
+  private readonly gatherHelp = h("p", { class: "muted small", id: "wurf-gather-help", "data-testid": "wurf-gather-help" }, t("wurf.gather_help"));
+  // the aiming keys at a table the server throws for; the entry keys at a real-dice table
+  private readonly keysHelp = h("p", { class: "muted small keys-help", "data-testid": "wurf-keys-help" }, t("wurf.keys_help"));
 
   private buildAimBox(): void {
     // The aiming help and power only matter when the server throws the dice (not at a real-dice table).
@@ -513,7 +518,8 @@ export class WurfView implements GameView {
     append(this.aimBox, [
       this.aimHelp,
       h("div", { class: "controls" }, this.throwBtn, this.endBtn, this.gatherBtn, this.moveBtn, this.moveReset),
-      h("p", { class: "muted small" }, t("wurf.keys_help")),
+      this.gatherHelp,
+      this.keysHelp,
     ]);
     this.setAim({});
   }
@@ -561,7 +567,9 @@ export class WurfView implements GameView {
     this.throwBtn.textContent = this.real ? t("wurf.threw_real", { n: m.diceNext || 1 }) : m.bigNext ? t("wurf.throw_big", { n: m.diceNext }) : t("wurf.throw");
     this.endBtn.disabled = !(can && m.legal.includes("end"));
     const gather = m.legal.find((a) => a.startsWith("move "));
-    this.gatherBtn.hidden = !gather || this.real !== null;
+    this.gatherBtn.hidden = this.gatherHelp.hidden = !gather || this.real !== null;
+    this.keysHelp.textContent = this.real ? t("wurf.entry.keys") : t("wurf.keys_help");
+    this.root.classList.toggle("real", this.real !== null);
     this.gatherBtn.disabled = !(can && gather);
     this.moveBtn.hidden = this.moveReset.hidden = this.moves.size === 0;
     this.moveBtn.disabled = !can;
@@ -591,7 +599,8 @@ export class WurfView implements GameView {
     );
     clear(this.turnThrows);
     for (const line of this.throwsThisTurn) this.turnThrows.append(h("li", null, line));
-    if (!this.throwsThisTurn.length) this.turnThrows.append(h("li", { class: "muted" }, "—"));
+    this.turnThrows.hidden = !this.throwsThisTurn.length;
+    this.noThrows.hidden = this.throwsThisTurn.length > 0;
     clear(this.matchBox);
     if (m.match.enabled) this.matchBox.append(h("h3", { class: "small" }, t("wurf.match.title", { game: m.match.game, games: m.match.games })), this.matchTable(m));
   }
@@ -637,8 +646,9 @@ export class WurfView implements GameView {
   }
 }
 
-function append(el: HTMLElement, children: HTMLElement[]): void {
+function append(el: HTMLElement, children: HTMLElement[]): HTMLElement {
   for (const c of children) el.append(c);
+  return el;
 }
 
 export type { MessageId };
