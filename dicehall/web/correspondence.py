@@ -11,9 +11,16 @@
   committed like a resign; then :attr:`Correspondence.on_timeout` is called. A move arriving after the deadline
   but before the sweep times the seat out first, in the same way, and is refused (``timed_out``).
 
-Push notifications subscribe to the two hooks (``manager.correspondence.on_reminder.append(f)``); a hook is
-called on the server's event loop after the database write, with a :class:`Reminder` or a :class:`TimedOut`,
-and must not block (schedule slow work); its exceptions are logged and never undo the timeout.
+Push notifications subscribe to the two hooks; a hook is called on the server's event loop after the database
+write, with a :class:`Reminder` or a :class:`TimedOut`, and must not block (schedule slow work); its exceptions
+are logged and never undo the timeout. For example::
+
+    def remind(r: Reminder) -> None:
+        hours = max(1, round((r.deadline - manager.clock()) / 3600))
+        for player in filter(None, r.players):
+            pusher.notify(player, "deadline", r.game, f"/table/{r.table_id}", f"deadline-{r.table_id}", hours=hours)
+
+    manager.correspondence.on_reminder.append(remind)
 """
 
 from __future__ import annotations

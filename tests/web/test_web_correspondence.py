@@ -97,6 +97,10 @@ def test_reminder_once_then_a_late_move_times_the_seat_out_and_the_other_wins(se
         assert record.result is not None and record.result["winners"] == [other]
         assert replay(record).winners() == [other]
         assert stored(c, tid).deadline is None
+        # a rematch is played over days too
+        held = {s["seat"]: s["token"] for s in t["seats"]}
+        again = c.post(f"/api/tables/{tid}/rematch", json={"tokens": held}).json()["table_id"]
+        assert c.get(f"/api/tables/{again}").json()["move_seconds"] == DAY
 
 
 @pytest.mark.parametrize("game", ["thousand", "clever", "wurf"])
