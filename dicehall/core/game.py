@@ -35,6 +35,8 @@ TERMINAL = -4
 """``current_player()`` once the game is over."""
 RESIGN = "resign"
 """The move of a seat that gives the game up (any time, in turn or not: :meth:`State.resign`)."""
+TIMEOUT = "timeout"
+"""The move of a seat whose time to move ran out at a correspondence table (:meth:`State.time_out`)."""
 
 A = TypeVar("A")
 R = TypeVar("R", bound=RuleSet)
@@ -144,6 +146,17 @@ class State(ABC, Generic[A]):
         """
         self.check_resign(seat)
         raise IllegalActionError(Message("refusal.resign.unsupported"), rule="resign")
+
+    def time_out(self, seat: int) -> None:
+        """``seat`` ran out of its time to move (a correspondence table; docs/web.md, "Correspondence tables").
+
+        With two seats in, it resigns: the other wins. With more, a game that plays a resigned seat on (Clever)
+        resigns it, and a bot plays it on; any other game goes on unchanged, a bot now playing the seat for its
+        player (the seat's owner, not the game, changes: the front end's seat list says so). Refused like
+        :meth:`resign`."""
+        seat = self.check_resign(seat)
+        if len(self.seats_in()) <= 2 or self.plays_on_after_resign:
+            self.resign(seat)
 
     plays_on_after_resign: ClassVar[bool] = False
     """Whether a seat that resigned still has moves to make while the game goes on (Clever with 3+ seats: a

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from dicehall.core.errors import DicehallError, IllegalActionError, RecordError
-from dicehall.core.game import CHANCE, RESIGN, Game, State, get_game
+from dicehall.core.game import CHANCE, RESIGN, TIMEOUT, Game, State, get_game
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
 
@@ -369,14 +369,21 @@ def apply_event(state: State[Any], event: Event, number: int) -> None:
 
 
 def is_resign(event: Event) -> bool:
-    """Whether ``event`` is a seat's resignation (a seat's move ``"resign"``, applied out of turn too)."""
-    return event.move == RESIGN and isinstance(event.actor, int) and not isinstance(event.actor, bool)
+    """Whether ``event`` is a seat's resignation (a seat's move ``"resign"``, applied out of turn too) or its
+    timeout (``"timeout"``: its time to move ran out, :meth:`State.time_out`)."""
+    return (
+        event.move in (RESIGN, TIMEOUT) and isinstance(event.actor, int) and not isinstance(event.actor, bool)
+    )
 
 
 def _apply_resign(state: State[Any], event: Event, number: int) -> None:
-    """A seat gives up: out of turn too, at a chance node or among simultaneous seats (no turn check)."""
+    """A seat gives up, or runs out of time: out of turn too, at a chance node or among simultaneous seats (no
+    turn check)."""
     try:
-        state.resign(int(event.actor))
+        if event.move == TIMEOUT:
+            state.time_out(int(event.actor))
+        else:
+            state.resign(int(event.actor))
     except IllegalActionError as exc:
         reason = Message("record.error.with_rule", reason=_text(exc), rule=exc.rule)
         raise RecordError(

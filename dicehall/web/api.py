@@ -232,6 +232,7 @@ def _creation_limits(request: Request) -> CreationLimits:
             settings.abandon_after_days * DAY,
             manager.lifecycle.sweep_period(),
             wall_clock=manager.clock,
+            correspondence=settings.correspondence_per_client,
         )
         made = state.creation_limits = (store, limits)
     return made[1]
@@ -279,7 +280,7 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
     known, _stale = _players(request).current(request)
     known_id = known.id if known is not None else None
     try:
-        limits.check(creator, known_id)
+        limits.check(creator, known_id, correspondence=body.move_days is not None)
     except LimitExceeded as exc:
         return _too_many(exc, request, known)
     player = _players(request).ensure(request, response)  # the creator: its seat ("me") and its quota
@@ -427,7 +428,8 @@ async def rematch(
     try:
         offered = manager.store.rematch_of(table_id) is not None
         if not offered:
-            limits.check(creator, player_id)
+            old = manager.store.get_table(table_id)
+            limits.check(creator, player_id, correspondence=old is not None and old.move_seconds is not None)
         answer = manager.rematches.offer_or_accept(table_id, body.tokens, player_id, creator)
     except LimitExceeded as exc:
         return _too_many(exc, request, player)

@@ -235,6 +235,12 @@ class TableMeta:
     Never sent to a page: only the record of a game that is over reveals it."""
     dice_commit: str | None = None
     """SHA-256 of ``dice_seed``, shown at the table from its creation."""
+    move_seconds: int | None = None
+    """Correspondence: the seconds each seat has for its move (None: a live table); see correspondence.py."""
+    deadline: float | None = None
+    """Correspondence: when the seats to move time out (None: nobody is on the clock)."""
+    reminded: float | None = None
+    """Correspondence: the deadline a reminder was sent for (one reminder per deadline)."""
 
 
 @dataclass(frozen=True)
@@ -245,9 +251,13 @@ class Finish:
     winners: list[int]
     rate: Callable[[Connection, float], None] | None = None
     """A rated game's rating update (web/ratings.RatedGame), run in the same transaction."""
+    forfeited: tuple[int, ...] = ()
+    """Seats that timed out and were played on by a bot: their players lost, whatever the bot made of them."""
 
     def seat_result(self, seat: int) -> str:
-        """win (the only winner), draw (a shared win, or nobody won), loss."""
+        """win (the only winner), draw (a shared win, or nobody won), loss (and always for a forfeited seat)."""
+        if seat in self.forfeited:
+            return "loss"
         if not self.winners or (seat in self.winners and len(self.winners) > 1):
             return "draw"
         return "win" if seat in self.winners else "loss"
@@ -264,6 +274,12 @@ class SeatEntry:
     updated: float
     result: str | None
 
+
+class Unchanged:
+    """The type of :data:`UNCHANGED`: a value a write leaves as it is (``None`` is a value: no deadline)."""
+
+
+UNCHANGED = Unchanged()
 
 UNDO = "undo"
 """Actor of a logged undo: the last entered dice outcome (``move``) is taken back by seat ``entered_by``."""
@@ -478,6 +494,8 @@ class Store:
             rated=meta.rated,
             dice_seed=meta.dice_seed,
             dice_commit=meta.dice_commit,
+            move_seconds=meta.move_seconds,
+            deadline=meta.deadline,
         )
         seats = [
             {
@@ -510,16 +528,19 @@ class Store:
         finish: Finish | None = None,
         turn: Sequence[int] | None = None,
         rated: bool | None = None,
+        deadline: float | Unchanged | None = UNCHANGED,
     ) -> None:
         """``fence``: a check run first in the same transaction (the lease of a shared database, owners.py);
         ``link``: seats now held by these players (``dh_seats.player_id``); ``finish``: the result of a game that
-        ends with this status change."""
+        ends with this status change; ``deadline``: a correspondence table's new deadline."""
         now = time.time()
         values: dict[str, Any] = {"updated": now}
         if seats is not None:
             values["seats"] = json.dumps(seats)
         if rated is not None:
             values["rated"] = rated
+        if not isinstance(deadline, Unchanged):
+            values["deadline"] = deadline
         stmt = update(TableRow).where(TableRow.id == table_id)
 
         def stmts(conn: Connection) -> None:
@@ -546,11 +567,14 @@ class Store:
         *,
         turn: Sequence[int] | None = None,
         finish: Finish | None = None,
+        deadline: float | Unchanged | None = UNCHANGED,
     ) -> None:
         """Append ``events`` (and a status change, and new ``seats``: a resign) in one transaction; raises if a
         sequence number exists, or whatever ``fence`` raises (it runs first in the transaction: the owner's lease
         check, owners.py). ``turn``: the seats to move now, given only when that changed (a move that keeps the
-        turn writes no seat row); ``finish``: the result, with the status ``finished``."""
+        turn writes no seat row); ``finish``: the result, with the status ``finished``; ``deadline``: a
+        correspondence table's new deadline (given only when the seats to move changed)."""
+        new_deadline = not isinstance(deadline, Unchanged)
         rows = [
             {
                 "table_id": table_id,
@@ -567,10 +591,10 @@ class Store:
             if fence is not None:
                 fence(conn)
             conn.execute(self._ins_event, rows)
-            if status is None and turn is None and seats is None:
+            if status is None and turn is None and seats is None and not new_deadline:
                 return  # the common move: one INSERT
             now = time.time()
-            values: dict[str, Any] = {}
+            values: dict[str, Any] = {"deadline": deadline} if new_deadline else {}
             if status is not None:
                 values.update(updated=now, **_status_values(status, finish))
             if seats is not None:
@@ -662,6 +686,9 @@ class Store:
             rated=row.rated,
             dice_seed=row.dice_seed,
             dice_commit=row.dice_commit,
+            move_seconds=row.move_seconds,
+            deadline=row.deadline,
+            reminded=row.reminded,
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:
@@ -736,13 +763,19 @@ class Store:
         )
         return {new: (old, int(by)) for new, old, by in rows}
 
-    def unfinished_summary(self, player_id: str | None, creator: str | None) -> tuple[int, float | None]:
+    def unfinished_summary(
+        self, player_id: str | None, creator: str | None, correspondence: bool | None = None
+    ) -> tuple[int, float | None]:
         """How many unfinished tables the player ``player_id`` (else: the address key ``creator``) created, and
-        the last activity of the least recently active of them (None when there is none)."""
+        the last activity of the least recently active of them (None when there is none); ``correspondence``:
+        only the correspondence tables (True) or only the live ones (False), else all."""
         owner = TableRow.creator_player == player_id if player_id is not None else TableRow.creator == creator
         stmt = select(func.count(), func.min(self._last_activity())).where(
             owner, TableRow.status.in_(OPEN_STATUSES)
         )
+        if correspondence is not None:
+            timed = TableRow.move_seconds.is_not(None)
+            stmt = stmt.where(timed if correspondence else ~timed)
         count, oldest = self._read(stmt)[0]
         return int(count), None if oldest is None else float(oldest)
 
@@ -893,6 +926,44 @@ class Store:
             return {}
         return {r.id: self._meta(r) for r in self._read(select(TableRow).where(TableRow.id.in_(wanted)))}
 
+    _LISTED = (
+        TableRow.id,
+        TableRow.game,
+        TableRow.preset,
+        TableRow.seats,
+        TableRow.status,
+        TableRow.created,
+        TableRow.updated,
+        TableRow.result,
+        TableRow.move_seconds,
+        TableRow.deadline,
+    )
+
+    def tables_listed(self, ids: Iterable[str]) -> dict[str, TableMeta]:
+        """The tables as a list shows them ("Your games": hundreds of correspondence games): ``tables_by_id``
+        without the columns a list never reads (rules, creator, dice, hints are left at their defaults), about
+        half its cost."""
+        wanted = list(set(ids))
+        if not wanted:
+            return {}
+        rows = self._read(select(*self._LISTED).where(TableRow.id.in_(wanted)))
+        return {
+            i: TableMeta(
+                i,
+                game,
+                preset,
+                {},
+                json.loads(seats),
+                status,
+                created,
+                updated,
+                result=json.loads(result) if result else None,
+                move_seconds=move_seconds,
+                deadline=deadline,
+            )
+            for i, game, preset, seats, status, created, updated, result, move_seconds, deadline in rows
+        }
+
     def your_turn_count(self, player_id: str) -> int:
         """Tables in play where one of the player's seats is to move."""
         return len({r[0] for r in self._read(self.your_turn_stmt(player_id))})
@@ -927,10 +998,46 @@ class Store:
         )
         return [self._meta(r) for r in self._read(stmt)]
 
-    def stale_open_tables(self, before: float) -> list[str]:
-        """Waiting or playing tables with no event (nor creation) since ``before``."""
+    def stale_open_tables(self, before: float, now: float | None = None) -> list[str]:
+        """Waiting or playing tables with no event (nor creation) since ``before``, leaving out correspondence
+        tables whose deadline is still to come at ``now`` (their seat to move has its days)."""
         stmt = select(TableRow.id).where(TableRow.status.in_(OPEN_STATUSES), self._last_activity() < before)
+        if now is not None:
+            stmt = stmt.where(or_(TableRow.deadline.is_(None), TableRow.deadline <= now))
         return [r[0] for r in self._read(stmt)]
+
+    # -- correspondence (correspondence.py) -------------------------------------------------------------------
+    def deadlines_before(self, until: float, limit: int = 1000) -> list[tuple[str, float, float | None, int]]:
+        """``(table_id, deadline, reminded, move_seconds)`` of the tables in play whose deadline is at or before
+        ``until``, nearest first: a range walk of ``ix_dh_tables_deadline``."""
+        stmt = (
+            select(TableRow.id, TableRow.deadline, TableRow.reminded, TableRow.move_seconds)
+            .where(TableRow.deadline <= until, TableRow.status == "playing")
+            .order_by(TableRow.deadline)
+            .limit(limit)
+        )
+        return [(r[0], float(r[1]), r[2], int(r[3] or 0)) for r in self._read(stmt)]
+
+    def mark_reminded(self, table_id: str, deadline: float) -> bool:
+        """Record that the reminder for ``deadline`` is sent: a compare-and-set, True only for the one caller
+        that set it (another process, or a second sweep, gets False)."""
+        stmt = (
+            update(TableRow)
+            .where(
+                TableRow.id == table_id,
+                TableRow.deadline == deadline,
+                or_(TableRow.reminded.is_(None), TableRow.reminded != deadline),
+            )
+            .values(reminded=deadline)
+        )
+        done = 0
+
+        def stmts(conn: Connection) -> None:
+            nonlocal done
+            done = conn.execute(stmt).rowcount
+
+        self._transaction(stmts)
+        return done > 0
 
     # -- stored analysis (analyst.py) and profiles (profile_api.py) -----------------------------------------
     def analysis_candidates(self, limit: int, stale_before: float) -> list[str]:

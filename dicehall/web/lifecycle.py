@@ -5,7 +5,9 @@
   read, identically). Watched tables and tables whose bot is playing are never unloaded, so the bound is soft for
   them.
 - A table where nobody (player or bot) moved for ``abandon_after_days`` is closed as ``abandoned``: by a periodic
-  sweep, and when a table is loaded.
+  sweep, and when a table is loaded. A correspondence table is not, while its deadline is still to come.
+- The same sweep sends correspondence reminders and times out the seats past their deadline (correspondence.py),
+  before it looks for abandoned tables.
 - At start, the tables with a bot seat that are in play, most recently active first and up to the bound, are
   loaded so their bots go on; every other table is loaded on demand.
 """
@@ -76,6 +78,7 @@ class Lifecycle:
 
     def sweep(self) -> None:
         self.unload_idle()
+        self.manager.correspondence.sweep()
         self.sweep_abandoned()
 
     # -- unloading --------------------------------------------------------------------------------------------
@@ -111,7 +114,11 @@ class Lifecycle:
             self.unload(table)
 
     # -- abandonment ------------------------------------------------------------------------------------------
-    def is_stale(self, last_activity: float) -> bool:
+    def is_stale(self, last_activity: float, deadline: float | None = None) -> bool:
+        """Nobody moved since ``last_activity`` for too long. A correspondence table with a ``deadline`` is not:
+        its seat to move has its days, and past them the sweep times the seat out (correspondence.py)."""
+        if deadline is not None:
+            return False
         return last_activity < self.manager.clock() - self.settings.abandon_after_days * DAY
 
     def mark_abandoned(self, meta: TableMeta, fenced: bool = False) -> None:
@@ -128,8 +135,8 @@ class Lifecycle:
         )
 
     def sweep_abandoned(self) -> int:
-        cutoff = self.manager.clock() - self.settings.abandon_after_days * DAY
-        ids = self.manager.store.stale_open_tables(cutoff)
+        now = self.manager.clock()
+        ids = self.manager.store.stale_open_tables(now - self.settings.abandon_after_days * DAY, now)
         for table_id in ids:
             live = self.manager.tables.get(table_id)
             if live is not None:

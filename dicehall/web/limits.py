@@ -218,6 +218,7 @@ MESSAGE_IDS = (
     "limit.too_many_unfinished_address",
     "limit.too_many_tables_player",
     "limit.too_many_tables_address",
+    "limit.too_many_correspondence",
 )
 """The ids of the quota refusals (``msgid`` of a 429), worded by the page in its reader's language."""
 
@@ -237,6 +238,9 @@ class CreationLimits:
     A refusal for unfinished tables says when it would end by itself: when the least recently active of the
     counted tables is closed as abandoned (``abandon_after`` seconds after its last move, found by a sweep every
     ``sweep_period`` at most), or at once when the player finishes, resigns or deletes one of them.
+
+    Correspondence tables (days per move) count apart, against ``correspondence`` per player: a player may
+    hold many games played over weeks; per address every unfinished table counts.
     """
 
     def __init__(
@@ -244,13 +248,15 @@ class CreationLimits:
         player: Quota,
         address: Quota,
         salt: bytes,
-        oldest_activity: Callable[[str | None, str | None], tuple[int, float | None]],
+        oldest_activity: Callable[[str | None, str | None, bool | None], tuple[int, float | None]],
         abandon_after: float,
         sweep_period: float = 60.0,
         clock: Clock = time.monotonic,
         wall_clock: Clock = time.time,
+        correspondence: int = 100,
     ) -> None:
         self.player = player
+        self.correspondence = correspondence
         self.address = address
         self.salt = salt
         self.oldest_activity = oldest_activity
@@ -265,12 +271,15 @@ class CreationLimits:
     def key(self, address: str | None) -> str:
         return client_key(address, self.salt)
 
-    def check(self, key: str, player_id: str | None = None) -> None:
+    def check(self, key: str, player_id: str | None = None, correspondence: bool = False) -> None:
         """Allow one creation from the address key ``key`` by ``player_id`` (None: a client without a player
-        yet) or raise :class:`LimitExceeded` (then nothing is counted). The hourly quotas are looked at first: a
-        client hammering past them costs no database query."""
+        yet) or raise :class:`LimitExceeded` (then nothing is counted); ``correspondence``: the new table is
+        played over days. The hourly quotas are looked at first: a client hammering past them costs no database
+        query."""
         self._hourly_wait(key, player_id)
-        if player_id is not None:
+        if player_id is not None and correspondence:
+            self._correspondence(player_id)
+        elif player_id is not None:
             self._unfinished(player_id=player_id)
         self._unfinished(address_key=key)
         if player_id is not None and self.hourly_player.take(player_id):
@@ -288,8 +297,22 @@ class CreationLimits:
         if wait:
             raise self._hourly(wait, self.address.tables_per_hour, "address")
 
+    def _correspondence(self, player_id: str) -> None:
+        count, _ = self.oldest_activity(player_id, None, True)
+        if count < self.correspondence:
+            return
+        # none of them is closed by itself while its players keep moving: no time to promise
+        message = (
+            f"you already have {count} unfinished games played over days, the most one player may have; finish "
+            "or resign one of them, then start a new one"
+        )
+        params = {"count": count, "limit": self.correspondence}
+        raise LimitExceeded(
+            "too_many_correspondence", message, self.sweep_period, "limit.too_many_correspondence", params
+        )
+
     def _unfinished(self, player_id: str | None = None, address_key: str | None = None) -> None:
-        count, oldest = self.oldest_activity(player_id, address_key)
+        count, oldest = self.oldest_activity(player_id, address_key, False if player_id is not None else None)
         most = self.player.unfinished if player_id is not None else self.address.unfinished
         if count < most:
             return

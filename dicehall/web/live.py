@@ -20,7 +20,7 @@ import numpy as np
 
 from dicehall.core.errors import DicehallError
 from dicehall.core.fairdice import event_rng
-from dicehall.core.game import CHANCE, RESIGN, Game, State
+from dicehall.core.game import CHANCE, RESIGN, TIMEOUT, Game, State
 from dicehall.core.realdice import entry_seats
 from dicehall.core.rules import RuleSet
 from dicehall.i18n import LANGUAGES, translator
@@ -125,6 +125,8 @@ class LiveTable:
     """Extras of events made but not yet kept (a failed commit clears them)."""
     ratings: list[dict[str, Any]] | None = None
     """A rated game's rating changes once it ended (web/ratings.py), for the game-over card."""
+    clock_seats: tuple[int, ...] = ()
+    """Correspondence: the human seats the table's deadline runs for (correspondence.py)."""
     last_turn: tuple[int, ...] | None = None
     """The seats to move as last written to ``dh_seats`` (None: not known since loading, written at the next
     commit): a move that keeps the turn writes no seat row."""
@@ -188,6 +190,12 @@ class LiveTable:
             }
         if self.together is not None:
             view["simultaneous"] = self.together.public()
+        if self.meta.move_seconds is not None:
+            view["clock"] = {
+                "move_seconds": self.meta.move_seconds,
+                "deadline": self.meta.deadline,
+                "seats": list(self.clock_seats),
+            }
         return view
 
     def describe(self) -> dict[str, Any]:
@@ -205,6 +213,8 @@ class LiveTable:
             },
             "dice": self.meta.dice,
             "hints": self.hints_allowed,
+            "move_seconds": self.meta.move_seconds,
+            "deadline": self.meta.deadline,
             "status": self.status,
             "seq": self.seq,
             "seats": public_seats(self.seats),
@@ -226,6 +236,10 @@ class LiveTable:
         if move == RESIGN and actor != "chance":
             seat = self.seats[int(actor)]
             said = "narrate.resigns_bot" if seat["kind"] == "bot" else "narrate.resigns"
+            return Message(said, name=names[int(actor)])
+        if move == TIMEOUT and actor != "chance":
+            seat = self.seats[int(actor)]
+            said = "narrate.timed_out_bot" if seat["kind"] == "bot" else "narrate.timed_out"
             return Message(said, name=names[int(actor)])
         who = "dice" if actor == "chance" else names[int(actor)]
         return f"{who}: {move}"
@@ -383,6 +397,7 @@ def public_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             **({"reserved": True} if "reserved" in s else {}),  # kept for a rematch's player
             **({"deleted": True} if s.get("deleted") else {}),
             **({"resigned": True} if s.get("resigned") else {}),
+            **({"timed_out": True} if s.get("timed_out") else {}),  # correspondence: its time ran out
         }
         for i, s in enumerate(seats)
     ]

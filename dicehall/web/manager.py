@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
 from dicehall.core.fairdice import commitment, new_seed
-from dicehall.core.game import CHANCE, RESIGN, State, get_game
+from dicehall.core.game import CHANCE, RESIGN, TIMEOUT, State, get_game
 from dicehall.core.names import NameRefused, check_seat_name, impersonates
 from dicehall.core.realdice import entry_seats, read_entry
 from dicehall.core.record import Event, GameRecord, apply_event, replay
 from dicehall.i18n.message import Message
 from dicehall.web.bots import BotRunner
-from dicehall.web.db import OPEN_STATUSES, UNDO, Finish, Player, Store, StoredEvent, TableMeta
+from dicehall.web.correspondence import TIMED_OUT, Correspondence, Reminder, check_game, move_seconds_of
+from dicehall.web.db import OPEN_STATUSES, UNDO, Finish, Player, Store, StoredEvent, TableMeta, Unchanged
 from dicehall.web.lifecycle import Lifecycle
 from dicehall.web.live import (
     RECENT_EVENTS,
@@ -61,12 +62,15 @@ log = logging.getLogger("dicehall.web")
 
 
 def finish_of(state: State[Any], meta: TableMeta | None = None) -> Finish:
-    """The result a finished game stores (the same scores and winners as its record's); at a rated table
-    (``meta``) with the rating update that runs in the same transaction."""
+    """The result a finished game stores (the same scores and winners as its record's); a seat that timed out
+    and was played on by a bot is a loss for its player (correspondence.py); at a rated table (``meta``) with the
+    rating update that runs in the same transaction."""
     scores, winners = list(state.scores()), list(state.winners())
+    seats = meta.seats if meta is not None else []
+    forfeited = tuple(i for i, s in enumerate(seats) if s.get("timed_out") and s["kind"] == "bot")
     if meta is None or not meta.rated:
-        return Finish(scores, winners)
-    return Finish(scores, winners, RatedGame(meta.id, meta.game, meta.seats, scores, winners))
+        return Finish(scores, winners, forfeited=forfeited)
+    return Finish(scores, winners, RatedGame(meta.id, meta.game, meta.seats, scores, winners), forfeited)
 
 
 def rated_after(table: LiveTable, finish: Finish | None) -> bool:
@@ -136,6 +140,9 @@ class TableManager:
         self.rematches = Rematches(self)
         self.pusher: Pusher | None = None
         """Web Push (push.py), set by the app; None: nobody is notified away from the page."""
+        self.correspondence = Correspondence(self)
+        self.correspondence.on_reminder.append(self._push_reminder)
+        """Correspondence tables: deadlines, reminders, timeouts, and the hooks ``on_reminder``/``on_timeout``."""
 
     # -- server start and stop ------------------------------------------------------------------------------
     def load_unfinished(self) -> int:
@@ -218,6 +225,9 @@ class TableManager:
         game = get_game(spec.game)
         rules = game.rules_type.from_preset(spec.preset, {**game.live_overrides, **spec.overrides})
         game.check_player_count(len(spec.seats))
+        move_seconds = move_seconds_of(spec)
+        if move_seconds is not None:
+            check_game(game.new_initial_state(rules, len(spec.seats)))
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
         for i, s in enumerate(spec.seats):
@@ -283,6 +293,7 @@ class TableManager:
             creator_player=player.id if player is not None else None,
             rated=rated,
             unrated=why,
+            move_seconds=move_seconds,
         )
         return self.start(meta), tokens
 
@@ -298,6 +309,8 @@ class TableManager:
             meta.dice_commit = commitment(meta.dice_seed)
         meta.status = status_for(meta.seats, state)
         turn = turn_seats(state, meta.seats, meta.dice == "real")
+        on_clock = Correspondence.on_clock(meta, state, meta.status)
+        meta.deadline = self.clock() + meta.move_seconds if on_clock and meta.move_seconds else None
         self.store.create_table(meta, turn)
         if after is not None:
             after()
@@ -305,6 +318,7 @@ class TableManager:
             self.owners.acquire(meta.id)  # a new id: nobody else can hold it
         table = self._live(meta, state, 0)
         table.last_turn = turn
+        table.clock_seats = on_clock
         self._add(table)
         self.advance(table, None, None)  # a game may open with dice
         self._open_together(table)
@@ -383,8 +397,9 @@ class TableManager:
             rated_after(table, finish)
         elif meta.status == "finished" and meta.rated:
             table.ratings = table_changes(self.store, meta.id, meta.seats)
+        self.correspondence.loaded(table)
         last = events[-1].at if events else meta.created
-        if meta.status in OPEN_STATUSES and self.lifecycle.is_stale(last):
+        if meta.status in OPEN_STATUSES and self.lifecycle.is_stale(last, meta.deadline):
             self.lifecycle.mark_abandoned(meta, fenced=True)
         return table
 
@@ -441,9 +456,18 @@ class TableManager:
         status = status_for(seats, table.state)
         link = {seat: player.id} if player is not None else None
         turn = self._turn_on_link(table, seats) if link else None
+        deadline = self.correspondence.deadline_for(
+            dataclasses.replace(table.meta, seats=seats), table.state, status, table.clock_seats
+        )
         try:
             self.store.update_table(
-                table_id, seats=seats, status=status, fence=self._fence(table_id), link=link, turn=turn
+                table_id,
+                seats=seats,
+                status=status,
+                fence=self._fence(table_id),
+                link=link,
+                turn=turn,
+                deadline=deadline,
             )
         except LeaseLost:
             raise self._lost(table) from None
@@ -451,6 +475,7 @@ class TableManager:
             table.last_turn = turn
         table.meta.seats = seats
         table.meta.status = status
+        self.correspondence.written(table, deadline)
         self.lobby.changed(table.meta)
         name_players(table.state, seats)
         table.broadcast(dumps({"type": "table", **table.describe()}))
@@ -590,6 +615,7 @@ class TableManager:
             )
         if table.seats[seat].get("resigned"):
             raise TableError("already_out", f"seat {seat} has resigned; it plays no more")
+        self.correspondence.refuse_if_late(table, seat)  # past the deadline: timed out, as the sweep would
         if table.status == "waiting":
             raise TableError("not_started", "the game starts when every seat is taken")
         if seq != table.seq:
@@ -764,6 +790,7 @@ class TableManager:
             raise TableError(
                 "wrong_seat", f"you do not hold seat {seat}; you can resign only seats {held or 'none'}"
             )
+        self.correspondence.refuse_if_late(table, seat)
         if table.seats[seat].get("resigned") or seat not in table.state.seats_in():
             raise TableError("already_out", f"seat {seat} is out of the game already", "resign")
         after = table.state.clone()
@@ -833,6 +860,15 @@ class TableManager:
             table.last_turn = turn
             self.tell_away(table, [s for s in turn if s not in before], "your_turn", tag=f"turn-{table.id}")
 
+    def _push_reminder(self, due: Reminder) -> None:
+        """A correspondence move's deadline is near: each linked player of the late seats hears of it (Web Push)."""
+        if self.pusher is None:
+            return
+        hours = max(1, round((due.deadline - self.clock()) / 3600))
+        url, tag = f"/table/{due.table_id}", f"deadline-{due.table_id}"
+        for player in filter(None, due.players):
+            self.pusher.notify(player, "deadline", due.game, url, tag, hours=hours)
+
     def tell_away(self, table: LiveTable, seats: list[int], kind: str, tag: str, **params: Any) -> None:
         """Notify (Web Push, push.py) the players linked to ``seats`` of ``table`` who have no page open on it
         holding that seat: ``kind`` is one of ``push.KINDS``."""
@@ -856,7 +892,7 @@ class TableManager:
         """Apply ``steps`` ``(actor, action, entered_by)`` and every chance event the server rolls after them;
         commit (with new ``seats``, if given); broadcast. The first step is checked (it refuses before changing
         anything; ``_RESIGNING`` resigns its seat); later steps are a simultaneous group's choices, already
-        checked on their branches."""
+        checked on their branches; ``TIMED_OUT`` steps time their seats out, out of turn like a resign)."""
         if table.status not in OPEN_STATUSES:
             return
         state = table.state
@@ -872,12 +908,18 @@ class TableManager:
         if seats is not None:
             table.meta.seats = seats  # the events' words and views read them; the log is rebuilt on failure
         for k, (actor, action, entered_by) in enumerate(steps):
-            text = RESIGN if action is _RESIGNING else state.action_to_string(action)
+            out_of_turn = action is _RESIGNING or action is TIMED_OUT
+            if out_of_turn:
+                text = RESIGN if action is _RESIGNING else TIMEOUT
+            else:
+                text = state.action_to_string(action)
             try:
-                if k and state.current_player() != actor:
+                if k and not out_of_turn and state.current_player() != actor:
                     raise RuntimeError(f"seat {actor} is not to move after the choices before it")
                 if action is _RESIGNING:
                     state.resign(int(actor))
+                elif action is TIMED_OUT:
+                    state.time_out(int(actor))
                 else:
                     # what the log holds, read back: a restarted server and a verifier replay the same position
                     state.apply_action(state.string_to_action(text))  # refuses before changing anything
@@ -928,6 +970,7 @@ class TableManager:
             status = status_for(table.seats, state)
             turn = self._turn_to_write(table, state)
             finish = finish_of(state, table.meta) if status == "finished" and status != table.status else None
+            deadline = self.correspondence.deadline_for(table.meta, state, status, table.clock_seats)
             self.store.append_events(
                 table.id,
                 [ev for ev, _, _ in pending],
@@ -936,6 +979,7 @@ class TableManager:
                 seats=seats,
                 turn=turn,
                 finish=finish,
+                deadline=deadline,
             )
         except TableError:
             raise
@@ -952,11 +996,12 @@ class TableManager:
         table.meta.status = status
         rated = rated_after(table, finish)
         self._turn_written(table, turn)
+        self.correspondence.written(table, deadline)
         table.touched = self.clock()
         if changed:
             self.lobby.changed(table.meta)
         opened = self._begin_together(table)
-        if opened:
+        if opened or not isinstance(deadline, Unchanged):
             # The last event leaves the table in a simultaneous phase: its view says so (as a snapshot's would),
             # so no page shows one of its seats choosing in turn until the phase's own messages arrive.
             pending[-1] = table.event(pending[-1][0])

@@ -35,6 +35,7 @@ ERROR_CODES = (
     "others_joined",
     "not_creator",
     "rated_one_seat",
+    "timed_out",
 )
 
 
@@ -145,6 +146,11 @@ class CreateTable(BaseModel):
         default=None,
         description="a rated game (ratings.md); null = rated when it can be and every person's seat is the "
         "creator's own or open; real dice, one seat, hints or no person make it unrated (the answer says why)",
+    )
+    move_days: Literal[1, 3, 7] | None = Field(
+        default=None,
+        description="correspondence: days each seat has for its move (1, 3 or 7); null = live play. Needs "
+        "two people or more and dice rolled by the server (docs/web.md, 'Correspondence tables')",
     )
 
 

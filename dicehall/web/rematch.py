@@ -128,6 +128,7 @@ class Rematches:
             hints=meta.hints,
             rated=meta.rated,  # the same table again: rated as the game before it
             unrated=meta.unrated,
+            move_seconds=meta.move_seconds,
         )
         store = self.manager.store
         table = self.manager.start(new, after=lambda: store.add_rematch(meta.id, new.id, held[0], now))

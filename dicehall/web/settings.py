@@ -44,6 +44,9 @@ class ServerSettings:
     )
     tables_per_hour: int = _field(30, "tables one player may create per hour", 1, 1_000_000)
     unfinished_per_client: int = _field(10, "unfinished tables one player may have at once", 1, 1_000_000)
+    correspondence_per_client: int = _field(
+        100, "unfinished correspondence tables (days per move) one player may have at once", 1, 1_000_000
+    )
     tables_per_hour_per_address: int = _field(
         600, "tables all players behind one address (a school, an office) may create per hour", 1, 10_000_000
     )

@@ -5,18 +5,24 @@ seat row keeps its table's status, whether it is to move (``turn``) and, once fi
 a walk of ``ix_dh_seats_player`` per status, then the tables and the players' names by primary key: no game is
 replayed, nothing is sorted in the database. Tables from before migration 0007 have no seat rows and are not
 listed.
+
+A correspondence table carries its ``move_seconds``, ``deadline`` and ``deadline_soon`` (its reminder is due,
+correspondence.py); the page's ``now`` is the server's clock, so pages count the time left from it. "Your turn"
+lists the games with a deadline first, the nearest first.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from dicehall.web.correspondence import reminder_lead
 from dicehall.web.db import Player, SeatEntry, TableMeta
 from dicehall.web.live import public_seats
 from dicehall.web.manager import TableManager
 
-OPEN_LIMIT = 200
-"""Open seats read per status (a player's unfinished tables are bounded by the quota)."""
+OPEN_LIMIT = 1000
+"""Open seats read per status (a player's unfinished tables are bounded by the quotas: 10 live and 100
+correspondence tables created, more joined)."""
 RANK = {"win": 0, "draw": 1, "loss": 2}
 """When a player held several seats of one finished table, the best of them is its result."""
 
@@ -33,6 +39,15 @@ def table_item(manager: TableManager, meta: TableMeta) -> dict[str, Any]:
         "seats": public_seats(meta.seats),
         "created": meta.created,
     }
+
+
+def clock_fields(meta: TableMeta, now: float) -> dict[str, Any]:
+    """A correspondence table's time control and deadline (nothing for a live table)."""
+    if meta.move_seconds is None:
+        return {}
+    deadline = meta.deadline if meta.status == "playing" else None
+    soon = deadline is not None and now >= deadline - reminder_lead(meta.move_seconds)
+    return {"move_seconds": meta.move_seconds, "deadline": deadline, "deadline_soon": soon}
 
 
 def _new_seat_of(old_seat: int, item: dict[str, Any]) -> int:
@@ -59,12 +74,13 @@ def my_games_page(
     page: dict[str, Any] = {"your_turn": [], "offers": [], "waiting": [], "finished": [], "next": None}
     if player is None:
         return page
+    page["now"] = now = manager.clock()
     store = manager.store
     cursor = (before, before_id) if before is not None and before_id is not None else None
     opened = _by_table(store.open_seats(player.id, OPEN_LIMIT)) if cursor is None else {}
     rows = store.finished_seats(player.id, limit, cursor)
     finished = _by_table(rows)
-    tables = store.tables_by_id([*opened, *finished])
+    tables = store.tables_listed([*opened, *finished])
     store.show_player_names(tables.values())
 
     def item(table_id: str, seats: list[SeatEntry]) -> dict[str, Any] | None:
@@ -75,6 +91,7 @@ def my_games_page(
         out["my_seats"] = sorted(e.seat for e in seats)
         out["turn"] = meta.status == "playing" and any(e.turn for e in seats)
         out["updated"] = max(e.updated for e in seats)
+        out.update(clock_fields(meta, now))
         return out
 
     # A rematch somebody offered this player: a waiting table with a seat kept for them (rematch.py).
@@ -101,8 +118,12 @@ def my_games_page(
             page["offers"].append(it)
         else:
             page["your_turn" if it["turn"] else "waiting"].append(it)
-    for key in ("your_turn", "offers", "waiting"):
+    for key in ("offers", "waiting"):
         page[key].sort(key=lambda it: (-it["updated"], it["table_id"]))
+    # the games on a clock first, the nearest deadline first; then the others, the latest first
+    page["your_turn"].sort(
+        key=lambda it: (it.get("deadline") is None, it.get("deadline") or -it["updated"], it["table_id"])
+    )
     for table_id, seats in finished.items():
         it = item(table_id, seats)
         if it is None:

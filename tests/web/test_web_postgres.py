@@ -27,6 +27,11 @@ from test_web_api import (  # noqa: F401
     test_record_endpoint_replays_and_lists_finished,
     test_tokens_are_stored_only_as_hashes,
 )
+from test_web_correspondence import (  # noqa: F401
+    test_a_player_holds_many_correspondence_games_apart_from_the_live_quota,
+    test_reminder_once_then_a_late_move_times_the_seat_out_and_the_other_wins,
+    test_the_deadline_keeps_a_table_from_being_abandoned,
+)
 from test_web_ws import (  # noqa: F401
     test_a_table_killed_before_its_opening_roll_rolls_it_on_restart,
     test_bad_input_gets_an_error_to_that_client_only_and_changes_nothing,

@@ -165,3 +165,36 @@ def test_the_api_refuses_a_subscription_and_stores_nothing(server):
         assert r.status_code == 422 and "not one this server sends to" in r.json()["detail"]
         me = c.get("/api/me").json()["player"]["id"]
         assert c.app.state.pusher.subs.count(me) == 0
+
+
+def test_the_deadline_reminder_of_a_correspondence_move_is_pushed(server):
+    """A 1-day table: 3 hours before Bob's deadline the sweep's reminder reaches his closed page."""
+    from test_web_correspondence import Clock, sweep
+
+    from dicehall.web.correspondence import HOUR
+
+    with PushService() as service, server(**LOOPBACK) as c:
+        become(c, "Ann")
+        table = create(c, seats=[{"kind": "human", "me": True}, {"kind": "human"}], move_days=1)
+        ann_token = table["seats"][0]["token"]
+        become(c, "Bob")
+        assert c.post("/api/me/push", json=service.subscription("bob", "en")).status_code == 201
+        with connect(c) as ws:
+            ws.request(
+                {
+                    "type": "join",
+                    "table": table["table_id"],
+                    "tokens": [table["seats"][1]["token"]],
+                    "link": [1],
+                }
+            )
+        clock = Clock(c.app.state.manager)
+        with connect(c) as ws:
+            view = play_until_seat(ws, latest(ws.join(table["table_id"], [ann_token])), 1)
+        turn = service.wait(1)  # "your turn" (Bob's page is closed)
+        deadline = view["state"]["clock"]["deadline"]
+        clock.ahead = deadline - clock.real() - 3 * HOUR + 60
+        sweep(c)
+        deliveries = service.wait(len(turn) + 1)
+        assert deliveries[-1].message["body"] == "Your move: the time for it runs out in 3 hours."
+        assert deliveries[-1].message["url"] == f"/table/{table['table_id']}"

@@ -186,7 +186,8 @@ function build(root: HTMLElement, info: TableInfo, pos: Positions, a: AnalysisRe
         );
         if (bestWords[k]) stepInfo.append(h("p", { "data-testid": "step-best" }, t("analysis.best", { move: bestWords[k], value: fmt(s.best_value), played: fmt(s.value) })));
       } else if (s?.kind === "resign") {
-        stepInfo.append(h("p", { class: "muted", "data-testid": "step-resign" }, t("analysis.resigned", { name: seatName(s.seat) })));
+        // (a correspondence seat that ran out of time is weighed as a resign: docs/web.md)
+        stepInfo.append(h("p", { class: "muted", "data-testid": "step-resign" }, t(s.move === "timeout" ? "analysis.timed_out" : "analysis.resigned", { name: seatName(s.seat) })));
       } else if (s?.kind === "forced") {
         stepInfo.append(h("p", { class: "muted" }, t("analysis.forced")));
       } else if (s?.kind === "roll") {

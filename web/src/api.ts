@@ -101,6 +101,8 @@ export interface TableSeat {
   deleted?: boolean;
   /** The seat gave the game up (Clever with 3 or 4 seats: a bot plays it on). */
   resigned?: boolean;
+  /** Correspondence: the seat's time to move ran out (with 3 or more players a bot plays it on). */
+  timed_out?: boolean;
 }
 
 /** The player behind this browser (GET /api/me). */
@@ -144,6 +146,10 @@ export interface TableInfo {
   ratings?: RatingChange[] | null;
   /** The dice fingerprint: SHA-256 of the table's secret seed (null: real dice, or a table from before). */
   dice_commit?: string | null;
+  /** Correspondence: seconds each seat has per move (absent or null: live play) and when the seats to move time
+   * out (wall seconds; null while nobody is on the clock). */
+  move_seconds?: number | null;
+  deadline?: number | null;
 }
 
 /** One player's rating change at a rated game's end. */
@@ -193,6 +199,8 @@ export interface MyGame extends TableInfo {
   result?: { scores: number[] | null; winners: number[] | null; mine: "win" | "loss" | "draw" | null };
   /** A rematch offered to this player: the finished table it answers and the seat (at this table) of who offered. */
   offer?: { table: string; by_seat: number };
+  /** Correspondence: the reminder before the deadline is due. */
+  deadline_soon?: boolean;
 }
 
 export interface GamesCursor {
@@ -207,6 +215,8 @@ export interface MyGames {
   waiting: MyGame[];
   finished: MyGame[];
   next: GamesCursor | null;
+  /** The server's clock (wall seconds): deadlines are counted from it. */
+  now?: number;
 }
 
 /** The game's public_view(); each game's view module knows its own extra fields. */
@@ -296,7 +306,7 @@ export const api = {
   games: () => request<GameInfo[]>("GET", "/api/games"),
   rules: (game: string, preset: string) =>
     request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
-  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean; rated?: boolean }) =>
+  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean; rated?: boolean; move_days?: number | null }) =>
     request<CreatedTable>("POST", "/api/tables", body),
   /** Offer a rematch of a finished table, or accept the one offered, for the seats held by `tokens`. */
   rematch: (table: string, tokens: Record<number, string>) =>

@@ -11,6 +11,7 @@ import { RuleInputError, rulesForm, type RulesForm } from "./rulesform";
 import { finishedGames } from "./finished-list";
 import { createTable } from "./quota";
 import { openTables } from "./tables-list";
+import { timeControl } from "./timecontrol";
 import { VIEWS } from "./views";
 import { ratedOption, unratedText } from "./ratings";
 
@@ -58,6 +59,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
   const hintsRow = h("div", { class: "row", "data-testid": "hints-row" }, hintsBox, h("label", { for: "hints-allowed" }, t("lobby.hints")));
   const hintsHint = h("p", { class: "muted small" }, t("lobby.hints_hint"));
   const rated = ratedOption(hintsBox); // "Rated game" (ratings.ts)
+  const timing = timeControl(); // live, or days a move (correspondence)
   const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
   const finishedBox = h("div", { class: "table-list" });
   const tablesBox = h("div", { class: "table-list" });
@@ -78,6 +80,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     hintsRow,
     hintsHint,
     rated.row,
+    timing.el,
     h("h2", null, t("lobby.house_rules")),
     h("p", { class: "muted small" }, t("lobby.house_rules_hint")),
     rulesBox,
@@ -276,8 +279,10 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       throw err;
     }
     const dice: "rolled" | "real" = diceMode.value === "real" ? "real" : "rolled";
-    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, ...(game.hints === false ? {} : { hints: hintsBox.checked }), rated: rated.value() };
     const here = new Set(seats.flatMap((s, i) => (s.here() ? [i] : [])));
+    const timingProblem = timing.problem(here.size, seats.filter((s) => s.spec().kind === "human").length);
+    if (timingProblem !== null) return toast(timingProblem);
+    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, ...(game.hints === false ? {} : { hints: hintsBox.checked }), rated: rated.value(), move_days: timing.moveDays() };
     createBtn.disabled = true;
     try {
       const created = await createTable(body);

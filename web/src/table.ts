@@ -13,6 +13,7 @@ import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, ruleValue } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 import { ratingChanges, unratedText } from "./ratings";
+import { clockWords, perMoveWords, type TableClock } from "./deadline";
 
 const LOG_LIMIT = 200;
 
@@ -50,6 +51,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const howto = h("a", { class: "small howto-link", href: "/rules?game=thousand", "data-link": true }, t("home.how_to_play"));
   const seatBadge = h("p", { class: "seat-badge", "data-testid": "seat-badge" });
   const houseRules = h("p", { class: "house-rules-line muted small", "data-testid": "house-rules" });
+  // Correspondence: who is on the clock and the time left (redrawn each minute; events are announced anyway)
+  const clockLine = h("p", { class: "clock-line", "data-testid": "clock-line", hidden: true });
   const claimBox = h("div", { class: "claim", hidden: true });
   const viewRoot = h("div", { class: "view-root" });
   // The log is redrawn whole on (re)connection: a screen reader hears only new events, from `announcer`.
@@ -66,6 +69,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       { class: "table-page" },
       h("div", { class: "table-head" }, title, seatBadge, h("span", { class: "table-actions" }, hintBtn, resignBtn, deleteBtn), howto, tableDetails(tableId)),
       houseRules,
+      clockLine,
       claimBox,
       h("div", { class: "table-body" }, viewRoot, h("div", { class: "table-side" }, hintBox, h("aside", { class: "log-box", tabindex: 0, "aria-label": t("table.events") }, h("h2", null, t("table.events")), logList))),
       overlay,
@@ -93,6 +97,11 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   const entryWords = (e: LogEntry, state: View | null): string[] => {
     // Real dice: a taken-back entry is the table's own event, not the game's.
     if (e.actor === "undo") return [t("log.undo", { name: seatName(e.entered_by ?? 0), dice: e.move })];
+    // Correspondence: a seat's time ran out (a bot plays it on when the seat is a bot's now)
+    if (e.move === "timeout" && typeof e.actor === "number") {
+      const bot = info?.seats.find((s) => s.seat === e.actor)?.kind === "bot" && state?.terminal !== true;
+      return [t(bot ? "log.timeout_bot" : "log.timeout", { name: seatName(e.actor) })];
+    }
     const lines = view?.describe?.(e, state) ?? [];
     // (never the server's English `text`: without a view's words the move is shown in its notation)
     return [lines[0] || t("log.move", { name: actorName(e.actor, seatName), move: e.move }), ...lines.slice(1)];
@@ -429,8 +438,17 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     void refreshHints();
   });
 
+  const drawClock = (): void => {
+    const clock = lastState?.clock as TableClock | undefined;
+    const words = clock && !lastState?.terminal ? clockWords(clock.deadline, clock.seats.some((s) => mySeats.includes(s)), clock.seats.map(seatName).join(", "), Date.now() / 1000) : "";
+    clockLine.hidden = !clock;
+    clockLine.textContent = clock ? [perMoveWords(clock.move_seconds), words].filter(Boolean).join(" · ") : "";
+  };
+  const clockTimer = window.setInterval(drawClock, 60_000);
+
   const applyState = (state: View, fresh: LogEntry | null): void => {
     lastState = state;
+    drawClock();
     updateActions();
     view?.update(state, fresh);
     // A view still animating the last events (Wurf's throws) shows the game over once they have played.
@@ -453,6 +471,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       spectator = isSpectator;
       if (wanted > seats.length) toast(t("table.links_refused"));
       updateBadge();
+      drawClock();
       renderClaim();
       if (lastState) view?.update(lastState, null);
       void refreshHints();
@@ -547,6 +566,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
 
   return () => {
     narrow.removeEventListener("change", placeHints);
+    window.clearInterval(clockTimer);
     conn.stop();
     view?.destroy();
     setStatus("offline");

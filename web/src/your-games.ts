@@ -9,6 +9,7 @@ import { apiErrorText } from "./errors";
 import { formatAgo, t, type MessageId } from "./i18n";
 import { resignConsequence } from "./resign-words";
 import { gameTitle, presetName, seatLabel } from "./names";
+import { clockWords, perMoveWords } from "./deadline";
 
 const PAGE = 5;
 const REFRESH_MS = 15_000;
@@ -85,7 +86,21 @@ function offerRow(g: MyGame): HTMLElement {
   );
 }
 
-function openRow(g: MyGame, refresh: () => void): HTMLElement {
+/** A correspondence game's clock: "3 days a move · Your move — 2 days 4 hours left", and "deadline soon" (in
+ * words and a marked badge, not by colour alone) once its reminder is due. */
+function clockOf(g: MyGame, now: number): HTMLElement | null {
+  if (!g.move_seconds) return null;
+  const words = clockWords(g.deadline, g.turn, "", now);
+  return h(
+    "div",
+    { class: "small yg-clock", "data-clock": g.table_id },
+    g.deadline_soon ? h("span", { class: "badge pit", "data-soon": g.table_id }, t("clock.soon")) : null,
+    g.deadline_soon ? " " : "",
+    [perMoveWords(g.move_seconds), words].filter(Boolean).join(" · "),
+  );
+}
+
+function openRow(g: MyGame, refresh: () => void, now: number): HTMLElement {
   const yourTurn = g.turn;
   const resignBtn = h("button", { type: "button", class: "btn ghost", "data-resign": g.table_id }, t("resign.button"));
   resignBtn.addEventListener("click", () => void resign(g, refresh));
@@ -104,6 +119,7 @@ function openRow(g: MyGame, refresh: () => void): HTMLElement {
         h("span", { class: "muted" }, [g.preset ? presetName(g.game, g.preset) : "", yourTurn ? "" : t(g.status === "waiting" ? "tables.waiting" : "yours.in_play")].filter(Boolean).join(" · ")),
       ),
       h("div", { class: "muted small" }, ...seatList(g), when(g)),
+      clockOf(g, now),
     ),
     h(
       "div",
@@ -177,9 +193,10 @@ export function yourGames(box: HTMLElement): () => void {
       clear(waitList);
       clear(doneList);
       const again = (): void => void refresh();
-      turnList.append(...page.your_turn.map((g) => openRow(g, again)));
+      const now = page.now ?? Date.now() / 1000;
+      turnList.append(...page.your_turn.map((g) => openRow(g, again, now)));
       offerList.append(...(page.offers ?? []).map(offerRow));
-      waitList.append(...page.waiting.map((g) => openRow(g, again)));
+      waitList.append(...page.waiting.map((g) => openRow(g, again, now)));
       doneList.append(...page.finished.map(finishedRow));
       turnHead.textContent = t("yours.your_turn", { n: page.your_turn.length });
       cursor = page.next;
