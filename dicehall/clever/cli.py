@@ -10,6 +10,7 @@ import typer
 
 from dicehall.clever import sheet as S
 from dicehall.clever import words as W
+from dicehall.clever.entry import read_dice
 from dicehall.clever.state import CleverState, PhaseStart
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
@@ -149,6 +150,11 @@ class Narrator:
         self.phase = state.phase_start
 
 
+def _read_dice(state: State[Any], text: str) -> int:
+    assert isinstance(state, CleverState)
+    return read_dice(state, text)
+
+
 def make_narrator(names: list[str]) -> Narrator:
     return Narrator(names)
 
@@ -194,6 +200,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             resume=record,
             history=not no_save,
             real_dice=real_dice,
+            read_dice=_read_dice,
         )
 
     train_app = typer.Typer(

@@ -22,6 +22,7 @@ from dicehall.core.cli_options import (
     SetOpt,
     console,
 )
+from dicehall.core.cli_realdice import Entered
 from dicehall.core.cli_support import (
     QuitGame,
     add_simulate_command,
@@ -29,10 +30,12 @@ from dicehall.core.cli_support import (
     introduce,
     is_quit,
     play_in_terminal,
+    real_dice_on,
     setup_play,
 )
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
+from dicehall.core.realdice import read_entry
 from dicehall.core.simulate import RunSummary
 from dicehall.i18n import Message, current, localize, tr, translator
 from dicehall.thousand.bots import ThousandBot
@@ -58,7 +61,10 @@ def allowed_text(state: ThousandState) -> str:
         return tr("thousand.cli.allowed_keep", options=opts)
     moves = []
     legal = state.legal_actions()
-    if ROLL in legal:
+    if ROLL in legal and real_dice_on():
+        example = " ".join(str(d) for d in (3, 1, 5, 5, 2)[: state.dice_in_hand])
+        moves.append(tr("thousand.cli.key_roll_dice", example=example))
+    elif ROLL in legal:
         moves.append(tr("thousand.cli.key_roll"))
     if BANK in legal:
         moves.append(tr("thousand.cli.key_bank"))
@@ -91,6 +97,8 @@ def read_command(state: ThousandState, raw: str) -> Any:
                 tr("thousand.cli.not_a_choice", text=repr(raw.strip()), allowed=allowed_text(state))
             )
         raise ValueError(tr("thousand.cli.keep_first", allowed=allowed_text(state)))
+    if real_dice_on() and _DICE.fullmatch(text):
+        return _roll_with(state, text)
     if text in _words("roll"):
         action: Any = ROLL
     elif text in _words("bank"):
@@ -107,6 +115,22 @@ def read_command(state: ThousandState, raw: str) -> Any:
                 tr(f"thousand.cli.cannot_{action}", reason=exc.localized(), allowed=allowed_text(state))
             ) from None
     return action
+
+
+_DICE = re.compile(r"[1-6](?:[ ,]*[1-6])*")
+"""Faces typed as they fell: ``3 1 5 5 2``, ``3,1,5,5,2`` or ``31552``."""
+
+
+def _roll_with(state: ThousandState, text: str) -> Entered:
+    """Real dice: the faces typed at the roll/bank prompt roll and enter them in one step."""
+    if ROLL not in state.legal_actions():
+        raise ValueError(tr("thousand.cli.dice_not_now", allowed=allowed_text(state)))
+    thrown = state.clone()
+    thrown.apply_action(ROLL)
+    try:
+        return Entered(ROLL, read_entry(thrown, text))
+    except DicehallError as exc:
+        raise ValueError(exc.localized()) from None
 
 
 def _words(command: str) -> set[str]:
