@@ -33,6 +33,11 @@ from dicehall.core.game import CHANCE, State, get_game
 from dicehall.core.simulate import RunSummary
 from dicehall.i18n import Message, current, localize, tr
 
+EXAMPLES = """Examples:
+dicehall play clever                          solo: aim for the best score
+dicehall play clever --players me,bot:expert  against a bot
+dicehall play clever --real-dice              your own dice: type what fell"""
+
 
 def help_text() -> str:
     """How to answer in the terminal game, in the process's language."""
@@ -160,7 +165,7 @@ def make_narrator(names: list[str]) -> Narrator:
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
-    @play_app.command("clever")
+    @play_app.command("clever", epilog=EXAMPLES)
     def play_clever(
         players: str = typer.Option(
             "me", "--players", help="'me' for solo, or e.g. 'me,bot:greedy,bot:expert'."

@@ -43,6 +43,13 @@ from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 from dicehall.thousand.terminal import board, roll_picture, turn_line
 
+EXAMPLES = """Examples:
+dicehall play thousand                     you against bot:expert
+dicehall play thousand --players me,ann    two people at one keyboard
+dicehall play thousand --real-dice         your own dice: type what fell
+dicehall play thousand --set target=500    a shorter game
+dicehall play thousand --resume 3          go on with game 3 (dicehall games)"""
+
 
 def help_text() -> str:
     """The commands of the terminal game (rich markup), in the process's language."""
@@ -277,7 +284,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
 
     register_solve(app)
 
-    @play_app.command("thousand")
+    @play_app.command("thousand", epilog=EXAMPLES)
     def play_thousand(
         players: str = typer.Option(
             "me,bot:expert", "--players", help="Seats in order, e.g. me,bot:expert,bot:cautious or ann,bob."

@@ -53,6 +53,11 @@ from dicehall.wurf.terminal import cell_help, describe_action, describe_outcome,
 MIN_SIZE, MAX_SIZE = 64, 4096  # a picture smaller shows no pips; larger exceeds common offscreen GL buffers
 
 
+EXAMPLES = """Examples:
+dicehall play wurf                    you against a bot
+dicehall play wurf --players me,ann   two people at one keyboard"""
+
+
 def play_help() -> str:
     """The commands of ``play wurf`` and what a cell and power mean, in the process's language."""
     return tr("wurf.play.help") + "\n" + cell_help() + "."
@@ -204,7 +209,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
     app.add_typer(referee_app, name="referee")
     app.add_typer(render_app, name="render")
 
-    @play_app.command("wurf")
+    @play_app.command("wurf", epilog=EXAMPLES)
     def play_wurf(
         players: str = typer.Option("me,bot:expert", "--players", help="e.g. 'me,bot:cautious,bot:expert'."),
         arena: str = typer.Option(
