@@ -33,11 +33,12 @@ from dicehall.core.cli_support import (
     real_dice_on,
     setup_play,
 )
+from dicehall.core.cli_words import is_command
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.realdice import read_entry
 from dicehall.core.simulate import RunSummary
-from dicehall.i18n import Message, current, localize, tr, translator
+from dicehall.i18n import Message, current, localize, tr
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
@@ -86,11 +87,11 @@ def read_command(state: ThousandState, raw: str) -> Any:
     text = raw.strip().lower()
     if is_quit(text):
         raise QuitGame
-    if text == "help":
+    if is_command("thousand", "help", text):
         console.print(how_to(state.rules))
         console.print(help_text())
         return None
-    if text in ("board", "show"):
+    if is_command("thousand", "board", text):
         return None
     if state.pending_roll is not None:
         options = list(keep_options(state.pending_roll.combos))
@@ -106,9 +107,9 @@ def read_command(state: ThousandState, raw: str) -> Any:
         raise ValueError(tr("thousand.cli.keep_first", allowed=allowed_text(state)))
     if real_dice_on() and _DICE.fullmatch(text):
         return _roll_with(state, text)
-    if text in _words("roll"):
+    if is_command("thousand", "roll", text):
         action: Any = ROLL
-    elif text in _words("bank"):
+    elif is_command("thousand", "bank", text):
         action = BANK
     elif not text:
         raise ValueError(tr("cli.play.type_command", allowed=allowed_text(state)))
@@ -138,14 +139,6 @@ def _roll_with(state: ThousandState, text: str) -> Entered:
         return Entered(ROLL, read_entry(thrown, text))
     except DicehallError as exc:
         raise ValueError(exc.localized()) from None
-
-
-def _words(command: str) -> set[str]:
-    """What a player may type for ``command`` (roll, bank): the English words and those of their language (each
-    language's words are chosen so that no word means two commands; see docs/cli.md)."""
-    return set(translator("en")(f"thousand.cli.words.{command}").split()) | set(
-        tr(f"thousand.cli.words.{command}").split()
-    )
 
 
 def make_human(names: list[str], desk: HintDesk | None = None) -> Any:

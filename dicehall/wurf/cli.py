@@ -42,6 +42,7 @@ from dicehall.core.cli_support import (
     run_simulate_command,
     setup_play,
 )
+from dicehall.core.cli_words import is_command
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord
@@ -88,10 +89,10 @@ def parse_human(state: WurfState, text: str) -> Action:
     if not words:
         raise NotationError(Message("wurf.play.empty"))
     head, args = words[0], words[1:]
-    if head in ("e", "end", "stop"):
+    if is_command("wurf", "end", head):
         _no_more(args, 0, "wurf.play.usage_end")
         return EndTurn()
-    if head in ("t", "throw") or re.fullmatch(r"[a-e][1-5]", head):
+    if is_command("wurf", "throw", head) or re.fullmatch(r"[a-e][1-5]", head):
         if re.fullmatch(r"[a-e][1-5]", head):
             args = [head, *args]
         if not args:
@@ -111,7 +112,7 @@ def parse_human(state: WurfState, text: str) -> Action:
         except ValueError:
             raise NotationError(Message("wurf.play.power_number")) from None
         return Throw(x, y, power, spin)
-    if head in ("g", "gather"):
+    if is_command("wurf", "gather", head):
         _no_more(args, 1, "wurf.play.usage_gather")
         if len(state.arena) < 2:
             raise NotationError(Message("wurf.play.nothing_to_gather", n=len(state.arena)))
@@ -146,12 +147,12 @@ def make_human(names: list[str]) -> Any:
         )
         while True:
             raw = ask("> ").strip()  # 'q' raises QuitGame: it offers to save, like Ctrl-C
-            if raw.lower() in ("help", "h", "?"):
+            if is_command("wurf", "help", raw):
                 console.print(tr("wurf.intro"))
                 console.print(escape(play_help()))
                 console.print(tr("wurf.play.now", commands=escape(allowed_commands(state))))
                 continue
-            if raw.lower() in ("board", "b"):
+            if is_command("wurf", "board", raw):
                 console.print(render_state(state, names))
                 continue
             try:
