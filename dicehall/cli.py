@@ -13,6 +13,7 @@ from rich.table import Table
 
 from dicehall.core.cli_options import RulesFileOpt, SetOpt, check_record_file, console, fail
 from dicehall.core.cli_support import load_rules
+from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import game_names, get_game
 from dicehall.core.record import GameRecord, replay
@@ -102,7 +103,7 @@ def rules_cmd(
         allowed = type(rules).allowed(key) or ("true | false" if isinstance(value, bool) else "")
         meaning = _said(t, f"rule.{game}.{key}.doc", doc)
         table.add_row(key, f"[yellow]{shown}[/]" if key in changed else shown, allowed, meaning)
-    console.print(table)
+    console.print(fit(table, console, drop=(t("cli.col.allowed"),)))
     console.print(t("cli.rules.presets", presets=presets))
 
 

@@ -65,6 +65,11 @@ class View:
     compact: bool = False
 
 
+def numbers_of(numbers: dict[str, str]) -> Any:
+    """A hint row's move → the number of its choice (what the player types)."""
+    return lambda move: numbers.get(move, move)
+
+
 def make_human(names: list[str], desk: HintDesk | None = None, view: View | None = None) -> Any:
     view = view or View()
 
@@ -81,7 +86,9 @@ def make_human(names: list[str], desk: HintDesk | None = None, view: View | None
             low = raw.lower()
             if low in HINT_WORDS:
                 if desk is not None:
-                    desk.show(state.seen_by(seat), names)  # (weighed without the others' passive choices)
+                    numbers = {state.action_to_string(a): code for code, a, _ in rows}
+                    # (weighed without the others' passive choices)
+                    desk.show(state.seen_by(seat), names, numbers_of(numbers))
                 continue
             if is_command("clever", "help", low):
                 console.print(how_to(state.rounds))

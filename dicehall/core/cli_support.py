@@ -48,6 +48,7 @@ from dicehall.core.cli_options import (
     fail,
 )
 from dicehall.core.cli_realdice import Entered, can_take_back, take_back
+from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
 from dicehall.core.history import keep
@@ -281,7 +282,7 @@ def print_report(report: dict[str, Any]) -> None:
             t.fixed(sc["sd"], 1),
             t.fixed(sc["median"], 0),
         )
-    console.print(table)
+    console.print(fit(table, console, drop=(tr("cli.col.seat"), tr("cli.col.median"), tr("cli.col.sd"))))
     if report["stats"]:
         st = Table(title=tr("cli.report.statistics"))
         for col in ("statistic", "mean", "sd", "p5", "median", "p95"):
@@ -292,7 +293,7 @@ def print_report(report: dict[str, Any]) -> None:
                 *(t.fixed(d[k], 2) for k in ("mean", "sd")),
                 *(t.fixed(d[k], 1) for k in ("p5", "median", "p95")),
             )
-        console.print(st)
+        console.print(fit(st, console, drop=(tr("cli.col.sd"),)))
 
 
 def _stat_label(key: str) -> str:

@@ -33,6 +33,7 @@ from dicehall.core.cli_support import (
     real_dice_on,
     setup_play,
 )
+from dicehall.core.cli_tables import fit
 from dicehall.core.cli_words import is_command
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
@@ -152,7 +153,7 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
             raw = ask(f"{names[seat]} [{allowed_text(state)}] > ")
             if raw.strip().lower() in HINT_WORDS:
                 if desk is not None:
-                    desk.show(state, names)
+                    desk.show(state, names, lambda move: key_for(state, move))
                 continue
             try:
                 action = read_command(state, raw)
@@ -165,6 +166,16 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
             return action
 
     return ask_human
+
+
+def key_for(state: ThousandState, move: str) -> str:
+    """What to type for ``move``: its choice's number, or the command's first word in the player's language."""
+    if state.pending_roll is not None:
+        options = list(keep_options(state.pending_roll.combos))
+        return str(options.index(move) + 1) if move in options else move
+    if move in (ROLL, BANK):
+        return tr(f"thousand.cli.words.{move}").split()[0]
+    return move
 
 
 def show_position(state: ThousandState, names: list[str]) -> None:
@@ -269,7 +280,7 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
             s["player"],
             *(current().fixed(d[k], 0) for k in ("min", "p5", "p25", "median", "p75", "p95", "max")),
         )
-    console.print(table)
+    console.print(fit(table, console, drop=(tr("cli.col.p25"), tr("cli.col.p75"))))
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
