@@ -149,7 +149,7 @@ def test_play_real_dice_typed_and_undone(tmp_path: Path) -> None:
         result.output
     )  # the input ends mid-game: the record is saved on the way out
     out = " ".join(result.output.split())
-    assert "type the dice that fell" in out and "Missing: the purple die" in out
+    assert "throws: the dice that fell" in out and "Missing: the purple die" in out
     assert "taken back: W3 Y5 B1 G6 O2 P4" in out and "taken back: W:Y.r2c2" in out
     rec = GameRecord.load(save)
     assert [e.entered_by for e in rec.events if e.actor == "chance"] == [0, 0]
