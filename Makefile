@@ -36,6 +36,7 @@ KERNEL_SRC := $(shell grep -rlE --include='*.py' 'numba|njit' dicehall 2>/dev/nu
 $(KERNEL_STAMP): $(STAMP) $(KERNEL_SRC) dicehall/web/botwarm.py
 	find dicehall -name '*.nbi' -delete -o -name '*.nbc' -delete
 	$(BIN)/python -c "import dicehall.web.botwarm"
+	$(BIN)/python -c "import dicehall.clever.blocks as b; b.warm()"
 	touch $@
 
 # The main job: the web lobby on http://127.0.0.1:8000 (ARGS="play thousand" runs another command instead).

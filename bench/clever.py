@@ -1,4 +1,5 @@
-"""Clever benchmark: random games per second on one core (compiled kernel, simulation path, plain engine),
+"""Clever benchmark: random games per second on one core (compiled kernel, the simulation's kernel blocks in
+this process and as the whole user command, the older per-game path, plain engine), bot:master simulated,
 bot:master's held-out mean and ms per game, training episodes per second, greedy solo games per second, the
 expert's mean and speed.
 
@@ -79,6 +80,34 @@ def _learned(quick: bool) -> dict[str, float]:
     return out
 
 
+def _simulate(players: str, games: int) -> tuple[float, float]:
+    """``simulate`` in this process (the kernel's block path for random and master): wall and CPU seconds."""
+    from dicehall.core.agents import parse_players
+    from dicehall.core.simulate import SimulationJob, simulate
+
+    job = SimulationJob("clever", CleverRules.from_preset(), tuple(parse_players(players)), 1)
+    simulate(job, 10)  # loads the kernel
+    wall, cpu = time.perf_counter(), time.process_time()
+    simulate(job, games)
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _command(games: int) -> tuple[float, float]:
+    """The whole user command ``dicehall simulate clever --players bot:random --jobs 1`` in a new process, start-up
+    included: wall and CPU seconds (one core)."""
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    command = [sys.executable, "-m", "dicehall.cli", "simulate", "clever", "--players", "bot:random"]
+    command += ["--games", str(games), "--seed", "1", "--jobs", "1", "--json"]
+    subprocess.run(command, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def run(quick: bool = False) -> dict[str, float]:
     n_random, n_greedy, n_expert = (300, 100, 3) if quick else (3000, 1000, 60)
     n_kernel = 20_000 if quick else 200_000
@@ -91,8 +120,21 @@ def run(quick: bool = False) -> dict[str, float]:
     out["kernel_random_solo_mean"] = round(mean, 2)
     secs, mean = _kernel(n_kernel // 4, 4)
     out["kernel_random_4p_games_per_s"] = round(n_kernel // 4 / secs, 1)
+    n_block = 5_000 if quick else 50_000
+    wall, cpu = _simulate("bot:random", n_block)
+    out["simulate_random_solo_games_per_s"] = round(n_block / wall, 1)
+    out["simulate_random_solo_games_per_cpu_s"] = round(n_block / cpu, 1)
+    wall, cpu = _command(n_block)
+    out["simulate_command_random_solo_games_per_s"] = round(n_block / wall, 1)  # start-up included
+    out["simulate_command_random_solo_games_per_cpu_s"] = round(n_block / cpu, 1)
+    wall, cpu = _command(1)
+    out["simulate_command_start_up_cpu_s"] = round(cpu, 2)
+    n_master = 20 if quick else 300
+    wall, cpu = _simulate("bot:master", n_master)
+    out["simulate_master_solo_games_per_s"] = round(n_master / wall, 1)
+    out["simulate_master_solo_games_per_cpu_s"] = round(n_master / cpu, 1)
     secs, scores = _run(RandomAgent(), n_random, 1)
-    out["simulate_random_solo_games_per_s"] = round(n_random / secs, 1)
+    out["simulate_per_game_random_solo_games_per_s"] = round(n_random / secs, 1)  # engine state in and out
     out["random_solo_mean"] = round(float(np.mean(scores)), 2)
     secs, scores = _run(RandomAgent(), n_random, 1, fast=False)
     out["engine_random_solo_games_per_s"] = round(n_random / secs, 1)

@@ -7,6 +7,8 @@ the solvers.
   assets come from the cache); ``encoding`` what the browser was sent.
 - ``wurf3d_plain_bytes``, ``wurf3d_gzip_bytes``, ``wurf3d_br_bytes``: the 3D chunk (three.js, loaded only at a Der
   große Wurf table) as sent plain, gzip and brotli.
+- ``worker_install_bytes`` / ``_files``: what the service worker keeps after a first visit has loaded (the other
+  languages, the offline page, icons), fetched once in the background, brotli where it applies.
 
 - ``{before,after}_first_hint_s``: the first hint of a Dice 1000 table (classic, a player against a bot) on a
   server that has been up a while (its warm-up done: ``GET /api/warm-up``), through HTTP; ``before_`` with the
@@ -89,6 +91,20 @@ def _chunk_sizes(base: str) -> dict[str, int]:
                 r.raise_for_status()
                 out[f"wurf3d_{label}_bytes"] = sum(len(chunk) for chunk in r.iter_raw())
     return out
+
+
+def _worker_install_bytes(base: str) -> dict[str, int]:
+    """What the service worker fetches once, after the first visit's page has loaded (its list in ``/sw.js``),
+    as sent to a browser that accepts brotli: the price of opening fast and of the offline page later."""
+    with httpx.Client(timeout=30) as client:
+        listed = re.search(r"const PRECACHE = (\[.*?\]);", client.get(f"{base}/sw.js").text)
+        assert listed, "sw.js lists the files it keeps"
+        total = 0
+        for path in json.loads(listed.group(1)):
+            with client.stream("GET", base + path, headers={"accept-encoding": "br, gzip"}) as r:
+                r.raise_for_status()
+                total += sum(len(chunk) for chunk in r.iter_raw())
+    return {"worker_install_bytes": total, "worker_install_files": len(json.loads(listed.group(1)))}
 
 
 def _wait_warm(http: httpx.Client, base: str) -> None:
@@ -182,7 +198,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         proc = start_server(f"sqlite:///{Path(tmp) / 'bench.sqlite'}", port)
         try:
             base = f"http://127.0.0.1:{port}"
-            figures = {**_visit(base), **_chunk_sizes(base)}
+            figures = {**_visit(base), **_chunk_sizes(base), **_worker_install_bytes(base)}
         finally:
             stop_server(proc)
         for warm in (False, True):

@@ -2,7 +2,8 @@
 
 Figures: physics throw time with 10 dice already in the arena (median/p90 wall and CPU time, one thread), the
 same with its motion recorded and packed for a live table, the motion payload's size, fast model throws per
-second, and full bot-versus-bot games per second with the fast model.
+second, full bot-versus-bot games per second with the fast model, and the time of a hint (the map of where to
+aim).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 import numpy as np
 
 from dicehall.core.agents import make_bot
+from dicehall.core.game import CHANCE
 from dicehall.core.simulate import play_game
+from dicehall.wurf.actions import EndTurn, Rearrange
 from dicehall.wurf.arena.base import DieRest, ThrowParams
 from dicehall.wurf.arena.fast import FastArena
 from dicehall.wurf.arena.physics import PhysicsArena
@@ -149,12 +152,66 @@ def bench_games(games: int) -> dict[str, float]:
     return out
 
 
+def hint_positions(count: int) -> list[WurfState]:
+    """Decision positions of seeded bot:expert games (2–5 players, every stage of the game, big throws too)."""
+    found: list[WurfState] = []
+    game = 0
+    while len(found) < count:
+        players = 2 + game % 4
+        state = WurfState(WurfRules.from_preset("standard"), players)
+        bot = make_bot("wurf", "expert", state.rules)
+        rng = np.random.default_rng(500 + game)
+        while not state.is_terminal() and len(found) < count:
+            if state.current_player() == CHANCE:
+                state.apply_action(state.sample_chance(rng))
+                continue
+            found.append(state.clone())
+            state.apply_action(bot.choose(state, rng))
+        game += 1
+    return found
+
+
+def bench_hints(count: int) -> dict[str, float]:
+    """The hint of a Wurf position (wurf/hints.py: the 10 × 10 map at the expert's two powers, its own candidates,
+    gathering and ending): the first in the process (the expert made), then CPU ms per new position, and a
+    position asked again (kept)."""
+    from dicehall.wurf import hints
+
+    positions = hint_positions(count)
+    hints._EXPERT.clear()
+    hints._MAPS.clear()
+    t0 = time.perf_counter()
+    hints.wurf_hints(positions[0])
+    first = time.perf_counter() - t0
+    cpu = []
+    beaten = 0
+    for state in positions[1:]:
+        c0 = time.thread_time()
+        h = hints.wurf_hints(state)
+        cpu.append(time.thread_time() - c0)
+        m = hints.throw_map(state)
+        beaten += m.expert != m.best and not isinstance(m.expert, EndTurn | Rearrange)
+        assert h.map is m
+    t0 = time.perf_counter()
+    hints.wurf_hints(positions[-1])
+    again = time.perf_counter() - t0
+    return {
+        "hint_first_ms": 1000 * first,
+        "hint_median_cpu_ms": 1000 * float(np.median(cpu)),
+        "hint_p90_cpu_ms": 1000 * float(np.percentile(cpu, 90)),
+        "hint_max_cpu_ms": 1000 * float(np.max(cpu)),
+        "hint_asked_again_us": 1e6 * again,
+        "hint_grid_beats_expert_throw_share": beaten / len(cpu),
+    }
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     figures.update(bench_physics(40 if quick else 300))
     figures.update(bench_motion(20 if quick else 100))
     figures.update(bench_fast(0.5 if quick else 2.0))
     figures.update(bench_games(20 if quick else 200))
+    figures.update(bench_hints(40 if quick else 300))
     return figures
 
 

@@ -14,8 +14,10 @@ import numpy as np
 from dicehall.clever.game import CleverGame
 from dicehall.clever.master import MasterAgent
 from dicehall.clever.rules import CleverRules
+from dicehall.core.agents import Agent
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
+from dicehall.core.stats import wilson_interval
 
 AREAS = ("yellow", "blue", "green", "orange", "purple")
 
@@ -63,3 +65,45 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Mean of ``a - b`` over the same games and its 95 % half-width."""
     d = a - b
     return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def table_games(
+    candidate: Agent, opponent: Agent, players: int, games: int, seed: int
+) -> dict[str, float | list[float]]:
+    """``candidate`` in one seat and ``opponent`` in the others, the candidate's seat rotating game by game (game
+    ``j``: seat ``j % players``, dice from ``game_seed(seed, j)``): its win share (ties shared, as the engine
+    scores them) with the Wilson 95 % interval, its mean score, the opponents' mean, and its mean lead over the
+    best opponent."""
+    rules = CleverRules.from_preset()
+    game = CleverGame()
+    wins = 0.0
+    own = np.zeros(games)
+    others = np.zeros(games)
+    lead = np.zeros(games)
+    start = time.perf_counter()
+    for j in range(games):
+        seat = j % players
+        agents = [candidate if q == seat else opponent for q in range(players)]
+        s = game_seed(seed, j)
+        state = game.new_initial_state(rules, players)
+        play_game(state, agents, seeded_rng(s), agent_rng(s))
+        scores = state.scores()
+        wins += state.returns()[seat]
+        own[j] = scores[seat]
+        rest = [v for q, v in enumerate(scores) if q != seat]
+        others[j] = float(np.mean(rest))
+        lead[j] = scores[seat] - max(rest)
+    lo, hi = wilson_interval(wins, games)
+    return {
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "win": round(wins / games, 4),
+        "win_ci95": [round(lo, 4), round(hi, 4)],
+        "fair": round(1 / players, 4),
+        "mean": round(float(own.mean()), 2),
+        "opponents_mean": round(float(others.mean()), 2),
+        "lead": round(float(lead.mean()), 2),
+        "lead_ci95": round(float(1.96 * lead.std(ddof=1) / np.sqrt(games)), 2) if games > 1 else 0.0,
+        "s_per_game": round((time.perf_counter() - start) / games, 3),
+    }

@@ -1,10 +1,11 @@
 import { defineConfig } from "vite";
 import { precompress } from "./precompress.mjs";
+import { serviceWorker } from "./pwa/plugin.mjs";
 
 // The build lands in the Python package so `dicehall serve` can serve it; `npm run dev` proxies the API.
 export default defineConfig({
   base: "/",
-  plugins: [precompress()],
+  plugins: [precompress(), serviceWorker()],
   build: {
     outDir: "../dicehall/web/static",
     emptyOutDir: true,

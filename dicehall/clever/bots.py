@@ -32,7 +32,7 @@ from dicehall.clever.tables import (
 )
 from dicehall.core.agents import Agent, RandomAgent, register_bot
 from dicehall.core.game import CHANCE, State
-from dicehall.core.playout import register_playout
+from dicehall.core.playout import register_block, register_playout
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
 
@@ -322,6 +322,16 @@ def _random_play_out(
 
 
 register_playout(CleverState, _random_play_out, agent_type=RandomAgent)
+
+
+def _random_block(job: Any, agents: Sequence[Agent], indices: range) -> Any:
+    """Random bots in every seat of a simulation: whole blocks of games in the kernel (the same games)."""
+    from dicehall.clever import blocks
+
+    return blocks.play(job, indices)
+
+
+register_block("clever", _random_block, agent_type=RandomAgent)
 
 
 @register_bot("clever", "greedy", Message("bot.clever.greedy.doc"))

@@ -301,6 +301,20 @@ def train_clever(
         "--method",
         help="adam (λ-returns fitted with Adam, default) or sgd (online traces, older runs).",
     ),
+    seats: str = typer.Option(
+        "1", "--seats", help="Table sizes of the self-play games, in turn, e.g. 1,2,3,4 (default 1: solo)."
+    ),
+    objective: str = typer.Option(
+        "margin",
+        "--objective",
+        help="margin (own total minus the best opponent's; solo: the score, default) or score.",
+    ),
+    table_games: int = typer.Option(
+        None,
+        "--table-games",
+        help="Games per evaluation at 2, 3 and 4 seats against the shipped network (default 200 with --seats "
+        "above 1, else 0).",
+    ),
 ) -> None:
     """TD(λ) self-play for the learned afterstate value of bot:master (see docs/clever-training.md)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -341,6 +355,9 @@ def train_clever(
                 eval_every=eval_every,
                 eval_games=eval_games,
                 method=method,
+                seats=tuple(int(x) if x.strip().isdigit() else 0 for x in seats.split(",")),
+                objective=objective,
+                table_games=table_games if table_games is not None else (200 if seats.strip() != "1" else 0),
                 **old,
             )
             run = T.new_run(config, start)
@@ -380,6 +397,8 @@ def train_clever(
         def step(r: T.Run, n: int) -> None:
             last = r.history[-1] if r.history else None
             score = f"{fixed(last['mean'], 1)} ± {fixed(last['sd'], 1)} @ {last['episodes']}" if last else "–"
+            if last and "table" in last:  # win shares at 2, 3, 4 seats against the shipped network
+                score += " · " + "/".join(f"{100 * t['win']:.0f}%" for t in last["table"].values())
             speed = f"{r.episodes / r.seconds:.0f}" if r.seconds else "…"
             bar.update(task, advance=n, speed=speed, score=score)
 

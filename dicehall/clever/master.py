@@ -27,7 +27,7 @@ from dicehall.clever.state import CleverState
 from dicehall.core.agents import Agent
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import State
-from dicehall.core.playout import register_playout
+from dicehall.core.playout import register_block, register_playout
 from dicehall.core.rules import RuleSet
 
 WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
@@ -159,3 +159,17 @@ def _play_out(
 
 
 register_playout(CleverState, _play_out, agent_type=MasterAgent)
+
+
+def _block(job: Any, agents: Sequence[MasterAgent], indices: range) -> Any:
+    """``bot:master`` with the same weights and look-ahead in every seat of a simulation: whole blocks of games
+    in the kernel (the same games); None otherwise."""
+    from dicehall.clever import blocks
+
+    weights, lookahead = agents[0].weights, agents[0].lookahead
+    if any(a.weights is not weights or a.lookahead != lookahead for a in agents):
+        return None
+    return blocks.play(job, indices, (weights, None if lookahead is None else lookahead.args()))
+
+
+register_block("clever", _block, agent_type=MasterAgent)

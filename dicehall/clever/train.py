@@ -29,6 +29,7 @@ from dicehall.clever.kernel import net
 from dicehall.clever.kernel import rules as K
 from dicehall.clever.kernel.features import COUNT
 from dicehall.core.cluster import make_executor
+from dicehall.core.stats import wilson_interval
 from dicehall.i18n.message import Message
 
 EVAL_ROOT = 20_261_123
@@ -37,7 +38,9 @@ BEST = "best.npz"  # the weights of the best evaluation so far (export format)
 SNAPSHOTS = "snapshots"  # the weights at every evaluation (export format), to average late ones
 WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 METHODS = ("adam", "sgd")
-ROWS_PER_EPISODE = 160  # room for each seat's recorded afterstates (a solo game has about 40)
+OBJECTIVES = ("score", "margin")
+ROWS_PER_SEAT = 100  # room for each seat's recorded afterstates (a solo game has about 40)
+TABLE_SEATS = (2, 3, 4)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +59,9 @@ class TrainConfig:
     eval_games: int = 500
     method: str = "adam"  # "adam": forward-view λ-returns fitted with Adam; "sgd": online traces (older runs)
     batch: int = 32  # Adam minibatch (rows)
+    seats: tuple[int, ...] = (1,)  # the table sizes of the self-play games, in turn
+    objective: str = "margin"  # "margin": own total minus the best opponent's (solo: the score); "score"
+    table_games: int = 0  # per evaluation and table size 2-4: games against the shipped network
 
     def __post_init__(self) -> None:
         checks = (
@@ -68,10 +74,13 @@ class TrainConfig:
             (self.eval_every > 0 and self.eval_games > 0, "eval"),
             (self.method in METHODS, "method"),
             (self.batch > 0, "batch"),
+            (len(self.seats) > 0 and all(1 <= n <= 4 for n in self.seats), "seats"),
+            (self.objective in OBJECTIVES and self.table_games >= 0, "objective"),
+            (self.method == "adam" or self.seats == (1,), "seats_sgd"),
         )
         for ok, key in checks:
             if not ok:
-                problem = Message(f"clever.train.setting.{key}", choices=", ".join(METHODS))
+                problem = Message(f"clever.train.setting.{key}", choices=", ".join(METHODS + OBJECTIVES))
                 raise ValueError(Message("clever.train.setting", problem=problem))
 
     @property
@@ -89,6 +98,7 @@ class TrainConfig:
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         out["hidden"] = list(self.hidden)
+        out["seats"] = list(self.seats)
         return out
 
     @classmethod
@@ -96,6 +106,8 @@ class TrainConfig:
         data = dict(data)
         data["hidden"] = tuple(data["hidden"])
         data.setdefault("method", "sgd")  # runs from before the Adam trainer
+        data["seats"] = tuple(data.get("seats", (1,)))
+        data.setdefault("objective", "score")  # runs from before multi-seat training (solo: the same)
         return cls(**data)
 
 
@@ -108,7 +120,7 @@ class Run:
     batches: int = 0
     episodes: int = 0
     seconds: float = 0.0
-    history: list[dict[str, float]] = dataclasses.field(default_factory=list)  # evaluations
+    history: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # evaluations
     train_means: list[tuple[int, float]] = dataclasses.field(
         default_factory=list
     )  # (episodes, mean) per batch
@@ -175,6 +187,16 @@ class Run:
         )
 
 
+# The best opponent's points still to come at k = 0, 1, ... rounds left (the afterstate's clock), per table size,
+# when the shipped solo network plays every seat (150 games each, seeds [777, n, j]; docs/clever-training.md):
+# where a warm start for the lead objective puts its table values (net.table_offsets).
+OPPONENTS_TO_COME = {
+    2: [0.0, 65.2, 129.8, 154.8, 174.9, 187.4, 195.2],
+    3: [0.0, 67.1, 159.1, 193.4, 211.6, 223.8],
+    4: [0.0, 66.7, 132.8, 155.7, 171.0],
+}
+
+
 def new_run(config: TrainConfig, init: list[np.ndarray] | None = None) -> Run:
     """A fresh run: He-initialised weights, or ``init`` (a warm start from trained weights), grown to the run's
     hidden sizes if it is smaller."""
@@ -191,29 +213,57 @@ def new_run(config: TrainConfig, init: list[np.ndarray] | None = None) -> Run:
             raise ValueError(Message("clever.train.init_too_large", init=start, run=ours))
         rng = np.random.default_rng(np.random.SeedSequence([config.seed]))
         weights = net.grow(init, *config.hidden, rng)  # a wider run starts from the same function
+        tables = [n for n in config.seats if n > 1]
+        if tables and config.objective == "margin":
+            weights = net.table_offsets(weights, {n: OPPONENTS_TO_COME[n] for n in sorted(set(tables))})
+            config = dataclasses.replace(config, hidden=(weights[1].size, weights[3].size))
     return Run(config, weights)
 
 
 def record_shard(
-    weights: list[np.ndarray], seed: int, batch: int, shard: int, episodes: int, lam: float, eps: float
+    weights: list[np.ndarray],
+    seed: int,
+    batch: int,
+    shard: int,
+    episodes: int,
+    lam: float,
+    eps: float,
+    seats: tuple[int, ...] = (1,),
+    margin: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One shard's episodes of a batch (method "adam"): the recorded afterstates, their targets, the scores."""
+    """One shard's episodes of a batch (method "adam"): the recorded afterstates, their targets, seat 0's scores.
+    The episodes are shared out over the table sizes ``seats`` (the first ones get any remainder)."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, batch, shard]))
-    xs = np.empty((episodes * ROWS_PER_EPISODE, COUNT))
-    ys = np.empty(episodes * ROWS_PER_EPISODE)
-    scores = np.zeros(episodes)
     w1, b1, w2, b2, w3, b3 = weights
-    rows = net.play_record(
-        episodes, 1, S.ROUNDS_BY_PLAYERS[1], rng, w1, b1, w2, b2, w3, b3, lam, eps, xs, ys, scores
+    parts = []
+    for i, n in enumerate(seats):
+        games = episodes // len(seats) + (i < episodes % len(seats))
+        if games == 0:
+            continue
+        xs = np.empty((games * n * ROWS_PER_SEAT, COUNT))
+        ys = np.empty(xs.shape[0])
+        scores = np.zeros(games)
+        rounds = S.ROUNDS_BY_PLAYERS[n]
+        rows = net.play_record(
+            games, n, rounds, rng, w1, b1, w2, b2, w3, b3, lam, eps, xs, ys, scores, margin
+        )
+        if rows >= xs.shape[0]:
+            raise RuntimeError("more afterstates than the recording buffer holds")  # never seen: ~40 a seat
+        parts.append((xs[:rows], ys[:rows], scores))
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
     )
-    if rows >= xs.shape[0]:
-        raise RuntimeError("more afterstates than the recording buffer holds")  # never seen: ~40 per game
-    return xs[:rows], ys[:rows], scores
 
 
 def adam_batch(run: Run, lr: float, eps: float, pool: Executor | None) -> list[np.ndarray]:
     cfg = run.config
-    args = [(run.weights, cfg.seed, run.batches, s, cfg.sync, cfg.lam, eps) for s in range(cfg.shards)]
+    margin = cfg.objective == "margin"
+    args = [
+        (run.weights, cfg.seed, run.batches, s, cfg.sync, cfg.lam, eps, cfg.seats, margin)
+        for s in range(cfg.shards)
+    ]
     if pool is None:
         results = [record_shard(*a) for a in args]
     else:
@@ -272,6 +322,37 @@ def evaluate(weights: list[np.ndarray], games: int, root: int = EVAL_ROOT) -> np
     return scores
 
 
+def table_games(
+    weights: list[np.ndarray], reference: list[np.ndarray], players: int, games: int, root: int = EVAL_ROOT
+) -> dict[str, float]:
+    """``weights`` in one seat against ``reference`` in the others, plain argmax, the seat rotating game by game
+    (seeds ``[root, players, j, 0, 0]``: five words, so no training or solo evaluation game): the win share
+    (ties by the highest area, then shared, as the engine's), with its Wilson 95 % interval, and the mean lead
+    over the best opponent."""
+    wins = 0.0
+    leads = np.zeros(games)
+    seat_net = np.ones(players, np.int64)
+    for j in range(games):
+        g = K.new_game(players, S.ROUNDS_BY_PLAYERS[players], True, True)
+        seat = j % players
+        seat_net[:] = 1
+        seat_net[seat] = 0
+        rng = np.random.default_rng(np.random.SeedSequence([root, players, j, 0, 0]))
+        net.play_table(g, rng, seat_net, *weights, *reference)
+        wins += winner_share(g, seat)
+        leads[j] = net.lead(g, seat)
+    lo, hi = wilson_interval(wins, games)
+    return {"win": wins / games, "win_lo": lo, "win_hi": hi, "lead": float(leads.mean())}
+
+
+def winner_share(g: np.ndarray, seat: int) -> float:
+    """``seat``'s share of the win of the finished kernel game ``g``: highest total, then highest area, then
+    shared (``CleverState.winner_seats``)."""
+    keys = [(K.total(g, q), max(K.area_score(g, q, a) for a in range(5))) for q in range(int(g[0]))]
+    best = max(keys)
+    return 1.0 / keys.count(best) if keys[seat] == best else 0.0
+
+
 Progress = Callable[[Run, int], None]
 
 
@@ -316,15 +397,21 @@ def train(
 def _evaluate_into(run: Run, directory: Path, best: float) -> bool:
     """Evaluate, checkpoint and redraw the curve; True (and ``best.npz`` written) when it is the best so far."""
     scores = evaluate(run.weights, run.config.eval_games)
-    run.history.append(
-        {
-            "episodes": run.episodes,
-            "mean": float(scores.mean()),
-            "sd": float(scores.std(ddof=1)),
-            "seconds": run.seconds,
+    entry: dict[str, Any] = {
+        "episodes": run.episodes,
+        "mean": float(scores.mean()),
+        "sd": float(scores.std(ddof=1)),
+        "seconds": run.seconds,
+    }
+    if run.config.table_games:
+        from dicehall.clever.master import load_weights
+
+        shipped = load_weights()[0]
+        entry["table"] = {
+            str(n): table_games(run.weights, shipped, n, run.config.table_games) for n in TABLE_SEATS
         }
-    )
-    improved = run.history[-1]["mean"] >= best  # self-play value nets can get worse again
+    run.history.append(entry)
+    improved = bool(run.history[-1]["mean"] >= best)  # self-play value nets can get worse again
     if improved:
         export_weights(run, directory / BEST)
     export_weights(run, directory / SNAPSHOTS / f"{run.episodes:08d}.npz")  # for weight averaging

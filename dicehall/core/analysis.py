@@ -27,7 +27,7 @@ from dicehall.core.record import Event, GameRecord, apply_event, check_result, i
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
 
-Unit = Literal["win%", "points"]
+Unit = Literal["win%", "points", "dice"]
 Klass = Literal["inaccuracy", "mistake", "blunder"]
 EPSILON = 1e-9
 """Losses below this (float noise of equal decisions) count as 0."""
@@ -412,3 +412,20 @@ def new_evaluator(game: str, rules: RuleSet, num_players: int) -> Evaluator:
 
 def has_evaluator(game: str) -> bool:
     return game in game_names() and get_game(game).has_analysis
+
+
+def has_hints(game: str) -> bool:
+    """Whether players of ``game`` may be given hints (by its evaluator, or the game's own hints: Wurf's map)."""
+    if game not in game_names():
+        return False
+    g = get_game(game)
+    return g.has_analysis if g.has_hints is None else g.has_hints
+
+
+def position_hints(game: str, rules: RuleSet, num_players: int, state: State[Any]) -> Hints:
+    """The hints of the seat to move at ``state`` (:class:`AnalysisError` for a game without hints)."""
+    if not has_hints(game):
+        title = Message(f"game.{game}.title")
+        games = ", ".join(name for name in game_names() if has_hints(name))
+        raise AnalysisError(Message("analysis.error.no_evaluator", game=title, games=games))
+    return get_game(game).position_hints(rules, num_players, state)

@@ -22,7 +22,9 @@ from dicehall.core.analysis import (
     analyze,
     evaluator_for,
     has_evaluator,
+    has_hints,
     hints,
+    position_hints,
 )
 from dicehall.core.cli_options import check_output_file, check_record_file, console, err_console, fail
 from dicehall.core.cli_tables import fit
@@ -84,13 +86,14 @@ def hints_table(
     table.add_column(t("hints.col.win" if h.unit == "win%" else "hints.col.points"), justify="right")
     table.add_column(t("hints.col.diff"), justify="right")
     table.add_column("")
+    digits = 2 if h.unit == "dice" else 1  # a Wurf throw's value is a fraction of a die
     for opt in h.options:
         mark = f"[bold green]{t('hints.best')}[/]" if opt.best else ""
         table.add_row(
             *([escape(keys(opt.move))] if keys is not None else []),
             f"[bold]{escape(words(opt.move))}[/]" if opt.best else escape(words(opt.move)),
-            fmt(opt.value, h.unit),
-            "" if opt.best else fmt(-opt.loss, h.unit, signed=True),
+            fmt(opt.value, h.unit, digits=digits),
+            "" if opt.best else fmt(-opt.loss, h.unit, signed=True, digits=digits),
             mark,
         )
     return table
@@ -102,23 +105,26 @@ class HintDesk:
     def __init__(self, game: str, rules: RuleSet, seats: int, humans: int, mode: str) -> None:
         self.game, self.rules, self.seats = game, rules, seats
         self.mode = mode.lower()
-        self.allowed = hints_allowed(self.mode, humans) and has_evaluator(game)
+        self.allowed = hints_allowed(self.mode, humans) and has_hints(game)
         self._evaluator: Evaluator | None = None
 
     def show(self, state: State[Any], names: Sequence[str], keys: Callable[[str], str] | None = None) -> None:
         """The hints at ``state``; ``keys`` says what to type for a move (a choice's number, a command)."""
         t = current()
-        if not has_evaluator(self.game):
+        if not has_hints(self.game):
             console.print(f"[yellow]{t('hints.none', game=t(f'game.{self.game}.title'))}[/]")
             return
         if not self.allowed:
             console.print(f"[yellow]{t('hints.off')}[/]")
             return
         try:
-            if self._evaluator is None:
-                with console.status(t("hints.preparing")):
-                    self._evaluator = evaluator_for(self.game, self.rules, self.seats)
-            h = hints(self._evaluator, state)
+            if not has_evaluator(self.game):  # the game's own hints (Wurf's map)
+                h = position_hints(self.game, self.rules, self.seats, state)
+            else:
+                if self._evaluator is None:
+                    with console.status(t("hints.preparing")):
+                        self._evaluator = evaluator_for(self.game, self.rules, self.seats)
+                h = hints(self._evaluator, state)
         except DicehallError as exc:
             console.print(f"[red]{escape(exc.localized())}[/]")
             return
@@ -126,6 +132,8 @@ class HintDesk:
         console.print(fit(table, console, drop=(t("hints.col.diff"),)))
         if h.note:
             console.print(f"[dim]{escape(t.message(h.note))}[/]")
+        for line in get_game(self.game).hint_lines(h, state):
+            console.print(escape(line), highlight=False)
 
 
 def hint_desk(game: str, rules: RuleSet, specs: Sequence[Any], mode: str) -> HintDesk:

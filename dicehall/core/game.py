@@ -27,7 +27,7 @@ from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
 
 if TYPE_CHECKING:
-    from dicehall.core.analysis import Evaluator
+    from dicehall.core.analysis import Evaluator, Hints
 
 CHANCE = -1
 """``current_player()`` at a chance node: the dice decide."""
@@ -253,6 +253,19 @@ class Game(ABC, Generic[R]):
     def new_evaluator(self, rules: R, num_players: int) -> Evaluator:
         """The evaluator of these rules and seats (:mod:`dicehall.core.analysis`), where ``has_analysis``."""
         raise NotImplementedError(f"{self.name} has no analysis")
+
+    has_hints: ClassVar[bool | None] = None
+    """Whether players may ask for hints; ``None``: where ``has_analysis`` (the hints are the evaluator's)."""
+
+    def position_hints(self, rules: R, num_players: int, state: State[Any]) -> Hints:
+        """The hints of the seat to move at ``state``: by default every legal decision valued by the evaluator."""
+        from dicehall.core.analysis import evaluator_for, hints
+
+        return hints(evaluator_for(self.name, rules, num_players), state)
+
+    def hint_lines(self, hints: Hints, state: State[Any]) -> list[str]:
+        """Lines a terminal prints under the hints table (Wurf's map); none by default."""
+        return []
 
     def move_words(self, state: State[Any], move: str) -> str:
         """How hints name ``move`` (notation) at ``state``; by default the notation itself."""

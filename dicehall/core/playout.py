@@ -42,3 +42,24 @@ def play_out(
             return True
     general = _FOR_ANY.get(type(state))
     return general is not None and general(state, agents, chance_rng, bot_rng)
+
+
+BlockPlay = Callable[[Any, Sequence[Any], range], Any]
+"""``fn(job, agents, indices)``: the games numbered ``indices`` of a simulation job as one
+:class:`~dicehall.core.simulate.OutcomeBlock`, or None where it does not apply."""
+
+_BLOCKS: dict[tuple[str, type], BlockPlay] = {}
+
+
+def register_block(game: str, fn: BlockPlay, *, agent_type: type) -> None:
+    """Let ``fn`` play whole blocks of ``game``'s simulated games when every seat is exactly an ``agent_type``:
+    the games must be those the plain loop plays for the same seeds (each such path has a differential test)."""
+    _BLOCKS[game, agent_type] = fn
+
+
+def block_player(game: str, agents: Sequence[Any]) -> BlockPlay | None:
+    """The block path registered for these agents (all of one exact type), or None."""
+    kinds = {type(agent) for agent in agents}
+    if len(kinds) != 1:
+        return None
+    return _BLOCKS.get((game, kinds.pop()))

@@ -26,7 +26,7 @@ from dicehall.core.agents import Agent, PlayerSpec, make_bot, seat_names
 from dicehall.core.cluster import BACKENDS, ClusterError, RayExecutor
 from dicehall.core.errors import PlayerSpecError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
-from dicehall.core.playout import play_out
+from dicehall.core.playout import block_player, play_out
 from dicehall.core.record import GameRecord
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.rules import RuleSet
@@ -130,6 +130,27 @@ class GameOutcome:
     stats: dict[str, float]
 
 
+@dataclasses.dataclass
+class OutcomeBlock:
+    """Consecutive games ``start``, ``start + 1``, … played as one block (a registered block path): one row per
+    game of every seat's return and score, and one column per statistic."""
+
+    start: int
+    returns: np.ndarray
+    scores: np.ndarray
+    stats: dict[str, np.ndarray]
+
+    def __len__(self) -> int:
+        return int(self.scores.shape[0])
+
+
+Part = list[GameOutcome] | OutcomeBlock
+"""What a worker hands back: its games one by one, or as one block."""
+BLOCK_GAMES = 20_000  # the most games of one block (a worker's chunk)
+BLOCK_GAMES_RECORDED = 500  # the same when every game is recorded (the traces are held until written)
+BLOCK_SECONDS = 0.25  # in this process, blocks of about this long: a stop is seen between them
+
+
 @dataclasses.dataclass(frozen=True)
 class SimulationJob:
     game: str
@@ -164,12 +185,37 @@ def run_games(
     return list(play_games(job, indices, should_stop))
 
 
+def run_part(job: SimulationJob, indices: range) -> Part:
+    """A worker's share: the games ``indices`` as one block where a block path applies, else one by one."""
+    block = play_block(job, indices)
+    return block if block is not None else run_games(job, indices)
+
+
+def _agents(job: SimulationJob) -> list[Agent]:
+    return [make_bot(job.game, spec.bot, job.rules) for spec in job.players if spec.bot]
+
+
+def has_block_path(job: SimulationJob) -> bool:
+    """Whether a registered block path plays this job's games (:mod:`dicehall.core.playout`)."""
+    return block_player(job.game, _agents(job)) is not None
+
+
+def play_block(job: SimulationJob, indices: range) -> OutcomeBlock | None:
+    """The games ``indices`` of ``job`` as one block, or None when no block path applies."""
+    agents = _agents(job)
+    fn = block_player(job.game, agents)
+    if fn is None:
+        return None
+    block: OutcomeBlock | None = fn(job, agents, indices)
+    return block
+
+
 def play_games(
     job: SimulationJob, indices: range, should_stop: Callable[[], bool] | None = None
 ) -> Iterator[GameOutcome]:
     """The outcomes of the games numbered ``indices``, one by one (see :func:`run_games`)."""
     game = get_game(job.game)
-    agents = [make_bot(job.game, spec.bot, job.rules) for spec in job.players if spec.bot]
+    agents = _agents(job)
     names = seat_names(list(job.players))
     for index in indices:
         if should_stop is not None and should_stop():
@@ -219,8 +265,9 @@ def iter_outcomes(
     backend: str = "processes",
     address: str | None = None,
     should_stop: Callable[[], bool] | None = None,
-) -> Iterator[list[GameOutcome]]:
-    """Yield finished games chunk by chunk, in game order (for a progress bar).
+) -> Iterator[Part]:
+    """Yield finished games chunk by chunk, in game order (for a progress bar); a job with a block path
+    (:func:`has_block_path`) comes in blocks of :data:`BLOCK_GAMES`.
 
     ``backend="processes"``: worker processes when ``jobs > 1``. ``backend="ray"``: Ray tasks, on a local Ray
     instance with ``jobs`` CPUs, or on the cluster at ``address`` (then the cluster's CPUs set the pace). At most
@@ -236,6 +283,11 @@ def iter_outcomes(
     get_game(job.game).check_player_count(len(job.players))
     for spec in job.players:
         make_bot(job.game, spec.bot or "", job.rules)  # fail fast on an unknown bot name
+    blocks = has_block_path(job)
+    if blocks:
+        chunk = BLOCK_GAMES_RECORDED if job.save_dir else BLOCK_GAMES
+        if jobs > 1 or backend == "ray":  # every worker gets a share, however few the games
+            chunk = max(1, min(chunk, -(-games // (4 * max(1, jobs)))))
     parts = _chunks(games, chunk)
     pool: Executor
     if backend == "ray":
@@ -244,14 +296,17 @@ def iter_outcomes(
     elif (
         jobs <= 1
     ):  # here, game after game: a stop is seen between games, and stop_game() ends the one in play
+        if blocks:  # or block after block, each about BLOCK_SECONDS long: a stop is seen between blocks
+            yield from _blocks_here(job, games, chunk, should_stop)
+            return
         yield from _batches(play_games(job, range(games), should_stop), chunk)
         return
     else:
         pool, workers = ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker), jobs
     stopped = False
     try:
-        pending: list[Future[list[GameOutcome]]] = [
-            pool.submit(run_games, job, part) for part in itertools.islice(parts, 4 * workers)
+        pending: list[Future[Part]] = [
+            pool.submit(run_part, job, part) for part in itertools.islice(parts, 4 * workers)
         ]
         while pending:
             # waited on in short steps: a stop is seen at once, not when a long chunk ends
@@ -262,13 +317,34 @@ def iter_outcomes(
             if stopped:
                 return
             done = pending.pop(0).result()
-            pending.extend(pool.submit(run_games, job, part) for part in itertools.islice(parts, 1))
+            pending.extend(pool.submit(run_part, job, part) for part in itertools.islice(parts, 1))
             yield done
     finally:
         if stopped and isinstance(pool, ProcessPoolExecutor):
             _end_workers(pool)  # their chunks are dropped: the report covers the chunks finished
         else:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _blocks_here(
+    job: SimulationJob, games: int, largest: int, should_stop: Callable[[], bool] | None
+) -> Iterator[Part]:
+    """The games in blocks played in this process: 100 first, then as many as take about
+    :data:`BLOCK_SECONDS` at the pace so far (at most ``largest``)."""
+    start, size = 0, min(100, largest)
+    while start < games:
+        if should_stop is not None and should_stop():
+            return
+        part = range(start, min(games, start + size))
+        began = time.perf_counter()
+        found = play_block(job, part)
+        if found is None:  # the path declined these agents after all (e.g. different weights)
+            yield from _batches(play_games(job, part, should_stop), 100)
+        else:
+            yield found
+        per_game = (time.perf_counter() - began) / len(part)
+        size = max(1, min(largest, int(BLOCK_SECONDS / max(per_game, 1e-9))))
+        start = part.stop
 
 
 def _end_workers(pool: ProcessPoolExecutor) -> None:
@@ -305,6 +381,25 @@ class RunSummary:
             if found is None:
                 found = self.stats[key] = RunningStats()
             found.add(value)
+
+    def add_block(self, block: OutcomeBlock) -> None:
+        """:meth:`add` for every game of a block (the same totals)."""
+        self.games += len(block)
+        for seat in range(len(self.wins)):
+            self.wins[seat] += float(np.sum(block.returns[:, seat]))
+            self.scores[seat].add_many(block.scores[:, seat])
+        for key, values in block.stats.items():
+            found = self.stats.get(key)
+            if found is None:
+                found = self.stats[key] = RunningStats()
+            found.add_many(values)
+
+    def add_part(self, part: Part) -> None:
+        if isinstance(part, OutcomeBlock):
+            self.add_block(part)
+        else:
+            for outcome in part:
+                self.add(outcome)
 
     def report(self) -> dict[str, Any]:
         """Win rates with 95% intervals, score distribution and per-seat/per-bot aggregates."""
@@ -376,8 +471,7 @@ def simulate(
     """
     summary = summary or RunSummary(job)
     for part in iter_outcomes(job, games, jobs, backend=backend, address=address, should_stop=should_stop):
-        for outcome in part:
-            summary.add(outcome)
+        summary.add_part(part)
         if progress is not None:
             progress(len(part))
         if should_stop is not None and should_stop():

@@ -118,6 +118,22 @@ class RunningStats:
         for v in values:
             self.add(v)
 
+    def add_many(self, values: np.ndarray) -> None:
+        """:meth:`add` for every value of an array, in one step while the counts stay exact (the same counts in
+        the same first-seen order as adding them one by one, so every later figure is the same too)."""
+        arr = np.asarray(values, dtype=float).ravel()
+        counts = self.counts
+        if counts is not None:
+            uniq, first, cnt = np.unique(arr, return_index=True, return_counts=True)
+            if len(counts) + uniq.size <= self.limit:
+                order = np.argsort(first, kind="stable")
+                for v, c in zip(uniq[order].tolist(), cnt[order].tolist(), strict=True):
+                    counts[v] = counts.get(v, 0) + c
+                self.n += arr.size
+                return
+        for v in arr.tolist():
+            self.add(v)
+
     def _to_sample(self) -> None:
         """Replace the counts by a uniform sample (without replacement) of ``limit`` of the values seen."""
         assert self.counts is not None

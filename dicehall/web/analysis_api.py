@@ -26,7 +26,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, hints
+from dicehall.core.analysis import analyze, evaluator_for, has_evaluator, has_hints, hints, position_hints
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, get_game
 from dicehall.core.record import GameRecord, apply_event, new_state
@@ -89,7 +89,7 @@ async def table_hints(table_id: str, body: HintRequest, request: Request) -> dic
         raise _refuse(404 if exc.code == "no_such_table" else 403, str(exc)) from None
     if body.seat not in held:
         raise _refuse(403, f"you do not hold seat {body.seat} (seats held: {held or 'none'})")
-    if not has_evaluator(table.meta.game):
+    if not has_hints(table.meta.game):
         raise _refuse(400, f"{table.game.title} has no hints")
     if not table.hints_allowed:
         raise _refuse(
@@ -105,7 +105,7 @@ async def table_hints(table_id: str, body: HintRequest, request: Request) -> dic
 
     def work() -> dict[str, Any]:
         with _EVALUATING:
-            return hints(evaluator_for(table.meta.game, rules, seats), position).to_json()
+            return position_hints(table.meta.game, rules, seats, position).to_json()
 
     try:
         return await asyncio.to_thread(work)

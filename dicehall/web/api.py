@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import typing
 from importlib.metadata import PackageNotFoundError, version
@@ -17,6 +18,7 @@ from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.core.game import Game, game_names, get_game
 from dicehall.core.names import check_name
 from dicehall.core.rules import RuleSet
+from dicehall.web.botinfo import ranked_bots
 from dicehall.web.db import Player
 from dicehall.web.forward import HEADER as FORWARDED
 from dicehall.web.forward import forward_request
@@ -119,6 +121,22 @@ def _options(rules: RuleSet) -> list[dict[str, Any]]:
     return out
 
 
+def _live_presets(game: Game[Any]) -> list[str]:
+    """The presets that make different tables here: one that differs from an earlier one only in what a live
+    table fixes (Wurf's physics presets: every live throw is simulated) is left out."""
+    rt = game.rules_type
+    seen: set[str] = set()
+    out = []
+    for name in rt.PRESETS:
+        rules = rt.from_preset(name, game.live_overrides).to_dict()
+        rules.pop("preset", None)
+        key = json.dumps(rules, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out
+
+
 def _game_info(game: Game[Any]) -> dict[str, Any]:
     rt = game.rules_type
     return {
@@ -127,9 +145,12 @@ def _game_info(game: Game[Any]) -> dict[str, Any]:
         "min_players": game.min_players,
         "max_players": game.max_players,
         "presets": list(rt.PRESETS),
+        "live_presets": _live_presets(game),  # the presets a new table here offers
+        "live_overrides": game.live_overrides,  # options a live table fixes: not offered
         "default_preset": rt.DEFAULT_PRESET,
         "options": _options(rt.from_preset(None)),
-        "bots": [{"name": n, "doc": d} for n, d in bots_for(game.name).items()],
+        "bots": ranked_bots(game.name, bots_for(game.name)),  # weakest first, with measured strength
+        "hints": game.has_analysis,  # whether players may be offered hints at its tables
     }
 
 

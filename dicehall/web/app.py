@@ -11,13 +11,14 @@ from pathlib import Path
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from dicehall.web import analysis_api, api, auth, profile_api
+from dicehall.web import analysis_api, api, auth, profile_api, push_api
 from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.assets import HashedAssets
 from dicehall.web.bots import bot_delay_from_env
 from dicehall.web.db import Store, default_db_url
 from dicehall.web.manager import TableManager
 from dicehall.web.owners import Owners
+from dicehall.web.push import Pusher
 from dicehall.web.security import OriginCheck, SecurityHeaders, install_log_redaction
 from dicehall.web.settings import ServerSettings
 from dicehall.web.warmup import Warmer, warm_up_from_env
@@ -70,6 +71,9 @@ def create_app(
         if node_url is not None:
             owners = Owners(lambda: store._conn, node_url, settings.lease_seconds)
         manager = TableManager(store, settings, bot_setup=tuple(bot_setup), owners=owners)
+        pusher = Pusher(store, settings.push_hosts, settings.push_claim)
+        await pusher.start()
+        manager.pusher = pusher
         resumed = manager.load_unfinished()
         manager.resume_bots()
         manager.lifecycle.start()
@@ -91,6 +95,7 @@ def create_app(
         app.state.settings = settings
         app.state.warmer = warmer
         app.state.analyst = analyst_
+        app.state.pusher = pusher
         try:
             yield
         finally:
@@ -99,6 +104,7 @@ def create_app(
             if warmer is not None:
                 warmer.stop()
             await manager.close()
+            await pusher.close()
             store.close()
 
     app = FastAPI(title="dicehall", lifespan=lifespan)
@@ -106,6 +112,7 @@ def create_app(
     app.include_router(analysis_api.router)
     app.include_router(profile_api.router)
     app.include_router(auth.router)  # accounts with passkeys
+    app.include_router(push_api.router)  # Web Push subscriptions
     app.add_exception_handler(auth.AuthRefused, auth.refused)
     app.add_middleware(OriginCheck)  # security.py: no state-changing request from another site's page
     app.add_middleware(SecurityHeaders)  # security.py: CSP, no framing, no sniffing, no referrer

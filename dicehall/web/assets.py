@@ -13,6 +13,9 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+mimetypes.add_type(
+    "application/manifest+json", ".webmanifest"
+)  # the app's manifest (not in every system table)
 IMMUTABLE = "public, max-age=31536000, immutable"
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
 """Best first: brotli is about a fifth smaller than gzip on these files."""

@@ -75,6 +75,17 @@ class TableRow(Base):
     result: Mapped[str | None] = mapped_column(Text, nullable=True)
     # The creating player (dh_players.id), for the per-player unfinished-tables quota; cleared at the end.
     creator_player: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    # Rated (0008; null: tables from before, unrated).
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # Correspondence (0008): seconds a seat has for each move (null: live), when the seat to move times out, and
+    # the deadline a reminder was sent for.
+    move_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    reminded: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Dice anyone can verify (0008): the secret seed every roll derives from (revealed in the record at the end)
+    # and its SHA-256, shown from the start.
+    dice_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    dice_commit: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class MetaRow(Base):
@@ -142,7 +153,8 @@ class SeatRow(Base):
     status: Mapped[str] = mapped_column(String(16))
     turn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     updated: Mapped[float] = mapped_column(Float)
-    result: Mapped[str | None] = mapped_column(String(8), nullable=True)  # win | loss | draw | resigned
+    # win | loss | draw; a resigned seat stores loss (its seat JSON says resigned)
+    result: Mapped[str | None] = mapped_column(String(8), nullable=True)
     score: Mapped[float | None] = mapped_column(Float, nullable=True)
     accuracy: Mapped[float | None] = mapped_column(Float, nullable=True)  # mean loss per decision (analysis)
     luck: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -1021,3 +1033,53 @@ CLAIMED = -1
 
 def _unanalysed(stale_before: float) -> Any:
     return or_(SeatRow.decisions.is_(None), (SeatRow.decisions == CLAIMED) & (SeatRow.luck < stale_before))
+
+
+class RatingRow(Base):
+    """A player's rating in one game (OpenSkill): ``ordinal`` orders the leaderboard."""
+
+    __tablename__ = "dh_ratings"
+    __table_args__ = (Index("ix_dh_ratings_board", "game", "ordinal"),)
+
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("dh_players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatingHistoryRow(Base):
+    """One rated game's change of one player's rating (the profile's chart, the game-over card)."""
+
+    __tablename__ = "dh_rating_history"
+    __table_args__ = (
+        Index("ix_dh_rating_history_player", "player_id", "game", "at"),
+        Index("ix_dh_rating_history_table", "table_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("dh_players.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("dh_tables.id"))
+    at: Mapped[float] = mapped_column(Float)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+class PushSubRow(Base):
+    """A browser's Web Push subscription for a player (``id``: SHA-256 of the endpoint)."""
+
+    __tablename__ = "dh_push_subs"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("dh_players.id"), index=True)
+    endpoint: Mapped[str] = mapped_column(Text)
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    created: Mapped[float] = mapped_column(Float)
+    failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -186,6 +186,12 @@ class LiveTable:
             "title": self.game.title,
             "preset": self.meta.preset,
             "overrides": self.meta.overrides,
+            # what the creator chose: the overrides less those every live table has (Wurf's simulated throws)
+            "house_rules": {
+                k: v
+                for k, v in self.meta.overrides.items()
+                if k not in self.game.live_overrides or self.game.live_overrides[k] != v
+            },
             "dice": self.meta.dice,
             "hints": self.hints_allowed,
             "status": self.status,
@@ -269,13 +275,20 @@ class LiveTable:
         for sub in list(self.subscribers):
             sub.push(text)
 
+    def hidden_mover(self) -> int | None:
+        """The seat to move when the game hides its position from the others (Clever's last +1), else None."""
+        hidden_from = getattr(self.state, "hidden_from", None)
+        mover = self.state.current_player()
+        if hidden_from is None or not isinstance(mover, int) or mover < 0 or mover not in hidden_from(None):
+            return None
+        return mover
+
     def show_the_mover_its_own(self) -> None:
         """After an event's broadcast (everybody's view): when the game hides the seat to move from the others
         (Clever's last +1, chosen by each without seeing the others'), the pages holding that seat get the
         position as that seat sees it, with its own choices, as a snapshot."""
-        hidden_from = getattr(self.state, "hidden_from", None)
-        mover = self.state.current_player()
-        if hidden_from is None or not isinstance(mover, int) or mover < 0 or mover not in hidden_from(None):
+        mover = self.hidden_mover()
+        if mover is None:
             return
         text: str | None = None
         for sub in list(self.subscribers):

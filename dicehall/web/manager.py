@@ -17,7 +17,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.agents import bots_for
 from dicehall.core.errors import DicehallError, IllegalActionError, NotationError, PlayerSpecError
@@ -51,6 +51,9 @@ from dicehall.web.protocol import CreateTable
 from dicehall.web.rematch import Rematches
 from dicehall.web.settings import ServerSettings
 from dicehall.web.together import Together
+
+if TYPE_CHECKING:
+    from dicehall.web.push import Pusher
 
 log = logging.getLogger("dicehall.web")
 
@@ -115,6 +118,8 @@ class TableManager:
         self.bots = BotRunner(self, self.settings, bot_setup, rand)
         self.lifecycle = Lifecycle(self)
         self.rematches = Rematches(self)
+        self.pusher: Pusher | None = None
+        """Web Push (push.py), set by the app; None: nobody is notified away from the page."""
 
     # -- server start and stop ------------------------------------------------------------------------------
     def load_unfinished(self) -> int:
@@ -492,16 +497,19 @@ class TableManager:
             held.extend(found)
         return sorted(set(held))
 
-    def catch_up(self, table: LiveTable, last_seq: int | None) -> list[str]:
-        """Messages bringing a client at ``last_seq`` up to date: the missing events, or one snapshot."""
+    def catch_up(self, table: LiveTable, last_seq: int | None, seats: list[int]) -> list[str]:
+        """Messages bringing a client at ``last_seq`` holding ``seats`` up to date: the missing events, or one
+        snapshot; then, when the seat to move is hidden from the others and held here, that seat's own view."""
+        mover = table.hidden_mover()
+        own = [dumps(table.snapshot(mover))] if mover is not None and mover in seats else []
         if last_seq is None or last_seq > table.seq:
-            return [dumps(table.snapshot())]
+            return own or [dumps(table.snapshot())]
         missing = table.seq - last_seq
         if missing == 0:
-            return []
+            return own
         if missing > len(table.recent):
-            return [dumps(table.snapshot())]
-        return [text for _, text, _ in list(table.recent)[-missing:]]
+            return own or [dumps(table.snapshot())]
+        return [text for _, text, _ in list(table.recent)[-missing:]] + own
 
     def leave(self, table: LiveTable, sub: Subscriber) -> None:
         """A client leaves; a finished table nobody watches is dropped from memory (it reloads from the log)."""
@@ -767,10 +775,21 @@ class TableManager:
         turn = turn_seats(state, table.seats, table.real_dice)
         return None if turn == table.last_turn else turn
 
-    @staticmethod
-    def _turn_written(table: LiveTable, turn: tuple[int, ...] | None) -> None:
+    def _turn_written(self, table: LiveTable, turn: tuple[int, ...] | None) -> None:
         if turn is not None:
+            before = table.last_turn or ()
             table.last_turn = turn
+            self.tell_away(table, [s for s in turn if s not in before], "your_turn", tag=f"turn-{table.id}")
+
+    def tell_away(self, table: LiveTable, seats: list[int], kind: str, tag: str, **params: Any) -> None:
+        """Notify (Web Push, push.py) the players linked to ``seats`` of ``table`` who have no page open on it
+        holding that seat: ``kind`` is one of ``push.KINDS``."""
+        if self.pusher is None:
+            return
+        for seat in seats:
+            player = table.seats[seat].get("player") if 0 <= seat < len(table.seats) else None
+            if player and not any(seat in sub.seats for sub in table.subscribers):
+                self.pusher.notify(player, kind, table.meta.game, f"/table/{table.id}", tag, **params)
 
     def advance(self, table: LiveTable, actor: int | None, action: Any) -> None:
         """Apply ``action`` for ``actor`` (if any) and every chance event that follows; commit; broadcast."""

@@ -130,6 +130,8 @@ class Rematches:
         store = self.manager.store
         table = self.manager.start(new, after=lambda: store.add_rematch(meta.id, new.id, held[0], now))
         self._tell(old, table, by=held[0])
+        others = [k for k, s in enumerate(old.seats) if k not in held and s.get("player") != player_id]
+        self.manager.tell_away(old, others, "rematch", tag=f"rematch-{old.id}", name=old.names()[held[0]])
         return RematchAnswer(table.id, tokens, table.status != "waiting")
 
     def _accept(

@@ -19,6 +19,13 @@ class SettingsError(ValueError):
     """A settings file or option the server cannot use; the message names the key and what is allowed."""
 
 
+PUSH_SERVICES = (
+    "fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,notify.windows.com,"
+    "push.apple.com"
+)
+"""The push services of Chrome/Edge/Android, Firefox, Windows and Safari."""
+
+
 def _field(default: float | int, doc: str, lo: float, hi: float) -> Any:
     return dataclasses.field(default=default, metadata={"doc": doc, "min": lo, "max": hi})
 
@@ -75,11 +82,30 @@ class ServerSettings:
         },
     )
 
+    push_services: str = dataclasses.field(
+        default=PUSH_SERVICES,
+        metadata={
+            "doc": "Web Push: the push services (hosts and their subdomains, comma-separated) the server posts "
+            "notifications to; 'loopback' also allows http://127.0.0.1 (tests)",
+            "check": "hosts",
+        },
+    )
+    push_contact: str = dataclasses.field(
+        default="",
+        metadata={
+            "doc": "Web Push: how a push service reaches the operator, mailto:ADDRESS or an https address "
+            "(default: the public origin)",
+            "check": "contact",
+        },
+    )
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.type in ("str", str):
-                check_origin(f.name, value)
+                {"hosts": check_hosts, "contact": check_contact}.get(
+                    f.metadata.get("check", ""), check_origin
+                )(f.name, value)
                 continue
             kind = int if f.type in ("int", int) else float
             if isinstance(value, bool) or not isinstance(value, int | float):
@@ -116,6 +142,15 @@ class ServerSettings:
         return cls().with_values(table)
 
     @property
+    def push_hosts(self) -> tuple[str, ...]:
+        return tuple(h.strip() for h in self.push_services.split(","))
+
+    @property
+    def push_claim(self) -> str:
+        """The VAPID ``sub`` claim."""
+        return self.push_contact or self.origin or "mailto:dicehall@localhost"
+
+    @property
     def origin(self) -> str:
         """The public origin without a trailing slash ("" when none is set)."""
         return self.public_origin.rstrip("/")
@@ -129,6 +164,23 @@ class ServerSettings:
     def describe(cls) -> list[tuple[str, Any, str]]:
         """(name, default, doc) of every setting, for docs and ``--help``."""
         return [(f.name, f.default, f.metadata["doc"]) for f in dataclasses.fields(cls)]
+
+
+def check_hosts(name: str, value: object) -> None:
+    """A comma-separated list of host names (``loopback`` allowed)."""
+    hosts = value.split(",") if isinstance(value, str) else None
+    if hosts is None or not all(
+        h.strip() and all(part.isalnum() or "-" in part for part in h.strip().split(".")) for h in hosts
+    ):
+        raise SettingsError(f"setting {name} must be host names separated by commas, got {value!r}")
+
+
+def check_contact(name: str, value: object) -> None:
+    """Empty, ``mailto:ADDRESS`` or an https address."""
+    if not isinstance(value, str) or not (
+        not value or (value.startswith("mailto:") and "@" in value) or value.startswith("https://")
+    ):
+        raise SettingsError(f"setting {name} must be mailto:ADDRESS or an https address, got {value!r}")
 
 
 def check_origin(name: str, value: object) -> None:

@@ -254,7 +254,7 @@ def join(conn: Connection, manager: TableManager, msg: JoinMsg) -> None:
             "info": table.describe(),
         }
     )
-    for text in manager.catch_up(table, msg.last_seq):
+    for text in manager.catch_up(table, msg.last_seq, seats):
         conn.push(text)
     if table.together is not None:  # this client's own simultaneous choices so far (never another seat's)
         for seat in seats:

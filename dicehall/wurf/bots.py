@@ -152,27 +152,40 @@ class ExpertBot(Agent):
             total += v
         return total / self.samples
 
-    def choose(self, state: State[Any], rng: np.random.Generator) -> Action:
-        assert isinstance(state, WurfState)
-        seed = int(rng.integers(1 << 62))  # common random numbers for every candidate
-        n_thrown = state.throw_count()
-        best_action: Action | None = None
-        best_value = -math.inf
-        layouts: list[tuple[Action | None, list[DieRest]]] = [(None, list(state.arena))]
+    def layouts(self, state: WurfState) -> list[tuple[Rearrange | None, list[DieRest]]]:
+        """The arenas the next throw may go into: as it lies, and gathered first (where gathering is allowed)."""
+        layouts: list[tuple[Rearrange | None, list[DieRest]]] = [(None, list(state.arena))]
         if not state.rearranged and len(state.arena) >= 2:
             gather = state.gather_action()
             if gather is not None:
                 layouts.append((gather, _rearranged(state.arena, gather)))
-        for first, arena in layouts:
+        return layouts
+
+    def candidates(self, state: WurfState, seed: int) -> list[tuple[Rearrange | None, Throw, float]]:
+        """Every candidate (gather first or not, the throw) with its value, in the order the bot weighs them;
+        ``seed`` gives every candidate the same sampled outcomes (common random numbers)."""
+        n_thrown = state.throw_count()
+        out: list[tuple[Rearrange | None, Throw, float]] = []
+        for first, arena in self.layouts(state):
             for ax, ay in self._aims(arena):
                 for p in self.powers:
                     t = Throw(round(ax, 1), round(ay, 1), p, 0.5)
-                    v = self._value(state, arena, n_thrown, t, seed)
-                    if v > best_value + 1e-9:
-                        best_value, best_action = v, (first if first is not None else t)
-        if state.phase == CHOICE and best_value <= self._leave_value(
-            state, [d.face for d in state.arena], state.supply[state.current]
-        ):
+                    out.append((first, t, self._value(state, arena, n_thrown, t, seed)))
+        return out
+
+    def stop_value(self, state: WurfState) -> float:
+        """What ending the turn now is worth (the bot ends it when no throw is worth more)."""
+        return self._leave_value(state, [d.face for d in state.arena], state.supply[state.current])
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Action:
+        assert isinstance(state, WurfState)
+        seed = int(rng.integers(1 << 62))  # common random numbers for every candidate
+        best_action: Action | None = None
+        best_value = -math.inf
+        for first, t, v in self.candidates(state, seed):
+            if v > best_value + 1e-9:
+                best_value, best_action = v, (first if first is not None else t)
+        if state.phase == CHOICE and best_value <= self.stop_value(state):
             return EndTurn()
         assert best_action is not None
         return best_action

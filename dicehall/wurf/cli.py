@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 
 from dicehall.core.agents import seat_names
+from dicehall.core.analysis_cli import HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
     AddressOpt,
     BackendOpt,
@@ -51,6 +52,9 @@ from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Setup, Th
 from dicehall.wurf.state import WurfState
 from dicehall.wurf.terminal import cell_help, describe_action, describe_outcome, render_state
 
+WURF_HINT_WORDS = ("?", "hint", "hints")
+"""What shows the hint (where hints are on; 'h' and 'help' stay the help, as they always were here)."""
+
 MIN_SIZE, MAX_SIZE = 64, 4096  # a picture smaller shows no pips; larger exceeds common offscreen GL buffers
 
 
@@ -64,8 +68,8 @@ def play_help() -> str:
     return tr("wurf.play.help") + "\n" + cell_help() + "."
 
 
-def allowed_commands(state: WurfState) -> str:
-    """The commands the player to move can use now (only those)."""
+def allowed_commands(state: WurfState, hints: bool = False) -> str:
+    """The commands the player to move can use now (only those; '?' for a hint where hints are on)."""
     legal = state.legal_actions()
     words = [
         tr("wurf.play.cmd_throw_all", n=state.throw_count()) if state.big_next else tr("wurf.play.cmd_throw")
@@ -74,6 +78,8 @@ def allowed_commands(state: WurfState) -> str:
         words.append(tr("wurf.play.cmd_gather"))
     if any(isinstance(a, EndTurn) for a in legal):
         words.append(tr("wurf.play.cmd_end"))
+    if hints:
+        words.append(tr("wurf.play.cmd_hint"))
     return ", ".join([*words, "'board'", "'help'", tr("cli.play.key_quit")])
 
 
@@ -129,7 +135,7 @@ def parse_human(state: WurfState, text: str) -> Action:
     return state.string_to_action(text)
 
 
-def make_human(names: list[str]) -> Any:
+def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
     def ask_human(state: State[Any], seat: int) -> Action:
         assert isinstance(state, WurfState)
         what = (
@@ -142,11 +148,14 @@ def make_human(names: list[str]) -> Any:
                 "wurf.play.prompt",
                 name=f"[bold]{names[seat]}[/]",
                 what=what,
-                commands=escape(allowed_commands(state)),
+                commands=escape(allowed_commands(state, desk is not None and desk.allowed)),
             )
         )
         while True:
             raw = ask("> ").strip()  # 'q' raises QuitGame: it offers to save, like Ctrl-C
+            if desk is not None and raw.lower() in WURF_HINT_WORDS:
+                desk.show(state, names)
+                continue
             if is_command("wurf", "help", raw):
                 console.print(tr("wurf.intro"))
                 console.print(escape(play_help()))
@@ -224,6 +233,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         resume: Path = ResumeOpt,
         name: str = NameOpt,
         no_save: bool = NoSaveOpt,
+        hints: str = HintsOpt,
     ) -> None:
         """Play Der große Wurf in the terminal against bots or friends (2–5 players)."""
         record, rules, specs = setup_play(
@@ -236,6 +246,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             name,
         )
         names = seat_names(specs)
+        desk = hint_desk("wurf", rules, specs, hints)
         introduce("wurf", tr("wurf.intro") + "\n" + escape(play_help()))
 
         def show(state: State[Any]) -> None:
@@ -246,7 +257,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             "wurf",
             rules,
             specs,
-            make_human(names),
+            make_human(names, desk),
             show,
             make_narrator(names),
             save if save is not None else resume,

@@ -25,7 +25,8 @@ class WurfRules(RuleSet):
 
     arena: str = option(
         "fast",
-        "arena model producing throw outcomes: fast (calibrated statistics) or physics (MuJoCo)",
+        "how thrown dice land: quick (drawn from measured throws) or realistic "
+        "(every throw simulated in 3D, a little slower)",
         choices=("fast", "physics"),
     )
     match: bool = option(

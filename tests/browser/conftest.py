@@ -56,9 +56,10 @@ def _ensure_built() -> None:
 class Server:
     """The real server (``python -m dicehall.web``, same as ``dicehall serve``) on its own SQLite database."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, bot_delay: str = BOT_DELAY) -> None:
         self.db = db
         self.log = log
+        self.bot_delay = bot_delay
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -74,11 +75,11 @@ class Server:
             "--db",
             f"sqlite:///{self.db}",
             "--bot-delay",
-            BOT_DELAY,
+            self.bot_delay,
             "--settings",
             str(self._settings()),
         ]
-        env = dict(os.environ, DICEHALL_BOT_DELAY=BOT_DELAY)
+        env = dict(os.environ, DICEHALL_BOT_DELAY=self.bot_delay)
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
         deadline = time.monotonic() + 30

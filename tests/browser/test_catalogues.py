@@ -83,7 +83,7 @@ def dynamic_ids() -> set[str]:
         for preset in rules.PRESETS:
             ids |= {f"preset.{name}.{preset}", f"preset.{name}.{preset}.doc"}
         for bot in bots_for(name):
-            ids |= {f"bot.{bot}", f"bot.{name}.{bot}.doc"}
+            ids |= {f"bot.{bot}", f"bot.{name}.{bot}.doc", f"lobby.bot.{name}.{bot}"}
             if name != "wurf":  # the lobby's fallback when a game's own line is missing
                 ids.add(f"bot.{bot}.doc")
         fields = {f.name: f for f in dataclasses.fields(rules)}

@@ -298,3 +298,50 @@ def test_a_finished_match_and_its_game_over_card_in_every_language(new_page: Any
         ).first.wait_for()
         page.wait_for_timeout(300)
         assert_no_english(page, lang, "a finished Wurf match with its game-over card")
+
+
+def test_the_real_dice_page_shows_only_what_applies_keypad_first_on_a_phone(
+    new_page: Any, server: Server
+) -> None:
+    """Real dice on a phone: the entry keypad above the arena, the entry keys (not aiming, power or gathering), no
+    word on how the site throws; this turn's throws listed, and the gather button explained at a rolled table."""
+    page = new_page(390, 844)
+    table = create(
+        server, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], dice="real"
+    )
+    page.goto(table["seats"][0]["invite"])
+    page.goto(table["seats"][1]["invite"])
+    page.wait_for_selector("[data-testid=wurf-stage][data-state]")
+    entry = page.get_by_test_id("wurf-entry")
+    entry.wait_for(state="visible")
+    stage = page.get_by_test_id("wurf-stage").bounding_box()
+    pad = entry.bounding_box()
+    assert pad["y"] + pad["height"] <= stage["y"] and pad["y"] + pad["height"] <= 844, (
+        "keypad first, in sight"
+    )
+    assert page.get_by_test_id("house-rules").inner_text() == ""
+    page.get_by_test_id("wurf-entry-4").click()
+    page.get_by_test_id("wurf-entry-confirm").click()
+    assert wait_state(page) == "act"
+    assert page.get_by_test_id("wurf-aim-help").is_hidden() and page.get_by_test_id("wurf-power").is_hidden()
+    assert (
+        page.get_by_test_id("wurf-gather").is_hidden() and page.get_by_test_id("wurf-gather-help").is_hidden()
+    )
+    keys = page.get_by_test_id("wurf-keys-help").inner_text()
+    assert "for the rim" in keys and "arrows" not in keys
+    assert page.get_by_text("No throws yet this turn.").is_visible()
+    page.get_by_test_id("wurf-throw").click()
+    entry.wait_for(state="visible")
+    for key in ("4", "2"):
+        page.get_by_test_id(f"wurf-entry-{key}").click()
+    page.get_by_test_id("wurf-entry-confirm").click()
+    page.get_by_test_id("wurf-turn-throws").locator("li").first.wait_for()
+    assert "all numbers differ" in page.get_by_test_id("wurf-turn-throws").inner_text().lower()
+    assert page.get_by_text("No throws yet this turn.").is_hidden()
+
+    # At a table the site throws for, the gather button says what it does.
+    rolled = new_page(1280, 800)
+    open_seat(rolled, create(server, seats=ANN_VS_BOT))
+    gather = rolled.get_by_test_id("wurf-gather")
+    assert "together into one block" in (gather.get_attribute("title") or "")
+    assert gather.get_attribute("aria-describedby") == "wurf-gather-help"

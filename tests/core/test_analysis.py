@@ -244,7 +244,7 @@ def test_bad_records_are_refused(win: WinEvaluator) -> None:
     record.events = [Event("chance", "1,1,9,2,3")]
     with pytest.raises(RecordError, match="event 1: cannot read dice outcome"):
         analyze(record, win)
-    with pytest.raises(AnalysisError, match="no hints or analysis"):
+    with pytest.raises(AnalysisError, match="no analysis"):
         from dicehall.core.game import get_game
 
         wurf = get_game("wurf")

@@ -11,13 +11,14 @@ const clever = await import("../../web/src/views/clever-model.ts");
 const thousandModel = await import("../../web/src/views/thousand.ts");
 const thousandWords = await import("../../web/src/views/thousand-words.ts");
 const wurf = await import("../../web/src/views/wurf-model.ts");
+const resignWords = await import("../../web/src/resign-words.ts");
 const { default: en } = await import("../../web/src/locales/en.json");
 
 // Dice 1000's words come from the English catalogue: the messages the test reads are made to say their id and
 // parameters instead, as "\u0001id|key=value|...", so the answers can be held against the engine's message ids.
 const MARK = "\u0001";
 for (const id of Object.keys(en)) {
-  if (!id.startsWith("thousand.refusal.") && !id.startsWith("thousand.event.")) continue;
+  if (!["thousand.refusal.", "thousand.event.", "resign.what."].some((p) => id.startsWith(p))) continue;
   const keys = [...new Set([...String(en[id]).matchAll(/\{(\w+)\}/g)].map((x) => x[1]))];
   en[id] = MARK + [id, ...keys.map((k) => `${k}={${k}}`)].join("|");
 }
@@ -80,6 +81,12 @@ function wurfCase({ move, view }) {
   return { dice, fates: dice ? wurf.fates(dice, wurf.read(view).last?.takenFaces ?? []) : null };
 }
 
+/** What the confirm before a resign says follows, for a `game` table where `others` stay in. */
+function resignCase({ game, others }) {
+  const said = resignWords.resignConsequence(game, others);
+  return said === "" ? null : unmark(said);
+}
+
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const cases = JSON.parse(input);
@@ -87,4 +94,5 @@ const answers = {};
 if (cases.clever) answers.clever = cases.clever.map(cleverCase);
 if (cases.thousand) answers.thousand = cases.thousand.map(thousandCase);
 if (cases.wurf) answers.wurf = cases.wurf.map(wurfCase);
+if (cases.resign) answers.resign = cases.resign.map(resignCase);
 process.stdout.write(JSON.stringify(answers));

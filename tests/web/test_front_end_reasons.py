@@ -640,3 +640,55 @@ def test_wurf_parse_lands_and_fates_agree_with_the_engine(front_end: Path) -> No
         problems[:15]
     )
     assert set(seen) >= {"stays", "out", "rim", "x", "cocked-x", "taken"}, seen
+
+
+# -- resigning: what the confirm says follows (resign-words.ts) -----------------------------------------------------
+
+
+def resign_outcome(game: str, n: int) -> str | None:
+    """What the engine does when seat 0 of an ``n``-seat ``game`` resigns early in the game: ``other`` (the game
+    ends, the one other seat wins), ``ends`` (alone: the game ends), ``bot`` (a bot plays the seat on), ``out``
+    (the seat is out, the others play on); None when the game has no table of ``n`` seats."""
+    g = get_game(game)
+    if not g.min_players <= n <= g.max_players:
+        return None
+    state = g.new_initial_state(g.rules_type.from_preset(None), n)
+    rng = np.random.default_rng(n)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    state.resign(0)
+    if state.is_terminal():
+        return (
+            "other" if n == 2 and state.winners() == [1] else "ends" if n == 1 else f"ends {state.winners()}"
+        )
+    assert 0 not in state.seats_in(), f"{game} {n}: seat 0 resigned and still plays for itself"
+    return "bot" if state.plays_on_after_resign else "out"
+
+
+def test_resign_words_agree_with_the_engine(front_end: Path) -> None:
+    """The confirm before a resign says what the engine then does, for every game and table size."""
+    said_for = {
+        "other": "resign.what.other",
+        "ends": "resign.what.{game}.solo",
+        "out": "resign.what.{game}.many",
+    }
+    said_for["bot"] = said_for["out"]  # (Clever's "many" is the bot playing on: checked below)
+    cases, expected = [], []
+    for game in ("thousand", "clever", "wurf"):
+        for n in range(1, 7):
+            outcome = resign_outcome(game, n)
+            if outcome is None:
+                continue
+            cases.append({"game": game, "others": names(n)[1:]})
+            expected.append((game, n, outcome))
+    answers = ask(front_end, {"resign": cases})["resign"]
+    seen = set()
+    for (game, n, outcome), answer in zip(expected, answers, strict=True):
+        assert outcome in said_for, (game, n, outcome)
+        assert answer is not None, f"{game} with {n}: the page says nothing of what follows ({outcome})"
+        assert answer["id"] == said_for[outcome].format(game=game), (game, n, outcome, answer)
+        if outcome == "other":
+            assert answer["params"] == {"name": "P2"}
+        seen.add((game, outcome))
+    assert ("clever", "bot") in seen and ("thousand", "out") in seen and ("wurf", "out") in seen
+    assert {("thousand", "other"), ("clever", "other"), ("wurf", "other")} <= seen

@@ -143,3 +143,37 @@ def test_out_of_range_table_is_refused_with_the_message(server):
                 "/api/tables", json={"game": "thousand", "overrides": overrides, "seats": [{"kind": "human"}]}
             )
             assert r.status_code == 400 and text in r.json()["detail"]
+
+
+def test_the_catalogue_ranks_bots_and_says_what_a_table_here_offers(server):
+    """Bots weakest first, each with its measured strength from dicehall/web/botinfo.py; whether a game has
+    hints; the presets and options a live table fixes (Wurf's simulated throws), and a table's house rules
+    without them."""
+    from dicehall.core.agents import bots_for
+    from dicehall.web.botinfo import STRENGTH
+
+    with server() as c:
+        games = {g["name"]: g for g in c.get("/api/games").json()}
+        for name in ("thousand", "clever", "wurf"):
+            bots = games[name]["bots"]
+            assert sorted(b["name"] for b in bots) == sorted(bots_for(name)), "every bot, each once"
+            assert [(b["name"], b["strength"]) for b in bots] == STRENGTH[name]
+        wins = {b["name"]: b["strength"]["share"] for b in games["thousand"]["bots"] if b["name"] != "expert"}
+        assert list(wins) == ["random", "bold", "cautious", "optimal"] and sorted(wins.values()) == list(
+            wins.values()
+        )
+        means = [b["strength"]["points"] for b in games["clever"]["bots"]]
+        assert means == sorted(means)
+        assert games["thousand"]["hints"] and games["clever"]["hints"] and not games["wurf"]["hints"]
+        assert games["wurf"]["live_presets"] == ["standard", "match"]
+        assert games["wurf"]["live_overrides"] == {"arena": "physics"}
+        assert games["thousand"]["live_presets"] == games["thousand"]["presets"]
+
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+        plain = c.post("/api/tables", json={"game": "wurf", "seats": seats}).json()
+        info = c.get(f"/api/tables/{plain['table_id']}").json()
+        assert info["overrides"] == {"arena": "physics"} and info["house_rules"] == {}
+        chosen = c.post(
+            "/api/tables", json={"game": "wurf", "seats": seats, "overrides": {"match": True}}
+        ).json()
+        assert c.get(f"/api/tables/{chosen['table_id']}").json()["house_rules"] == {"match": True}

@@ -4,6 +4,7 @@ before all have chosen; then everybody sees all of them."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -143,3 +144,45 @@ def test_a_passive_player_gets_hints_on_its_own_position(server):
         assert r.status_code == 200, r.text
         moves = [o["move"] for o in r.json()["options"]]
         assert moves and set(moves) <= set(mine["state"]["legal_actions"])
+
+
+def hidden_last_plus(seed: int) -> Any:
+    """A 2-player game played at random until one seat, alone in the hidden last +1 of the game, has begun
+    choosing (what the spectators' view hides, so its legal moves are not in it)."""
+    import numpy as np
+
+    from dicehall.clever.game import CleverGame
+    from dicehall.clever.rules import CleverRules
+    from dicehall.core.game import TERMINAL
+
+    rng = np.random.default_rng(seed)
+    s = CleverGame().new_initial_state(CleverRules.from_preset("standard", {}), 2)
+    while s.current_player() != TERMINAL:
+        mover = s.current_player()
+        hidden = not s.is_chance_node() and mover in s.hidden_from(None) and s.began_choosing(mover)
+        if hidden and len(s.simultaneous_seats()) < 2:
+            return s
+        legal = s.legal_actions()
+        s.apply_action(s.sample_chance(rng) if s.is_chance_node() else int(rng.choice(legal)))
+    return None
+
+
+def test_a_reconnecting_page_holding_the_hidden_mover_gets_its_own_moves(server):
+    """Reconnecting (or reloading) during a hidden choice only one seat makes: the page holding that seat gets its
+    own position with its moves, the others the position as the phase found it."""
+    state = next(s for s in map(hidden_last_plus, range(400)) if s is not None)
+    mover = state.current_player()
+    with server() as c:
+        t = create(c, game="clever")
+        manager = c.app.state.manager  # type: ignore[attr-defined]
+        table = manager.get(t["table_id"])
+        table.state = state  # the position under test, as the table would hold it after those moves
+        spectator_view = table.view()
+        assert spectator_view["legal_actions"] == [], "the others do not see the mover's moves"
+        own_moves = [state.action_to_string(a) for a in state.legal_actions()]
+        for last_seq in (None, table.seq, table.seq - 1):
+            sent = [json.loads(text) for text in manager.catch_up(table, last_seq, [mover])]
+            assert sent and sent[-1]["type"] == "snapshot", last_seq
+            assert sent[-1]["state"]["legal_actions"] == own_moves, last_seq
+        (other,) = [json.loads(text) for text in manager.catch_up(table, None, [1 - mover])]
+        assert other["state"]["legal_actions"] == [] and other["state"] == spectator_view

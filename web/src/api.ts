@@ -31,9 +31,14 @@ export interface RuleProblem {
   params?: Record<string, unknown>;
 }
 
+/** A bot's measured strength (dicehall/web/botinfo.py): share of two-player games won against another bot, or
+ * its mean score alone. */
+export type BotStrength = { kind: "wins"; share: number; against: string; games: number } | { kind: "solo_mean"; points: number; games: number };
+
 export interface BotInfo {
   name: string;
   doc?: string;
+  strength?: BotStrength;
 }
 
 export interface GameInfo {
@@ -42,9 +47,16 @@ export interface GameInfo {
   min_players: number;
   max_players: number;
   presets: string[];
+  /** The presets a new table here offers (absent from older servers: all). */
+  live_presets?: string[];
+  /** Options every table here has, not offered in the form. */
+  live_overrides?: Record<string, unknown>;
   default_preset: string;
   options: RuleOption[];
+  /** Weakest first. */
   bots: BotInfo[];
+  /** Whether the game has hints (absent from older servers: assume it has). */
+  hints?: boolean;
 }
 
 export interface SeatSpec {
@@ -115,6 +127,8 @@ export interface TableInfo {
   created?: string | number;
   seq?: number;
   overrides?: Record<string, unknown>;
+  /** The overrides its creator chose, less those every table of the game has here. */
+  house_rules?: Record<string, unknown>;
   /** "real": the players throw real dice and enter them; "rolled" (or absent): the server rolls. */
   dice?: string;
   /** Whether the players may ask for hints (the table option; absent from older servers). */
@@ -246,6 +260,11 @@ export const api = {
   myGames: (limit: number, cursor?: GamesCursor | null) =>
     request<MyGames>("GET", `/api/me/games?limit=${limit}${cursor ? `&before=${cursor.before}&before_id=${encodeURIComponent(cursor.before_id)}` : ""}`),
   mySummary: () => request<{ your_turn: number }>("GET", "/api/me/summary"),
+  /** Web Push (docs/web-protocol.md, "Notifications"): the key to subscribe with, and this browser's subscription. */
+  pushKey: () => request<{ key: string }>("GET", "/api/push/key"),
+  subscribePush: (subscription: PushSubscriptionJSON, lang: string) =>
+    request<{ subscribed: boolean; devices: number }>("POST", "/api/me/push", { ...subscription, lang }),
+  unsubscribePush: (endpoint: string) => request<{ removed: boolean }>("DELETE", "/api/me/push", { endpoint }),
   /** Makes this browser's player (a guest) if it has none: a seat taken from an invite link is then linked to it. */
   makeMe: () => request<{ player: Player }>("POST", "/api/me"),
   abandonedTables: (limit: number) => request<TableInfo[]>("GET", `/api/tables?status=abandoned&limit=${limit}`),
@@ -307,12 +326,14 @@ export interface PlayerProfile {
 /** `POST /api/tables/{id}/hints`: every legal move of the seat with its value, best first (docs/analysis.md). */
 export interface HintsResult {
   seat: number;
-  unit: "win%" | "points";
+  unit: "win%" | "points" | "dice";
   note: string;
   /** The note's message id and parameters when it has one (the page words it in its language). */
   note_id?: string;
   note_params?: Record<string, string | number>;
   options: { move: string; value: number; loss: number; best: boolean }[];
+  /** Der große Wurf: what aiming at each point of the arena is worth (views/wurf-hint.ts `HeatMap`). */
+  map?: unknown;
 }
 
 /** One analysed event (`GET /api/tables/{id}/analysis`, docs/analysis.md). */

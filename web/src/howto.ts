@@ -3,7 +3,7 @@
 import { die } from "./dice";
 import { h } from "./dom";
 import { formatNumber, t, type MessageId } from "./i18n";
-import { cleverPicture, wurfPicture } from "./pictures";
+import { cleverAreaPicture, cleverChainPicture, cleverPicture, cleverTurnPicture, wurfPicture } from "./pictures";
 import { VIEWS } from "./views";
 
 const TEXT: Record<string, MessageId[]> = {
@@ -20,8 +20,8 @@ const TEXT: Record<string, MessageId[]> = {
     "howto.thousand.bolts",
     "howto.thousand.barrel",
   ],
-  clever: ["howto.clever.goal", "howto.clever.active", "howto.clever.platter", "howto.clever.passive", "howto.clever.areas", "howto.clever.bonus", "howto.clever.end"],
-  wurf: ["howto.wurf.goal", "howto.wurf.setup", "howto.wurf.turn", "howto.wurf.x", "howto.wurf.out", "howto.wurf.master", "howto.wurf.end"],
+  clever: ["howto.clever.goal", "howto.clever.active", "howto.clever.platter", "howto.clever.passive", "howto.clever.end"],
+  wurf: ["howto.wurf.goal", "howto.wurf.setup", "howto.wurf.turn", "howto.wurf.x", "howto.wurf.gather", "howto.wurf.out", "howto.wurf.master", "howto.wurf.end"],
 };
 
 const TITLES: Record<string, MessageId> = { thousand: "game.thousand.title", clever: "game.clever.title", wurf: "game.wurf.title" };
@@ -88,6 +88,48 @@ function picture(game: string): HTMLElement {
   );
 }
 
+const AREAS = [
+  ["yellow", "howto.clever.yellow"],
+  ["blue", "howto.clever.blue"],
+  ["green", "howto.clever.green"],
+  ["orange", "howto.clever.orange"],
+  ["purple", "howto.clever.purple"],
+] as const;
+
+/** Clever beyond the basics: a worked turn, each area with a picture of what goes in it, and the bonuses. */
+function cleverMore(): HTMLElement[] {
+  const turn = h(
+    "section",
+    { class: "howto-section", "data-testid": "howto-example" },
+    h("h2", null, t("howto.clever.h.example")),
+    h(
+      "div",
+      { class: "howto-body" },
+      h("ol", { class: "howto-steps" }, (["howto.clever.example1", "howto.clever.example2", "howto.clever.example3", "howto.clever.example4"] as const).map((id) => h("li", null, t(id)))),
+      h(
+        "figure",
+        { class: "howto-pic" },
+        cleverTurnPicture(t("howto.clever.example.picture"), { roll: (n) => t("howto.clever.example.roll", { n }), platter: t("howto.clever.example.platter") }),
+        h("figcaption", { class: "muted small" }, t("howto.clever.example.picture")),
+      ),
+    ),
+  );
+  const areas = h(
+    "section",
+    { class: "howto-section", "data-testid": "howto-areas" },
+    h("h2", null, t("howto.clever.h.areas")),
+    AREAS.map(([a, words]) => h("div", { class: `howto-area area-${a}`, "data-area": a }, h("div", { class: "howto-area-pic" }, cleverAreaPicture(a, t(`howto.clever.area.${a}`))), h("p", null, t(words)))),
+  );
+  const bonus = h(
+    "section",
+    { class: "howto-section", "data-testid": "howto-bonus" },
+    h("h2", null, t("howto.clever.h.bonus")),
+    (["howto.clever.bonus_intro", "howto.clever.plus1", "howto.clever.reroll", "howto.clever.fox", "howto.clever.chain"] as const).map((id) => h("p", null, t(id))),
+    h("figure", { class: "howto-pic howto-chain" }, cleverChainPicture(t("howto.clever.chain_picture")), h("figcaption", { class: "muted small" }, t("howto.clever.chain_picture"))),
+  );
+  return [turn, areas, bonus];
+}
+
 export function renderHowTo(app: HTMLElement, wanted: string): void {
   const game = wanted in TEXT ? wanted : "thousand";
   const tabs = h(
@@ -103,6 +145,7 @@ export function renderHowTo(app: HTMLElement, wanted: string): void {
       tabs,
       h("h1", null, t("howto.title", { game: t(TITLES[game]) })),
       h("div", { class: "howto-body" }, h("div", { class: "howto-text" }, TEXT[game].map((id) => h("p", null, t(id)))), picture(game)),
+      game === "clever" ? cleverMore() : null,
       play,
     ),
   );

@@ -11,6 +11,7 @@ import { renderProfile } from "./profile";
 import { renderTable } from "./table";
 import { clear, h, navigate } from "./dom";
 import { nameChip, setPageTitle, watchYourTurn } from "./me";
+import { registerServiceWorker } from "./install";
 
 type Cleanup = () => void;
 let cleanup: Cleanup | null = null;
@@ -80,3 +81,4 @@ void initLanguage().then(() => {
   route();
   watchYourTurn();
 });
+registerServiceWorker();

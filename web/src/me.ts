@@ -5,6 +5,7 @@ import { ApiError, api, type Player } from "./api";
 import { h, toast } from "./dom";
 import { apiErrorText, ruleProblemText } from "./errors";
 import { t } from "./i18n";
+import { showTurnCount } from "./notify";
 
 const LEGACY_NAME = "dicehall.name"; // where older pages kept a typed name: sent to the server once, then dropped
 const ASKED = "dicehall.name_asked"; // the name prompt was shown (and perhaps skipped): it is not shown again
@@ -37,6 +38,9 @@ export function loadMe(): Promise<Player | null> {
 
 /** The display name, or "" when the player has none (the server then words the seat in each reader's language). */
 export const myDisplayName = (): string => me?.name ?? "";
+
+/** The player's id (null before it has one). */
+export const myId = (): string | null => me?.id ?? null;
 
 export function onMeChange(listener: () => void): () => void {
   listeners.add(listener);
@@ -178,6 +182,7 @@ let polling = 0;
 
 function drawTitle(): void {
   document.title = yourTurn > 0 ? `(${yourTurn}) ${pageTitle}` : pageTitle;
+  showTurnCount(yourTurn);
 }
 
 /** The page's own title (the router sets it); shown with the count of tables waiting for this player's move. */

@@ -6,6 +6,8 @@ import { append, clear, h } from "./dom";
 import { apiErrorText } from "./errors";
 import { formatNumber, t, type MessageId } from "./i18n";
 import { gameTitle, presetName, seatLabel } from "./names";
+import { loadMe } from "./me";
+import { notificationsCard } from "./notify";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 600;
@@ -156,7 +158,11 @@ export function renderProfile(app: HTMLElement, playerId: string): () => void {
   let alive = true;
   api
     .player(playerId)
-    .then((p) => alive && draw(body, p))
+    .then(async (p) => {
+      if (!alive) return;
+      draw(body, p);
+      if ((await loadMe())?.id === p.id && alive) body.append(notificationsCard()); // one's own profile only
+    })
     .catch((err: unknown) => {
       if (!alive) return;
       clear(body);

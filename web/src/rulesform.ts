@@ -3,7 +3,7 @@
 // the server's POST /api/rules/check when it has one).
 import type { RuleOption } from "./api";
 import { h } from "./dom";
-import { t, tKey } from "./i18n";
+import { formatNumber, t, tKey } from "./i18n";
 
 /** Topics of each game's options, in the order shown; options of no topic land in "other". */
 const GROUPS: Record<string, [string, string[]][]> = {
@@ -38,11 +38,26 @@ export const optionName = (game: string, key: string): string => tKey(`rule.${ga
 export const optionDoc = (game: string, opt: RuleOption): string => tKey(`rule.${game}.${opt.key}.doc`, opt.doc);
 export const choiceName = (game: string, key: string, choice: string): string => tKey(`rule.${game}.${key}.choice.${choice}`, choice);
 
+/** An option's value in words: on/off, a number, a choice's name, ranges as "200–300". */
+export function ruleValue(game: string, key: string, v: unknown): string {
+  if (v === true) return t("rules.on");
+  if (v === false) return t("rules.off");
+  if (typeof v === "number") return formatNumber(v);
+  if (typeof v === "string") return choiceName(game, key, v);
+  if (Array.isArray(v)) {
+    if (!v.length) return t("rules.none");
+    return v.map((x) => (Array.isArray(x) && x.length === 2 ? `${formatNumber(x[0])}–${formatNumber(x[1])}` : ruleValue(game, key, x))).join(", ");
+  }
+  return String(v);
+}
+
 interface Field {
   opt: RuleOption;
   el: HTMLElement;
   error: HTMLElement;
   read(): unknown;
+  /** Put a value (one the server gave) into the input. */
+  write(v: unknown): void;
 }
 
 function checkNumber(opt: RuleOption, raw: string, integer: boolean): number {
@@ -59,7 +74,7 @@ function checkNumber(opt: RuleOption, raw: string, integer: boolean): number {
 const isRangeList = (v: unknown): boolean => Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && x.every((n) => typeof n === "number"));
 
 /** Pits (or any list of [low, high) ranges): one row per range with two numbers, add and remove buttons. */
-function rangeList(game: string, opt: RuleOption, id: string): { input: HTMLElement; read(): unknown } {
+function rangeList(game: string, opt: RuleOption, id: string): { input: HTMLElement; read(): unknown; write(v: unknown): void } {
   const list = h("div", { class: "ranges", id, "data-key": opt.key, role: "group", "aria-label": optionName(game, opt.key) });
   const addRow = (low: number | string, high: number | string): void => {
     const step = String(opt.step ?? 1);
@@ -85,9 +100,14 @@ function rangeList(game: string, opt: RuleOption, id: string): { input: HTMLElem
     list.dispatchEvent(new Event("input", { bubbles: true }));
   });
   list.append(add);
-  for (const [lo, hi] of opt.value as number[][]) addRow(lo, hi);
+  const write = (v: unknown): void => {
+    for (const row of [...list.querySelectorAll(".range-row")]) row.remove();
+    for (const [lo, hi] of v as number[][]) addRow(lo, hi);
+  };
+  write(opt.value);
   return {
     input: list,
+    write,
     read: () => {
       const rows = [...list.querySelectorAll(".range-row")];
       if (typeof opt.max_items === "number" && rows.length > opt.max_items) throw new RuleInputError(opt.key, t("rules.err.max_items", { n: opt.max_items }));
@@ -109,32 +129,38 @@ function field(game: string, opt: RuleOption): Field {
   const typ = (opt.type || "").toLowerCase();
   let input: HTMLElement;
   let read: () => unknown;
+  let write: (v: unknown) => void;
   let cls = "opt";
   if (typeof opt.value === "boolean" || typ === "bool") {
     const box = h("input", { id, type: "checkbox", name: opt.key, "data-key": opt.key, checked: Boolean(opt.value) });
-    return { opt, error, el: h("div", { class: "opt opt-bool" }, box, label, error), read: () => box.checked };
+    return { opt, error, el: h("div", { class: "opt opt-bool", "data-opt": opt.key }, box, label, error), read: () => box.checked, write: (v) => (box.checked = Boolean(v)) };
   } else if (opt.choices && opt.choices.length) {
     const sel = h("select", { id, name: opt.key, "data-key": opt.key }, opt.choices.map((c) => h("option", { value: c, selected: c === opt.value }, choiceName(game, opt.key, c))));
     input = sel;
     read = () => sel.value;
+    write = (v) => (sel.value = String(v));
   } else if (typeof opt.value === "number" || typ === "int" || typ === "float") {
     const integer = typ === "int" || (typ !== "float" && Number.isInteger(opt.value));
     const num = h("input", { id, type: "number", name: opt.key, "data-key": opt.key, value: String(opt.value ?? ""), step: opt.step ?? (integer ? "1" : "any"), inputmode: integer ? "numeric" : "decimal", min: opt.min ?? null, max: opt.max ?? null });
     input = num;
     read = () => checkNumber(opt, num.value, integer);
+    write = (v) => (num.value = String(v));
   } else if (isRangeList(opt.value)) {
     const ranges = rangeList(game, opt, id);
     input = ranges.input;
     read = ranges.read;
+    write = ranges.write;
     cls = "opt opt-ranges";
   } else if (typeof opt.value === "string") {
     const txt = h("input", { id, type: "text", name: opt.key, "data-key": opt.key, value: opt.value });
     input = txt;
     read = () => txt.value;
+    write = (v) => (txt.value = String(v));
   } else {
     // A value of another shape (none today): edited as JSON text.
     const txt = h("input", { id, type: "text", name: opt.key, "data-key": opt.key, value: JSON.stringify(opt.value), spellcheck: false });
     input = txt;
+    write = (v) => (txt.value = JSON.stringify(v));
     read = () => {
       try {
         return JSON.parse(txt.value);
@@ -143,7 +169,7 @@ function field(game: string, opt: RuleOption): Field {
       }
     };
   }
-  return { opt, error, el: h("div", { class: cls }, label, input, error), read };
+  return { opt, error, el: h("div", { class: cls, "data-opt": opt.key }, label, input, error), read, write };
 }
 
 export interface RulesForm {
@@ -152,18 +178,23 @@ export interface RulesForm {
   overrides(): Record<string, unknown>;
   /** Show errors (from the server's check or a refused create); an empty list clears them. */
   showErrors(errors: { option: string | null; message: string }[]): void;
+  /** Offer the values the server fitted (`rules`, from its check) to the options left as they were. */
+  offerFitted(rules: Record<string, unknown>, overrides: Record<string, unknown>): void;
 }
 
-export function rulesForm(game: string, options: RuleOption[], onChange: () => void): RulesForm {
-  const fields = options.map((o) => field(game, o));
+/** `fixed`: options every table here has (the catalogue's live_overrides), neither shown nor sent. */
+export function rulesForm(game: string, options: RuleOption[], onChange: () => void, fixed: string[] = []): RulesForm {
+  const fields = options.filter((o) => !fixed.includes(o.key)).map((o) => field(game, o));
   const byKey = new Map(fields.map((f) => [f.opt.key, f]));
   const general = h("p", { class: "opt-error", role: "alert", hidden: true, "data-testid": "rules-error" });
   const groups = [...(GROUPS[game] ?? [])];
   const grouped = new Set(groups.flatMap(([, keys]) => keys));
-  const rest = options.map((o) => o.key).filter((k) => !grouped.has(k));
+  const rest = fields.map((f) => f.opt.key).filter((k) => !grouped.has(k));
   if (rest.length) groups.push(["other", rest]);
   const sections: { details: HTMLDetailsElement; diff: HTMLElement; keys: string[] }[] = [];
-  const el = h("div", { class: "rules-groups", "data-testid": "rules" }, general);
+  const offer = h("div", { class: "rules-offer", "data-testid": "rules-offer", role: "status", hidden: true });
+  const el = h("div", { class: "rules-groups", "data-testid": "rules" }, general, offer);
+
   for (const [topic, keys] of groups) {
     const present = keys.filter((k) => byKey.has(k));
     if (!present.length) continue;
@@ -243,11 +274,28 @@ export function rulesForm(game: string, options: RuleOption[], onChange: () => v
     return out;
   };
 
+  const offerFitted = (rules: Record<string, unknown>, sent: Record<string, unknown>): void => {
+    const moved = fields.filter((f) => !(f.opt.key in sent) && f.opt.key in rules && JSON.stringify(rules[f.opt.key]) !== JSON.stringify(f.opt.value));
+    offer.hidden = moved.length === 0;
+    if (!moved.length) return offer.replaceChildren();
+    const items = moved.map((f) =>
+      h("li", { "data-key": f.opt.key }, h("b", null, optionName(game, f.opt.key)), " ", h("s", null, ruleValue(game, f.opt.key, f.opt.value)), " → ", h("span", null, ruleValue(game, f.opt.key, rules[f.opt.key]))),
+    );
+    const accept = h("button", { type: "button", class: "btn primary", "data-testid": "rules-offer-accept" }, t("rules.fitted_accept"));
+    accept.addEventListener("click", () => {
+      for (const f of moved) f.write(rules[f.opt.key]);
+      offer.hidden = true;
+      offer.replaceChildren();
+      el.dispatchEvent(new Event("input")); // marked as changed, checked again
+    });
+    offer.replaceChildren(h("p", null, t("rules.fitted", { n: moved.length })), h("ul", null, items), accept);
+  };
+
   el.addEventListener("input", () => {
     markChanged();
     onChange();
   });
   el.addEventListener("change", markChanged);
   markChanged();
-  return { el, overrides, showErrors };
+  return { el, overrides, showErrors, offerFitted };
 }

@@ -10,7 +10,7 @@ import { formatList, formatNumber, hasKey, t, tKey } from "./i18n";
 import { saveName } from "./me";
 import { tableDetails } from "./table-details";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
-import { optionName, choiceName } from "./rulesform";
+import { optionName, ruleValue } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 
 const LOG_LIMIT = 200;
@@ -35,18 +35,6 @@ export function actorName(actor: LogEntry["actor"], seatName: (s: number) => str
 }
 
 /** A rule value in words: on/off, ranges as low–high, lists joined, choices by name. */
-function ruleValue(game: string, key: string, v: unknown): string {
-  if (v === true) return t("rules.on");
-  if (v === false) return t("rules.off");
-  if (typeof v === "number") return formatNumber(v);
-  if (typeof v === "string") return choiceName(game, key, v);
-  if (Array.isArray(v)) {
-    if (!v.length) return t("rules.none");
-    return v.map((x) => (Array.isArray(x) && x.length === 2 ? `${x[0]}–${x[1]}` : ruleValue(game, key, x))).join(", ");
-  }
-  return String(v);
-}
-
 export function renderTable(app: HTMLElement, tableId: string): () => void {
   const invited = absorbInvite(tableId);
   let info: TableInfo | null = null;
@@ -78,8 +66,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       h("div", { class: "table-head" }, title, seatBadge, h("span", { class: "table-actions" }, hintBtn, resignBtn, deleteBtn), howto, tableDetails(tableId)),
       houseRules,
       claimBox,
-      hintBox,
-      h("div", { class: "table-body" }, viewRoot, h("aside", { class: "log-box", tabindex: 0, "aria-label": t("table.events") }, h("h2", null, t("table.events")), logList)),
+      h("div", { class: "table-body" }, viewRoot, h("div", { class: "table-side" }, hintBox, h("aside", { class: "log-box", tabindex: 0, "aria-label": t("table.events") }, h("h2", null, t("table.events")), logList))),
       overlay,
       announcer,
     ),
@@ -351,7 +338,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
   let hintsOn = false;
   let hintsFor: View | null = null;
   const hintValue = (v: number, unit: HintsResult["unit"]): string =>
-    unit === "win%" ? `${formatNumber(Math.round(v * 10) / 10)}%` : formatNumber(Math.round(v * 10) / 10);
+    unit === "win%" ? `${formatNumber(Math.round(v * 10) / 10)}%` : unit === "dice" ? formatNumber(Math.round(v * 100) / 100) : formatNumber(Math.round(v * 10) / 10);
   const renderHints = (res: HintsResult, state: View): void => {
     // each move in words (the view's), its notation kept in the row's data-move
     const said = (move: string): HTMLElement => {
@@ -376,7 +363,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
           ),
         ),
       ),
-      h("p", { class: "muted small" }, res.unit === "win%" ? t("hint.unit_win") : t("hint.unit_points")),
+      h("p", { class: "muted small" }, res.unit === "win%" ? t("hint.unit_win") : res.unit === "dice" ? t("hint.unit_dice") : t("hint.unit_points")),
     );
     // a note the page has words for (the shipped table: values within ±x of the exact ones)
     if (res.note_id && hasKey(res.note_id)) hintBox.append(h("p", { class: "muted small", "data-testid": "hint-note" }, tKey(res.note_id, res.note, res.note_params)));
@@ -387,8 +374,10 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     const allowed = !spectator && mySeats.length > 0 && tableAllows && lastState?.terminal !== true && view?.hints !== false;
     hintBtn.hidden = !allowed;
     hintBox.hidden = !(allowed && hintsOn);
+    if (hintBox.hidden) view?.showHints?.(null);
     if (hintBox.hidden || !lastState || hintsFor === lastState) return;
     const asked = (hintsFor = lastState);
+    view?.showHints?.(null); // the last position's hint no longer applies
     const seat = asked.current_player;
     if (typeof seat !== "number" || !mySeats.includes(seat)) {
       clear(hintBox);
@@ -397,7 +386,10 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     }
     try {
       const res = await api.hints(tableId, seat, loadTokens(tableId)[seat]);
-      if (lastState === asked) renderHints(res, asked);
+      if (lastState === asked) {
+        renderHints(res, asked);
+        view?.showHints?.(res); // a view may draw it on the board too (Wurf's map over the arena)
+      }
     } catch (err) {
       if (lastState === asked) {
         clear(hintBox);
@@ -407,8 +399,19 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       }
     }
   };
+  // The hints never push the board away: beside it (the side column), on a narrow screen under the view's
+  // controls when the view has room there (its hintSlot), else under the board.
+  const sideHints = hintBox.parentElement as HTMLElement;
+  const narrow = window.matchMedia("(max-width: 899px)");
+  const placeHints = (): void => {
+    const slot = narrow.matches ? view?.hintSlot : undefined;
+    const home = slot ?? sideHints;
+    if (hintBox.parentElement !== home) home.prepend(hintBox);
+  };
+  narrow.addEventListener("change", placeHints);
   hintBtn.addEventListener("click", () => {
     hintsOn = !hintsOn;
+    placeHints();
     hintBtn.setAttribute("aria-pressed", String(hintsOn));
     hintsFor = null;
     void refreshHints();
@@ -513,7 +516,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       } else {
         viewRoot.append(h("p", { class: "card" }, t("table.no_view", { game: gameTitle(tb.game) })));
       }
-      const changed = Object.entries(tb.overrides ?? {});
+      // what the creator chose (not what every table here has, such as Wurf's simulated throws)
+      const changed = Object.entries(tb.house_rules ?? tb.overrides ?? {});
       houseRules.textContent = changed.length
         ? t("table.house_rules", { list: changed.map(([k, v]) => `${optionName(tb.game, k)}: ${ruleValue(tb.game, k, v)}`).join(" · ") })
         : "";
@@ -528,6 +532,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     });
 
   return () => {
+    narrow.removeEventListener("change", placeHints);
     conn.stop();
     view?.destroy();
     setStatus("offline");

@@ -32,6 +32,7 @@ from dicehall.clever.kernel.layout import (
     PC,
     PHASE,
     PL,
+    PLATTER,
     PS,
     ROLL_MASK,
     ROLLS,
@@ -79,11 +80,86 @@ def _names() -> list[str]:
     # added after the first shipped network (which had the names above): new inputs go last, so that older
     # weights widen with zero rows and play exactly as before (train.new_run)
     out += [f"to roll: {name}" for name in S.DIE_NAMES]
+    # the table (issue 28; all zero solo, so solo values are unchanged by any weights on them)
+    out += [f"seats {n}" for n in (2, 3, 4)]
+    out += ["best opponent total", "opponents' mean total", "lead over the best opponent"]
+    out += ["best opponent lowest area", "best opponent foxes", "best opponent actions held"]
+    out += ["best opponent one away"]
+    out += [f"active is {k} seats after me" for k in range(4)]
+    out += ["platter dice"] + [f"platter: {name}" for name in S.DIE_NAMES]
+    out += ["platter entries, best opponent", "platter entries, opponents' mean"]
     return out
 
 
 NAMES: tuple[str, ...] = tuple(_names())
 COUNT = len(NAMES)
+
+
+@njit
+def one_away_count(g: np.ndarray, p: int) -> int:
+    """How many bonus sources of ``p``'s sheet are one mark away (grid groups and the next track cells)."""
+    s = SHEETS + p * STRIDE
+    ym = g[s + YM]
+    bm = g[s + BM]
+    n = 0
+    for i in range(GROUP_MASK.shape[0]):
+        if GROUP_BONUS[i] and K.popcount(GROUP_MASK[i] & ~(ym if GROUP_AREA[i] == 0 else bm)) == 1:
+            n += 1
+    gc, oc, pc = g[s + GC], g[s + OC], g[s + PC]
+    n += int(gc < TRACK and G_BONUS[gc] > 0) + int(oc < TRACK and O_BONUS[oc] > 0)
+    n += int(pc < TRACK and P_BONUS[pc] > 0)
+    return n
+
+
+@njit
+def table_features(g: np.ndarray, p: int, own: int, x: np.ndarray, f: int) -> None:
+    """The table block from ``x[f]``: the seat count, the opponents' sheets (the best one by total), who is
+    active relative to ``p``, and the platter (its colours and how many entries it offers the opponents).
+    Nothing is written at a solo table."""
+    n = g[N]
+    if n < 2:
+        return
+    x[f + n - 2] = 1.0
+    f += 3
+    best = -1
+    best_total = -1
+    acc = 0.0
+    for q in range(n):
+        if q != p:
+            t = K.total(g, q)
+            acc += t
+            if t > best_total:
+                best, best_total = q, t
+    x[f] = best_total / 300.0
+    x[f + 1] = acc / (n - 1) / 300.0
+    x[f + 2] = (own - best_total) / 100.0
+    s = SHEETS + best * STRIDE
+    low = 1 << 30
+    for area in range(5):
+        low = min(low, K.area_score(g, best, area))
+    x[f + 3] = low / 30.0
+    x[f + 4] = g[s + FOX] / 3.0
+    x[f + 5] = (g[s + RRG] - g[s + RRU] + g[s + P1G] - g[s + P1U]) / 6.0
+    x[f + 6] = one_away_count(g, best) / 5.0
+    f += 7
+    if g[PHASE] != K.PH_OVER:
+        x[f + (g[ACTIVE] - p + n) % n] = 1.0
+    f += 4
+    platter = g[PLATTER]
+    if platter and g[PHASE] != K.PH_OVER:
+        x[f] = K.popcount(platter) / 6.0
+        for d in range(6):
+            x[f + 1 + d] = (platter >> d) & 1
+        top = 0
+        total = 0
+        scratch = np.empty(K.MAX_LEGAL, np.int64)
+        for q in range(n):
+            if q != p:
+                k = K.entries(g, q, platter, K.K_ENTRY, scratch, 0)
+                top = max(top, k)
+                total += k
+        x[f + 7] = top / 6.0
+        x[f + 8] = total / (n - 1) / 6.0
 
 
 @njit
@@ -165,3 +241,5 @@ def features(g: np.ndarray, p: int, x: np.ndarray) -> None:
     if mine:  # which colours the next roll of one's own turn throws (the network sees no faces)
         for d in range(6):
             x[f + d] = (g[ROLL_MASK] >> d) & 1
+    f += 6
+    table_features(g, p, tot + g[s + FOX] * low, x, f)

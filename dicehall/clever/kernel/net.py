@@ -69,6 +69,30 @@ def grow(weights: list[np.ndarray], h1: int, h2: int, rng: np.random.Generator) 
     ]
 
 
+def table_offsets(weights: list[np.ndarray], par: dict[int, list[float]]) -> list[np.ndarray]:
+    """A solo network made ready for the lead objective at tables of 2–4 (a warm start): one new first-layer
+    unit per table size ``n`` is ``ReLU(seats_n + par[n][k] / 300 − 1)`` at ``k`` rounds left (zero solo and at
+    other sizes), and one new second-layer unit subtracts their sum from the value. So solo values are exactly
+    the old ones and at a table the value starts at the old estimate of one's own final score minus ``par``
+    (the best opponent's points still to come, measured), near the expected lead, not 150 points above it."""
+    from dicehall.clever.kernel.features import NAMES
+
+    w1, b1, w2, b2, w3, b3 = (np.asarray(w, np.float64) for w in widen(weights))
+    n1, n2 = b1.size, b2.size
+    sizes = sorted(par)
+    g1 = np.zeros((COUNT, n1 + len(sizes)))
+    g1[:, :n1] = w1
+    c1 = np.concatenate([b1, -np.ones(len(sizes))])
+    for u, n in enumerate(sizes):
+        g1[NAMES.index(f"seats {n}"), n1 + u] = 1.0
+        for k, points in enumerate(par[n]):
+            g1[NAMES.index(f"rounds left {k}"), n1 + u] = points / SCALE
+    g2 = np.zeros((n1 + len(sizes), n2 + 1))
+    g2[:n1, :n2] = w2
+    g2[n1:, n2] = 1.0
+    return [g1, c1, g2, np.concatenate([b2, [0.0]]), np.concatenate([w3, [-1.0]]), b3.copy()]
+
+
 def ensemble(nets: list[list[np.ndarray]]) -> list[np.ndarray]:
     """One network whose value is the mean of the values of ``nets`` (same features and hidden sizes ``H1 → H2``):
     ``w1``, ``b1``, ``b2`` side by side, ``w3`` and ``b3`` side by side divided by the count (``b3`` holds one bias
@@ -265,6 +289,18 @@ def best_value(
 
 
 @njit
+def lead(g: np.ndarray, p: int) -> int:
+    """``p``'s total minus the best other total (``p``'s total at a solo table): the multi-seat objective. Every
+    legal action of ``p`` leaves the others' sheets alone, so this and the own total rank ``p``'s choices by the
+    same values; only the value learned for the rest of the game differs."""
+    best = 0
+    for q in range(g[0]):
+        if q != p:
+            best = max(best, K.total(g, q))
+    return K.total(g, p) - best
+
+
+@njit
 def roll_to_decision(g: np.ndarray, rng: np.random.Generator) -> int:
     """Roll the dice (from ``rng``) until someone decides or the game ends; who decides, or ``TERMINAL``."""
     while True:
@@ -289,6 +325,37 @@ def play_greedy(
     out, values = decision_scratch()
     while roll_to_decision(g, rng) != TERMINAL:
         K.apply(g, out[choose(g, w1, b1, w2, b2, w3, b3, out, values)])
+
+
+@njit
+def play_table(
+    g: np.ndarray,
+    rng: np.random.Generator,
+    seat_net: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    v1: np.ndarray,
+    c1: np.ndarray,
+    v2: np.ndarray,
+    c2: np.ndarray,
+    v3: np.ndarray,
+    c3: np.ndarray,
+) -> None:
+    """Finish the game, seat ``p`` playing the plain argmax of the first network where ``seat_net[p] == 0``, of
+    the second elsewhere; dice from ``rng`` (the training's table evaluation)."""
+    out, values = decision_scratch()
+    while True:
+        p = roll_to_decision(g, rng)
+        if p == TERMINAL:
+            return
+        if seat_net[p] == 0:
+            K.apply(g, out[choose(g, w1, b1, w2, b2, w3, b3, out, values)])
+        else:
+            K.apply(g, out[choose(g, v1, c1, v2, c2, v3, c3, out, values)])
 
 
 @njit
@@ -492,12 +559,14 @@ def play_record(
     xs: np.ndarray,
     ys: np.ndarray,
     scores: np.ndarray,
+    margin: bool = False,
 ) -> int:
     """Self-play ``games`` with fixed weights (ε-greedy); record every seat's afterstates and their λ-returns.
 
     Row ``i`` of ``xs`` gets the features of a recorded afterstate and ``ys[i]`` the network's regression target:
-    the λ-return G_t = (1 − λ)·V(s_{t+1}) + λ·G_{t+1} (G of the last afterstate: the final score / 300) minus the
-    points already on the sheet (the part the network predicts). Returns the number of rows written; stops
+    the λ-return G_t = (1 − λ)·V(s_{t+1}) + λ·G_{t+1} (G of the last afterstate: the final result / 300) minus the
+    result so far (the part the network predicts). The result is the seat's own score, or with ``margin`` its
+    :func:`lead` over the best opponent (the same at a solo table). Returns the number of rows written; stops
     recording (never overruns) when ``xs`` is full.
     """
     out, values = decision_scratch()
@@ -519,13 +588,15 @@ def play_record(
                 continue
             n = seat_n[p]
             seat_rows[p, n] = rows
-            seat_now[p, n] = K.total(g, p) / SCALE
-            seat_v[p, n] = afterstate_value(g, p, w1, b1, w2, b2, w3, b3, x, a1, a2)  # fills x
+            own = K.total(g, p) / SCALE
+            now = lead(g, p) / SCALE if margin else own
+            seat_now[p, n] = now
+            seat_v[p, n] = now + afterstate_value(g, p, w1, b1, w2, b2, w3, b3, x, a1, a2) - own  # fills x
             seat_n[p] = n + 1
             xs[rows, :] = x
             rows += 1
         for p in range(players):
-            ret = K.total(g, p) / SCALE
+            ret = (lead(g, p) if margin else K.total(g, p)) / SCALE
             for t in range(seat_n[p] - 1, -1, -1):
                 ys[seat_rows[p, t]] = ret - seat_now[p, t]
                 ret = (1.0 - lam) * seat_v[p, t] + lam * ret

@@ -7,6 +7,7 @@
 import { h as vh, type VNode } from "snabbdom";
 import { formatNumber, t } from "../i18n";
 import type { Area, Bonus, Layout, SheetModel } from "./clever-model";
+import { SYMBOL_PATH } from "./clever-symbols";
 import { areaWord, bonusWord } from "./clever-words";
 
 type Attrs = Record<string, string | number | null | undefined | false>;
@@ -31,10 +32,23 @@ function cross(cx: number, cy: number, r: number, cls = "pen"): VNode {
 const BONUS_AREA: Partial<Record<Bonus, string>> = { yellow_x: "yellow", blue_x: "blue", green_x: "green", orange_4: "orange", orange_5: "orange", orange_6: "orange", purple_6: "purple", black: "black" };
 const BONUS_MARK: Partial<Record<Bonus, string>> = { yellow_x: "X", blue_x: "X", green_x: "X", orange_4: "4", orange_5: "5", orange_6: "6", purple_6: "6", black: "X/6" };
 
-/** A bonus as the sheet prints it: a coloured square with X or a number, the re-roll arrows, +1, the fox. */
+/** A colour's shape (clever-symbols.ts): on a white disc of radius `r` when `disc`, else alone. */
+export function symbolMark(area: Area, cx: number, cy: number, r: number, disc = true): VNode {
+  return s(
+    "g",
+    { class: `csym csym-${area}`, "aria-hidden": "true" },
+    disc ? s("circle", { cx, cy, r, class: "csym-disc" }) : null,
+    s("path", { d: SYMBOL_PATH[area](cx, cy, disc ? r * 0.66 : r), class: "csym-shape" }),
+  );
+}
+
+const AREA_OF_BONUS: Partial<Record<Bonus, Area>> = { yellow_x: "yellow", blue_x: "blue", green_x: "green", orange_4: "orange", orange_5: "orange", orange_6: "orange", purple_6: "purple" };
+
+/** A bonus as the sheet prints it: a coloured square with X or a number (and its colour's shape on a disc at its
+ * corner), the re-roll arrows, +1, the fox. */
 export function bonusIcon(b: Bonus, cx: number, cy: number, size: number): VNode {
   const r = size / 2;
-  let body: VNode[];
+  let body: Kid[];
   if (b === "reroll") {
     const a = r * 0.72;
     body = [
@@ -47,9 +61,11 @@ export function bonusIcon(b: Bonus, cx: number, cy: number, size: number): VNode
   } else if (b === "fox") {
     body = [foxHead(cx, cy, size)];
   } else {
+    const area = AREA_OF_BONUS[b];
     body = [
       s("rect", { x: cx - r, y: cy - r, width: size, height: size, rx: size * 0.18, class: `bonus-sq sq-${BONUS_AREA[b]}` }),
       text(cx, cy + 0.5, BONUS_MARK[b] ?? "", "bonus-sq-text", b === "black" ? size * 0.36 : size * 0.6),
+      area ? symbolMark(area, cx - r * 0.95, cy - r * 0.95, size * 0.3) : null,
     ];
   }
   return s("g", { class: `bonus bonus-${b}` }, s("title", {}, bonusWord(b)), body);
@@ -128,7 +144,8 @@ function crossGrid(area: "yellow" | "blue", l: Layout, sh: SheetModel, o: SheetO
   const printed = new Set(lay.printed.map(([r, c]) => `${r},${c}`));
   const kids: Kid[] = [
     s("rect", { x: x0 - 6, y: y0 - 24, width: cols * CELL + 12 + 40, height: 268, rx: 12, class: "area-bg" }),
-    s("text", { x: x0 + 6, y: y0 - 12, class: "area-title", "font-size": 13, "text-anchor": "start", "dominant-baseline": "central" }, AREA_LABEL(area)),
+    symbolMark(area, x0 + 12, y0 - 12, 7, false),
+    s("text", { x: x0 + 24, y: y0 - 12, class: "area-title", "font-size": 13, "text-anchor": "start", "dominant-baseline": "central" }, AREA_LABEL(area)),
   ];
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
@@ -193,7 +210,11 @@ function track(area: "green" | "orange" | "purple", l: Layout, sh: SheetModel, o
   const x0 = 74;
   const cw = (W - x0 - 6) / n;
   const filled = area === "green" ? sh.green : area === "orange" ? sh.orange.length : sh.purple.length;
-  const kids: Kid[] = [s("rect", { x: 2, y: y0 - 4, width: W - 4, height: 76, rx: 12, class: "area-bg" }), text(38, y0 + 22, AREA_LABEL(area), "area-title", fitSize(AREA_LABEL(area), 68, 12))];
+  const kids: Kid[] = [
+    s("rect", { x: 2, y: y0 - 4, width: W - 4, height: 76, rx: 12, class: "area-bg" }),
+    text(38, y0 + 16, AREA_LABEL(area), "area-title", fitSize(AREA_LABEL(area), 68, 12)),
+    symbolMark(area, 38, y0 + 42, 9, false),
+  ];
   for (let i = 0; i < n; i++) {
     const x = x0 + i * cw;
     const cx = x + cw / 2;

@@ -9,11 +9,13 @@ import type { LogEntry, View } from "../api";
 import type { PrivateChoice, Simultaneous } from "../connection";
 import { DiceEntry, type EntryDie, UndoEntryButton, realDice, type RealDiceInfo } from "../realdice";
 import { die } from "../dice";
+import { FocusKeeper } from "../focus";
 import { clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
 import { DICE, LETTER_OF, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read, targetKey, whyNot } from "./clever-model";
 import { attributesModule, init, type VNode } from "snabbdom";
 import { drawSheet } from "./clever-sheet";
+import { dieBadge } from "./clever-symbols";
 import { areaWord, describeEvent, dieWord, moveText, pendingLines, ratingText, reasonText, statusText, tieBreakText } from "./clever-words";
 import type { GameView, ViewContext } from "./index";
 
@@ -74,19 +76,23 @@ export class CleverView implements GameView {
     private readonly root: HTMLElement,
     private readonly ctx: ViewContext,
   ) {
+    // Two parts, side by side on a wide screen: the decision (status, dice, buttons) and the sheets it acts on.
     this.board.append(
-      h("div", { class: "clever-head" }, h("div", { class: "clever-round", "data-testid": "round" }), this.status),
-      this.together,
-      this.entry.el,
-      this.platterBox,
-      this.tray,
-      this.pending,
-      this.controls,
-      this.why,
-      this.hint,
-      this.tabs,
-      this.sheetBox,
-      h("p", { class: "muted small keys-hint" }, t("clever.keys")),
+      h(
+        "div",
+        { class: "clever-decision" },
+        h("div", { class: "clever-head" }, h("div", { class: "clever-round", "data-testid": "round" }), this.status),
+        this.together,
+        this.entry.el,
+        this.platterBox,
+        this.tray,
+        this.pending,
+        this.controls,
+        this.why,
+        this.hint,
+        h("p", { class: "muted small keys-hint" }, t("clever.keys")),
+      ),
+      h("div", { class: "clever-sheets" }, this.tabs, this.sheetBox),
     );
     root.append(this.board, this.handover);
     root.classList.add("clever-root");
@@ -97,23 +103,38 @@ export class CleverView implements GameView {
     // a lit cell reached with Tab takes the die on Enter or Space
     this.sheetBox.addEventListener("keydown", (e) => {
       const el = (e.target as Element).closest("[data-target]");
-      if (!el || (e.key !== "Enter" && e.key !== " ")) return;
+      if (!el) return;
+      if (this.arrowTo(e, el, ".cell.target")) return;
+      if (e.key !== "Enter" && e.key !== " ") return;
       e.preventDefault();
       e.stopPropagation();
       this.clickCell(el.getAttribute("data-target") ?? "");
     });
     this.tray.addEventListener("keydown", (e) => {
       const el = (e.target as HTMLElement).closest(".cdie.pickable") as HTMLElement | null;
-      if (!el || (e.key !== "Enter" && e.key !== " ")) return;
+      if (!el) return;
+      if (this.arrowTo(e, el, ".cdie.pickable")) return;
+      if (e.key !== "Enter" && e.key !== " ") return;
       e.preventDefault();
       e.stopPropagation();
+      this.focusCells = true;
       this.clickDie(el.dataset.die as DieName);
     });
+    this.focus = new FocusKeeper(root);
     document.addEventListener("keydown", this.onKey);
+    window.addEventListener("resize", this.fitSheet);
+    this.moved.observe(document.body); // what stands above the sheet may change (the table's title, its badges)
   }
+
+  private readonly moved = new ResizeObserver(() => this.fitSheet());
+  private readonly focus: FocusKeeper;
+  /** A die was chosen by keyboard: the focus goes to its first lit cell once they are drawn. */
+  private focusCells = false;
 
   destroy(): void {
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.fitSheet);
+    this.moved.disconnect();
     this.entry.destroy();
     this.root.classList.remove("clever-root");
   }
@@ -379,7 +400,10 @@ export class CleverView implements GameView {
       return;
     }
     const k = e.key.toLowerCase();
-    if (k >= "1" && k <= "6") return this.clickDie(DICE[Number(k) - 1]);
+    if (k >= "1" && k <= "6") {
+      this.focusCells = true;
+      return this.clickDie(DICE[Number(k) - 1]);
+    }
     if (k === "escape") {
       this.selected = null;
       this.reason = "";
@@ -389,6 +413,18 @@ export class CleverView implements GameView {
     const mv = k === "n" ? (this.simple("stop") ?? this.simple("pass")) : map[k] ? this.simple(map[k]) : undefined;
     if (mv) this.send(mv);
   };
+
+  /** Arrow keys step through the lit cells (or the dice that can be chosen) in their order on the page. */
+  private arrowTo(e: KeyboardEvent, from: Element, selector: string): boolean {
+    const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 0;
+    if (!step) return false;
+    const all = [...this.root.querySelectorAll(selector)];
+    const next = all[(all.indexOf(from) + step + all.length) % all.length] as HTMLElement | SVGElement | undefined;
+    e.preventDefault();
+    e.stopPropagation();
+    next?.focus();
+    return true;
+  }
 
   private takeOver(): void {
     this.holder = this.mySeat();
@@ -428,7 +464,27 @@ export class CleverView implements GameView {
     this.controls.append(this.undoBtn.el);
     this.drawTabs(pub);
     this.drawSheet(m);
+    this.fitSheet();
+    this.placeFocus();
   }
+
+  /** Keyboard play: a die chosen by key hands the focus to its first lit cell; focus dropped by a redraw goes back
+   * to the same die or cell, else to the first die to choose or the first button. */
+  private placeFocus(): void {
+    const cells = this.root.querySelector(".clever-sheet .cell.target");
+    if (this.focusCells && this.selected && cells) this.focus.moveTo(cells);
+    else this.focus.restore(cells, this.tray.querySelector(".cdie.pickable"), this.controls.querySelector("button"), this.handover.querySelector("button"));
+    this.focusCells = false;
+  }
+
+  /** The sheet as wide as lets the whole of it show under what stands above it (the decision, on a phone; the
+   * tabs beside it on a wide screen), never narrower than 280 px (its picture is 640 × 690). */
+  private readonly fitSheet = (): void => {
+    if (!this.sheetBox.isConnected || this.board.hidden) return;
+    const top = this.sheetBox.getBoundingClientRect().top + window.scrollY;
+    const room = window.innerHeight - top - 10;
+    this.root.style.setProperty("--sheet-fit", `${Math.max(280, Math.floor((room * 640) / 690))}px`);
+  };
 
   /** Who chooses in a simultaneous phase: "choosing…" or "done" per seat, never what. */
   private drawTogether(m: CleverModel): void {
@@ -563,6 +619,7 @@ export class CleverView implements GameView {
     const face = value ?? 0;
     const el = face ? die(face, { rolling: this.rolling && !opts.used, delay: opts.delay }) : h("span", { class: "die slot" });
     el.classList.add("cdie", `cdie-${d}`);
+    if (face && d !== "white") el.querySelector("svg")?.append(dieBadge(d));
     el.dataset.die = d;
     if (opts.used) el.classList.add("used");
     if (this.selected === d) el.classList.add("selected");

@@ -1,5 +1,5 @@
 // Per-game views, chosen by the table's game. Adding a game to the web = adding one entry here.
-import type { LogEntry, View } from "../api";
+import type { HintsResult, LogEntry, View } from "../api";
 import type { PrivateChoice, Simultaneous } from "../connection";
 import { CleverView } from "./clever";
 import { ThousandView } from "./thousand";
@@ -39,8 +39,14 @@ export interface GameView {
   progress?(sim: Simultaneous): void;
   /** A legal move of the seat to move at `state`, in words as an instruction (the Hint list); null: not known. */
   moveText?(move: string, state: View): string | null;
+  /** The hint of the seat to move as the page received it, to draw on the board (Wurf's map over the arena);
+   *  null when the hints are closed or being asked again for a new position. */
+  showHints?(res: HintsResult | null): void;
   /** False for a game the server gives no hints for (the Hint button is hidden). */
   readonly hints?: boolean;
+  /** Where the Hint panel goes on a narrow screen: under the controls, above what the decision does not need
+   *  (absent: the panel goes under the board). */
+  readonly hintSlot?: HTMLElement;
   /** Resolves when the events received so far have been shown (animations played). */
   settled?(): Promise<void>;
   destroy(): void;

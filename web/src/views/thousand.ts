@@ -4,6 +4,7 @@ import type { LogEntry, View } from "../api";
 import { die, dieSlot } from "../dice";
 import { append, clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
+import { FocusKeeper } from "../focus";
 import { DiceEntry, UndoEntryButton, realDice, type RealDiceInfo } from "../realdice";
 import { describeEvent, moveInstruction, refusalText } from "./thousand-words";
 import type { GameView, ViewContext } from "./index";
@@ -182,11 +183,14 @@ export class ThousandView implements GameView {
   private readonly reason = h("span", { class: "bank-reason muted small", id: "bank-reason", "data-testid": "bank-reason" });
   private readonly board = h("table", { class: "scoreboard", "data-testid": "scoreboard" });
   private readonly happenings = h("ul", { class: "happenings", "data-testid": "happenings" });
+  /** The Hint panel's place on a narrow screen: under Roll/Bank, above the scoreboard. */
+  readonly hintSlot = h("div", { class: "hint-slot" });
   private model: ThousandModel | null = null;
   private real: RealDiceInfo | null = null;
   private readonly entry = new DiceEntry({ format: (faces) => faces.join(","), submit: (outcome) => this.submitEntry(outcome) });
   private readonly undoBtn = new UndoEntryButton((seat) => this.ctx.undo(seat));
   private busy = false;
+  private focus: FocusKeeper | null = null;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
 
   constructor(
@@ -204,10 +208,12 @@ export class ThousandView implements GameView {
         h("div", { class: "felt" }, h("div", { class: "felt-row" }, this.tray), h("div", { class: "aside-row" }, h("span", { class: "label" }, t("thousand.set_aside")), this.aside), this.total),
         this.entry.el,
         h("div", { class: "controls" }, this.rollBtn, this.bankBtn, this.reason, this.extra, this.undoBtn.el),
+        this.hintSlot,
         this.happenings,
         this.board,
       ),
     );
+    this.focus = new FocusKeeper(root.lastElementChild as HTMLElement);
     document.addEventListener("keydown", this.onKey);
   }
 
@@ -233,6 +239,7 @@ export class ThousandView implements GameView {
     this.busy = false;
     this.entry.unlock();
     if (this.model) this.drawControls(this.model);
+    this.focus?.restore(this.rollBtn, this.bankBtn);
   }
 
   /** Real dice: the seat of this browser that enters the pending throw, if any. */
@@ -300,6 +307,7 @@ export class ThousandView implements GameView {
     this.drawBoard(m);
     clear(this.happenings);
     if (fresh) for (const line of describe(fresh, state, this.ctx.seatName, prev, this.ctx.rules()).slice(1)) this.happenings.append(h("li", null, line));
+    this.focus?.restore(this.rollBtn, this.bankBtn, this.extra.querySelector("button"));
   }
 
   private goalText(m: ThousandModel): string {

@@ -100,6 +100,9 @@ export class WurfScene {
   /** The dice now drawn, in the order of the view's arena (or of the outcome while a throw plays). */
   private dice: THREE.Mesh[] = [];
   private readonly aim = new THREE.Group();
+  private readonly heat = new THREE.Group();
+  /** Whether the hint's map is drawn (tests read it). */
+  heatShown = false;
   private readonly anims: Anim[] = [];
   /** The animation time of the throw being played, in ms. */
   private plannedMs = 0;
@@ -159,7 +162,7 @@ export class WurfScene {
       out: new THREE.MeshBasicMaterial({ color: "#ff3b3b", side: THREE.DoubleSide }),
       taken: new THREE.MeshBasicMaterial({ color: "#ffd23f", side: THREE.DoubleSide }),
     };
-    this.scene.add(this.aim);
+    this.scene.add(this.aim, this.heat);
 
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(host);
@@ -533,6 +536,52 @@ export class WurfScene {
     ring.position.copy(this.point(aim.x, aim.y, 0.6));
     ring.renderOrder = 10;
     this.aim.add(tube, ring);
+  }
+
+  // -- the hint map ---------------------------------------------------------------------------------------
+  /** The hint's map laid on the foam (under the dice) and a white cross-hair around the best throw; null hides
+   *  both. `heatShown` tells tests what is drawn. */
+  setHeat(picture: HTMLCanvasElement | null, best: { x: number; y: number } | null): void {
+    for (const c of [...this.heat.children]) {
+      this.heat.remove(c);
+      if (c instanceof THREE.Mesh) {
+        c.geometry.dispose();
+        const mat = c.material as THREE.MeshBasicMaterial;
+        mat.map?.dispose();
+        mat.dispose();
+      }
+    }
+    this.heatShown = picture !== null;
+    this.dirty = true;
+    if (!picture) return;
+    const f = this.geo.floor;
+    const tex = new THREE.CanvasTexture(picture);
+    tex.colorSpace = THREE.SRGBColorSpace;
+    tex.magFilter = THREE.LinearFilter;
+    const plane = new THREE.Mesh(new THREE.PlaneGeometry(f, f), new THREE.MeshBasicMaterial({ map: tex, transparent: true, opacity: 0.62, depthWrite: false }));
+    plane.rotation.x = -Math.PI / 2;
+    plane.position.copy(this.point(f / 2, f / 2, 0.4));
+    plane.renderOrder = 1;
+    this.heat.add(plane);
+    if (!best) return;
+    const die = this.geo.die;
+    const mark = (inner: number, outer: number, color: string): void => {
+      const m = new THREE.Mesh(new THREE.RingGeometry(inner, outer, 40), new THREE.MeshBasicMaterial({ color, depthTest: false, transparent: true }));
+      m.rotation.x = -Math.PI / 2;
+      m.position.copy(this.point(best.x, best.y, 0.8));
+      m.renderOrder = 11;
+      this.heat.add(m);
+    };
+    // a ring around the spot (a die lying there stays visible inside it) and four ticks pointing at it
+    mark(die * 1.3, die * 1.6, "#111111");
+    mark(die * 1.36, die * 1.54, "#ffffff");
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const tick = new THREE.Mesh(new THREE.PlaneGeometry(dx ? die * 0.9 : die * 0.16, dy ? die * 0.9 : die * 0.16), new THREE.MeshBasicMaterial({ color: "#ffffff", depthTest: false, transparent: true }));
+      tick.rotation.x = -Math.PI / 2;
+      tick.position.copy(this.point(best.x + dx * die * 2.05, best.y + dy * die * 2.05, 0.9));
+      tick.renderOrder = 12;
+      this.heat.add(tick);
+    }
   }
 
   // -- the loop ---------------------------------------------------------------------------------------------

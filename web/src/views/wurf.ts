@@ -1,12 +1,14 @@
 // Der große Wurf table: the 3D arena (three.js, loaded only for this game), throws played back from the server's
 // motion, aiming by dragging from the thrower's edge (or keys), rearranging by dragging dice, the real-dice
 // entry, the scoreboard with supplies and this turn's throws, the match table. Reads WurfState.public_view().
-import type { LogEntry, View } from "../api";
+import type { HintsResult, LogEntry, View } from "../api";
 import { clear, h } from "../dom";
+import { FocusKeeper } from "../focus";
 import { formatNumber, t, type MessageId } from "../i18n";
 import { realDice, type RealDiceInfo } from "../realdice";
 import { decodeMotion, fates, moveMove, parseLands, read, throwMove, type Landed, type Motion, type WurfModel } from "./wurf-model";
 import type { RestDie, WurfScene } from "./wurf-scene";
+import { HeatLegend, heatCanvas, heatOf, type HeatMap } from "./wurf-hint";
 import { caption, cellOf, describeEvent, faceText } from "./wurf-words";
 import type { GameView, ViewContext } from "./index";
 
@@ -25,8 +27,6 @@ const RUN_UP_MM = 30;
 const ENTRY_KEYS = ["X", "2", "3", "4", "5", "6", "out", "rim"] as const;
 
 export class WurfView implements GameView {
-  /** The server has no hints for this game (docs/web-protocol.md). */
-  readonly hints = false;
   private idle: (() => void)[] = [];
   private readonly status = h("p", { class: "turn-status", "data-testid": "turn-status", "aria-live": "polite" });
   private readonly captionEl = h("p", { class: "wurf-caption", "data-testid": "wurf-caption", "aria-live": "polite" });
@@ -39,12 +39,14 @@ export class WurfView implements GameView {
   private readonly powerOut = h("output", { class: "wurf-power-value", "data-testid": "wurf-power-value" });
   private readonly throwBtn = h("button", { type: "button", class: "btn primary", "data-testid": "wurf-throw" }, t("wurf.throw"));
   private readonly endBtn = h("button", { type: "button", class: "btn", "data-testid": "wurf-end" }, t("wurf.end_turn"));
-  private readonly gatherBtn = h("button", { type: "button", class: "btn", "data-testid": "wurf-gather" }, t("wurf.gather"));
+  private readonly gatherBtn = h("button", { type: "button", class: "btn", "data-testid": "wurf-gather", title: t("wurf.gather_help"), "aria-describedby": "wurf-gather-help" }, t("wurf.gather"));
   private readonly moveBtn = h("button", { type: "button", class: "btn", "data-testid": "wurf-move", hidden: true }, t("wurf.move_confirm"));
   private readonly moveReset = h("button", { type: "button", class: "btn", "data-testid": "wurf-move-reset", hidden: true }, t("wurf.move_reset"));
   private readonly realBox = h("div", { class: "wurf-real", "data-testid": "wurf-entry", hidden: true });
   private readonly board = h("table", { class: "scoreboard", "data-testid": "scoreboard" });
   private readonly turnThrows = h("ol", { class: "wurf-turn-throws", "data-testid": "wurf-turn-throws" });
+  private readonly noThrows = h("p", { class: "muted small wurf-no-throws" }, t("wurf.turn_throws_none"));
+  private readonly root = h("div", { class: "wurf" });
   private readonly matchBox = h("div", { class: "wurf-match", "data-testid": "wurf-match" });
   private scene: WurfScene | null = null;
   private model: WurfModel | null = null;
@@ -62,7 +64,11 @@ export class WurfView implements GameView {
   private throwsThisTurn: string[] = [];
   private turnOf: number | null = null;
   private destroyed = false;
+  private focus: FocusKeeper | null = null;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
+  /** The hint's map of the position shown (null: hints closed, or not yet answered for this position). */
+  private heat: HeatMap | null = null;
+  private readonly legend = new HeatLegend(() => this.useBest());
 
   constructor(
     root: HTMLElement,
@@ -84,20 +90,22 @@ export class WurfView implements GameView {
       this.topBtn.setAttribute("aria-pressed", String(this.scene.top));
     });
     this.replayBtn.addEventListener("click", () => void this.playReplay());
+    this.stage.append(this.legend.el);
     root.append(
-      h(
-        "div",
-        { class: "wurf" },
-        this.status,
+      append(
+        this.root,
+        [this.status,
         this.captionEl,
         this.stage,
         h("div", { class: "wurf-tools" }, this.topBtn, this.replayBtn),
         this.aimBox,
         this.realBox,
-        h("div", { class: "wurf-side" }, this.board, h("h3", { class: "small" }, t("wurf.turn_throws")), this.turnThrows, this.matchBox),
-        this.diceList,
+        h("div", { class: "wurf-side" }, this.board, h("h3", { class: "small" }, t("wurf.turn_throws")), this.turnThrows, this.noThrows, this.matchBox),
+        h("h3", { class: "small wurf-dice-head" }, t("wurf.dice_list")),
+        this.diceList],
       ),
     );
+    this.focus = new FocusKeeper(root.lastElementChild as HTMLElement);
     document.addEventListener("keydown", this.onKey);
     this.buildAimBox();
   }
@@ -160,6 +168,7 @@ export class WurfView implements GameView {
     if (this.running) return;
     this.running = true;
     this.replayBtn.disabled = true;
+    this.drawHeat();
     this.drawControls(this.shown ?? read(this.queue[0].state));
     while (this.queue.length && !this.destroyed) {
       const step = this.queue.shift() as Step;
@@ -180,6 +189,7 @@ export class WurfView implements GameView {
     this.running = false;
     this.replayBtn.disabled = this.replay === null;
     if (this.shown) this.drawControls(this.shown);
+    this.drawHeat();
     for (const done of this.idle.splice(0)) done();
   }
 
@@ -250,6 +260,7 @@ export class WurfView implements GameView {
     this.stage.dataset.state = "3d";
     (this.stage as HTMLElement & { wurf?: WurfScene }).wurf = this.scene; // tests measure the frame rate through it
     this.scene.setLayout(this.rest(m));
+    this.drawHeat();
     const c = this.scene.canvas;
     c.addEventListener("pointerdown", (e) => this.pointerDown(e));
     c.addEventListener("pointermove", (e) => this.pointerMove(e));
@@ -415,6 +426,40 @@ export class WurfView implements GameView {
     this.drawControls(m);
   }
 
+  // -- the hint ---------------------------------------------------------------------------------------------
+  /** The page's hint for the seat to move (null: closed or being asked again): its map over the arena. */
+  showHints(res: HintsResult | null): void {
+    this.heat = heatOf(res);
+    this.drawHeat();
+  }
+
+  /** A hint's move as an instruction (the hint list): where to aim and how hard, gather, end the turn. */
+  moveText(move: string): string | null {
+    const throwAt = /^throw (-?[\d.]+),(-?[\d.]+) p([\d.]+)/.exec(move);
+    if (throwAt) {
+      const [x, y, power] = throwAt.slice(1).map(Number);
+      return t("wurf.hint.throw", { cell: cellOf(x, y, this.shown?.geometry.floor ?? 200), x: formatNumber(Math.round(x)), y: formatNumber(Math.round(y)), power: formatNumber(power) });
+    }
+    if (move.startsWith("move ")) return t("wurf.hint.gather");
+    if (move === "end") return t("wurf.hint.end");
+    return null;
+  }
+
+  private drawHeat(): void {
+    const m = this.running ? null : this.heat;
+    this.scene?.setHeat(m ? heatCanvas(m) : null, m ? m.best : null);
+    const can = !!this.shown && this.canAct() && this.throwAllowed(this.shown) && !this.real;
+    this.legend.show(m, can);
+  }
+
+  /** "Use this throw": the aim and power of the hint's best throw; the player still throws. */
+  private useBest(): void {
+    const b = this.heat?.best;
+    if (!b || !this.canAct()) return;
+    this.setAim({ x: b.x, y: b.y, power: b.power });
+    this.throwBtn.focus();
+  }
+
   // -- real dice ------------------------------------------------------------------------------------------
   private enterer(m: WurfModel): number | null {
     if (!this.real || !m.chance || m.terminal) return null;
@@ -502,18 +547,23 @@ export class WurfView implements GameView {
 
   // -- drawing --------------------------------------------------------------------------------------------
   private readonly aimHelp = h("div", { class: "wurf-aim-help" });
+  private readonly gatherHelp = h("p", { class: "muted small", id: "wurf-gather-help", "data-testid": "wurf-gather-help" }, t("wurf.gather_help"));
+  // the aiming keys at a table the server throws for; the entry keys at a real-dice table
+  private readonly keysHelp = h("p", { class: "muted small keys-help", "data-testid": "wurf-keys-help" }, t("wurf.keys_help"));
 
   private buildAimBox(): void {
     // The aiming help and power only matter when the server throws the dice (not at a real-dice table).
+    // The buttons and the power first: the help under them may fall below the fold on a small screen.
     append(this.aimHelp, [
+      h("label", { class: "wurf-power" }, t("wurf.power"), " ", this.powerInput, " ", this.powerOut),
       h("p", { class: "muted small", "data-testid": "wurf-aim-help" }, t("wurf.aim_help")),
       h("p", { class: "muted small" }, t("wurf.power_help")),
-      h("label", { class: "wurf-power" }, t("wurf.power"), " ", this.powerInput, " ", this.powerOut),
     ]);
     append(this.aimBox, [
-      this.aimHelp,
       h("div", { class: "controls" }, this.throwBtn, this.endBtn, this.gatherBtn, this.moveBtn, this.moveReset),
-      h("p", { class: "muted small" }, t("wurf.keys_help")),
+      this.aimHelp,
+      this.gatherHelp,
+      this.keysHelp,
     ]);
     this.setAim({});
   }
@@ -561,12 +611,16 @@ export class WurfView implements GameView {
     this.throwBtn.textContent = this.real ? t("wurf.threw_real", { n: m.diceNext || 1 }) : m.bigNext ? t("wurf.throw_big", { n: m.diceNext }) : t("wurf.throw");
     this.endBtn.disabled = !(can && m.legal.includes("end"));
     const gather = m.legal.find((a) => a.startsWith("move "));
-    this.gatherBtn.hidden = !gather || this.real !== null;
+    this.gatherBtn.hidden = this.gatherHelp.hidden = !gather || this.real !== null;
+    this.keysHelp.textContent = this.real ? t("wurf.entry.keys") : t("wurf.keys_help");
+    this.root.classList.toggle("real", this.real !== null);
     this.gatherBtn.disabled = !(can && gather);
     this.moveBtn.hidden = this.moveReset.hidden = this.moves.size === 0;
     this.moveBtn.disabled = !can;
     this.powerInput.disabled = !throwing || this.real !== null;
+    this.legend.usable(throwing && this.real === null);
     this.setAim({});
+    if (can) this.focus?.restore(this.throwBtn, this.endBtn);
   }
 
   private drawBoard(m: WurfModel): void {
@@ -591,7 +645,8 @@ export class WurfView implements GameView {
     );
     clear(this.turnThrows);
     for (const line of this.throwsThisTurn) this.turnThrows.append(h("li", null, line));
-    if (!this.throwsThisTurn.length) this.turnThrows.append(h("li", { class: "muted" }, "—"));
+    this.turnThrows.hidden = !this.throwsThisTurn.length;
+    this.noThrows.hidden = this.throwsThisTurn.length > 0;
     clear(this.matchBox);
     if (m.match.enabled) this.matchBox.append(h("h3", { class: "small" }, t("wurf.match.title", { game: m.match.game, games: m.match.games })), this.matchTable(m));
   }
@@ -637,8 +692,9 @@ export class WurfView implements GameView {
   }
 }
 
-function append(el: HTMLElement, children: HTMLElement[]): void {
+function append(el: HTMLElement, children: HTMLElement[]): HTMLElement {
   for (const c of children) el.append(c);
+  return el;
 }
 
 export type { MessageId };
