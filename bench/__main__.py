@@ -27,6 +27,7 @@ MODULES = {
     "shared": "bench.web_shared",
     "page": "bench.web_page",
     "players": "bench.players",
+    "ratings": "bench.ratings",
 }
 PARTS = list(MODULES)
 

@@ -241,7 +241,7 @@ def _register_games() -> None:
         if module not in _registered:
             importlib.import_module(module).register(app, play_app, simulate_app)
             _registered.append(module)
-    for module in ("dicehall.core.analysis_cli", "dicehall.core.cli_history"):
+    for module in ("dicehall.core.analysis_cli", "dicehall.core.cli_history", "dicehall.core.cli_ratings"):
         if module not in _registered:
             importlib.import_module(module).register(app)
             _registered.append(module)

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from dicehall.core.agents import bots_for
+from dicehall.core.analysis import has_hints
 from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.core.game import Game, game_names, get_game
 from dicehall.core.names import check_name
@@ -42,6 +43,7 @@ _HTTP_STATUS = {
     "not_creator": 403,
     "not_your_seat": 403,
     "not_finished": 409,
+    "rated_one_seat": 409,
 }
 
 
@@ -150,7 +152,7 @@ def _game_info(game: Game[Any]) -> dict[str, Any]:
         "default_preset": rt.DEFAULT_PRESET,
         "options": _options(rt.from_preset(None)),
         "bots": ranked_bots(game.name, bots_for(game.name)),  # weakest first, with measured strength
-        "hints": game.has_analysis,  # whether players may be offered hints at its tables
+        "hints": has_hints(game.name),  # whether players may be offered hints at its tables
     }
 
 
@@ -299,7 +301,14 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
             s["invite"] = f"/table/{table.id}#seat={s['seat']}&token={token}"
         elif s["kind"] == "human":
             s["invite"] = f"/table/{table.id}#join={s['seat']}"
-    return {"table_id": table.id, "status": table.status, "seats": seats}
+    info = table.describe()
+    return {
+        "table_id": table.id,
+        "status": table.status,
+        "seats": seats,
+        "rated": info["rated"],
+        "unrated": info["unrated"],
+    }
 
 
 @router.get("/tables")

@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from dicehall.web import analysis_api, api, auth, profile_api, push_api
+from dicehall.web import analysis_api, api, auth, profile_api, push_api, ratings_api
 from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.assets import HashedAssets
 from dicehall.web.bots import bot_delay_from_env
@@ -111,6 +111,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(analysis_api.router)
     app.include_router(profile_api.router)
+    app.include_router(ratings_api.router)
     app.include_router(auth.router)  # accounts with passkeys
     app.include_router(push_api.router)  # Web Push subscriptions
     app.add_exception_handler(auth.AuthRefused, auth.refused)
@@ -131,6 +132,7 @@ def create_app(
         @app.get("/", include_in_schema=False)
         @app.get("/table/{rest:path}", include_in_schema=False)
         @app.get("/player/{rest:path}", include_in_schema=False)
+        @app.get("/leaderboard/{rest:path}", include_in_schema=False)
         def spa(rest: str = "") -> Response:
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -146,6 +148,7 @@ def create_app(
         @app.get("/", include_in_schema=False)
         @app.get("/table/{rest:path}", include_in_schema=False)
         @app.get("/player/{rest:path}", include_in_schema=False)
+        @app.get("/leaderboard/{rest:path}", include_in_schema=False)
         def not_built(rest: str = "") -> HTMLResponse:
             return HTMLResponse(NOT_BUILT)
 

@@ -225,6 +225,10 @@ class TableMeta:
     """Hints allowed at this table; None (tables from before the option) = the old rule, see ``hints_allowed``."""
     result: dict[str, Any] | None = None
     """``{"scores", "winners"}`` of a finished game (tables finished from 0007 on)."""
+    rated: bool | None = None
+    """A rated table (web/ratings.py); None: made before ratings, unrated."""
+    unrated: str | None = None
+    """Why this process made the table unrated (not stored; ``ratings.reason_of`` words a loaded one)."""
 
 
 @dataclass(frozen=True)
@@ -233,6 +237,8 @@ class Finish:
 
     scores: list[float]
     winners: list[int]
+    rate: Callable[[Connection, float], None] | None = None
+    """A rated game's rating update (web/ratings.RatedGame), run in the same transaction."""
 
     def seat_result(self, seat: int) -> str:
         """win (the only winner), draw (a shared win, or nobody won), loss."""
@@ -418,6 +424,8 @@ def _seat_changes(
                 .where(*where, SeatRow.seat == seat)
                 .values(**values, result=finish.seat_result(seat), score=score)
             )
+        if finish.rate is not None:
+            finish.rate(conn, now)
         return
     conn.execute(update(SeatRow).where(*where).values(**values))
 
@@ -461,6 +469,7 @@ class Store:
             dice=None if meta.dice == "rolled" else meta.dice,
             hints=None if meta.hints is None else ("on" if meta.hints else "off"),
             creator_player=meta.creator_player,
+            rated=meta.rated,
         )
         seats = [
             {
@@ -492,6 +501,7 @@ class Store:
         link: Mapping[int, str] | None = None,
         finish: Finish | None = None,
         turn: Sequence[int] | None = None,
+        rated: bool | None = None,
     ) -> None:
         """``fence``: a check run first in the same transaction (the lease of a shared database, owners.py);
         ``link``: seats now held by these players (``dh_seats.player_id``); ``finish``: the result of a game that
@@ -500,6 +510,8 @@ class Store:
         values: dict[str, Any] = {"updated": now}
         if seats is not None:
             values["seats"] = json.dumps(seats)
+        if rated is not None:
+            values["rated"] = rated
         stmt = update(TableRow).where(TableRow.id == table_id)
 
         def stmts(conn: Connection) -> None:
@@ -639,6 +651,7 @@ class Store:
             dice=row.dice or "rolled",
             hints=None if row.hints is None else row.hints == "on",
             result=json.loads(row.result) if row.result else None,
+            rated=row.rated,
         )
 
     def get_table(self, table_id: str) -> TableMeta | None:

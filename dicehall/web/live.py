@@ -25,6 +25,7 @@ from dicehall.core.rules import RuleSet
 from dicehall.i18n import LANGUAGES, translator
 from dicehall.i18n.message import Message, message_json
 from dicehall.web.db import UNDO, StoredEvent, TableMeta
+from dicehall.web.ratings import reason_of
 from dicehall.web.together import Together
 
 RECENT_EVENTS = 200
@@ -120,6 +121,8 @@ class LiveTable:
     extras, and its message without them (what ``recent`` keeps for it once a newer one arrives)."""
     unsent: dict[int, tuple[dict[str, Any], str]] = dataclasses.field(default_factory=dict)
     """Extras of events made but not yet kept (a failed commit clears them)."""
+    ratings: list[dict[str, Any]] | None = None
+    """A rated game's rating changes once it ended (web/ratings.py), for the game-over card."""
     last_turn: tuple[int, ...] | None = None
     """The seats to move as last written to ``dh_seats`` (None: not known since loading, written at the next
     commit): a move that keeps the turn writes no seat row."""
@@ -198,6 +201,9 @@ class LiveTable:
             "seq": self.seq,
             "seats": public_seats(self.seats),
             "created": self.meta.created,
+            "rated": bool(self.meta.rated),
+            "unrated": reason_of(self.meta),
+            "ratings": self.ratings,
         }
 
     def entry_text(

@@ -48,6 +48,7 @@ from dicehall.web.live import (
 from dicehall.web.lobby import Lobby
 from dicehall.web.owners import Elsewhere, LeaseLost, Owners
 from dicehall.web.protocol import CreateTable
+from dicehall.web.ratings import RatedGame, decide, table_changes
 from dicehall.web.rematch import Rematches
 from dicehall.web.settings import ServerSettings
 from dicehall.web.together import Together
@@ -58,9 +59,23 @@ if TYPE_CHECKING:
 log = logging.getLogger("dicehall.web")
 
 
-def finish_of(state: State[Any]) -> Finish:
-    """The result a finished game stores (the same scores and winners as its record's)."""
-    return Finish(list(state.scores()), list(state.winners()))
+def finish_of(state: State[Any], meta: TableMeta | None = None) -> Finish:
+    """The result a finished game stores (the same scores and winners as its record's); at a rated table
+    (``meta``) with the rating update that runs in the same transaction."""
+    scores, winners = list(state.scores()), list(state.winners())
+    if meta is None or not meta.rated:
+        return Finish(scores, winners)
+    return Finish(scores, winners, RatedGame(meta.id, meta.game, meta.seats, scores, winners))
+
+
+def rated_after(table: LiveTable, finish: Finish | None) -> bool:
+    """Keep what a finish's rating update did (changes for the game-over card, or why it rated nobody)."""
+    if finish is None or not isinstance(finish.rate, RatedGame):
+        return False
+    table.ratings = finish.rate.changes
+    if finish.rate.unrated:
+        table.meta.rated, table.meta.unrated = False, finish.rate.unrated
+    return True
 
 
 def _iso(t: float) -> str:
@@ -246,6 +261,11 @@ class TableManager:
                         "player": player.id if mine and player is not None else None,
                     }
                 )
+        me_or_open = all(s.me or s.open for s in spec.seats if s.kind == "human") and player is not None
+        hints = spec.hints
+        rated, why = decide(seats, me_or_open, spec.dice, hints, spec.rated)
+        if rated and hints is None:
+            hints = False  # a rated game is played without hints
         now = time.time()
         meta = TableMeta(
             id=secrets.token_hex(6),
@@ -258,8 +278,10 @@ class TableManager:
             updated=now,
             creator=creator,
             dice=spec.dice,
-            hints=default_hints(seats) if spec.hints is None else spec.hints,
+            hints=default_hints(seats) if hints is None else hints,
             creator_player=player.id if player is not None else None,
+            rated=rated,
+            unrated=why,
         )
         return self.start(meta), tokens
 
@@ -352,8 +374,11 @@ class TableManager:
         status = status_for(meta.seats, state, meta.status)
         if status != meta.status:  # e.g. killed between the last event and the status update
             meta.status = status
-            finish = finish_of(state) if status == "finished" else None
+            finish = finish_of(state, meta) if status == "finished" else None
             self.store.update_table(meta.id, status=status, fence=self._fence(meta.id), finish=finish)
+            rated_after(table, finish)
+        elif meta.status == "finished" and meta.rated:
+            table.ratings = table_changes(self.store, meta.id, meta.seats)
         last = events[-1].at if events else meta.created
         if meta.status in OPEN_STATUSES and self.lifecycle.is_stale(last):
             self.lifecycle.mark_abandoned(meta, fenced=True)
@@ -383,6 +408,11 @@ class TableManager:
         if "reserved" in s and not reserved_ok:
             raise TableError(
                 "seat_taken", f"seat {seat} is kept for the player who sat there in the last game"
+            )
+        if table.meta.rated and player is not None and any(x.get("player") == player.id for x in table.seats):
+            raise TableError(
+                "rated_one_seat",
+                "this is a rated game and you already play a seat at it; invite someone else to this seat",
             )
         token = secrets.token_urlsafe(24)
         seats = [dict(x) for x in table.seats]
@@ -440,6 +470,7 @@ class TableManager:
             seats[k]["player"] = player.id
             if player.name:
                 seats[k]["name"], seats[k]["named"] = player.name, True
+        two = bool(table.meta.rated) and sum(1 for s in seats if s.get("player") == player.id) > 1
         turn = self._turn_on_link(table, seats)
         try:
             self.store.update_table(
@@ -448,11 +479,14 @@ class TableManager:
                 fence=self._fence(table.id),
                 link=dict.fromkeys(linked, player.id),
                 turn=turn,
+                rated=False if two else None,
             )
         except LeaseLost:
             raise self._lost(table) from None
         if turn is not None:
             table.last_turn = turn
+        if two:
+            table.meta.rated, table.meta.unrated = False, "two_seats"
         table.meta.seats = seats
         name_players(table.state, seats)
         table.broadcast(dumps({"type": "table", **table.describe()}))
@@ -469,6 +503,20 @@ class TableManager:
         if player is None:
             return []
         return [i for i, s in enumerate(table.seats) if s.get("player") == player.id]
+
+    def unrate_hot_seat(self, table: LiveTable, held: list[int]) -> None:
+        """One client holding two or more people's seats of a rated, unfinished table: the game is not rated
+        (one person may be playing them all); everybody at the table is told."""
+        if not table.meta.rated or table.status not in OPEN_STATUSES:
+            return
+        if sum(1 for k in held if table.seats[k]["kind"] == "human") < 2:
+            return
+        try:
+            self.store.update_table(table.id, fence=self._fence(table.id), rated=False)
+        except LeaseLost:
+            raise self._lost(table) from None
+        table.meta.rated, table.meta.unrated = False, "hot_seat"
+        table.broadcast(dumps({"type": "table", **table.describe()}))
 
     def player_renamed(self, player: Player) -> None:
         """A player took a new name: the loaded tables where it sits call its seats so at once (tables loaded
@@ -874,6 +922,7 @@ class TableManager:
                 return
             status = status_for(table.seats, state)
             turn = self._turn_to_write(table, state)
+            finish = finish_of(state, table.meta) if status == "finished" and status != table.status else None
             self.store.append_events(
                 table.id,
                 [ev for ev, _, _ in pending],
@@ -881,7 +930,7 @@ class TableManager:
                 fence=self._fence(table.id),
                 seats=seats,
                 turn=turn,
-                finish=finish_of(state) if status == "finished" and status != table.status else None,
+                finish=finish,
             )
         except TableError:
             raise
@@ -896,6 +945,7 @@ class TableManager:
             ) from None
         changed = status != table.meta.status
         table.meta.status = status
+        rated = rated_after(table, finish)
         self._turn_written(table, turn)
         table.touched = self.clock()
         if changed:
@@ -909,6 +959,8 @@ class TableManager:
             table.keep(ev.seq, text, entry)
             table.broadcast(text)
         table.show_the_mover_its_own()
+        if rated:  # the game-over card's rating changes
+            table.broadcast(dumps({"type": "table", **table.describe()}))
         if opened:
             self._announce_together(table)
         self.bots.schedule(table)

@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 
 from dicehall.web.db import CLAIMED, Store
 from dicehall.web.live import public_seats
+from dicehall.web.ratings import player_ratings
 from dicehall.web.yourgames import RANK
 
 router = APIRouter(prefix="/api")
@@ -88,6 +89,7 @@ def profile(store: Store, player_id: str) -> dict[str, Any] | None:
         "games": sorted(games, key=lambda g: (-g["played"], g["game"])),
         "last": recent,
         "points": points,
+        "ratings": player_ratings(store, player_id),
     }
 
 

@@ -34,6 +34,7 @@ ERROR_CODES = (
     "already_out",
     "others_joined",
     "not_creator",
+    "rated_one_seat",
 )
 
 
@@ -139,6 +140,11 @@ class CreateTable(BaseModel):
         default=None,
         description="whether players may ask for hints during the game; "
         "null = on when at most one person plays (alone or against bots), off between people",
+    )
+    rated: StrictBool | None = Field(
+        default=None,
+        description="a rated game (ratings.md); null = rated when it can be and every person's seat is the "
+        "creator's own or open; real dice, one seat, hints or no person make it unrated (the answer says why)",
     )
 
 

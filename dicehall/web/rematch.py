@@ -126,6 +126,8 @@ class Rematches:
             creator_player=player_id,
             dice=meta.dice,
             hints=meta.hints,
+            rated=meta.rated,  # the same table again: rated as the game before it
+            unrated=meta.unrated,
         )
         store = self.manager.store
         table = self.manager.start(new, after=lambda: store.add_rematch(meta.id, new.id, held[0], now))

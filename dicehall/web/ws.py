@@ -239,6 +239,7 @@ def join(conn: Connection, manager: TableManager, msg: JoinMsg) -> None:
             manager.link(table, seats, msg.link, player)
         if msg.mine:
             seats = sorted(set(seats) | set(manager.seats_of_player(table, player)))
+    manager.unrate_hot_seat(table, seats)
     if conn.table is not None and conn.table is not table:
         manager.leave(conn.table, conn)
     conn.table, conn.seats = table, seats

@@ -75,6 +75,7 @@ def dynamic_ids() -> set[str]:
     }
     ids |= set(LIMIT_MESSAGE_IDS)  # the quota refusals' msgid
     ids.add("solve.thousand.shipped_note")  # the note_id of hints and analysis from the shipped table
+    ids.add("wurf.hint.note")  # the note_id of Der große Wurf's hints (what the map's values are)
     topics = re.findall(r'\[\s*"(\w+)",\s*(?:\[|rest\])', (WEB / "rulesform.ts").read_text(encoding="utf-8"))
     ids |= {f"rules.group.{t}" for t in topics}
     for name in games_with_a_view():

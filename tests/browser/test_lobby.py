@@ -114,10 +114,10 @@ def test_one_name_bots_by_strength_and_words_only_where_they_apply(new_page: Any
     bot_row.locator(".seat-bot").select_option("master")
     assert "Scores 268 on average playing alone" in bot_row.get_by_test_id("bot-info").inner_text()
 
-    # Der große Wurf: no hints to offer, and the throws of a live table are always simulated: no such choice.
+    # Der große Wurf: hints (the aiming map) on offer, and the throws of a live table are always simulated.
     page.goto("/new?game=wurf")
     page.wait_for_selector("[data-testid=rules-box] details")
-    assert catalogue["wurf"]["hints"] is False and not page.get_by_test_id("hints-row").is_visible()
+    assert catalogue["wurf"]["hints"] is True and page.get_by_test_id("hints-row").is_visible()
     presets = page.locator("input[name=preset]").evaluate_all("xs => xs.map((x) => x.value)")
     assert presets == catalogue["wurf"]["live_presets"] == ["standard", "match"]
     assert page.locator("#opt-arena").count() == 0

@@ -264,7 +264,8 @@ def test_a_table_nobody_is_linked_to_keeps_no_turn_until_a_seat_is(server):
 def test_hints_for_a_seat_held_through_the_player(server):
     with server(bot_delay=60) as c:  # the bot keeps thinking: the table stays as it is
         become(c, "Ann")
-        t = create(c, seats=[{"kind": "human", "me": True}, {"kind": "bot", "bot": "cautious"}])
+        # hints asked for (a rated game, the default here, has none)
+        t = create(c, seats=[{"kind": "human", "me": True}, {"kind": "bot", "bot": "cautious"}], hints=True)
         hints = f"/api/tables/{t['table_id']}/hints"
         r = c.post(hints, json={"seat": 0})  # no token: Ann's linked seat
         assert r.status_code in (200, 409), r.text  # held (409 only when the bot is to move first)

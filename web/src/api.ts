@@ -82,6 +82,9 @@ export interface CreatedSeat {
 export interface CreatedTable {
   table_id: string;
   seats: CreatedSeat[];
+  /** A rated game; else `unrated` says why not (docs/ratings.md). */
+  rated?: boolean;
+  unrated?: string | null;
 }
 
 export interface TableSeat {
@@ -135,6 +138,37 @@ export interface TableInfo {
   hints?: boolean;
   /** A finished table's rematch, when one was offered (`GET /api/tables/{id}` only). */
   rematch?: RematchOffer | null;
+  /** A rated game (docs/ratings.md); else `unrated` says why not; `ratings`: the changes once it ended. */
+  rated?: boolean;
+  unrated?: string | null;
+  ratings?: RatingChange[] | null;
+}
+
+/** One player's rating change at a rated game's end. */
+export interface RatingChange {
+  seat: number;
+  player: string;
+  before: number;
+  rating: number;
+  delta: number;
+  provisional: boolean;
+}
+
+/** A player's rating in one game (`GET /api/players/{id}`), with its history, oldest first. */
+export interface PlayerRating {
+  game: string;
+  rating: number;
+  provisional: boolean;
+  games: number;
+  points: { at: number; rating: number; provisional: boolean; table_id: string }[];
+}
+
+/** `GET /api/leaderboard/{game}`. */
+export interface Leaderboard {
+  game: string;
+  active_days: number;
+  players: { rank: number; id: string; name: string | null; rating: number; provisional: boolean; games: number }[];
+  me: { rating: number; provisional: boolean; games: number; rank: number | null; active: boolean } | null;
 }
 
 /** A table of "Your games" (GET /api/me/games). */
@@ -249,7 +283,7 @@ export const api = {
   games: () => request<GameInfo[]>("GET", "/api/games"),
   rules: (game: string, preset: string) =>
     request<RuleOption[]>("GET", `/api/games/${encodeURIComponent(game)}/rules?preset=${encodeURIComponent(preset)}`),
-  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean }) =>
+  createTable: (body: { game: string; preset: string | null; overrides: Record<string, unknown>; seats: SeatSpec[]; dice?: "rolled" | "real"; hints?: boolean; rated?: boolean }) =>
     request<CreatedTable>("POST", "/api/tables", body),
   /** Offer a rematch of a finished table, or accept the one offered, for the seats held by `tokens`. */
   rematch: (table: string, tokens: Record<number, string>) =>
@@ -276,6 +310,7 @@ export const api = {
     ),
   /** A player's profile by public id (names are not unique). */
   player: (id: string) => request<PlayerProfile>("GET", `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: (game: string) => request<Leaderboard>("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
   positions: (id: string) => request<Positions>("GET", `/api/tables/${encodeURIComponent(id)}/positions`),
   table: (id: string) => request<TableInfo>("GET", `/api/tables/${encodeURIComponent(id)}`),
@@ -321,6 +356,8 @@ export interface PlayerProfile {
   }[];
   /** Oldest first: each analysed game's mean loss per decision and luck. */
   points: { at: number; game: string; accuracy: number; luck: number | null }[];
+  /** Each game's rating (docs/ratings.md). */
+  ratings?: PlayerRating[];
 }
 
 /** `POST /api/tables/{id}/hints`: every legal move of the seat with its value, best first (docs/analysis.md). */

@@ -95,7 +95,12 @@ export function renderHome(app: HTMLElement): () => void {
       h("p", null, t(g.blurb)),
       h("p", { class: "game-meta muted small" }, t(g.players), " · ", t(g.length)),
       actions,
-      h("p", { class: "small" }, h("a", { href: `/rules?game=${g.name}`, "data-link": true, "data-howto": g.name }, t("home.how_to_play"))),
+      h(
+        "p",
+        { class: "small" },
+        h("a", { href: `/rules?game=${g.name}`, "data-link": true, "data-howto": g.name }, t("home.how_to_play")),
+        playable ? [" · ", h("a", { href: `/leaderboard/${g.name}`, "data-link": true, "data-board": g.name }, t("home.leaderboard"))] : null,
+      ),
     );
   });
   const yoursBox = h("section", { class: "card your-games", id: "your-games" }); // the quota dialog links here

@@ -12,6 +12,7 @@ import { finishedGames } from "./finished-list";
 import { createTable } from "./quota";
 import { openTables } from "./tables-list";
 import { VIEWS } from "./views";
+import { ratedOption, unratedText } from "./ratings";
 
 const CHECK_DELAY_MS = 300;
 
@@ -56,6 +57,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
   hintsBox.addEventListener("change", () => (hintsTouched = true));
   const hintsRow = h("div", { class: "row", "data-testid": "hints-row" }, hintsBox, h("label", { for: "hints-allowed" }, t("lobby.hints")));
   const hintsHint = h("p", { class: "muted small" }, t("lobby.hints_hint"));
+  const rated = ratedOption(hintsBox); // "Rated game" (ratings.ts)
   const result = h("div", { class: "card created", hidden: true, "data-testid": "created" });
   const finishedBox = h("div", { class: "table-list" });
   const tablesBox = h("div", { class: "table-list" });
@@ -75,11 +77,13 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     diceHint,
     hintsRow,
     hintsHint,
+    rated.row,
     h("h2", null, t("lobby.house_rules")),
     h("p", { class: "muted small" }, t("lobby.house_rules_hint")),
     rulesBox,
     h("p", null, createBtn),
   );
+  rated.follow(formEl);
   app.append(
     h(
       "section",
@@ -250,6 +254,7 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
     }
     // A game without hints (yet) does not offer them; the catalogue says which have.
     hintsRow.hidden = hintsHint.hidden = g.hints === false;
+    if (g.hints === false && hintsBox.checked) hintsBox.click(); // no hints in this game: nothing keeps it unrated
     addSeat({ kind: "human", name: myDisplayName(), here: true });
     addSeat({ kind: "bot" });
     void loadRules();
@@ -271,12 +276,13 @@ export function renderLobby(app: HTMLElement, gameName: string): () => void {
       throw err;
     }
     const dice: "rolled" | "real" = diceMode.value === "real" ? "real" : "rolled";
-    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, ...(game.hints === false ? {} : { hints: hintsBox.checked }) };
+    const body = { game: game.name, preset: selectedPreset(), overrides, seats: seats.map((s) => s.spec()), dice, ...(game.hints === false ? {} : { hints: hintsBox.checked }), rated: rated.value() };
     const here = new Set(seats.flatMap((s, i) => (s.here() ? [i] : [])));
     createBtn.disabled = true;
     try {
       const created = await createTable(body);
       if (created === null) return; // the quota dialog was closed: nothing made
+      if (body.rated && !created.rated) toast(unratedText(created.unrated)); // the server says why not
       for (const s of created.seats) if (s.token && here.has(s.seat)) saveToken(created.table_id, s.seat, s.token);
       // Every human seat on this device: nobody to invite, so straight to the table.
       if (created.seats.every((s) => s.kind === "bot" || here.has(s.seat))) navigate(`/table/${created.table_id}`);

@@ -8,6 +8,7 @@ import { formatNumber, t, type MessageId } from "./i18n";
 import { gameTitle, presetName, seatLabel } from "./names";
 import { loadMe } from "./me";
 import { notificationsCard } from "./notify";
+import { ratingsSection } from "./ratings";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 600;
@@ -145,6 +146,7 @@ function draw(body: HTMLElement, p: PlayerProfile): void {
           ),
         )
       : h("p", { class: "muted" }, t("profile.none")),
+    ratingsSection(p.ratings ?? []),
     p.points.length ? h("h2", null, t("profile.over_time")) : null,
     ...[...byGame].map(([game, pts]) => chartSection(game, pts)),
     p.last.length ? h("h2", null, t("profile.last")) : null,

@@ -12,6 +12,7 @@ import { tableDetails } from "./table-details";
 import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, ruleValue } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
+import { ratingChanges, unratedText } from "./ratings";
 
 const LOG_LIMIT = 200;
 
@@ -134,6 +135,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     if (info?.dice === "real") {
       seatBadge.append(h("span", { class: "badge", "data-testid": "real-dice" }, t("table.real_dice")), " ");
     }
+    if (info?.rated) seatBadge.append(h("span", { class: "badge", "data-testid": "rated" }, t("rated.badge")), " ");
     if (info?.status === "abandoned") {
       seatBadge.append(h("span", { class: "badge pit", "data-testid": "abandoned" }, t("table.abandoned")), " ");
       // closed without a result: no game-over card, so the way to its replay is here
@@ -289,6 +291,13 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     }
   };
 
+  // The rating changes of a rated game (ratings.ts), sent in a "table" message once the game has ended.
+  const ratingBox = h("div", { class: "rating-box" });
+  const drawRatings = (): void => {
+    clear(ratingBox);
+    if (info?.ratings?.length) ratingBox.append(ratingChanges(info.ratings, seatName));
+  };
+
   const showGameOver = (state: View): void => {
     if (gameOverShown) return;
     gameOverShown = true;
@@ -298,6 +307,8 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       .then((fresh) => {
         rematch = fresh.rematch ?? rematch;
         drawRematch();
+        if (info && fresh.ratings) info.ratings = fresh.ratings;
+        drawRatings();
       })
       .catch(() => undefined); // the card works without it: the offer button stays
     const order = state.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
@@ -316,6 +327,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
             { class: "standings" },
             order.map((r) => h("li", { class: winners.includes(r.seat) ? "winner" : "" }, h("span", null, seatName(r.seat)), h("b", null, formatNumber(r.score)))),
           ),
+        ratingBox,
         h(
           "p",
           { class: "actions" },
@@ -464,7 +476,9 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     },
     table(tInfo) {
       if (tInfo.status === "deleted") return showDeleted();
+      if (info?.rated && tInfo.rated === false && tInfo.status !== "finished") toast(unratedText(tInfo.unrated)); // no longer rated: why
       info = tInfo;
+      drawRatings();
       updateBadge();
       renderClaim();
       if (lastState) view?.update(lastState, null);
