@@ -13,6 +13,7 @@ from rich.table import Table
 
 from dicehall.core.cli_options import RulesFileOpt, SetOpt, check_record_file, console, fail
 from dicehall.core.cli_support import load_rules
+from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import game_names, get_game
 from dicehall.core.record import GameRecord, replay
@@ -22,19 +23,45 @@ from dicehall.i18n.usage import DicehallGroup
 
 MAX_BOT_DELAY = 60.0
 
+EXAMPLES = """Examples:
+dicehall play thousand            Dice 1000 against the expert bot
+dicehall play clever              Ganz schön clever, solo
+dicehall play wurf                Der große Wurf against a bot
+dicehall games                    your games; dicehall analyze 1 explains one
+dicehall --lang ru play thousand  the same in Russian (also uk, pl)
+dicehall play thousand --help     each command's options and examples"""
+
 app = typer.Typer(
     help="dicehall — play and study Der große Wurf, Ganz schön clever and Dice 1000.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     cls=DicehallGroup,  # per invocation: the command line's language, help and usage errors in it
+    epilog=EXAMPLES,
 )
 play_app = typer.Typer(help="Play a game in the terminal against bots or friends.", no_args_is_help=True)
 simulate_app = typer.Typer(help="Bot-versus-bot simulation with statistics.", no_args_is_help=True)
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"dicehall {version('dicehall')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root(lang: str | None = RootLangOpt) -> None:
+def _root(
+    lang: str | None = RootLangOpt,
+    _version: bool = typer.Option(
+        False,
+        "--version",
+        is_eager=True,
+        callback=_show_version,
+        help="Print the version of dicehall and exit.",
+    ),
+) -> None:
     """dicehall — play and study Der große Wurf, Ganz schön clever and Dice 1000."""
 
 
@@ -76,7 +103,7 @@ def rules_cmd(
         allowed = type(rules).allowed(key) or ("true | false" if isinstance(value, bool) else "")
         meaning = _said(t, f"rule.{game}.{key}.doc", doc)
         table.add_row(key, f"[yellow]{shown}[/]" if key in changed else shown, allowed, meaning)
-    console.print(table)
+    console.print(fit(table, console, drop=(t("cli.col.allowed"),)))
     console.print(t("cli.rules.presets", presets=presets))
 
 

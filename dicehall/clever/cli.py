@@ -10,6 +10,7 @@ import typer
 
 from dicehall.clever import sheet as S
 from dicehall.clever import words as W
+from dicehall.clever.entry import read_dice
 from dicehall.clever.state import CleverState, PhaseStart
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
@@ -28,9 +29,15 @@ from dicehall.core.cli_options import (
     console,
 )
 from dicehall.core.cli_support import add_simulate_command, ask, introduce, play_in_terminal, setup_play
+from dicehall.core.cli_words import command_words, is_command
 from dicehall.core.game import CHANCE, State, get_game
 from dicehall.core.simulate import RunSummary
 from dicehall.i18n import Message, current, localize, tr
+
+EXAMPLES = """Examples:
+dicehall play clever                          solo: aim for the best score
+dicehall play clever --players me,bot:expert  against a bot
+dicehall play clever --real-dice              your own dice: type what fell"""
 
 
 def help_text() -> str:
@@ -50,7 +57,22 @@ def _choices_table(state: CleverState) -> list[tuple[str, int, str]]:
     ]
 
 
-def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
+@dataclasses.dataclass
+class View:
+    """How the board is drawn: ``compact`` — the player's own sheet in full, the others in two lines each (the
+    default with several players, so that the board and the choices fit 80×40); the view key switches."""
+
+    compact: bool = False
+
+
+def numbers_of(numbers: dict[str, str]) -> Any:
+    """A hint row's move → the number of its choice (what the player types)."""
+    return lambda move: numbers.get(move, move)
+
+
+def make_human(names: list[str], desk: HintDesk | None = None, view: View | None = None) -> Any:
+    view = view or View()
+
     def ask_human(state: State[Any], seat: int) -> int:
         assert isinstance(state, CleverState)
         rows = _choices_table(state)
@@ -64,14 +86,20 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
             low = raw.lower()
             if low in HINT_WORDS:
                 if desk is not None:
-                    desk.show(state.seen_by(seat), names)  # (weighed without the others' passive choices)
+                    numbers = {state.action_to_string(a): code for code, a, _ in rows}
+                    # (weighed without the others' passive choices)
+                    desk.show(state.seen_by(seat), names, numbers_of(numbers))
                 continue
-            if low == "help":
+            if is_command("clever", "help", low):
                 console.print(how_to(state.rounds))
                 console.print(help_text())
                 continue
-            if low in ("board", "b"):  # (the others' passive choices stay hidden)
-                console.print(board_renderable(state.seen_by(seat), names, console.width))
+            if low in command_words("clever", "view"):
+                view.compact = not view.compact
+                low = "board"
+            if low in command_words("clever", "board"):  # (the others' passive choices stay hidden)
+                focus = seat if view.compact else None
+                console.print(board_renderable(state.seen_by(seat), names, console.width, focus))
                 continue
             if low.isdigit():
                 k = int(low)
@@ -79,6 +107,9 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
                     return rows[k - 1][1]
                 console.print(f"[red]{tr('clever.cli.no_choice', k=k, n=len(rows))}[/]")
                 continue
+            for command in ("reroll", "stop", "pass"):  # the notation's words, said in the player's language
+                if is_command("clever", command, low):
+                    raw = command
             try:
                 action = state.string_to_action(raw)
             except ValueError as exc:
@@ -149,12 +180,17 @@ class Narrator:
         self.phase = state.phase_start
 
 
+def _read_dice(state: State[Any], text: str) -> int:
+    assert isinstance(state, CleverState)
+    return read_dice(state, text)
+
+
 def make_narrator(names: list[str]) -> Narrator:
     return Narrator(names)
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
-    @play_app.command("clever")
+    @play_app.command("clever", epilog=EXAMPLES)
     def play_clever(
         players: str = typer.Option(
             "me", "--players", help="'me' for solo, or e.g. 'me,bot:greedy,bot:expert'."
@@ -177,16 +213,19 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         first = get_game("clever").new_initial_state(rules, len(specs))
         assert isinstance(first, CleverState)
         introduce("clever", how_to(first.rounds) + "\n" + help_text())  # 6, 5 or 4 rounds by the seats
+        view = View(compact=len(specs) > 1)
 
         def show(state: State[Any]) -> None:
             assert isinstance(state, CleverState)
-            console.print(board_renderable(state.seen_by(state.current_player()), names, console.width))
+            seat = state.current_player()
+            focus = seat if view.compact and seat >= 0 else None
+            console.print(board_renderable(state.seen_by(seat), names, console.width, focus))
 
         play_in_terminal(
             "clever",
             rules,
             specs,
-            make_human(names, desk),
+            make_human(names, desk, view),
             show,
             make_narrator(names),
             save if save is not None else resume,
@@ -194,6 +233,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             resume=record,
             history=not no_save,
             real_dice=real_dice,
+            read_dice=_read_dice,
         )
 
     train_app = typer.Typer(

@@ -126,23 +126,25 @@ def _die(t: Text, state: CleverState, d: int) -> None:
     t.append(" ")
 
 
-def dice_text(state: CleverState) -> Text:
+def dice_text(state: CleverState, one_line: bool = False) -> Text:
+    """The Rolled, Fields and Platter rows (one line each, or all on one line for the compact view)."""
     t = Text()
     rolled = [d for d in range(6) if state.roll_mask >> d & 1]
     labels = [tr("clever.term.rolled"), tr("clever.term.fields"), tr("clever.term.platter")]
-    width = max(len(x) for x in labels) + 2
-    t.append((labels[0] + ":").ljust(width), style="bold")
+    width = 0 if one_line else max(len(x) for x in labels) + 2
+    sep = "   " if one_line else "\n"
+    t.append((labels[0] + ": ").ljust(width), style="bold")
     if state.phase == PH_PICK and not state.choice_pending and rolled:
         for d in rolled:
             _die(t, state, d)
     else:
         t.append("–")
-    t.append("\n" + (labels[1] + ":").ljust(width), style="bold")
+    t.append(sep + (labels[1] + ": ").ljust(width), style="bold")
     for d in state.field:
         _die(t, state, d)
     if not state.field:
         t.append("–")
-    t.append("\n" + (labels[2] + ":").ljust(width), style="bold")
+    t.append(sep + (labels[2] + ": ").ljust(width), style="bold")
     plat = [d for d in range(6) if state.platter >> d & 1]
     for d in plat:
         _die(t, state, d)
@@ -164,22 +166,59 @@ def board_text(state: CleverState, names: list[str] | None = None) -> Text:
     return t
 
 
-def board_renderable(state: CleverState, names: list[str] | None = None, width: int = 120) -> RenderableType:
-    """The board for a colour terminal: with several players the sheets stand side by side when they fit."""
+def board_renderable(
+    state: CleverState, names: list[str] | None = None, width: int = 120, focus: int | None = None
+) -> RenderableType:
+    """The board for a colour terminal: with several players the sheets stand side by side when they fit. With
+    ``focus`` (the compact view) that seat's sheet is drawn in full and every other seat in two lines
+    (:func:`sheet_summary`), so four players fit an 80×40 terminal."""
     head = Text()
     head.append(_heading(state), style="bold")
     head.append(localize(state.describe_phase(names)) + "\n")
-    sheets = [sheet_text(state, p, names[p] if names else "") for p in range(state.n)]
-    per_row = max(1, min(state.n, width // 62))
-    grid = Table.grid(padding=(0, 3))
-    for _ in range(per_row):
-        grid.add_column()
-    for i in range(0, len(sheets), per_row):
-        grid.add_row(*sheets[i : i + per_row])
-    parts: list[RenderableType] = [head, grid, dice_text(state)]
+    label = (lambda p: names[p]) if names else (lambda p: "")
+    if focus is not None and 0 <= focus < state.n and state.n > 1:
+        mine = sheet_text(state, focus, label(focus))
+        mine.rstrip()  # no blank lines between the parts: every line counts at 80×40
+        others = Text("\n").join(
+            sheet_summary(state, p, label(p), width) for p in range(state.n) if p != focus
+        )
+        dice = dice_text(state, one_line=True)
+        dice.rstrip()
+        parts: list[RenderableType] = [head, mine, others, dice]
+    else:
+        sheets = [sheet_text(state, p, label(p)) for p in range(state.n)]
+        per_row = max(1, min(state.n, width // 62))
+        grid = Table.grid(padding=(0, 3))
+        for _ in range(per_row):
+            grid.add_column()
+        for i in range(0, len(sheets), per_row):
+            grid.add_row(*sheets[i : i + per_row])
+        parts = [head, grid, dice_text(state)]
     if state.is_terminal():
         parts.append(result_text(state, names))
     return Group(*parts)
+
+
+def sheet_summary(state: CleverState, p: int, name: str = "", width: int = 80) -> Text:
+    """Another player's sheet in a line: the total, each area's points, the re-rolls and +1s to use and the foxes
+    (what a player weighs when deciding what to leave on the platter); each area's count of entries follows on a
+    second line where the width allows no more."""
+    sh = state.sheets[p]
+    areas = sh.area_scores()
+    filled = (bin(sh.ymask).count("1"), bin(sh.bmask).count("1"), sh.gcount, len(sh.ovals), len(sh.pvals))
+    t = Text()
+    t.append(f"── {name or tr('clever.term.player', n=p + 1)} ", style="bold")
+    t.append(tr("clever.term.score", score=sh.total()), style="bold cyan")
+    t.append(" │")
+    for i, letter in enumerate(S.AREA_LETTERS):
+        t.append(f" {letter} {areas[i]}", style="bold " + AREA_STYLE[i])
+    t.append(f" │ ↻ {sh.rr_gain - sh.rr_used}  +1 {sh.p1_gain - sh.p1_used}  🦊 {sh.foxes}")
+    if t.cell_len + 30 <= width:
+        t.append(
+            "  (" + " ".join(f"{S.AREA_LETTERS[i]}{CROSS}{n}" for i, n in enumerate(filled)) + ")",
+            style="dim",
+        )
+    return t
 
 
 def _heading(state: CleverState) -> str:

@@ -27,6 +27,7 @@ from dicehall.core.analysis import (
     position_hints,
 )
 from dicehall.core.cli_options import check_output_file, check_record_file, console, err_console, fail
+from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import State, get_game
 from dicehall.core.record import GameRecord, replay
@@ -69,16 +70,27 @@ def move_words(game: str, state: State[Any]) -> Callable[[str], str]:
     return lambda move: str(said(state, move))
 
 
-def hints_table(h: Hints, name: str, t: Translator, words: Callable[[str], str] = str) -> Table:
+def hints_table(
+    h: Hints,
+    name: str,
+    t: Translator,
+    words: Callable[[str], str] = str,
+    keys: Callable[[str], str] | None = None,
+) -> Table:
+    """Every legal move with its value in its unit (a chance to win, or points) and, with ``keys``, what to type
+    to play it."""
     table = Table(title=t("hints.title", name=name), title_justify="left")
+    if keys is not None:
+        table.add_column(t("hints.col.type"), justify="right", style="bold cyan", no_wrap=True)
     table.add_column(t("analysis.col.move"))
-    table.add_column(t("hints.col.value"), justify="right")
+    table.add_column(t("hints.col.win" if h.unit == "win%" else "hints.col.points"), justify="right")
     table.add_column(t("hints.col.diff"), justify="right")
     table.add_column("")
     digits = 2 if h.unit == "dice" else 1  # a Wurf throw's value is a fraction of a die
     for opt in h.options:
         mark = f"[bold green]{t('hints.best')}[/]" if opt.best else ""
         table.add_row(
+            *([escape(keys(opt.move))] if keys is not None else []),
             f"[bold]{escape(words(opt.move))}[/]" if opt.best else escape(words(opt.move)),
             fmt(opt.value, h.unit, digits=digits),
             "" if opt.best else fmt(-opt.loss, h.unit, signed=True, digits=digits),
@@ -96,7 +108,8 @@ class HintDesk:
         self.allowed = hints_allowed(self.mode, humans) and has_hints(game)
         self._evaluator: Evaluator | None = None
 
-    def show(self, state: State[Any], names: Sequence[str]) -> None:
+    def show(self, state: State[Any], names: Sequence[str], keys: Callable[[str], str] | None = None) -> None:
+        """The hints at ``state``; ``keys`` says what to type for a move (a choice's number, a command)."""
         t = current()
         if not has_hints(self.game):
             console.print(f"[yellow]{t('hints.none', game=t(f'game.{self.game}.title'))}[/]")
@@ -115,7 +128,8 @@ class HintDesk:
         except DicehallError as exc:
             console.print(f"[red]{escape(exc.localized())}[/]")
             return
-        console.print(hints_table(h, names[h.seat], t, move_words(self.game, state)))
+        table = hints_table(h, names[h.seat], t, move_words(self.game, state), keys)
+        console.print(fit(table, console, drop=(t("hints.col.diff"),)))
         if h.note:
             console.print(f"[dim]{escape(t.message(h.note))}[/]")
         for line in get_game(self.game).hint_lines(h, state):
@@ -310,8 +324,9 @@ def register(app: typer.Typer) -> None:
 
 
 def print_analysis(a: Analysis, t: Translator) -> None:
-    for table in analysis_tables(a, t):
-        console.print(table)
+    steps, totals = analysis_tables(a, t)
+    console.print(fit(steps, console, drop=(t("analysis.col.best"), t("analysis.col.class"))))
+    console.print(fit(totals, console, drop=(t("analysis.col.rolls"), t("analysis.col.mean_loss"))))
     if a.note:
         console.print(f"[yellow]{t('analysis.note')}[/] {escape(t.message(a.note))}")
     console.print(f"[dim]{t('analysis.legend', **_legend(a))}[/]")

@@ -9,6 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from dicehall.core.cli_options import console
+from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.core.history import history_dir, history_files, started
 from dicehall.core.record import GameRecord
@@ -80,7 +81,7 @@ def register(app: typer.Typer) -> None:
             console.print(t("cli.games.none", path=str(history_dir())), soft_wrap=True)
             return
         table, hidden = games_table(show_all, t)
-        console.print(table)
+        console.print(fit(table, console))
         if hidden:
             console.print(f"[dim]{t.plural('cli.games.older', hidden)}[/]")
         console.print(f"[dim]{t('cli.games.how')}[/]")

@@ -47,6 +47,8 @@ from dicehall.core.cli_options import (
     err_console,
     fail,
 )
+from dicehall.core.cli_realdice import Entered, can_take_back, take_back
+from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, TERMINAL, State, get_game
 from dicehall.core.history import keep
@@ -280,7 +282,7 @@ def print_report(report: dict[str, Any]) -> None:
             t.fixed(sc["sd"], 1),
             t.fixed(sc["median"], 0),
         )
-    console.print(table)
+    console.print(fit(table, console, drop=(tr("cli.col.seat"), tr("cli.col.median"), tr("cli.col.sd"))))
     if report["stats"]:
         st = Table(title=tr("cli.report.statistics"))
         for col in ("statistic", "mean", "sd", "p5", "median", "p95"):
@@ -291,7 +293,7 @@ def print_report(report: dict[str, Any]) -> None:
                 *(t.fixed(d[k], 2) for k in ("mean", "sd")),
                 *(t.fixed(d[k], 1) for k in ("p5", "median", "p95")),
             )
-        console.print(st)
+        console.print(fit(st, console, drop=(tr("cli.col.sd"),)))
 
 
 def _stat_label(key: str) -> str:
@@ -333,29 +335,44 @@ class QuitGame(Exception):
 
 
 class UndoEntry(Exception):
-    """Raised by :func:`ask` when a player types ``undo`` while the last entered dice may still be taken back."""
+    """Raised by :func:`ask` when a player types ``undo`` while a real-dice game has a step to take back."""
 
 
 _UNDO_OPEN = [False]
-"""True while the last event is a real-dice entry nobody has decided on (``undo`` is then a command)."""
+"""True while a real-dice game has a step to take back (``undo`` is then a command)."""
+
+_REAL_DICE = [False]
+"""True while the game in play is a real-dice one (a game's prompt then takes the dice that fell, too)."""
 
 
-def ask_entry(state: State[Any], names: Sequence[str], human_seats: Sequence[int]) -> tuple[Any, int]:
+def real_dice_on() -> bool:
+    """Whether the game being played takes real dice (its players type the faces)."""
+    return _REAL_DICE[0]
+
+
+def ask_entry(
+    state: State[Any],
+    names: Sequence[str],
+    human_seats: Sequence[int],
+    read_dice: Callable[[State[Any], str], Any] | None = None,
+) -> tuple[Any, int]:
     """Real dice: ask for the outcome of the pending throw until it reads and fits; returns it with the seat that
-    entered it (the roller when a human plays it, else the first human seat)."""
+    entered it (the roller when a human plays it, else the first human seat). ``read_dice`` reads a game's
+    entries in its own words (Clever: the faces alone, errors about dice); by default the game's notation."""
     from dicehall.core.realdice import entry_seats, example_entry, read_entry
 
     roller = state.roller()
     who = names[roller] if roller is not None else tr("cli.realdice.someone")
     seats = entry_seats(state, human_seats) or [roller if roller is not None else 0]
     example = example_entry(state)
+    read = read_dice or read_entry
     while True:
         raw = ask(tr("cli.realdice.prompt", who=who, example=example)).strip()
         if not raw or raw.lower() in ("?", "h", "help"):
             console.print(tr("cli.realdice.help", example=f"[bold]{example}[/]"))
             continue
         try:
-            return read_entry(state, raw), seats[0]
+            return read(state, raw), seats[0]
         except DicehallError as exc:
             rule = getattr(exc, "rule", "")
             console.print(f"[red]{escape(exc.localized())}[/]" + (f" [dim](rule: {rule})[/]" if rule else ""))
@@ -374,11 +391,14 @@ def play_in_terminal(
     resume: GameRecord | None = None,
     real_dice: bool = False,
     history: bool = True,
+    read_dice: Callable[[State[Any], str], Any] | None = None,
 ) -> GameRecord:
     """Run a live game: bots and dice play themselves, humans are asked. Ctrl-C offers to save the record.
 
-    With ``real_dice`` nothing is rolled: the players type each outcome (:func:`ask_entry`), the record marks it
-    as entered, and ``undo`` takes the last entry back until a decision is taken on it.
+    With ``real_dice`` nothing is rolled: the players type each outcome (:func:`ask_entry`, read by
+    ``read_dice``), the record marks it as entered, and ``undo`` takes back one step at a time
+    (:func:`~dicehall.core.cli_realdice.take_back`). A human turn may answer with
+    :class:`~dicehall.core.cli_realdice.Entered`: a move that throws and the dice that fell, typed at once.
 
     ``seed`` makes the dice reproducible (default: a fresh secure seed); ``agents`` supplies the seats' bots
     (``None`` for humans) when the caller wants to keep hold of them, e.g. to show their reasoning. ``resume``
@@ -411,27 +431,35 @@ def play_in_terminal(
     if real_dice:
         record.seed = None  # nothing was drawn: the entered dice, not a seed, make the game
     humans = [i for i, a in enumerate(agents) if a is None]
+    _REAL_DICE[0] = real_dice
+    typed: tuple[Any, int] | None = None  # dice typed together with the move that throws them
     try:
         while (player := state.current_player()) != TERMINAL:
             entered_by: int | None = None
-            _UNDO_OPEN[0] = real_dice and bool(record.events) and record.events[-1].entered_by is not None
+            _UNDO_OPEN[0] = real_dice and can_take_back(record.events, humans)
             try:
-                if player == CHANCE and real_dice:
-                    action, entered_by = ask_entry(state, names, humans)
+                if player == CHANCE and real_dice and typed is not None:
+                    (action, entered_by), typed = typed, None
+                elif player == CHANCE and real_dice:
+                    action, entered_by = ask_entry(state, names, humans, read_dice)
                 elif player == CHANCE:
                     action = state.sample_chance(dice)
                 elif (agent := agents[player]) is None:
                     show(state)
                     action = ask_human(state, player)
+                    if isinstance(action, Entered):
+                        typed = (action.outcome, player)
+                        action = action.move
                 else:
                     action = agent.choose(state, bot_rng)
             except UndoEntry:
-                taken = record.events.pop()
+                taken = take_back(record.events, humans)
                 state = replay(record)
                 resync = getattr(narrate, "resync", None)  # a narrator that tracks turns hears of the rewind
                 if resync is not None:
                     resync(state)
-                console.print(f"[yellow]{tr('cli.realdice.taken_back', move=taken.move)}[/]")
+                moves = ", ".join(e.move for e in reversed(taken))
+                console.print(f"[yellow]{tr('cli.realdice.taken_back', move=moves)}[/]")
                 continue
             finally:
                 _UNDO_OPEN[0] = False
@@ -657,14 +685,23 @@ def offer_to_keep(record: GameRecord) -> None:
 def ask(prompt: str) -> str:
     """One line of keyboard input, with line editing and history at a terminal (:func:`line_editing`); EOF and
     Ctrl-C propagate to the game loop. A quit word (:func:`is_quit`) raises :class:`QuitGame`; ``undo`` raises
-    :class:`UndoEntry` while a real-dice entry may be taken back."""
+    :class:`UndoEntry` while a real-dice game has a step to take back (and says so when it has none)."""
     line_editing()
-    line = input(prompt)
-    if is_quit(line):
-        raise QuitGame
-    if _UNDO_OPEN[0] and line.strip().lower() == "undo":
-        raise UndoEntry
-    return line
+    while True:
+        line = input(prompt)
+        if is_quit(line):
+            raise QuitGame
+        if not (_REAL_DICE[0] and is_undo(line)):
+            return line
+        if _UNDO_OPEN[0]:
+            raise UndoEntry
+        console.print(f"[yellow]{tr('cli.realdice.nothing_to_undo')}[/]")
+
+
+def is_undo(line: str) -> bool:
+    """``undo``, or the player's language's word for it (``отмена`` …)."""
+    word = line.strip().lower()
+    return bool(word) and (word == "undo" or word in tr("cli.words.undo").split())
 
 
 QUIT_WORDS = ("q", "quit", "exit")

@@ -15,6 +15,7 @@ translation, so the catalogues keep one entry however the value reads.
 from __future__ import annotations
 
 import functools
+import inspect
 import io
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -96,15 +97,62 @@ def _localize(command: Any, words: dict[str, str]) -> None:
     command.context_class = _context_saying(base, words.get(USAGE, USAGE))
     _translate(command, "help", words)
     _translate(command, "short_help", words)
+    _translate(command, "epilog", words)
+    command.help = reflow(command.help)
     ctx = command.context_class(command)
     helper = command.get_help_option(ctx)  # --help itself ("Show this message and exit.")
     for param in [*getattr(command, "params", ()), *([helper] if helper is not None else [])]:
         _translate(param, "help", words)
+        readable_metavar(param)
     if hasattr(command, "list_commands"):
         for name in command.list_commands(ctx):
             sub = command.get_command(ctx, name)
             if sub is not None:
                 _localize(sub, words)
+
+
+def reflow(text: str | None) -> str | None:
+    """A docstring's paragraphs as one line each (typer keeps the source's line breaks after the first), so the
+    page wraps them at its own width; a paragraph starting with ``\\b`` keeps its lines."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split("\n")) for p in paragraphs)
+
+
+_METAVARS = {"--set": "KEY=VALUE", "--players": "SEATS", "--preset": "NAME", "--hints": "auto|on|off"}
+"""Options whose value reads better named than typed (the others: by their type, or their own name)."""
+
+
+def readable_metavar(param: Any) -> None:
+    """What ``--help`` shows for an option's value: nothing for a flag, ``N`` for a number, ``FILE`` for a path,
+    else the option's own name (``--backend BACKEND``) — never typer's type placeholders (``<bool>``,
+    ``<list[str]>``); an argument by its name in capitals (``GAME``, not ``{game}``)."""
+    if getattr(param, "is_flag", False) and not getattr(param, "count", False):
+        param.metavar = ""
+        return
+    if param.metavar is not None:
+        return
+    long = next((o for o in param.opts if o.startswith("--")), None)
+    descriptor = getattr(param, "type_descriptor", None)
+    annotation = getattr(descriptor, "annotation", None)
+    if long in _METAVARS:
+        param.metavar = _METAVARS[long]
+    elif annotation in (int, float):
+        param.metavar = "N" if annotation is int else "NUMBER"
+    elif annotation is not None and getattr(annotation, "__name__", "") in (
+        "Path",
+        "PosixPath",
+        "WindowsPath",
+    ):
+        param.metavar = "FILE"
+    else:
+        param.metavar = (long or param.name or "value").lstrip("-").replace("-", "_").upper()
+    if param.param_type_name == "argument":
+        param.display_type_rich = lambda ctx: None  # the name says it; no type column
+        name = param.metavar + ("..." if param.nargs != 1 else "")
+        usage = name if param.required else f"[{name}]"  # the usual GAME / [FILE], not typer's {GAME}
+        param._usage_display_name = lambda: usage
 
 
 def _translate(obj: Any, attr: str, words: dict[str, str]) -> None:

@@ -22,6 +22,7 @@ from dicehall.core.cli_options import (
     SetOpt,
     console,
 )
+from dicehall.core.cli_realdice import Entered
 from dicehall.core.cli_support import (
     QuitGame,
     add_simulate_command,
@@ -29,16 +30,27 @@ from dicehall.core.cli_support import (
     introduce,
     is_quit,
     play_in_terminal,
+    real_dice_on,
     setup_play,
 )
+from dicehall.core.cli_tables import fit
+from dicehall.core.cli_words import is_command
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import CHANCE, State
+from dicehall.core.realdice import read_entry
 from dicehall.core.simulate import RunSummary
-from dicehall.i18n import Message, current, localize, tr, translator
+from dicehall.i18n import Message, current, localize, tr
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 from dicehall.thousand.terminal import board, roll_picture, turn_line
+
+EXAMPLES = """Examples:
+dicehall play thousand                     you against bot:expert
+dicehall play thousand --players me,ann    two people at one keyboard
+dicehall play thousand --real-dice         your own dice: type what fell
+dicehall play thousand --set target=500    a shorter game
+dicehall play thousand --resume 3          go on with game 3 (dicehall games)"""
 
 
 def help_text() -> str:
@@ -58,7 +70,10 @@ def allowed_text(state: ThousandState) -> str:
         return tr("thousand.cli.allowed_keep", options=opts)
     moves = []
     legal = state.legal_actions()
-    if ROLL in legal:
+    if ROLL in legal and real_dice_on():
+        example = " ".join(str(d) for d in (3, 1, 5, 5, 2)[: state.dice_in_hand])
+        moves.append(tr("thousand.cli.key_roll_dice", example=example))
+    elif ROLL in legal:
         moves.append(tr("thousand.cli.key_roll"))
     if BANK in legal:
         moves.append(tr("thousand.cli.key_bank"))
@@ -73,11 +88,11 @@ def read_command(state: ThousandState, raw: str) -> Any:
     text = raw.strip().lower()
     if is_quit(text):
         raise QuitGame
-    if text == "help":
+    if is_command("thousand", "help", text):
         console.print(how_to(state.rules))
         console.print(help_text())
         return None
-    if text in ("board", "show"):
+    if is_command("thousand", "board", text):
         return None
     if state.pending_roll is not None:
         options = list(keep_options(state.pending_roll.combos))
@@ -91,9 +106,11 @@ def read_command(state: ThousandState, raw: str) -> Any:
                 tr("thousand.cli.not_a_choice", text=repr(raw.strip()), allowed=allowed_text(state))
             )
         raise ValueError(tr("thousand.cli.keep_first", allowed=allowed_text(state)))
-    if text in _words("roll"):
+    if real_dice_on() and _DICE.fullmatch(text):
+        return _roll_with(state, text)
+    if is_command("thousand", "roll", text):
         action: Any = ROLL
-    elif text in _words("bank"):
+    elif is_command("thousand", "bank", text):
         action = BANK
     elif not text:
         raise ValueError(tr("cli.play.type_command", allowed=allowed_text(state)))
@@ -109,12 +126,20 @@ def read_command(state: ThousandState, raw: str) -> Any:
     return action
 
 
-def _words(command: str) -> set[str]:
-    """What a player may type for ``command`` (roll, bank): the English words and those of their language (each
-    language's words are chosen so that no word means two commands; see docs/cli.md)."""
-    return set(translator("en")(f"thousand.cli.words.{command}").split()) | set(
-        tr(f"thousand.cli.words.{command}").split()
-    )
+_DICE = re.compile(r"[1-6](?:[ ,]*[1-6])*")
+"""Faces typed as they fell: ``3 1 5 5 2``, ``3,1,5,5,2`` or ``31552``."""
+
+
+def _roll_with(state: ThousandState, text: str) -> Entered:
+    """Real dice: the faces typed at the roll/bank prompt roll and enter them in one step."""
+    if ROLL not in state.legal_actions():
+        raise ValueError(tr("thousand.cli.dice_not_now", allowed=allowed_text(state)))
+    thrown = state.clone()
+    thrown.apply_action(ROLL)
+    try:
+        return Entered(ROLL, read_entry(thrown, text))
+    except DicehallError as exc:
+        raise ValueError(exc.localized()) from None
 
 
 def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
@@ -128,7 +153,7 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
             raw = ask(f"{names[seat]} [{allowed_text(state)}] > ")
             if raw.strip().lower() in HINT_WORDS:
                 if desk is not None:
-                    desk.show(state, names)
+                    desk.show(state, names, lambda move: key_for(state, move))
                 continue
             try:
                 action = read_command(state, raw)
@@ -141,6 +166,16 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
             return action
 
     return ask_human
+
+
+def key_for(state: ThousandState, move: str) -> str:
+    """What to type for ``move``: its choice's number, or the command's first word in the player's language."""
+    if state.pending_roll is not None:
+        options = list(keep_options(state.pending_roll.combos))
+        return str(options.index(move) + 1) if move in options else move
+    if move in (ROLL, BANK):
+        return tr(f"thousand.cli.words.{move}").split()[0]
+    return move
 
 
 def show_position(state: ThousandState, names: list[str]) -> None:
@@ -245,7 +280,7 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
             s["player"],
             *(current().fixed(d[k], 0) for k in ("min", "p5", "p25", "median", "p75", "p95", "max")),
         )
-    console.print(table)
+    console.print(fit(table, console, drop=(tr("cli.col.p25"), tr("cli.col.p75"))))
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
@@ -253,7 +288,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
 
     register_solve(app)
 
-    @play_app.command("thousand")
+    @play_app.command("thousand", epilog=EXAMPLES)
     def play_thousand(
         players: str = typer.Option(
             "me,bot:expert", "--players", help="Seats in order, e.g. me,bot:expert,bot:cautious or ann,bob."

@@ -43,6 +43,7 @@ from dicehall.core.cli_support import (
     run_simulate_command,
     setup_play,
 )
+from dicehall.core.cli_words import is_command
 from dicehall.core.errors import DicehallError, NotationError
 from dicehall.core.game import CHANCE, State
 from dicehall.core.record import GameRecord
@@ -55,6 +56,11 @@ WURF_HINT_WORDS = ("?", "hint", "hints")
 """What shows the hint (where hints are on; 'h' and 'help' stay the help, as they always were here)."""
 
 MIN_SIZE, MAX_SIZE = 64, 4096  # a picture smaller shows no pips; larger exceeds common offscreen GL buffers
+
+
+EXAMPLES = """Examples:
+dicehall play wurf                    you against a bot
+dicehall play wurf --players me,ann   two people at one keyboard"""
 
 
 def play_help() -> str:
@@ -89,10 +95,10 @@ def parse_human(state: WurfState, text: str) -> Action:
     if not words:
         raise NotationError(Message("wurf.play.empty"))
     head, args = words[0], words[1:]
-    if head in ("e", "end", "stop"):
+    if is_command("wurf", "end", head):
         _no_more(args, 0, "wurf.play.usage_end")
         return EndTurn()
-    if head in ("t", "throw") or re.fullmatch(r"[a-e][1-5]", head):
+    if is_command("wurf", "throw", head) or re.fullmatch(r"[a-e][1-5]", head):
         if re.fullmatch(r"[a-e][1-5]", head):
             args = [head, *args]
         if not args:
@@ -112,7 +118,7 @@ def parse_human(state: WurfState, text: str) -> Action:
         except ValueError:
             raise NotationError(Message("wurf.play.power_number")) from None
         return Throw(x, y, power, spin)
-    if head in ("g", "gather"):
+    if is_command("wurf", "gather", head):
         _no_more(args, 1, "wurf.play.usage_gather")
         if len(state.arena) < 2:
             raise NotationError(Message("wurf.play.nothing_to_gather", n=len(state.arena)))
@@ -150,12 +156,12 @@ def make_human(names: list[str], desk: HintDesk | None = None) -> Any:
             if desk is not None and raw.lower() in WURF_HINT_WORDS:
                 desk.show(state, names)
                 continue
-            if raw.lower() in ("help", "h", "?"):
+            if is_command("wurf", "help", raw):
                 console.print(tr("wurf.intro"))
                 console.print(escape(play_help()))
                 console.print(tr("wurf.play.now", commands=escape(allowed_commands(state))))
                 continue
-            if raw.lower() in ("board", "b"):
+            if is_command("wurf", "board", raw):
                 console.print(render_state(state, names))
                 continue
             try:
@@ -213,7 +219,7 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
     app.add_typer(referee_app, name="referee")
     app.add_typer(render_app, name="render")
 
-    @play_app.command("wurf")
+    @play_app.command("wurf", epilog=EXAMPLES)
     def play_wurf(
         players: str = typer.Option("me,bot:expert", "--players", help="e.g. 'me,bot:cautious,bot:expert'."),
         arena: str = typer.Option(

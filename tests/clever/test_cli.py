@@ -140,7 +140,8 @@ def test_simulate_master_solo(tmp_path: Path) -> None:
 
 def test_play_real_dice_typed_and_undone(tmp_path: Path) -> None:
     save = tmp_path / "real.json"
-    answers = "W3 Y5 B1 G6 O2\nW3 Y5 B1 G6 O2 P4\nundo\nW1 Y1 B1 G1 O1 P1\n1\nundo\nY2 B2 G2 O2 P2\n"
+    # a missing die; an entry taken back; a pick taken back (undo goes back one step at a time) and made again
+    answers = "W3 Y5 B1 G6 O2\nW3 Y5 B1 G6 O2 P4\nundo\nW1 Y1 B1 G1 O1 P1\n1\nundo\n1\nY2 B2 G2 O2 P2\n"
     result = CliRunner().invoke(
         make_app(), ["play", "clever", "--players", "me", "--real-dice", "--save", str(save)], input=answers
     )
@@ -148,8 +149,8 @@ def test_play_real_dice_typed_and_undone(tmp_path: Path) -> None:
         result.output
     )  # the input ends mid-game: the record is saved on the way out
     out = " ".join(result.output.split())
-    assert "type the dice that fell" in out and "rule: roll-dice" in out
-    assert "entry W3 Y5 B1 G6 O2 P4 taken back" in out
+    assert "throws: the dice that fell" in out and "Missing: the purple die" in out
+    assert "taken back: W3 Y5 B1 G6 O2 P4" in out and "taken back: W:Y.r2c2" in out
     rec = GameRecord.load(save)
     assert [e.entered_by for e in rec.events if e.actor == "chance"] == [0, 0]
     assert rec.events[0].move == "W1 Y1 B1 G1 O1 P1" and rec.events[2].move == "Y2 B2 G2 O2 P2"

@@ -68,8 +68,9 @@ def test_the_next_passive_player_sees_nothing_of_the_choice_before(tmp_path: Pat
     record = GameRecord.load(save)
     decisions, opened, chosen, said = first_phase_where_seat_1_enters(record)
 
-    # the same game again, stopped when seat 2 is asked for its passive choice
-    out = CliRunner().invoke(make_app(), PLAYERS, input="1\n" * decisions).output
+    # the same game again in the full view ('view' first: every sheet drawn whole), stopped when seat 2 is asked
+    # for its passive choice
+    out = CliRunner().invoke(make_app(), PLAYERS, input="view\n" + "1\n" * decisions).output
     told = out.index(tr("clever.cli.chose_apart", name=NAMES[1]))
     seat_2_sees = plain(out[told:])
     assert f"{NAMES[2]} (passive) may take a die" in seat_2_sees

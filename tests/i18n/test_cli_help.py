@@ -17,7 +17,7 @@ from dicehall.i18n.helptext import _TYPER_WORDS, USAGE, help_catalog, help_langu
 
 
 def _texts(command: Any) -> set[str]:
-    out = {t for t in (command.help, command.short_help) if t}
+    out = {t for t in (command.help, command.short_help, command.epilog) if t}
     out |= {p.help for p in command.params if getattr(p, "help", None)}
     if hasattr(command, "list_commands"):
         ctx = command.context_class(command)

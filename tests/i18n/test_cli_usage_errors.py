@@ -91,7 +91,7 @@ def test_english_keeps_the_meaning() -> None:
     assert "Invalid value for '--games' / '-n': 'abc' is not a whole number" in _run(CASES["not_integer"][0])
     assert "No such option: --bogus" in _run(CASES["no_such_option"][0])
     assert "No such command 'thousnd'. Did you mean 'thousand'?" in _run(CASES["did_you_mean"][0])
-    assert "Missing argument 'file'." in _run(CASES["missing_argument"][0])
+    assert "Missing argument 'FILE'." in _run(CASES["missing_argument"][0])
 
 
 def test_every_kind_is_recognised() -> None:

@@ -266,7 +266,7 @@ def test_play_real_dice_typed_checked_undone_and_recorded(tmp_path: Path) -> Non
     )
     assert code == 0, out
     text = flat(out)
-    assert "ann throws — type the dice that fell" in text
+    assert "ann throws: the dice that fell" in text
     assert "a die shows 1..6, not 9" in text
     assert "3 values" in text and "rule: dice-count" in text
     assert text.count("taken back") == 2

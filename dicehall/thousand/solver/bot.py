@@ -58,7 +58,9 @@ def table_for(rules: ThousandRules) -> Table:
     from dicehall.thousand.solver.cli import run_with_progress
 
     save_table(
-        run_with_progress(rules, DEFAULT_FLOOR, DEFAULT_TOL, DEFAULT_MAX_SWEEPS, checkpoint_path(rules))
+        run_with_progress(
+            rules, DEFAULT_FLOOR, DEFAULT_TOL, DEFAULT_MAX_SWEEPS, checkpoint_path(rules), transient=True
+        )
     )
     found = load_table(rules)
     assert found is not None

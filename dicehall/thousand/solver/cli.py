@@ -195,9 +195,11 @@ def run_with_progress(
     quiet: bool = False,
     threads: int | None = None,
     method: str = "auto",
+    transient: bool = False,
 ) -> Solution:
     """Solve with a rich progress bar (sweep or policy step, largest change or residual, gap), checkpointing to
-    ``ckpt``."""
+    ``ckpt``. A ``transient`` bar (a table solved on first use, during a game) leaves nothing on the screen or in
+    a transcript once done."""
     if quiet:
         return solve(
             rules,
@@ -214,7 +216,7 @@ def run_with_progress(
         TextColumn(tr("solve.thousand.change_gap", change="{task.fields[change]}", gap="{task.fields[gap]}")),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as bar:
+    with Progress(*columns, console=console, transient=transient) as bar:
         task = bar.add_task("solve", total=1.0, sweep=0, change="-", gap="-", level="")
 
         def progress(sweep: int, change: float, gap: float, done: float, level: str) -> None:
