@@ -17,8 +17,16 @@ from dicehall.core.user_config import config_file
 from dicehall.i18n import Message, current, localize, tr
 from dicehall.i18n.helptext import HELP_VALUES
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+
+def _following_the_terminal(made: Console) -> Console:
+    """rich fixes a console's width from ``COLUMNS`` as it is made (at import); read it, and the terminal's size,
+    at each use instead, so a resized terminal or a command run with another ``COLUMNS`` lays out to it."""
+    made._width = None
+    return made
+
+
+console = _following_the_terminal(Console(highlight=False))
+err_console = _following_the_terminal(Console(stderr=True, highlight=False))
 
 MAX_GAMES = 10**12
 MAX_JOBS = 4 * (os.cpu_count() or 1)

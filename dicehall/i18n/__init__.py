@@ -57,6 +57,8 @@ DEFAULT_LANGUAGE = "en"
 # events, with the words they nest): the browser catalogues carry them with the same wording (tests/i18n checks both ways).
 BROWSER_PREFIXES: tuple[str, ...] = (
     "refusal.",
+    "correspondence.",  # a correspondence table's refusals and timeouts (web/correspondence.py)
+    "narrate.timed_out",
     "notation.",
     "rules.error.",
     "thousand.refusal.",

@@ -120,7 +120,7 @@ def test_with_three_players_the_sweep_gives_the_late_seat_to_a_bot(server, db_ur
         clock.ahead = deadline - clock.real()
         sweep(c)
         assert [(x.seat, x.bot_plays_on) for x in timeouts] == [(s, True) for s in late]
-        got = wait_for(watcher, lambda ms: any(m["type"] == "table" for m in ms))
+        got = wait_for(watcher, lambda ms: any(m["type"] == "table" for m in ms), timeout=60)
         seats = [m for m in got if m["type"] == "table"][-1]["seats"]
         for s in late:
             assert seats[s]["kind"] == "bot" and seats[s]["timed_out"] is True

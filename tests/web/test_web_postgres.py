@@ -86,6 +86,7 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
             "ix_dh_tables_creator",
             "ix_dh_tables_created",
             "ix_dh_tables_creator_player",
+            "ix_dh_tables_deadline",  # 0008: the correspondence sweep
         }
         # your games (0007): one index walk per player, by status then recency
         assert {i["name"]: i["column_names"] for i in inspect(conn).get_indexes("dh_seats")} == {

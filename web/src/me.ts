@@ -155,15 +155,16 @@ export function nameChip(): HTMLElement {
       },
       myDisplayName() ? h("bdi", { translate: "no" }, myDisplayName()) : t("me.chip.unnamed"),
     );
+    // (after the player is known: a click just after the page opened must not show "not played yet" to a player)
     button.addEventListener("click", () =>
-      openAccountDialog(button, {
+      void loadMe().then(() => openAccountDialog(button, {
         player: () => me,
         changed: (player) => {
           me = player;
           changed();
         },
         nameForm: () => nameForm({ submit: t("me.save"), done: () => toast(t("me.saved"), "info") }),
-      }),
+      })),
     );
     chip.replaceChildren(button);
   };
