@@ -69,10 +69,12 @@ def run(quick: bool = False) -> dict[str, Any]:
     rate = games / elapsed
     from bench import thousand_solver as solver_bench
     from bench.analysis import thousand_figures
+    from bench.puzzles import figures as puzzle_figures
 
     return {
         **solver_bench.run(quick),
         **thousand_figures(quick),
+        **puzzle_figures(quick),
         "dp_tables": tables,
         "dp_build_seconds": round(build, 3),
         "dp_ms_per_table": round(1000 * build / max(tables, 1), 2),

@@ -284,9 +284,11 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
+    from dicehall.thousand.puzzle_cli import register_puzzle
     from dicehall.thousand.solver.cli import register_solve
 
     register_solve(app)
+    register_puzzle(app)
 
     @play_app.command("thousand", epilog=EXAMPLES)
     def play_thousand(

@@ -1,0 +1,78 @@
+"""``dicehall puzzle mine thousand``: mine Dice 1000 puzzles into a JSON-lines file, resumably."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from dicehall.core.cli_options import console, fail
+from dicehall.i18n import current, tr
+from dicehall.thousand import puzzles
+
+
+def _group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
+    """The command group ``name`` of ``app``, made once (games that add puzzles share it)."""
+    for info in app.registered_groups:
+        if info.name == name and isinstance(info.typer_instance, typer.Typer):
+            return info.typer_instance
+    group = typer.Typer(help=help_text, no_args_is_help=True)
+    app.add_typer(group, name=name)
+    return group
+
+
+def register_puzzle(app: typer.Typer) -> None:
+    puzzle = _group(app, "puzzle", "Puzzles: positions from real games where one choice is clearly best.")
+    mine_group = _group(puzzle, "mine", "Find puzzles in bot games (resumable).")
+
+    @mine_group.command("thousand")
+    def mine_thousand(
+        count: int = typer.Option(2000, "--count", "-n", min=1, help="Stop when the file holds this many."),
+        out: Path = typer.Option(
+            ..., "--out", help="JSON-lines file to write; an existing one is continued."
+        ),
+        seed: int = typer.Option(
+            0, "--seed", help="Seed of the games (the same seed gives the same puzzles)."
+        ),
+    ) -> None:
+        """Mine two-player classic Dice 1000 puzzles from seeded bot games.
+
+        A puzzle is a bank-or-roll decision where the best choice wins at least 3 win-% points more than the
+        other, by the exact table. Run the same command again to continue an interrupted file.
+        """
+        try:
+            before = len(puzzles.held_puzzles(out, seed))
+        except puzzles.PuzzleFileError as exc:
+            raise fail(exc) from None
+        if before:
+            console.print(escape(tr("puzzle.mine.resumed", path=str(out), held=before)), highlight=False)
+        columns = (
+            TextColumn(tr("puzzle.mine.progress", game="{task.fields[game]}")),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
+        started = time.monotonic()
+        held = before
+        try:
+            with Progress(*columns, console=console) as bar:
+                task = bar.add_task("mine", total=count, completed=min(before, count), game="-")
+
+                def progress(n: int, game: int) -> None:
+                    nonlocal held
+                    held = n
+                    bar.update(task, completed=n, game=current().number(game + 1))
+
+                held = puzzles.mine(out, count, seed=seed, progress=progress)
+        except puzzles.PuzzleFileError as exc:
+            raise fail(exc) from None
+        except KeyboardInterrupt:
+            console.print(f"[yellow]{escape(tr('puzzle.mine.interrupted', path=str(out), held=held))}[/]")
+            raise typer.Exit(130) from None
+        minutes = (time.monotonic() - started) / 60
+        rate = (held - before) / minutes if minutes > 0 else 0.0
+        said = tr("puzzle.mine.done", path=str(out), held=held, rate=current().fixed(rate, 0))
+        console.print(escape(said), highlight=False)
