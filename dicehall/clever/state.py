@@ -604,7 +604,11 @@ class CleverState(State[int]):
         elif platter:
             raise IllegalActionError(M("clever.refusal.platter_named"), rule="roll-dice")
 
-    def _why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> M:
+        """Why ``action`` is refused now: the message :meth:`apply_action` raises (call it for an illegal one)."""
+        return self._why_illegal(action)
+
+    def _why_illegal(self, action: int) -> M:
         text = A.to_string(action) if A.is_valid_code(action) else repr(action)
         who = self.current_player()
         if who == TERMINAL:
@@ -643,9 +647,15 @@ class CleverState(State[int]):
                         move=repr(text),
                         reason=self._entry_problem(self.actor, action),
                     )
+                if not (self.n > 1 and self.rules.passive_fallback):
+                    return M("clever.refusal.not_for_passive", die=W.die(d))
                 if self._entries(self.actor, self.platter, A.K_ENTRY):
                     return M("clever.refusal.field_die")
-                return M("clever.refusal.not_for_passive", die=W.die(d))
+                return M(
+                    "clever.refusal.move_reason",
+                    move=repr(text),
+                    reason=self._entry_problem(self.actor, action),
+                )
             if self.phase == PH_PICK:
                 return M(
                     "clever.refusal.move_reason",
@@ -654,7 +664,7 @@ class CleverState(State[int]):
                 )
         return M("clever.refusal.not_legal_now", move=repr(text))
 
-    def _entry_problem(self, p: int, action: int) -> str:
+    def _entry_problem(self, p: int, action: int) -> M:
         """Why a die cannot be entered where the action says (for error messages)."""
         d, area, cell = A.die_of(action), A.area_of(action), A.cell_of(action)
         if (

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicehall.clever import sheet as S
+from dicehall.clever.reasons import refused
 from dicehall.clever.state import (
     AFTER_ACTIVE,
     AFTER_END,
@@ -157,6 +158,7 @@ def public_view(real: CleverState, viewer: int | None = None) -> dict[str, Any]:
         "current_player": None if terminal else ("chance" if cp == CHANCE else cp),
         "legal_actions": [state.action_to_string(a) for a in legal],
         "legal_descriptions": [describe_action(real, a) for a in legal],
+        "refused": refused(real) if legal else None,
         "terminal": terminal,
         "scores": state.scores(),
         "winners": state.winners() if state.phase == PH_OVER else [],

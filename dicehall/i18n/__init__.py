@@ -71,6 +71,9 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "clever.notation.",
     "clever.die",
     "clever.area.",
+    "clever.why.",  # a refused die or cell's reason, with the words it nests:
+    "clever.ui.die.",
+    "clever.ui.area.",
     "clever.bonus.",
     "clever.origin.",
     "wurf.refusal.",

@@ -59,6 +59,9 @@ def test_illegal_click_and_a_solo_game_by_clicks_to_the_rating(
     after = look(page)
     assert after["why"], "an illegal cell says why"
     assert any(w in after["why"] for w in ("needs", "only go to", "Blue + white")), after["why"]
+    assert not any(x in after["why"] for x in ("{", "clever.")), (
+        f"the server's reason worded whole: {after['why']}"
+    )
     assert after["targets"] == lit and after["seq"] == before["seq"] and after["total"] == before["total"]
     page.wait_for_timeout(300)
     assert look(page)["seq"] == before["seq"], "nothing was sent"

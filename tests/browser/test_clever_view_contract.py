@@ -38,6 +38,7 @@ TOP = {
     "sheets": (list,),
     "layout": (dict,),
     "solo_rank": (int, type(None)),
+    "refused": (dict, type(None)),
 }
 SHEET = {
     "yellow": (list,),
@@ -75,6 +76,8 @@ LAYOUT = {
     "orange": ("multipliers", "bonuses"),
     "purple": ("length", "reset", "bonuses"),
 }
+DICE = ("white", "yellow", "blue", "green", "orange", "purple")
+CELL = re.compile(r"(yellow|blue)(\.r[1-4]c[1-4])?|green|orange|purple")
 STEPS = {"roll", "pick", "plus", "passive_roll", "passive_pick", "bonus", "over"}
 BONUSES = {
     "yellow_x",
@@ -105,6 +108,8 @@ def test_the_view_reads_these_fields() -> None:
         "crossed",
         "written",
         "kind",
+        "why",
+        "at",
     ):
         assert f'"{key}"' in SOURCE or f".{key}" in SOURCE, (
             f"the Clever view no longer reads {key}; update this test"
@@ -128,6 +133,15 @@ def test_public_view_has_every_field_the_view_reads(players: int) -> None:
             for d in view["dice"]:
                 assert d["die"] in ("white", "yellow", "blue", "green", "orange", "purple")
                 assert d["where"] in ("rolled", "to_roll", "platter", "field", "unused")
+            refused = view["refused"]
+            assert (refused is not None) == (
+                bool(view["legal_actions"]) and view["step"] in ("pick", "plus", "passive_pick")
+            )
+            if refused:  # (clever-model.ts refusal: a die's reason, else its cell's by targetKey or area)
+                assert set(refused["dice"]) <= set(DICE) and all("id" in w for w in refused["dice"].values())
+                for g in refused["cells"]:
+                    assert g["why"]["id"].startswith("clever.why.") and set(g["dice"]) <= set(DICE), g
+                    assert all(CELL.fullmatch(at) for at in g["at"]), g
             pending = [view["pending_bonus"], *view["bonus_chain"]] if view["pending_bonus"] else []
             assert pending or not view["bonus_chain"]
             for b in pending:

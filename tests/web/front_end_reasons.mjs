@@ -8,6 +8,7 @@ globalThis.localStorage ??= { getItem: () => null, setItem: () => {} };
 if (!globalThis.navigator) globalThis.navigator = { languages: ["en"], language: "en" };
 
 const clever = await import("../../web/src/views/clever-model.ts");
+const cleverWords = await import("../../web/src/views/clever-words.ts");
 const thousandModel = await import("../../web/src/views/thousand.ts");
 const thousandWords = await import("../../web/src/views/thousand-words.ts");
 const wurf = await import("../../web/src/views/wurf-model.ts");
@@ -18,7 +19,7 @@ const { default: en } = await import("../../web/src/locales/en.json");
 // parameters instead, as "\u0001id|key=value|...", so the answers can be held against the engine's message ids.
 const MARK = "\u0001";
 for (const id of Object.keys(en)) {
-  if (!["thousand.refusal.", "thousand.event.", "resign.what."].some((p) => id.startsWith(p))) continue;
+  if (!["thousand.refusal.", "thousand.event.", "resign.what.", "clever.why."].some((p) => id.startsWith(p))) continue;
   const keys = [...new Set([...String(en[id]).matchAll(/\{(\w+)\}/g)].map((x) => x[1]))];
   en[id] = MARK + [id, ...keys.map((k) => `${k}={${k}}`)].join("|");
 }
@@ -35,9 +36,9 @@ function unmark(text) {
   return { id, params };
 }
 
-/** Every die on every cell of every area of the sheet (grids by row and column, tracks by their next cell),
- * as the page answers a click: a legal entry (and the value it enters), or why not. */
-function cleverCase({ view, seat }) {
+/** Every die on every cell of every area of the sheet (grids by row and column, tracks by their next cell), as
+ * the page answers a click: a legal entry, or the reason it shows (the die's, else the cell's). */
+function cleverCase({ view }) {
   const m = clever.read(view);
   const targets = [];
   for (const area of ["yellow", "blue"]) {
@@ -47,18 +48,13 @@ function cleverCase({ view, seat }) {
   for (const area of ["green", "orange", "purple"]) targets.push({ area, r: 0, c: 0 });
   const out = [];
   for (const die of clever.DICE) {
+    const takes = m.legal.some((x) => x.kind === "entry" && x.die === die);
+    const dieWhy = clever.refusal(m, die);
     for (const t of targets) {
       const key = clever.targetKey(t);
       const legal = m.legal.some((x) => x.kind === "entry" && x.die === die && clever.targetKey(x.target) === key);
-      out.push({
-        die,
-        area: t.area,
-        r: t.r,
-        c: t.c,
-        legal,
-        value: clever.enteredValue(m, die, t.area),
-        reason: legal ? null : clever.whyNot(m, seat, die, t),
-      });
+      const why = clever.refusal(m, die, key);
+      out.push({ die, area: t.area, r: t.r, c: t.c, legal, takes, shown: why ? unmark(cleverWords.reasonText(why)) : null, dieShown: dieWhy ? unmark(cleverWords.reasonText(dieWhy)) : null });
     }
   }
   return { step: m.step, legal: m.legal.map((x) => x.text), probes: out };

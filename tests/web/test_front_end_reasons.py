@@ -11,6 +11,7 @@ on it). No browser.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,8 +23,7 @@ import pytest
 from dicehall.clever import actions as A
 from dicehall.clever import sheet as S
 from dicehall.clever.rules import CleverRules
-from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, PH_PLUS, TRACK, CleverState
-from dicehall.clever.tables import B_VALUES, G_MIN, O_MULT, Y_VALUES
+from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, PH_PLUS, CleverState
 from dicehall.core.game import CHANCE, TERMINAL, get_game
 from dicehall.i18n.message import message_json
 from dicehall.thousand.notation import BANK
@@ -80,7 +80,7 @@ def names(n: int) -> list[str]:
     return [f"P{i + 1}" for i in range(n)]
 
 
-# -- Ganz schön clever: whyNot, enteredValue (and read / parseMove / targetKey, which find the legal entries) ------
+# -- Ganz schön clever: the server's reasons shown (and read / parseMove / targetKey, which find the legal entries) --
 
 DIE_NAMES = list(S.DIE_NAMES)
 AREA_NAMES = ["yellow", "blue", "green", "orange", "purple"]
@@ -145,148 +145,70 @@ def clever_target(action: int) -> tuple[str, str, int, int]:
     return DIE_NAMES[d], AREA_NAMES[area], r, c
 
 
-def entered_problem(pos: CleverState, seat: int, action: int, value: int) -> str | None:
-    """Whether ``value`` is what the engine enters with ``action`` (None), else what the engine enters."""
-    area, cell = A.area_of(action), A.cell_of(action)
-    before = pos.sheets[seat]
-    after_state = pos.clone()
-    after_state.apply_action(action)
-    after = after_state.sheets[seat]
-    if area == S.AREA_YELLOW:
-        assert after.ymask >> cell & 1 and not before.ymask >> cell & 1
-        return None if value == Y_VALUES[cell] else f"crosses the yellow {Y_VALUES[cell]}"
-    if area == S.AREA_BLUE:
-        assert after.bmask >> cell & 1 and not before.bmask >> cell & 1
-        return None if value == B_VALUES[cell] else f"crosses the blue {B_VALUES[cell]}"
-    if area == S.AREA_GREEN:
-        assert after.gcount > before.gcount
-        need = G_MIN[before.gcount]
-        return None if value >= need else f"crosses green cell {before.gcount + 1} (at least {need})"
-    i = len(before.ovals) if area == S.AREA_ORANGE else len(before.pvals)
-    entered = after.ovals[i] // O_MULT[i] if area == S.AREA_ORANGE else after.pvals[i]
-    return None if value == entered else f"writes {entered}"
+EN = json.loads((ROOT / "web" / "src" / "locales" / "en.json").read_text(encoding="utf-8"))
 
 
-def reason_problem(
-    pos: CleverState, seat: int, die: str, area: str, r: int, c: int, reason: dict[str, Any]
-) -> str | None:
-    """None when the engine's position makes ``reason`` true (so the move is illegal for that reason, and the
-    numbers it quotes are the engine's), else what the engine's position says instead."""
-    rid, params = reason["id"], reason["params"]
-    d = DIE_NAMES.index(die)
-    sh = pos.sheets[seat]
-    val = pos.values[d]
-    cell = r * 4 + c
-    phase = pos.describe_phase()
-    if rid == "not_rolled":
-        if pos.phase == PH_PICK and not pos.roll_mask >> d & 1:
-            return None
-        return f"the engine has the {die} die among the dice just rolled ({phase})"
-    if rid == "platter_first":
-        platter_fits = bool(pos._entries(seat, pos.platter, A.K_ENTRY))
-        if pos.phase == PH_PASSIVE_PICK and not pos.platter >> d & 1 and platter_fits:
-            return None
-        return (
-            f"the engine: die on the platter {bool(pos.platter >> d & 1)}, a platter die fits {platter_fits}"
-        )
-    if rid == "plus_used":
-        if pos.phase == PH_PLUS and pos.plus_used[seat] >> d & 1:
-            return None
-        return f"the engine has no +1 on the {die} die used this turn ({phase})"
-    if rid == "wrong_colour":
-        return None if d != S.WHITE and die != area else f"the {die} die may go to {area} in the engine"
-    if rid == "crossed":
-        mask = sh.ymask if area == "yellow" else sh.bmask if area == "blue" else 0
-        if params.get("area") == area and mask >> cell & 1:
-            return None
-        return f"the engine's {area} r{r + 1}c{c + 1} is not crossed"
-    if rid == "yellow_needs":
-        want = {"need": Y_VALUES[cell], "die": die, "value": val}
-        return (
-            None if area == "yellow" and val != Y_VALUES[cell] and params == want else f"the engine: {want}"
-        )
-    if rid == "blue_needs":
-        want = {"need": B_VALUES[cell], "sum": pos.values[S.BLUE] + pos.values[S.WHITE]}
-        return (
-            None
-            if area == "blue" and want["sum"] != want["need"] and params == want
-            else f"the engine: {want}"
-        )
-    if rid == "green_needs":
-        if sh.gcount >= TRACK:
-            return "the engine's green track is full"
-        want = {"need": G_MIN[sh.gcount], "die": die, "value": val}
-        return None if area == "green" and val < want["need"] and params == want else f"the engine: {want}"
-    if rid == "full":
-        count = {"green": sh.gcount, "orange": len(sh.ovals), "purple": len(sh.pvals)}.get(area, 0)
-        if params.get("area") == area and count >= TRACK:
-            return None
-        return f"the engine's {area} has {count} of {TRACK} cells filled"
-    if rid == "purple_needs":
-        fits = not sh.pvals or sh.plast == 6 or val > sh.plast
-        want = {"last": sh.plast, "die": die, "value": val}
-        if area == "purple" and not fits and params == want:
-            return None
-        return f"the engine: {want}, after {list(sh.pvals)} it {'fits' if fits else 'does not fit'}"
-    return "a reason the engine's rules do not give for an entry"
+def as_shown(why: dict[str, Any]) -> dict[str, Any]:
+    """A server reason as the test's marked English catalogue shows it: the parameters its text uses, the words
+    nested in them in English."""
+    used = set(re.findall(r"\{(\w+)\}", EN[why["id"]]))
+    return {
+        "id": why["id"],
+        "params": {
+            k: EN[v["id"]] if isinstance(v, dict) else v for k, v in why["params"].items() if k in used
+        },
+    }
 
 
-def test_clever_why_not_and_entered_value_agree_with_the_engine(front_end: Path) -> None:
+def test_clever_page_shows_the_servers_reason_for_every_refused_click(front_end: Path) -> None:
     """For every die on every cell of every area in each position: the page finds the engine's legal entries (read,
-    parseMove, targetKey), ``enteredValue`` is the value the engine enters there, and where the engine has no entry
-    ``whyNot`` names a reason the engine's position bears out (with the right numbers)."""
+    parseMove, targetKey), shows no reason for them, and for every other click shows the reason the server sent in
+    the view's ``refused`` (the die's when it cannot be taken at all, else the cell's). That the server's reasons
+    are true of the engine's position is tests/clever/test_reasons.py's."""
     positions: list[tuple[str, CleverState, int, dict[str, Any]]] = []
     for seed in range(3):
         for n in (1, 2, 3, 4):
             preset = "no-fallback" if seed == 2 else "standard"
             positions += clever_positions(seed, n, CleverRules.from_preset(preset), tracks=seed == 1)
-    answers = ask(front_end, {"clever": [{"view": v, "seat": s} for _, _, s, v in positions]})["clever"]
+    answers = ask(front_end, {"clever": [{"view": v} for _, _, _, v in positions]})["clever"]
     assert len(answers) == len(positions)
     problems: list[str] = []
     probes = 0
-    reasons: dict[str, int] = {}
-    for (where, pos, seat, view), answer in zip(positions, answers, strict=True):
+    shown: set[str] = set()
+    for (where, pos, _seat, view), answer in zip(positions, answers, strict=True):
         assert answer["legal"] == view["legal_actions"], f"{where}: read/parseMove lost moves"
         engine = {clever_target(a): a for a in pos.legal_actions() if A.kind_of(a) in (A.K_ENTRY, A.K_PLUS)}
+        refused = view["refused"]
+        assert refused is not None, where
         for p in answer["probes"]:
             die, area, r, c = p["die"], p["area"], p["r"], p["c"]
             if (area, r, c) in UNCLICKABLE:
                 continue
             probes += 1
             here = f"{where} ({answer['step']}), {die} die on {area} r{r + 1}c{c + 1}"
-            action = engine.get((die, area, r, c))
-            if action is not None:
-                if not p["legal"]:
-                    problems.append(
-                        f"{here}: the engine has {pos.action_to_string(action)}, the page says {p['reason']}"
-                    )
-                    continue
-                wrong = entered_problem(pos, seat, action, p["value"])
-                if wrong:
-                    problems.append(f"{here}: enteredValue {p['value']}, the engine {wrong}")
-            elif p["legal"]:
-                problems.append(f"{here}: the page finds a legal entry the engine does not have")
-            else:
-                reasons[p["reason"]["id"]] = reasons.get(p["reason"]["id"], 0) + 1
-                wrong = reason_problem(pos, seat, die, area, r, c, p["reason"])
-                if wrong:
-                    problems.append(f"{here}: whyNot says {p['reason']}, but {wrong}")
+            key = f"{area}.r{r + 1}c{c + 1}" if area in ("yellow", "blue") else area
+            server = refused["dice"].get(die) or next(
+                (
+                    g["why"]
+                    for g in refused["cells"]
+                    if die in g["dice"] and (key in g["at"] or area in g["at"])
+                ),
+                None,
+            )
+            want = None if server is None else as_shown(server)
+            if want is not None:
+                shown.add(want["id"])
+            if (die, area, r, c) in engine:
+                if not p["legal"] or p["shown"] is not None or want is not None:
+                    problems.append(f"{here}: the engine has it; the page {p}, the server {want}")
+            elif p["legal"] or want is None or p["shown"] != want:
+                problems.append(f"{here}: the page {p['legal']} {p['shown']}, the server {want}")
+            if refused["dice"].get(die) and p["dieShown"] != want:
+                problems.append(f"{here}: a click on the die shows {p['dieShown']}, the server {want}")
     assert not problems, f"{len(problems)} disagreements of {probes} probes, e.g.:\n" + "\n".join(
         problems[:15]
     )
-    # every reason the engine's positions call for came up
-    assert set(reasons) >= {
-        "not_rolled",
-        "plus_used",
-        "wrong_colour",
-        "crossed",
-        "yellow_needs",
-        "blue_needs",
-        "green_needs",
-        "full",
-        "purple_needs",
-        "platter_first",
-    }, reasons
+    assert len(shown) >= 11, shown
     assert probes > 50_000, probes
 
 

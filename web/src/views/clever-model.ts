@@ -1,7 +1,7 @@
-// Ganz schön clever: the public view read into typed data, the move notation parsed, and why a click cannot be
-// played — all from the structured view (never the engine's English). The sheet's printed layout comes from the
+// Ganz schön clever: the public view read into typed data and the move notation parsed — all from the structured
+// view (never the engine's English); why a die or a cell is refused comes from the server (the view's `refused`). The sheet's printed layout comes from the
 // view's `layout` (the engine's own sheet data), so it is written down once, in dicehall/clever/sheet.py.
-import type { View } from "../api";
+import type { EngineMessage, View } from "../api";
 
 export const DICE = ["white", "yellow", "blue", "green", "orange", "purple"] as const;
 export type DieName = (typeof DICE)[number];
@@ -113,6 +113,13 @@ export interface DieModel {
 
 export type Step = "roll" | "pick" | "plus" | "passive_roll" | "passive_pick" | "bonus" | "over";
 
+/** The view's `refused` (docs/web-protocol.md): the dice the seat cannot take, and the refused cells of the dice
+ * it can take, grouped by reason (cells by `targetKey`; an area's name stands for all its cells). */
+export interface Refused {
+  dice: Partial<Record<DieName, EngineMessage>>;
+  cells: { why: EngineMessage; dice: DieName[]; at: string[] }[];
+}
+
 export interface CleverModel {
   /** The seat deciding now (null: the dice are rolling, or the game is over). */
   actor: number | null;
@@ -138,6 +145,8 @@ export interface CleverModel {
   sheets: SheetModel[];
   layout: Layout;
   legal: Move[];
+  /** For the seat choosing a die: why it cannot take a die, or enter a die it can take on a cell (the engine's). */
+  refused: Refused | null;
   winners: number[];
   soloRank: number | null;
 }
@@ -216,61 +225,21 @@ export function read(v: View): CleverModel {
     sheets: arr(o.sheets).map((s) => readSheet(s, layout)),
     layout,
     legal: (Array.isArray(v.legal_actions) ? v.legal_actions : []).map(parseMove).filter((m): m is Move => m !== null),
+    refused: o.refused && typeof o.refused === "object" ? (o.refused as Refused) : null,
     winners: arr(v.winners).map((x) => num(x)),
     soloRank: typeof o.solo_rank === "number" ? o.solo_rank : null,
   };
 }
 
-export const dieValue = (m: CleverModel, d: DieName): number => m.dice.find((x) => x.die === d)?.value ?? 0;
-
-/** The number a die enters as in an area: blue counts blue + white. */
-export function enteredValue(m: CleverModel, d: DieName, area: Area): number {
-  return area === "blue" ? dieValue(m, "blue") + dieValue(m, "white") : dieValue(m, d);
+/** Why the seat deciding cannot take die `d` (with `key`: enter it on that cell), as the server said; null if not
+ * refused (or the view carries no reasons). */
+export function refusal(m: CleverModel, d: DieName, key?: string): EngineMessage | null {
+  const whole = m.refused?.dice[d];
+  if (whole || key === undefined) return whole ?? null;
+  const area = key.split(".")[0];
+  return m.refused?.cells.find((g) => g.dice.includes(d) && (g.at.includes(key) || g.at.includes(area)))?.why ?? null;
 }
 
-/** Why a die cannot go to a cell, as a message id and its parameters (the engine's rule, in the reader's words). */
-export type ReasonId =
-  | "not_rolled"
-  | "platter_first"
-  | "plus_used"
-  | "wrong_colour"
-  | "crossed"
-  | "yellow_needs"
-  | "blue_needs"
-  | "green_needs"
-  | "purple_needs"
-  | "full"
-  | "no_fit"
-  | "pick_die"
-  | "bonus_cell"
-  | "not_yours"
-  | "other_sheet";
+/** Why a click the page itself refuses (not a rule of the game: whose turn or sheet, what to click first). */
+export type ReasonId = "pick_die" | "bonus_cell" | "not_yours" | "other_sheet";
 export type Reason = { id: ReasonId; params: Record<string, string | number> };
-
-export function whyNot(m: CleverModel, seat: number, die: DieName, t: Target): Reason {
-  const sheet = m.sheets[seat];
-  const v = dieValue(m, die);
-  const L = m.layout;
-  const where = m.dice.find((x) => x.die === die)?.where;
-  if (m.step === "pick" && where !== "rolled") return { id: "not_rolled", params: { die } };
-  if (m.step === "passive_pick" && where !== "platter" && m.legal.some((x) => x.kind === "entry" && m.dice.find((d) => d.die === x.die)?.where === "platter")) {
-    return { id: "platter_first", params: { die } };
-  }
-  if (m.step === "plus" && m.plusUsed[seat]?.includes(die)) return { id: "plus_used", params: { die } };
-  if (die !== "white" && die !== t.area) return { id: "wrong_colour", params: { die, area: die } };
-  if (t.area === "yellow") {
-    if (sheet.yellow[t.r][t.c]) return { id: "crossed", params: { area: "yellow" } };
-    return { id: "yellow_needs", params: { need: L.yellow.values[t.r][t.c] ?? 0, die, value: v } };
-  }
-  if (t.area === "blue") {
-    if (sheet.blue[t.r][t.c]) return { id: "crossed", params: { area: "blue" } };
-    return { id: "blue_needs", params: { need: L.blue.values[t.r][t.c] ?? 0, sum: enteredValue(m, die, "blue") } };
-  }
-  if (t.area === "green") {
-    if (sheet.green >= L.green.minimums.length) return { id: "full", params: { area: "green" } };
-    return { id: "green_needs", params: { need: L.green.minimums[sheet.green], die, value: v } };
-  }
-  if (t.area === "orange") return { id: "full", params: { area: "orange" } };
-  if (sheet.purple.length >= L.purple.length) return { id: "full", params: { area: "purple" } };
-  return { id: "purple_needs", params: { last: sheet.purple[sheet.purple.length - 1] ?? 0, die, value: v } };
-}

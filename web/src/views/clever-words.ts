@@ -1,6 +1,7 @@
 // Clever in words: what each player is deciding, the log lines, the cells and bonuses, the refusal reasons, the
 // game-over summary — all from the structured view and the move notation, in the reader's language.
-import type { LogEntry, View } from "../api";
+import type { EngineMessage, LogEntry, View } from "../api";
+import { engineText } from "../errors";
 import { formatNumber, t, type MessageId } from "../i18n";
 import { AREAS, type Area, type Bonus, type BonusFrom, type CleverModel, type DieName, type Move, type OriginPlace, type Reason, type SheetModel, type Target, parseMove, parseRoll, read } from "./clever-model";
 
@@ -64,17 +65,6 @@ const ORIGIN_IDS = {
   round: "clever.origin.round",
 } as const satisfies Record<OriginPlace, MessageId>;
 const WHY_IDS: Record<Reason["id"], MessageId> = {
-  not_rolled: "clever.why.not_rolled",
-  platter_first: "clever.why.platter_first",
-  plus_used: "clever.why.plus_used",
-  wrong_colour: "clever.why.wrong_colour",
-  crossed: "clever.why.crossed",
-  yellow_needs: "clever.why.yellow_needs",
-  blue_needs: "clever.why.blue_needs",
-  green_needs: "clever.why.green_needs",
-  purple_needs: "clever.why.purple_needs",
-  full: "clever.why.full",
-  no_fit: "clever.why.no_fit",
   pick_die: "clever.why.pick_die",
   bonus_cell: "clever.why.bonus_cell",
   not_yours: "clever.why.not_yours",
@@ -113,11 +103,9 @@ export function pendingLines(m: CleverModel, name: (seat: number) => string): st
   return m.chain.length ? [head, t("clever.pending_then", { list: m.chain.map(bonusFromWord).join("; ") })] : [head];
 }
 
-export function reasonText(r: Reason): string {
-  const p: Record<string, string | number> = { ...r.params };
-  if (typeof p.die === "string") p.die = dieWord(p.die as DieName);
-  if (typeof p.area === "string") p.area = areaWord(p.area as Area);
-  return t(WHY_IDS[r.id], p);
+/** Why a click is refused: the page's own reason, or the server's (a die or cell the rules refuse). */
+export function reasonText(r: Reason | EngineMessage): string {
+  return "id" in r && r.id in WHY_IDS ? t(WHY_IDS[r.id as Reason["id"]], (r as Reason).params) : engineText(r as EngineMessage, "");
 }
 
 /** A target cell in words: "yellow 5 (row 2, column 4)", "green", "orange ×2". */

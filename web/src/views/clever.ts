@@ -5,14 +5,14 @@
 // "choosing…" / "done". Hot seat: a handover screen between the players on this device, and a seat's provisional
 // choice is drawn only while that seat holds the device. Real dice: the tap input for the six dice by colour.
 import "./clever.css";
-import type { LogEntry, View } from "../api";
+import type { EngineMessage, LogEntry, View } from "../api";
 import type { PrivateChoice, Simultaneous } from "../connection";
 import { DiceEntry, type EntryDie, UndoEntryButton, realDice, type RealDiceInfo } from "../realdice";
 import { die } from "../dice";
 import { FocusKeeper } from "../focus";
 import { clear, h } from "../dom";
 import { formatNumber, t } from "../i18n";
-import { DICE, LETTER_OF, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read, targetKey, whyNot } from "./clever-model";
+import { DICE, LETTER_OF, type CleverModel, type DieName, type Move, type Reason, type SheetModel, type Target, parseMove, parseRoll, read, refusal, targetKey } from "./clever-model";
 import { attributesModule, init, type VNode } from "snabbdom";
 import { drawSheet } from "./clever-sheet";
 import { dieBadge } from "./clever-symbols";
@@ -335,8 +335,8 @@ export class CleverView implements GameView {
     }
   }
 
-  private refuse(r: Reason): void {
-    this.reason = reasonText(r);
+  private refuse(r: Reason | EngineMessage | null): void {
+    this.reason = r ? reasonText(r) : "";
     this.render();
   }
 
@@ -346,13 +346,7 @@ export class CleverView implements GameView {
     if (!m || seat === null || this.locked || this.needsHandover()) return;
     if (this.shownSeat() !== seat) this.chosenTab = seat;
     const moves = this.movesFor(d);
-    if (!moves.length) {
-      const where = m.dice.find((x) => x.die === d)?.where;
-      if (m.step === "pick" && where !== "rolled") return this.refuse({ id: "not_rolled", params: { die: d } });
-      if (m.step === "plus" && m.plusUsed[seat]?.includes(d)) return this.refuse({ id: "plus_used", params: { die: d } });
-      if (m.step === "passive_pick" && where !== "platter" && this.myMoves().some((x) => x.kind === "entry")) return this.refuse({ id: "platter_first", params: { die: d } });
-      return this.refuse({ id: "no_fit", params: { die: d } });
-    }
+    if (!moves.length) return this.refuse(refusal(m, d));
     if (moves.length === 1) return this.send(moves[0]);
     this.selected = this.selected === d ? null : d;
     this.reason = "";
@@ -377,7 +371,7 @@ export class CleverView implements GameView {
     }
     if (this.selected) {
       if (here.length) return this.send(here[0]);
-      return this.refuse(whyNot(m, seat, this.selected, tg));
+      return this.refuse(refusal(m, this.selected, key));
     }
     const dice = new Set(here.map((x) => (x.kind === "entry" ? x.die : "")));
     if (here.length && dice.size === 1) return this.send(here[0]);
