@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from sqlalchemy import insert, select
 
+from dicehall.web.app import freeze_start_up_heap
 from dicehall.web.db import PlayerRow, SeatRow, Store, TableRow
 from dicehall.web.manager import TableManager
 from dicehall.web.profile_api import LAST_GAMES, POINTS, profile
@@ -130,6 +131,7 @@ def measure(url: str, repeats: int, seat_rows: int) -> dict[str, Any]:
         start = time.perf_counter()
         populate(store, seat_rows)
         out: dict[str, Any] = {"populate_s": round(time.perf_counter() - start, 1)}
+        freeze_start_up_heap()  # as the server does once it has started
         manager = cast(TableManager, SimpleNamespace(store=store, tables={}, clock=time.time))
         deep_row = store._read(
             select(SeatRow.updated, SeatRow.table_id)

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import insert
 
 from dicehall.core.rating import Skill, rate
+from dicehall.web.app import freeze_start_up_heap
 from dicehall.web.db import Finish, PlayerRow, Store, StoredEvent, TableMeta
 from dicehall.web.ratings import RatedGame
 
@@ -45,6 +46,7 @@ def measure(url: str, repeats: int) -> dict[str, float]:
     try:
         for p in PLAYERS:
             store._write(insert(PlayerRow).values(id=p, name=p, kind="guest", created=0.0, seen=0.0))
+        freeze_start_up_heap()  # as the server does once it has started
         update_times: list[float] = []
         write_times: list[float] = []
         for k in range(repeats):

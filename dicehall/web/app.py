@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -96,6 +97,7 @@ def create_app(
         app.state.warmer = warmer
         app.state.analyst = analyst_
         app.state.pusher = pusher
+        freeze_start_up_heap()
         try:
             yield
         finally:
@@ -154,6 +156,14 @@ def create_app(
             return HTMLResponse(NOT_BUILT)
 
     return app
+
+
+def freeze_start_up_heap() -> None:
+    """What start-up made (modules, the rules' tables, the tables loaded) lives as long as the server: moved out of
+    the garbage collector's reach, a full collection visits only what requests made since. Its pauses (about
+    80 ms on a loaded machine) were the tail of "Your games" and of a finish's rating update."""
+    gc.collect()
+    gc.freeze()
 
 
 def check_node_url(node_url: str, db_url: str) -> None:
