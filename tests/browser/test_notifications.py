@@ -32,7 +32,10 @@ def test_the_service_worker_shows_a_pushed_message(browser: Any, server: Server)
     registrations: list[dict[str, Any]] = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
     cdp.send("ServiceWorker.enable")
-    page.wait_for_function("() => true")  # (lets the events above arrive)
+    for _ in range(400):  # the registrations arrive as events: each round trip to the page lets them in
+        if any(r["scopeURL"] == server.base + "/" and not r["isDeleted"] for r in registrations):
+            break
+        page.evaluate("() => new Promise((done) => setTimeout(done, 25))")
     (reg,) = [r for r in registrations if r["scopeURL"] == server.base + "/" and not r["isDeleted"]]
     message = {
         "title": "dicehall · Dice 1000",
