@@ -283,7 +283,8 @@ def test_wurf_bots_turn(new_page: Any, slow_server: Server, artifacts: Path) -> 
 
 def test_wurf_hot_seat_next_player(new_page: Any, server: Server, artifacts: Path) -> None:
     page = wurf_page(new_page)
-    hold_all(page, create(server, "wurf", [ANN, BOB], overrides={"dice_per_player": 2}))
+    # nine dice each: Ann cannot run out of dice before her turn ends (with two, both could fall out: game over)
+    hold_all(page, create(server, "wurf", [ANN, BOB]))
     # Ann throws with the keys (the aim as it stands) and ends her turn when she may: then it is Bob's
     for _ in range(30):
         page.wait_for_function(

@@ -24,10 +24,13 @@ def create(
     overrides: dict[str, Any] | None = None,
     preset: str | None = None,
     dice: str = "rolled",
+    hints: bool | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {"game": "wurf", "preset": preset, "overrides": overrides or {}, "seats": seats}
     if dice != "rolled":
         body["dice"] = dice
+    if hints is not None:
+        body["hints"] = hints
     table: dict[str, Any] = server.post("/api/tables", body)
     return table
 
@@ -35,6 +38,15 @@ def create(
 def open_seat(page: Any, table: dict[str, Any], seat: int = 0) -> None:
     """Open the table holding ``seat`` (its invite link carries the token), and wait for the 3D arena."""
     page.goto(table["seats"][seat]["invite"])
+    page.wait_for_selector("[data-testid=wurf-stage][data-state]")
+
+
+def hold_every_seat(page: Any, table: dict[str, Any]) -> None:
+    """Open every human seat's invite at this page (a hot seat): whoever's turn it is, this page plays it, so a
+    test's next decision never depends on how the dice fell (a take, a master throw, an elimination)."""
+    for seat in table["seats"]:
+        if seat.get("invite"):
+            page.goto(seat["invite"])
     page.wait_for_selector("[data-testid=wurf-stage][data-state]")
 
 
