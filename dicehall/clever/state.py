@@ -54,6 +54,10 @@ PH_PLUS = 3  # ``actor`` may use +1 actions (active, passive or end of game)
 PH_PASSIVE_ROLL = 4  # chance, solo only: six dice, the three lowest to the platter
 PH_PASSIVE_PICK = 5  # ``actor`` (passive) may take a platter die
 PH_OVER = 6
+# A simultaneous branch (simultaneous_branch) whose seat has made its choices: it waits for the group's other seats.
+# The table's own position never is in it: without it the last seat's branch would go on into the next phase (the
+# end-of-game +1 after the last turn, a round's bonuses) on sheets of the others that are not theirs yet.
+PH_WAIT = 7
 
 # What a +1 phase leads to.
 AFTER_ACTIVE, AFTER_PASSIVE, AFTER_END = 0, 1, 2
@@ -152,6 +156,7 @@ class CleverState(State[int]):
         "active",
         "actor",
         "after",
+        "branch",
         "choice_pending",
         "field",
         "log",
@@ -202,6 +207,7 @@ class CleverState(State[int]):
         self._legal: list[int] | None = None
         # seats that gave the game up: with 3 or 4 seats a bot plays them on, and they cannot win
         self.resigned = [False] * num_players
+        self.branch = False  # a simultaneous branch: it stops (PH_WAIT) where its group's phase ends
         self._start_round()
 
     # -- protocol ------------------------------------------------------------------------------------------
@@ -219,6 +225,8 @@ class CleverState(State[int]):
             return self.active
         if ph == PH_OVER:
             return TERMINAL
+        if ph == PH_WAIT:
+            return CHANCE  # (nobody chooses on a finished branch; the table's position goes on)
         return self.actor
 
     def roller(self) -> int | None:
@@ -244,6 +252,7 @@ class CleverState(State[int]):
                 f"seat {seat} does not choose now (seats choosing now: {now})", rule="turn-order"
             )
         new = self.clone()
+        new.branch = True
         if seat == group[0]:
             return new
         step = self._simultaneous_step()
@@ -411,6 +420,8 @@ class CleverState(State[int]):
     def apply_action(self, action: int) -> None:
         if self.phase == PH_OVER:
             raise IllegalActionError(M("refusal.game_over"), rule="game-over")
+        if self.phase == PH_WAIT:
+            raise IllegalActionError(M("clever.refusal.chosen_already"), rule="turn-order")
         if not isinstance(action, int) or isinstance(action, bool) or action < 0:
             raise IllegalActionError(M("clever.refusal.not_a_code", move=repr(action)), rule="legal-actions")
         if self.current_player() == CHANCE:
@@ -449,6 +460,7 @@ class CleverState(State[int]):
         new.log = self.log[:]  # the last action's bonuses: the public view shows them
         new._legal = self._legal
         new.resigned = self.resigned[:]
+        new.branch = self.branch
         return new
 
     def scores(self) -> list[float]:
@@ -852,7 +864,7 @@ class CleverState(State[int]):
 
     def _next_passive(self) -> None:
         if not self.passive_order:
-            self._end_turn()
+            self._wait() if self.branch else self._end_turn()
             return
         p = self.passive_order[0]
         self.passive_order = self.passive_order[1:]
@@ -881,6 +893,9 @@ class CleverState(State[int]):
     def _next_end_plus(self) -> None:
         """After the last turn every player, in seat order, may still use +1 on the last dice."""
         if not self.passive_order:
+            if self.branch:
+                self._wait()
+                return
             self.phase = PH_OVER
             self.actor = -1
             self.phase_start = None
@@ -888,6 +903,11 @@ class CleverState(State[int]):
         p = self.passive_order[0]
         self.passive_order = self.passive_order[1:]
         self._open_plus(p, AFTER_END)
+
+    def _wait(self) -> None:
+        """The branch's group is done: it stops here (the table commits every seat's choices and goes on)."""
+        self.phase = PH_WAIT
+        self.actor = -1
 
     def _start_round(self) -> None:
         bonus = S.ROUND_BONUSES[self.round - 1] if self.round <= len(S.ROUND_BONUSES) else None
@@ -1027,6 +1047,8 @@ class CleverState(State[int]):
 
         if self.phase == PH_OVER:
             return M("clever.phase.over")
+        if self.phase == PH_WAIT:
+            return M("clever.phase.wait")
         if self.choice_pending:
             (p, b, origin), *rest = self.bonus_chain()
             phase = M("clever.phase.bonus", name=who(p), bonus=W.bonus(b), origin=W.origin(origin))

@@ -15,6 +15,7 @@ from dicehall.clever.state import (
     AFTER_ACTIVE,
     AFTER_END,
     PH_OVER,
+    PH_WAIT,
     PH_PASSIVE_PICK,
     PH_PASSIVE_ROLL,
     PH_PICK,
@@ -34,6 +35,7 @@ STEPS = {
     PH_PASSIVE_ROLL: "passive_roll",
     PH_PASSIVE_PICK: "passive_pick",
     PH_OVER: "over",
+    PH_WAIT: "wait",
 }
 
 

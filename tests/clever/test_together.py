@@ -8,7 +8,7 @@ import pytest
 
 from dicehall.core.agents import RandomAgent
 from dicehall.core.errors import IllegalActionError
-from dicehall.core.game import get_game
+from dicehall.core.game import CHANCE, get_game
 
 
 def new(n: int):
@@ -16,9 +16,15 @@ def new(n: int):
     return game.new_initial_state(game.rules_type.from_preset(None), n)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_branches_in_any_order_commit_to_the_game_played_in_turn(players: int) -> None:
-    rng = np.random.default_rng(players)
+@pytest.mark.parametrize(
+    ("players", "seed"),
+    # (2, 2), (3, 3), (4, 4): plain games; the others once failed: the last seat's branch went on into the next
+    # phase (the end-of-game +1 after the last turn) on the others' old sheets, where it was to move again, and
+    # its extra move did not fit the committed position (a live four-player table refused the group's choices)
+    [(2, 2), (3, 3), (4, 4), (3, 500), (3, 747), (4, 624), (4, 818)],
+)
+def test_branches_in_any_order_commit_to_the_game_played_in_turn(players: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
     bot = RandomAgent()
     state = new(players)
     groups = 0
@@ -41,6 +47,12 @@ def test_branches_in_any_order_commit_to_the_game_played_in_turn(players: int) -
                 moves.append(action)
                 branch.apply_action(action)
             chosen[int(seat)] = (moves, branch.sheets[int(seat)].total())
+            if seat == group[-1]:  # nobody after it in the group: its branch waits for the others
+                assert branch.current_player() == CHANCE and not branch.is_terminal()
+                assert branch.describe_phase() == "waiting for the other players' choices"
+                with pytest.raises(IllegalActionError) as refused:
+                    branch.apply_action(moves[-1] if moves else 0)
+                assert refused.value.rule == "turn-order"
         for seat in group:
             for action in chosen[seat][0]:
                 assert state.current_player() == seat

@@ -111,7 +111,7 @@ export interface DieModel {
   where: "rolled" | "to_roll" | "platter" | "field" | "unused";
 }
 
-export type Step = "roll" | "pick" | "plus" | "passive_roll" | "passive_pick" | "bonus" | "over";
+export type Step = "roll" | "pick" | "plus" | "passive_roll" | "passive_pick" | "bonus" | "over" | "wait";
 
 /** The view's `refused` (docs/web-protocol.md): the dice the seat cannot take, and the refused cells of the dice
  * it can take, grouped by reason (cells by `targetKey`; an area's name stands for all its cells). */

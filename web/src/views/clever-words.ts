@@ -122,6 +122,8 @@ export function statusText(m: CleverModel, name: (seat: number) => string): stri
   switch (m.step) {
     case "over":
       return t("clever.status.over");
+    case "wait": // a seat's own position once its simultaneous choices are made
+      return t("clever.status.wait");
     case "roll":
       return t("clever.status.roll", { name: name(m.active), n: m.rollsDone + 1 });
     case "pick":
