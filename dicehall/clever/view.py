@@ -15,12 +15,12 @@ from dicehall.clever.state import (
     AFTER_ACTIVE,
     AFTER_END,
     PH_OVER,
-    PH_WAIT,
     PH_PASSIVE_PICK,
     PH_PASSIVE_ROLL,
     PH_PICK,
     PH_PLUS,
     PH_ROLL,
+    PH_WAIT,
     CleverState,
 )
 from dicehall.clever.tables import B_VALUES, Y_PRINTED, Y_VALUES, Origin, blue_label, yellow_label

@@ -198,7 +198,9 @@ def same_dice(shown: list[dict[str, Any]], server_arena: list[dict[str, Any]]) -
     def key(d: dict[str, Any]) -> tuple[str, float, float]:
         return (str(d["face"]), round(float(d["x"]), 1), round(float(d["y"]), 1))
 
-    return all(d["x"] is not None for d in shown) and sorted(map(key, shown)) == sorted(map(key, server_arena))
+    return all(d["x"] is not None for d in shown) and sorted(map(key, shown)) == sorted(
+        map(key, server_arena)
+    )
 
 
 def test_frame_rate_at_1280x800(new_page: Any, server: Server, artifacts: Path) -> None:
