@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from dicehall.core.record import GameRecord, replay
 
@@ -343,3 +344,29 @@ def test_dropped_connection_gets_the_missing_events(new_page: Any, server: Serve
     assert "snapshot" not in kinds and kinds.count("event") >= 2, kinds
     seqs = ann.eval_on_selector_all("[data-testid=log] > li", "els => els.map((e) => Number(e.dataset.seq))")
     assert seqs == list(range(seqs[0], seqs[0] - len(seqs), -1)), f"gap in the log: {seqs}"
+
+
+TOASTS = """window.__toasts = [];
+new MutationObserver(() => {
+  const el = document.getElementById('toast');
+  if (el && !el.hidden && el.textContent) window.__toasts.push(el.textContent);
+}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });"""
+
+
+def test_every_invite_link_opened_in_one_tab_holds_its_seat(new_page: Any, server: Server) -> None:
+    """A host opens each seat's invite link in the same tab (a same-page navigation): every seat is held, and the
+    page left behind starts no connection of its own (it used to, and its join with fewer seats said "some saved
+    seat links were not accepted")."""
+    page = new_page(1280, 800)
+    page.add_init_script(TOASTS)
+    created = server.post(
+        "/api/tables",
+        {"game": "thousand", "seats": [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cid")]},
+    )
+    for seat in created["seats"]:
+        page.goto(seat["invite"])
+    badge = page.get_by_test_id("seat-badge")
+    for name in ("Ann", "Bob", "Cid"):
+        expect(badge).to_contain_text(name)
+    page.wait_for_function(WAIT_JS)  # the table is playable here: its own connection has joined
+    assert page.evaluate("window.__toasts") == []

@@ -520,9 +520,13 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
     },
   }, { mine: true, link: invited === null ? [] : [invited] });
 
+  // Left before the table's description came (an invite link opened over this page is a same-page navigation):
+  // nothing may start then, or a second connection would join with the old page's seats.
+  let left = false;
   api
     .table(tableId)
     .then((tb) => {
+      if (left) return;
       info = tb;
       const factory = VIEWS[tb.game];
       title.replaceChildren(`${gameTitle(tb.game)} `, tb.preset ? h("small", null, `· ${presetName(tb.game, tb.preset)}`) : "");
@@ -558,13 +562,14 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
       renderClaim();
       // an invite link's seat is linked to this browser's player, made now if it has none (a cookie first)
       if (invited === null) conn.start();
-      else void api.makeMe().catch(() => undefined).then(() => conn.start());
+      else void api.makeMe().catch(() => undefined).then(() => left || conn.start());
     })
     .catch((err: unknown) => {
       viewRoot.append(h("div", { class: "card error" }, h("h2", null, t("table.cannot_open")), h("p", null, apiErrorText(err)), h("a", { href: "/", "data-link": true }, t("nav.back_home"))));
     });
 
   return () => {
+    left = true;
     narrow.removeEventListener("change", placeHints);
     window.clearInterval(clockTimer);
     conn.stop();
