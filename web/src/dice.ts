@@ -1,7 +1,7 @@
 // Dice drawn as SVG with pips; a short CSS tumble when freshly rolled (skipped under reduced motion).
+import { h as vh, type VNode, type VNodeData } from "snabbdom";
 import { t } from "./i18n";
-
-const SVG = "http://www.w3.org/2000/svg";
+import { patch } from "./vdom";
 
 // Pip positions on a 3×3 grid (0..2 in x and y) for each face.
 const PIPS: Record<number, [number, number][]> = {
@@ -20,38 +20,26 @@ export interface DieOptions {
   delay?: number;
 }
 
-export function die(face: number, opts: DieOptions = {}): HTMLElement {
-  const wrap = document.createElement("span");
-  wrap.className = "die";
-  if (opts.rolling) wrap.classList.add("rolling");
-  if (opts.scoring) wrap.classList.add("scoring");
-  if (opts.setAside) wrap.classList.add("set-aside");
-  if (opts.delay) wrap.style.animationDelay = `${opts.delay}ms`;
-  wrap.setAttribute("role", "img");
-  wrap.setAttribute("aria-label", t("dice.showing", { face }));
-  wrap.dataset.face = String(face);
+/** A die as a snabbdom vnode (the tables patch it in place; `key` makes a new roll a new element, whose tumble
+ * plays again). `data` adds the caller's attributes, classes and handlers. */
+export function dieVNode(face: number, opts: DieOptions = {}, data: VNodeData = {}, kids: VNode[] = []): VNode {
+  const pips = (PIPS[face] ?? []).map(([gx, gy]) => vh("circle", { attrs: { cx: 15 + gx * 15, cy: 15 + gy * 15, r: 5.5, class: face === 1 || face === 5 ? "pip pip-red" : "pip" } }));
+  const svg = vh("svg", { attrs: { viewBox: "0 0 60 60", "aria-hidden": "true" } }, [vh("rect", { attrs: { x: 2, y: 2, width: 56, height: 56, rx: 10, class: "die-body" } }), ...pips, ...kids]);
+  return vh(
+    "span",
+    {
+      ...data,
+      class: { die: true, rolling: !!opts.rolling, scoring: !!opts.scoring, "set-aside": !!opts.setAside, ...(data.class ?? {}) },
+      style: opts.delay ? { animationDelay: `${opts.delay}ms` } : {},
+      attrs: { role: "img", "aria-label": t("dice.showing", { face }), "data-face": face, ...(data.attrs ?? {}) },
+    },
+    [svg],
+  );
+}
 
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 60 60");
-  svg.setAttribute("aria-hidden", "true");
-  const body = document.createElementNS(SVG, "rect");
-  body.setAttribute("x", "2");
-  body.setAttribute("y", "2");
-  body.setAttribute("width", "56");
-  body.setAttribute("height", "56");
-  body.setAttribute("rx", "10");
-  body.setAttribute("class", "die-body");
-  svg.append(body);
-  for (const [gx, gy] of PIPS[face] ?? []) {
-    const pip = document.createElementNS(SVG, "circle");
-    pip.setAttribute("cx", String(15 + gx * 15));
-    pip.setAttribute("cy", String(15 + gy * 15));
-    pip.setAttribute("r", "5.5");
-    pip.setAttribute("class", face === 1 || face === 5 ? "pip pip-red" : "pip");
-    svg.append(pip);
-  }
-  wrap.append(svg);
-  return wrap;
+/** The same die as a DOM element (pages drawn without snabbdom). */
+export function die(face: number, opts: DieOptions = {}): HTMLElement {
+  return patch(document.createElement("span"), dieVNode(face, opts)).elm as HTMLElement;
 }
 
 /** An empty slot where a die will land (dice still in hand, not yet rolled). */

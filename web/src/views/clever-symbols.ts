@@ -1,6 +1,7 @@
 // Colour is never the only signal: each Clever colour has a shape of its own, drawn on its dice, beside its area's
 // title and on its bonus squares (yellow ◆, blue ▲, green ■, orange ★, purple ⬢). Green and orange, blue and
 // purple look alike to the colour-blind (deuteranopia, protanopia); their shapes do not.
+import { h, type VNode } from "snabbdom";
 import type { Area } from "./clever-model";
 
 type Path = (cx: number, cy: number, r: number) => string;
@@ -27,22 +28,12 @@ export const SYMBOL_PATH: Record<Area, Path> = {
   purple: (cx, cy, r) => poly(ring(cx, cy, 6, r * 0.95)),
 };
 
-const SVG = "http://www.w3.org/2000/svg";
-
 /** A die's badge: a white disc on its lower right corner with its colour's shape (dice.ts draws on 60 × 60; the
  * disc stands out of the die a little so that it never covers a pip). Drawn only, never read out: the die's
  * name says its colour. */
-export function dieBadge(area: Area): SVGGElement {
-  const g = document.createElementNS(SVG, "g");
-  g.setAttribute("class", `csym csym-${area}`);
-  const disc = document.createElementNS(SVG, "circle");
-  disc.setAttribute("cx", "56");
-  disc.setAttribute("cy", "56");
-  disc.setAttribute("r", "10");
-  disc.setAttribute("class", "csym-disc");
-  const shape = document.createElementNS(SVG, "path");
-  shape.setAttribute("d", SYMBOL_PATH[area](56, 56, 6.5));
-  shape.setAttribute("class", "csym-shape");
-  g.append(disc, shape);
-  return g;
+export function symbolVNode(area: Area): VNode {
+  return h("g", { attrs: { class: `csym csym-${area}` } }, [
+    h("circle", { attrs: { cx: 56, cy: 56, r: 10, class: "csym-disc" } }),
+    h("path", { attrs: { d: SYMBOL_PATH[area](56, 56, 6.5), class: "csym-shape" } }),
+  ]);
 }
