@@ -107,7 +107,8 @@ class RatedGame:
             conn.execute(update(TableRow).where(TableRow.id == self.table_id).values(rated=False))
             return
         held = self.lock_ratings(conn, sorted(str(p) for p in ids), now)
-        out = [i for i, s in enumerate(self.seats) if s.get("resigned")]
+        # a seat that resigned, or timed out and was played on by a bot, shares the last place (docs/ratings.md)
+        out = [i for i, s in enumerate(self.seats) if s.get("resigned") or s.get("timed_out")]
         ranks = ranks_of(self.scores, self.winners, out)
         before = [
             held[str(s["player"])][0] if s.get("player") else anchor(self.game, str(s.get("bot")))

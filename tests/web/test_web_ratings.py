@@ -273,6 +273,36 @@ def test_the_leaderboard_lists_active_established_players_only(server) -> None:
 
 
 # -- two tables finishing at once for one player ----------------------------------------------------------------
+def test_a_seat_that_timed_out_is_rated_last_whatever_its_bot_made_of_it(db_url) -> None:
+    """Three seats, correspondence: Ann ran out of time, a bot played her seat on and won the game. The rating
+    counts her as out (last place), not as the winner; Bob, second on the board, gains."""
+    store = Store(db_url)
+    try:
+        now = time.time()
+        for pid in ("ann", "bob"):
+            _player(store, pid)
+            _rating(store, pid, 25.0, 5.0, now)
+        person = {"kind": "human", "bot": None, "token": None, "claimed": True}
+        seats = [
+            {**person, "name": "Ann", "player": "ann", "kind": "bot", "bot": "expert", "timed_out": True},
+            {**person, "name": "Bob", "player": "bob"},
+            {"name": "bot", "kind": "bot", "bot": "expert", "token": None, "claimed": True},
+        ]
+        store.create_table(
+            TableMeta("t", "thousand", "standard", {}, seats, "playing", now, now, rated=True), ()
+        )
+        scores, winners = [1000.0, 700.0, 400.0], [0]
+        game = RatedGame("t", "thousand", seats, scores, winners)
+        store.append_events(
+            "t", [StoredEvent(1, 0, "bank", now)], "finished", finish=Finish(scores, winners, game)
+        )
+        after = dict(store._read(select(RatingRow.player_id, RatingRow.mu)))
+        assert after["ann"] < 25.0 < after["bob"]
+        assert {c["player"]: c["delta"] < 0 for c in game.changes} == {"ann": True, "bob": False}
+    finally:
+        store.close()
+
+
 class PausingGame(RatedGame):
     """The product's update, holding its transaction open after the ratings were read (and locked) until
     ``pause`` returns: the moment another finish could read the same ratings before this one writes."""
