@@ -18,15 +18,7 @@ sys.path.insert(
     0, str(Path(__file__).resolve().parents[1])
 )  # the repository root, for tools/ (not installed)
 
-from dicehall.clever.master import Lookahead, MasterAgent, load_weights
-from tools.master_eval import paired, solo_games, summary
-
-
-def _lookahead(text: str) -> Lookahead | None:
-    if text == "off":
-        return None
-    rolls, margin, width, *every = text.split(":")
-    return Lookahead(int(rolls), float(margin), int(width), every == ["all"])
+from tools.master_eval import master_agent, paired, parse_lookahead, solo_games, summary
 
 
 def main() -> None:
@@ -42,11 +34,8 @@ def main() -> None:
     rows = []
     reference = None
     for name in args.weights.split(","):
-        weights = load_weights(None if name == "package" else Path(name))[0]
         for spec in args.lookahead.split(","):
-            scores, stats, ms = solo_games(
-                MasterAgent(weights=weights, lookahead=_lookahead(spec)), args.games, args.seed
-            )
+            scores, stats, ms = solo_games(master_agent(name, parse_lookahead(spec)), args.games, args.seed)
             row = {"weights": name, "lookahead": spec, **summary(scores, stats, ms)}
             if reference is None:
                 reference = scores

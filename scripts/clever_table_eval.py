@@ -20,17 +20,10 @@ sys.path.insert(
 )  # the repository root, for tools/ (not installed)
 
 from dicehall.clever.bots import ExpertAgent
-from dicehall.clever.master import Lookahead, MasterAgent, load_weights
+from dicehall.clever.master import MasterAgent
 from dicehall.clever.rules import CleverRules
 from dicehall.core.agents import Agent
-from tools.master_eval import table_games
-
-
-def _lookahead(text: str) -> Lookahead | None:
-    if text == "off":
-        return None
-    rolls, margin, width, *every = text.split(":")
-    return Lookahead(int(rolls), float(margin), int(width), every == ["all"])
+from tools.master_eval import master_agent, parse_lookahead, table_games
 
 
 def main() -> None:
@@ -45,10 +38,10 @@ def main() -> None:
     parser.add_argument("--lookahead", default="24:3:2")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    look = _lookahead(args.lookahead)
+    look = parse_lookahead(args.lookahead)
 
     def master(name: str) -> MasterAgent:
-        return MasterAgent(weights=load_weights(None if name == "package" else Path(name))[0], lookahead=look)
+        return master_agent(name, look)
 
     candidate = master(args.weights)
     rows = []

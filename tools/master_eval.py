@@ -8,11 +8,12 @@ The games are those of ``dicehall simulate clever --players bot:master --seed SE
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 
 from dicehall.clever.game import CleverGame
-from dicehall.clever.master import MasterAgent
+from dicehall.clever.master import Lookahead, MasterAgent, load_weights
 from dicehall.clever.rules import CleverRules
 from dicehall.core.agents import Agent
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
@@ -20,6 +21,21 @@ from dicehall.core.simulate import play_game
 from dicehall.core.stats import wilson_interval
 
 AREAS = ("yellow", "blue", "green", "orange", "purple")
+
+
+def parse_lookahead(text: str) -> Lookahead | None:
+    """``ROLLS:MARGIN:WIDTH[:all]`` as the scripts take it, or ``off``."""
+    if text == "off":
+        return None
+    rolls, margin, width, *every = text.split(":")
+    return Lookahead(int(rolls), float(margin), int(width), every == ["all"])
+
+
+def master_agent(weights: str, lookahead: Lookahead | None) -> MasterAgent:
+    """``bot:master`` with the weights of a file, or the shipped ones for ``package``."""
+    return MasterAgent(
+        weights=load_weights(None if weights == "package" else Path(weights))[0], lookahead=lookahead
+    )
 
 
 def solo_games(agent: MasterAgent, games: int, seed: int) -> tuple[np.ndarray, dict[str, np.ndarray], float]:
