@@ -71,7 +71,7 @@ export class WurfCtrl {
     this.draw();
     const scene = this.scene;
     if (!scene) return;
-    const aim = this.aimShown() ? JSON.stringify(this.aim) : null;
+    const aim = this.aiming() ? JSON.stringify(this.aim) : null;
     if (aim !== this.drawnAim) scene.setAim(aim ? this.aim : null);
     this.drawnAim = aim;
     const heat = this.running ? null : this.heat;
@@ -216,10 +216,6 @@ export class WurfCtrl {
   /** Whether the aim and power apply (the server throws the dice, and this browser may throw now). */
   aiming(): boolean {
     return this.canAct() && this.throwAllowed() && this.real === null;
-  }
-
-  private aimShown(): boolean {
-    return this.aiming();
   }
 
   gatherMove(): string | null {
