@@ -1,8 +1,8 @@
 // Der große Wurf hint: the map of what aiming at each point of the arena is worth (the server's `map` in a hint,
 // docs/web-protocol.md), its colour scale, and the legend over the arena with the best throw in words and a
-// "Use this throw" button. The 3D arena draws the map on its floor (wurf-scene.ts `setHeat`).
+// "Use this throw" button (a snabbdom view). The 3D arena draws the map on its floor (wurf-scene.ts `setHeat`).
 import type { HintsResult } from "../api";
-import { h } from "../dom";
+import { h as vh, type VNode } from "snabbdom";
 import { formatNumber, t } from "../i18n";
 import { cellOf } from "./wurf-words";
 import "./wurf-hint.css";
@@ -44,6 +44,7 @@ export function heatColor(u: number): [number, number, number] {
 const TIE = 0.005;
 
 const css = (c: [number, number, number]): string => `rgb(${c[0]} ${c[1]} ${c[2]})`;
+const GRADIENT = `linear-gradient(to right, ${RAMP.map((c) => css(c)).join(", ")})`;
 
 export function highOf(m: HeatMap): number {
   return Math.max(m.best.value, ...m.values.flat());
@@ -78,43 +79,22 @@ export function bestWords(m: HeatMap): string {
   return t("wurf.hint.best", { cell: cellOf(b.x, b.y, m.arena_mm), x: formatNumber(Math.round(b.x)), y: formatNumber(Math.round(b.y)), power: formatNumber(b.power), value: dice(b.value) });
 }
 
-/** The legend over the arena: scale with its numbers, the best throw in words, and "Use this throw". */
-export class HeatLegend {
-  readonly el = h("div", { class: "wurf-heat", "data-testid": "wurf-heat", hidden: true });
-  private readonly bar = h("div", { class: "wurf-heat-bar", role: "img" });
-  private readonly lo = h("span", { class: "wurf-heat-lo", "data-testid": "wurf-heat-low" });
-  private readonly hi = h("span", { class: "wurf-heat-hi", "data-testid": "wurf-heat-high" });
-  private readonly key = h("p", { class: "wurf-heat-key", "data-testid": "wurf-heat-key" });
-  private readonly best = h("p", { class: "wurf-heat-best", "data-testid": "wurf-heat-best", "aria-live": "polite" });
-  private readonly use = h("button", { type: "button", class: "btn small", "data-testid": "wurf-heat-use" }, t("wurf.hint.use"));
-
-  constructor(onUse: () => void) {
-    this.bar.style.background = `linear-gradient(to right, ${RAMP.map((c) => css(c)).join(", ")})`;
-    this.use.addEventListener("click", onUse);
-    this.el.append(
-      h("div", { class: "wurf-heat-scale" }, h("span", { class: "wurf-heat-title" }, t("wurf.hint.title")), this.lo, this.bar, this.hi, this.use),
-      this.key,
-      this.best,
-    );
-  }
-
-  show(m: HeatMap | null, canUse: boolean): void {
-    this.el.hidden = m === null;
-    if (!m) return;
-    const high = highOf(m);
-    this.lo.textContent = dice(m.low);
-    this.hi.textContent = dice(high);
-    this.bar.setAttribute("aria-label", t("wurf.hint.scale", { low: dice(m.low), high: dice(high) }));
-    this.best.textContent = bestWords(m);
-    // a map of one value: say so (one colour would otherwise look like a hint to aim anywhere, or nowhere)
-    const flat = high - m.low < TIE;
-    this.key.textContent = flat ? t("wurf.hint.flat") : "";
-    this.key.hidden = !flat;
-    this.usable(canUse);
-  }
-
-  /** Whether "Use this throw" can act now (this browser's seat may throw). */
-  usable(can: boolean): void {
-    this.use.disabled = !can;
-  }
+/** The legend over the arena: scale with its numbers, the best throw in words, and "Use this throw" (enabled when
+ * this browser's seat may throw now). Hidden without a map; the "best" line is live (a screen reader hears it). */
+export function heatLegend(m: HeatMap | null, canUse: boolean, onUse: () => void): VNode {
+  const high = m ? highOf(m) : 0;
+  // a map of one value: say so (one colour would otherwise look like a hint to aim anywhere, or nowhere)
+  const flat = !!m && high - m.low < TIE;
+  const scale = m ? t("wurf.hint.scale", { low: dice(m.low), high: dice(high) }) : "";
+  return vh("div.wurf-heat", { attrs: { "data-testid": "wurf-heat", hidden: m === null } }, [
+    vh("div.wurf-heat-scale", [
+      vh("span.wurf-heat-title", t("wurf.hint.title")),
+      vh("span.wurf-heat-lo", { attrs: { "data-testid": "wurf-heat-low" } }, m ? dice(m.low) : ""),
+      vh("div.wurf-heat-bar", { attrs: { role: "img", "aria-label": scale }, style: { background: GRADIENT } }),
+      vh("span.wurf-heat-hi", { attrs: { "data-testid": "wurf-heat-high" } }, m ? dice(high) : ""),
+      vh("button.btn.small", { attrs: { type: "button", "data-testid": "wurf-heat-use", disabled: !canUse }, on: { click: onUse } }, t("wurf.hint.use")),
+    ]),
+    vh("p.wurf-heat-key", { attrs: { "data-testid": "wurf-heat-key", hidden: !flat } }, flat ? t("wurf.hint.flat") : ""),
+    vh("p.wurf-heat-best", { attrs: { "data-testid": "wurf-heat-best", "aria-live": "polite" } }, m ? bestWords(m) : ""),
+  ]);
 }
