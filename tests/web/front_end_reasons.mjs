@@ -6,6 +6,8 @@
 globalThis.document ??= { documentElement: {} };
 globalThis.localStorage ??= { getItem: () => null, setItem: () => {} };
 if (!globalThis.navigator) globalThis.navigator = { languages: ["en"], language: "en" };
+// snabbdom's style module (dice.ts draws with it) looks for window.requestAnimationFrame at import.
+globalThis.window ??= globalThis;
 
 const clever = await import("../../web/src/views/clever-model.ts");
 const cleverWords = await import("../../web/src/views/clever-words.ts");
