@@ -11,6 +11,7 @@ rating and the streak; a later one is answered alike but marked ``rated: false``
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from typing import Any
@@ -110,7 +111,8 @@ def position(pid: str) -> dict[str, Any]:
     """What the page draws: the table's public view of the position, whose seat is the solver's, the theme."""
     p = puzzle_set().get(pid)
     s = p.state()
-    return {"id": pid, "theme": p.theme, "mover": s.player, "view": s.public_view()}
+    rules = {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(s.rules).items()}
+    return {"id": pid, "theme": p.theme, "mover": s.player, "view": s.public_view(), "rules": rules}
 
 
 @router.get(f"/{GAME}/next", response_model=None)
