@@ -111,7 +111,7 @@ def check(p: Puzzle, choice: str) -> Verdict:
     top = p.options[p.best]
     ranked = sorted(p.options.items(), key=lambda kv: -kv[1])
     options = [
-        {"move": m, "value": round(v, 2), "best": m == p.best, "loss": round(top - v, 2)} for m, v in ranked
+        {"move": m, "value": v, "best": m == p.best, "loss": round(top - v, 4)} for m, v in ranked
     ]
     return Verdict(choice, p.best, choice == p.best, options, why(p))
 
