@@ -110,9 +110,7 @@ def check(p: Puzzle, choice: str) -> Verdict:
         raise PuzzleAnswerError(Message("puzzle.refusal.choice"))
     top = p.options[p.best]
     ranked = sorted(p.options.items(), key=lambda kv: -kv[1])
-    options = [
-        {"move": m, "value": v, "best": m == p.best, "loss": round(top - v, 4)} for m, v in ranked
-    ]
+    options = [{"move": m, "value": v, "best": m == p.best, "loss": round(top - v, 4)} for m, v in ranked]
     return Verdict(choice, p.best, choice == p.best, options, why(p))
 
 
