@@ -80,6 +80,8 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "wurf.notation.",
     "wurf.rules_error.",
     "names.error.",  # a display name refused (PUT /api/me/name)
+    "puzzle.why.",  # a puzzle's reason and refusals (web/puzzles_api.py)
+    "puzzle.refusal.",
 )
 # POSIX order of precedence for the language of messages.
 ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")

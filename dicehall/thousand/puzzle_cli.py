@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from dicehall.core.cli_options import console, fail
 from dicehall.i18n import current, tr
+from dicehall.i18n.message import Message
 from dicehall.thousand import puzzles
 
 
@@ -27,6 +28,38 @@ def _group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
 def register_puzzle(app: typer.Typer) -> None:
     puzzle = _group(app, "puzzle", "Puzzles: positions from real games where one choice is clearly best.")
     mine_group = _group(puzzle, "mine", "Find puzzles in bot games (resumable).")
+
+    @puzzle.command("thousand")
+    def solve_thousand(
+        theme: str = typer.Option(
+            None, "--theme", help="Only puzzles of this theme: " + ", ".join(puzzles.THEMES) + "."
+        ),
+        count: int = typer.Option(10, "--count", "-n", min=1, help="How many puzzles to play."),
+        seed: int = typer.Option(
+            None, "--seed", help="Seed of the puzzles drawn (the same seed, the same puzzles)."
+        ),
+    ) -> None:
+        """Solve Dice 1000 puzzles here, offline: bank or roll? Then every choice's chance to win and why.
+
+        Keys: b bank, r roll, q stop. A puzzle rating and a streak are kept for the session.
+        """
+        import numpy as np
+
+        from dicehall.core.cli_support import ask
+        from dicehall.core.errors import DicehallError
+        from dicehall.thousand import puzzle_play, puzzle_terminal
+
+        wanted = theme.replace("_", " ").replace("-", " ") if theme else None
+        if wanted is not None and wanted not in puzzles.THEMES:
+            raise fail(puzzle_play.PuzzleAnswerError(Message("puzzle.refusal.theme")))
+        try:
+            puzzle_terminal.play(
+                console, puzzle_play.PuzzleSet(), wanted, count, ask, np.random.default_rng(seed)
+            )
+        except DicehallError as exc:
+            raise fail(exc) from None
+        except KeyboardInterrupt:
+            console.print()
 
     @mine_group.command("thousand")
     def mine_thousand(

@@ -12,7 +12,16 @@ from pathlib import Path
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from dicehall.web import analysis_api, api, auth, fairdice_api, profile_api, push_api, ratings_api
+from dicehall.web import (
+    analysis_api,
+    api,
+    auth,
+    fairdice_api,
+    profile_api,
+    push_api,
+    puzzles_api,
+    ratings_api,
+)
 from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.assets import HashedAssets
 from dicehall.web.bots import bot_delay_from_env
@@ -115,6 +124,7 @@ def create_app(
     app.include_router(fairdice_api.router)  # GET .../verify: the dice checked from the record
     app.include_router(profile_api.router)
     app.include_router(ratings_api.router)
+    app.include_router(puzzles_api.router)  # Dice 1000 puzzles and their ratings
     app.include_router(auth.router)  # accounts with passkeys
     app.include_router(push_api.router)  # Web Push subscriptions
     app.add_exception_handler(auth.AuthRefused, auth.refused)
@@ -136,6 +146,7 @@ def create_app(
         @app.get("/table/{rest:path}", include_in_schema=False)
         @app.get("/player/{rest:path}", include_in_schema=False)
         @app.get("/leaderboard/{rest:path}", include_in_schema=False)
+        @app.get("/puzzles/{rest:path}", include_in_schema=False)
         def spa(rest: str = "") -> Response:
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -152,6 +163,7 @@ def create_app(
         @app.get("/table/{rest:path}", include_in_schema=False)
         @app.get("/player/{rest:path}", include_in_schema=False)
         @app.get("/leaderboard/{rest:path}", include_in_schema=False)
+        @app.get("/puzzles/{rest:path}", include_in_schema=False)
         def not_built(rest: str = "") -> HTMLResponse:
             return HTMLResponse(NOT_BUILT)
 

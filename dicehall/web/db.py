@@ -1213,3 +1213,35 @@ class PushSubRow(Base):
     lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
     created: Mapped[float] = mapped_column(Float)
     failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class PuzzleRatingRow(Base):
+    """A player's puzzle rating in one game (Glicko-2, thousand/puzzle_play.py) and streak (migration 0009)."""
+
+    __tablename__ = "dh_puzzle_ratings"
+
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("dh_players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    vol: Mapped[float] = mapped_column(Float)
+    streak: Mapped[int] = mapped_column(Integer)
+    best_streak: Mapped[int] = mapped_column(Integer)
+    solved: Mapped[int] = mapped_column(Integer)
+    tried: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class PuzzleAnswerRow(Base):
+    """A player's first (rated) answer to one puzzle: the primary key makes a second answer unrated (0009)."""
+
+    __tablename__ = "dh_puzzle_answers"
+
+    player_id: Mapped[str] = mapped_column(String(16), ForeignKey("dh_players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    puzzle: Mapped[str] = mapped_column(String(32), primary_key=True)
+    choice: Mapped[str] = mapped_column(String(16))
+    correct: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[float] = mapped_column(Float)
+    rating_before: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)

@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 
 from dicehall.web.db import CLAIMED, Store
 from dicehall.web.live import public_seats
+from dicehall.web.puzzles_api import player_puzzles
 from dicehall.web.ratings import player_ratings
 from dicehall.web.yourgames import RANK
 
@@ -90,6 +91,7 @@ def profile(store: Store, player_id: str) -> dict[str, Any] | None:
         "last": recent,
         "points": points,
         "ratings": player_ratings(store, player_id),
+        "puzzles": player_puzzles(store, player_id),
     }
 
 

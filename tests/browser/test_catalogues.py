@@ -16,6 +16,7 @@ from babel.core import Locale
 from dicehall.core.agents import bots_for
 from dicehall.core.game import game_names, get_game
 from dicehall.i18n import BROWSER_PREFIXES, load_catalog
+from dicehall.thousand.puzzles import THEMES
 from dicehall.web.limits import MESSAGE_IDS as LIMIT_MESSAGE_IDS
 from dicehall.web.protocol import ERROR_CODES
 
@@ -76,6 +77,10 @@ def dynamic_ids() -> set[str]:
     ids |= set(LIMIT_MESSAGE_IDS)  # the quota refusals' msgid
     ids.add("solve.thousand.shipped_note")  # the note_id of hints and analysis from the shipped table
     ids.add("wurf.hint.note")  # the note_id of Der große Wurf's hints (what the map's values are)
+    # the puzzle page's theme names (puzzles.ts themeName), its filter the same themes as the puzzles'
+    page_themes = re.search(r"const THEMES = \[(.*?)\];", (WEB / "puzzles.ts").read_text(encoding="utf-8"))
+    assert page_themes and re.findall(r'"([a-z ]+)"', page_themes.group(1)) == list(THEMES)
+    ids |= {f"puzzle.theme.{theme.replace(' ', '_')}" for theme in THEMES}
     topics = re.findall(r'\[\s*"(\w+)",\s*(?:\[|rest\])', (WEB / "rulesform.ts").read_text(encoding="utf-8"))
     ids |= {f"rules.group.{t}" for t in topics}
     for name in games_with_a_view():

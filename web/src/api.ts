@@ -333,6 +333,8 @@ export const api = {
     ),
   /** A player's profile by public id (names are not unique). */
   player: (id: string) => request<PlayerProfile>("GET", `/api/players/${encodeURIComponent(id)}`),
+  nextPuzzle: (theme: string) => request<PuzzlePosition>("GET", `/api/puzzles/thousand/next${theme ? `?theme=${encodeURIComponent(theme)}` : ""}`),
+  answerPuzzle: (id: string, choice: string) => request<PuzzleVerdict>("POST", `/api/puzzles/thousand/${encodeURIComponent(id)}/answer`, { choice }),
   leaderboard: (game: string) => request<Leaderboard>("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
   positions: (id: string) => request<Positions>("GET", `/api/tables/${encodeURIComponent(id)}/positions`),
@@ -382,6 +384,47 @@ export interface PlayerProfile {
   points: { at: number; game: string; accuracy: number; luck: number | null }[];
   /** Each game's rating (docs/ratings.md). */
   ratings?: PlayerRating[];
+  /** The Dice 1000 puzzle rating and streak (docs/puzzles.md); null before the first rated answer. */
+  puzzles?: PuzzleRating | null;
+}
+
+/** A player's puzzle rating (Glicko-2 against the puzzles) and streak. */
+export interface PuzzleRating {
+  rating: number;
+  rd: number;
+  provisional: boolean;
+  streak: number;
+  best_streak: number;
+  solved: number;
+  tried: number;
+}
+
+/** `GET /api/puzzles/thousand/next`: a position to solve (never its answer); `id` null: none left. */
+export interface PuzzlePosition {
+  id: string | null;
+  theme?: string;
+  /** The solver's seat in `view`. */
+  mover?: number;
+  view?: View;
+  rules?: Record<string, unknown>;
+  rating: PuzzleRating;
+  themes: string[];
+}
+
+/** `POST /api/puzzles/thousand/{id}/answer`: the server's verdict on a choice. */
+export interface PuzzleVerdict {
+  id: string;
+  choice: string;
+  best: string;
+  correct: boolean;
+  options: { move: string; value: number; loss: number; best: boolean }[];
+  margin: number;
+  theme: string;
+  why: EngineMessage;
+  /** false: the player answered this puzzle before (shown, not rated again). */
+  rated: boolean;
+  puzzle_rating: number;
+  rating: PuzzleRating & { delta: number };
 }
 
 /** `POST /api/tables/{id}/hints`: every legal move of the seat with its value, best first (docs/analysis.md). */

@@ -146,6 +146,7 @@ export function renderHowTo(app: HTMLElement, wanted: string): void {
       h("h1", null, t("howto.title", { game: t(TITLES[game]) })),
       h("div", { class: "howto-body" }, h("div", { class: "howto-text" }, TEXT[game].map((id) => h("p", null, t(id)))), picture(game)),
       game === "clever" ? cleverMore() : null,
+      game === "thousand" ? h("p", null, h("a", { href: "/puzzles/thousand", "data-link": true, "data-testid": "howto-puzzles" }, t("puzzle.page.practise"))) : null,
       play,
     ),
   );

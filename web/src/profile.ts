@@ -147,6 +147,13 @@ function draw(body: HTMLElement, p: PlayerProfile): void {
         )
       : h("p", { class: "muted" }, t("profile.none")),
     ratingsSection(p.ratings ?? []),
+    p.puzzles
+      ? h(
+          "p",
+          { "data-testid": "profile-puzzles" },
+          h("a", { href: "/puzzles/thousand", "data-link": true }, t("puzzle.profile.line", { rating: `${p.puzzles.rating}${p.puzzles.provisional ? "?" : ""}`, streak: p.puzzles.streak, best: p.puzzles.best_streak, solved: p.puzzles.solved, tried: p.puzzles.tried })),
+        )
+      : null,
     p.points.length ? h("h2", null, t("profile.over_time")) : null,
     ...[...byGame].map(([game, pts]) => chartSection(game, pts)),
     p.last.length ? h("h2", null, t("profile.last")) : null,

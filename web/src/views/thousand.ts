@@ -143,7 +143,7 @@ function scoringMask(roll: number[], scoring: number[]): boolean[] {
   });
 }
 
-function statusBadges(p: PlayerStatus, m: ThousandModel, rules: Record<string, unknown>): HTMLElement[] {
+export function statusBadges(p: PlayerStatus, m: ThousandModel, rules: Record<string, unknown>): HTMLElement[] {
   const out: HTMLElement[] = [];
   const limit = (key: string): number | null => (typeof rules[key] === "number" && (rules[key] as number) > 0 ? (rules[key] as number) : null);
   const counted = (n: number, key: string): string => {
