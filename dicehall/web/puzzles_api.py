@@ -137,12 +137,19 @@ async def next_puzzle(request: Request, response: Response, theme: str | None = 
 
 
 @router.get(f"/{GAME}/{{pid}}", response_model=None)
-async def one_puzzle(pid: str) -> Any:
-    """One puzzle's position by id (a link to a puzzle); an unknown id is 404."""
+async def one_puzzle(pid: str, request: Request, response: Response) -> Any:
+    """One puzzle's position by id (a link to a puzzle: the page opened at ``/puzzles/thousand/ID``), with the
+    player's rating as ``next`` gives it; an unknown id is 404."""
     try:
-        return position(pid)
+        out = position(pid)
     except PuzzleAnswerError as exc:
         return _refused(exc, 404)
+    player, stale = players_of(request, _store(request)).current(request)
+    if stale:
+        clear_cookie(request, response)
+    out["rating"] = _rating_json(None if player is None else _rating_row(_store(request), player.id))
+    out["themes"] = list(THEMES)
+    return out
 
 
 def _record(conn: Connection, player_id: str, pid: str, choice: str, correct: bool, against: float) -> Any:

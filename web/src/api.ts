@@ -334,6 +334,7 @@ export const api = {
   /** A player's profile by public id (names are not unique). */
   player: (id: string) => request<PlayerProfile>("GET", `/api/players/${encodeURIComponent(id)}`),
   nextPuzzle: (theme: string) => request<PuzzlePosition>("GET", `/api/puzzles/thousand/next${theme ? `?theme=${encodeURIComponent(theme)}` : ""}`),
+  puzzle: (id: string) => request<PuzzlePosition>("GET", `/api/puzzles/thousand/${encodeURIComponent(id)}`),
   answerPuzzle: (id: string, choice: string) => request<PuzzleVerdict>("POST", `/api/puzzles/thousand/${encodeURIComponent(id)}/answer`, { choice }),
   leaderboard: (game: string) => request<Leaderboard>("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),

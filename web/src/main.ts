@@ -1,6 +1,6 @@
 // A small router: "/" home, "/new?game=G" the table form, "/rules?game=G" how to play, "/table/:id" a table,
 // "/table/:id/analysis" the analysis and replay of a finished game, "/player/:id" a player's profile (by public id),
-// "/leaderboard/:game" a game's leaderboard, "/puzzles/thousand" Dice 1000 puzzles.
+// "/leaderboard/:game" a game's leaderboard, "/puzzles/thousand[/ID]" Dice 1000 puzzles (one by its link).
 // Links marked data-link navigate without reloading. The language switcher re-renders the page in place.
 import "./style.css";
 import { renderHome } from "./home";
@@ -30,7 +30,7 @@ function route(): void {
   const analysis = /^\/table\/([A-Za-z0-9_-]+)\/analysis$/.exec(path);
   const player = /^\/player\/([A-Za-z0-9_-]+)$/.exec(path);
   const board = /^\/leaderboard\/([a-z]+)$/.exec(path);
-  const puzzles = /^\/puzzles\/(thousand)$/.exec(path);
+  const puzzles = /^\/puzzles\/(thousand)(?:\/([A-Za-z0-9_-]+))?$/.exec(path);
   if (path === "/") cleanup = renderHome(app);
   else if (path === "/new") cleanup = renderLobby(app, game);
   else if (path === "/rules") renderHowTo(app, game);
@@ -38,7 +38,7 @@ function route(): void {
   else if (analysis) cleanup = renderAnalysis(app, analysis[1]);
   else if (player) cleanup = renderProfile(app, player[1]);
   else if (board) cleanup = renderLeaderboard(app, board[1]);
-  else if (puzzles) cleanup = renderPuzzles(app, puzzles[1]);
+  else if (puzzles) cleanup = renderPuzzles(app, puzzles[1], puzzles[2] ?? null);
   else {
     app.append(
       h("section", { class: "card" }, h("h1", null, t("page.not_found")), h("p", null, h("a", { href: "/", "data-link": true }, t("nav.back_home")))),

@@ -35,7 +35,7 @@ function ratingText(r: { rating: number; provisional: boolean }): string {
   return `${r.rating}${r.provisional ? "?" : ""}`; // ratings read whole, as at chess: 1674, not 1,674
 }
 
-export function renderPuzzles(app: HTMLElement, game: string): () => void {
+export function renderPuzzles(app: HTMLElement, game: string, linked: string | null = null): () => void {
   const theme = new URLSearchParams(location.search).get("theme") ?? "";
   const select = h("select", { id: "puzzle-theme", "data-testid": "puzzle-theme" }, h("option", { value: "" }, t("puzzle.page.all_themes")), THEMES.map((th) => h("option", { value: th, selected: th === theme }, themeName(th))));
   const rating = h("p", { class: "puzzle-rating", "data-testid": "puzzle-rating" });
@@ -104,17 +104,24 @@ export function renderPuzzles(app: HTMLElement, game: string): () => void {
     rollBtn.title = moveWords("roll", m);
   };
 
-  const load = async (): Promise<void> => {
+  /** The address names the puzzle on screen: a reload or a shared link opens the same one. */
+  const address = (id: string | null): void => {
+    const query = select.value ? `?theme=${encodeURIComponent(select.value)}` : "";
+    history.replaceState(null, "", `/puzzles/${game}${id ? `/${encodeURIComponent(id)}` : ""}${query}`);
+  };
+
+  const load = async (id: string | null = null): Promise<void> => {
     busy = true;
     answered = false;
     clear(verdict);
     nextBtn.hidden = true;
     bankBtn.disabled = rollBtn.disabled = true;
     try {
-      const p = await api.nextPuzzle(select.value);
+      const p = id ? await api.puzzle(id) : await api.nextPuzzle(select.value);
       if (!alive) return;
       current = p;
       showRating(p.rating);
+      address(p.id);
       if (p.id === null) {
         clear(board);
         board.append(h("p", { class: "muted", "data-testid": "puzzle-none" }, t("puzzle.page.none_left")));
@@ -126,6 +133,8 @@ export function renderPuzzles(app: HTMLElement, game: string): () => void {
       if (!alive) return;
       clear(board);
       board.append(h("p", { class: "error", role: "alert" }, apiErrorText(err)));
+      answered = true; // (nothing to answer here: N or "Next puzzle" draws one)
+      nextBtn.hidden = false;
     } finally {
       busy = false;
     }
@@ -190,11 +199,7 @@ export function renderPuzzles(app: HTMLElement, game: string): () => void {
   bankBtn.addEventListener("click", () => void choose("bank"));
   rollBtn.addEventListener("click", () => void choose("roll"));
   nextBtn.addEventListener("click", () => void load());
-  select.addEventListener("change", () => {
-    const url = select.value ? `/puzzles/${game}?theme=${encodeURIComponent(select.value)}` : `/puzzles/${game}`;
-    history.replaceState(null, "", url);
-    void load();
-  });
+  select.addEventListener("change", () => void load());
   const onKey = (e: KeyboardEvent): void => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target as HTMLElement | null;
@@ -207,7 +212,7 @@ export function renderPuzzles(app: HTMLElement, game: string): () => void {
     e.preventDefault();
   };
   document.addEventListener("keydown", onKey);
-  void load();
+  void load(linked);
   return () => {
     alive = false;
     document.removeEventListener("keydown", onKey);
