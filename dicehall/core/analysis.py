@@ -23,6 +23,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.game import CHANCE, State, game_names, get_game
+from dicehall.core.proficiency import Band, band, costliest
 from dicehall.core.record import Event, GameRecord, apply_event, check_result, is_resign, new_state
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message
@@ -222,11 +223,23 @@ class Analysis:
     final_scores: list[float] | None
     winners: list[int] | None
 
+    def band(self, seat: int) -> Band | None:
+        """The seat's proficiency band (``None`` without decisions, or for a game without calibrated limits)."""
+        t = self.totals[seat]
+        return band(self.game, self.unit, t.mean_loss) if t.decisions else None
+
+    def costliest(self, seat: int) -> Step | None:
+        """The seat's decision that lost most (``None`` when none lost anything)."""
+        return costliest(self.steps, seat)
+
     def to_json(self) -> dict[str, Any]:
         totals = []
         for t in self.totals:
             row = dataclasses.asdict(t)
             row["mean_loss"] = t.mean_loss
+            row["band"] = self.band(t.seat)
+            worst = self.costliest(t.seat)
+            row["costliest"] = None if worst is None else _step_json(worst)
             totals.append(row)
         return {
             "game": self.game,

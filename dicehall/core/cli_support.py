@@ -477,6 +477,9 @@ def play_in_terminal(
         _offer_save(record, save_to, history)
         raise typer.Exit(0 if quit_on_purpose else 130) from None
     kept = keep_finished(record, save_to, history)
+    from dicehall.core.proficiency_cli import show_proficiency  # (analysis loads its evaluators lazily)
+
+    show_proficiency(record, kept[0] if kept is not None else None)
     if kept is not None:
         offer_analysis(record.game, *kept)
     return record

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from dicehall.core.analysis import has_evaluator
 from dicehall.core.errors import DicehallError
 from dicehall.core.fairdice import event_rng
 from dicehall.core.game import CHANCE, RESIGN, TIMEOUT, Game, State
@@ -213,6 +214,9 @@ class LiveTable:
             },
             "dice": self.meta.dice,
             "hints": self.hints_allowed,
+            "analysis": has_evaluator(
+                self.meta.game
+            ),  # whether its game is analysed once over (the game-over card)
             "move_seconds": self.meta.move_seconds,
             "deadline": self.meta.deadline,
             "status": self.status,

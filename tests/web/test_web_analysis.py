@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
+import pytest
 from webtools import connect, create, latest, pick, play_to_end, tokens, wait_for
 
 
@@ -86,6 +87,34 @@ def test_analysis_of_a_table_record(server):
         assert a["final_scores"] == view["state"]["scores"] and len(a["totals"]) == 2
         assert c.get(f"/api/tables/{tid}/analysis").json() == a  # kept: the same game asked again
         assert c.get("/api/tables/nope/analysis").status_code == 404
+
+
+def test_the_analysis_carries_each_players_band_and_costliest_decision(server):
+    """What the game-over card shows: per player the band of its mean loss (the limits stay on the server) and the
+    step of its costliest decision; the table says whether its game is analysed at all."""
+    from dicehall.core.proficiency import band
+
+    with server() as c, ExitStack() as stack:
+        t = create(c)
+        tid = t["table_id"]
+        assert c.get(f"/api/tables/{tid}").json()["analysis"] is True
+        ws = stack.enter_context(connect(c))
+        play_to_end(ws, latest(ws.join(tid, tokens(t))))
+        a = c.get(f"/api/tables/{tid}/analysis").json()
+        for row in a["totals"]:
+            mine = [s for s in a["steps"] if s["kind"] == "decision" and s["seat"] == row["seat"]]
+            assert row["mean_loss"] == pytest.approx(
+                sum(s["loss"] for s in mine) / len(mine) if mine else 0.0
+            )
+            assert row["band"] == (band("thousand", a["unit"], row["mean_loss"]) if mine else None)
+            lost = [s for s in mine if s["loss"] > 0]
+            if lost:
+                worst = max(lost, key=lambda s: s["loss"])
+                assert row["costliest"] == worst and row["costliest"]["n"] == worst["n"]
+            else:
+                assert row["costliest"] is None
+        wurf = create(c, "wurf")
+        assert c.get(f"/api/tables/{wurf['table_id']}").json()["analysis"] is False
 
 
 def test_analysis_and_positions_wait_for_the_end_of_the_game(server):

@@ -62,7 +62,7 @@ export function renderAnalysis(app: HTMLElement, tableId: string): () => void {
       if (destroyed) return;
       title.replaceChildren(`${t("analysis.page_title")} · ${gameTitle(info.game)} `, info.preset ? h("small", null, `· ${presetName(info.game, info.preset)}`) : "");
       clear(body);
-      cleanup = build(body, info, pos, analysis instanceof Error ? null : (analysis as AnalysisResult), analysis instanceof Error ? apiErrorText(analysis) : "");
+      cleanup = build(body, info, pos, analysis instanceof Error ? null : (analysis as AnalysisResult), analysis instanceof Error ? apiErrorText(analysis) : "", askedStep());
     })
     .catch((err: unknown) => {
       if (destroyed) return;
@@ -75,7 +75,20 @@ export function renderAnalysis(app: HTMLElement, tableId: string): () => void {
   };
 }
 
-function build(root: HTMLElement, info: TableInfo, pos: Positions, a: AnalysisResult | null, why: string): () => void {
+/** The step the address asks for (`?step=K`, the game-over card's link to a costly decision); null: the last. */
+function askedStep(): number | null {
+  const k = Number(new URLSearchParams(location.search).get("step") ?? "");
+  return Number.isInteger(k) && k >= 0 && location.search.includes("step=") ? k : null;
+}
+
+/** Keep the step shown in the address (a reload or a shared link opens the same one). */
+function rememberStep(k: number, n: number): void {
+  if (!/\/analysis$/.test(location.pathname)) return;
+  const search = k === n ? "" : `?step=${k}`;
+  if (location.search !== search) history.replaceState(history.state, "", location.pathname + search);
+}
+
+function build(root: HTMLElement, info: TableInfo, pos: Positions, a: AnalysisResult | null, why: string, start: number | null): () => void {
   const views = rebuildViews(pos);
   const n = views.length - 1;
   const entries: LogEntry[] = pos.events.map((e) => ({ seq: e.seq, actor: e.actor, move: e.move }));
@@ -218,6 +231,7 @@ function build(root: HTMLElement, info: TableInfo, pos: Positions, a: AnalysisRe
     view?.update(views[k], forward && k > 0 ? entries[k - 1] : null);
     slider.value = String(k);
     counter.textContent = t("analysis.counter", { k, n });
+    rememberStep(k, n);
     chart?.show(k);
     describeStep(k);
     moveList.querySelector("li.current")?.classList.remove("current");
@@ -254,7 +268,7 @@ function build(root: HTMLElement, info: TableInfo, pos: Positions, a: AnalysisRe
       })
       .catch(() => undefined);
   }
-  show(n, false);
+  show(start ?? n, false);
   return () => {
     document.removeEventListener("keydown", onKey);
     view?.destroy();

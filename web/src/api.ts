@@ -138,6 +138,8 @@ export interface TableInfo {
   dice?: string;
   /** Whether the players may ask for hints (the table option; absent from older servers). */
   hints?: boolean;
+  /** Whether the game is analysed once over (GET .../analysis answers; the game-over card shows proficiency). */
+  analysis?: boolean;
   /** A finished table's rematch, when one was offered (`GET /api/tables/{id}` only). */
   rematch?: RematchOffer | null;
   /** A rated game (docs/ratings.md); else `unrated` says why not; `ratings`: the changes once it ended. */
@@ -470,6 +472,10 @@ export interface AnalysisTotals {
   inaccuracies: number;
   mistakes: number;
   blunders: number;
+  /** The proficiency band of mean_loss (null: no decisions, or a game without calibrated limits). */
+  band: "expert" | "good" | "learning" | "beginner" | null;
+  /** The decision that lost most (null when none lost anything). */
+  costliest: AnalysisStep | null;
 }
 
 export interface AnalysisResult {

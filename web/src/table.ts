@@ -13,6 +13,7 @@ import { gameTitle, myName, presetName, seatLabel } from "./names";
 import { optionName, ruleValue } from "./rulesform";
 import { VIEWS, type GameView } from "./views";
 import { ratingChanges, unratedText } from "./ratings";
+import { proficiencyBox } from "./proficiency";
 import { clockWords, perMoveWords, type TableClock } from "./deadline";
 
 const LOG_LIMIT = 200;
@@ -337,6 +338,7 @@ export function renderTable(app: HTMLElement, tableId: string): () => void {
             order.map((r) => h("li", { class: winners.includes(r.seat) ? "winner" : "" }, h("span", null, seatName(r.seat)), h("b", null, formatNumber(r.score)))),
           ),
         ratingBox,
+        proficiencyBox(tableId, info?.analysis === true, seatName),
         h(
           "p",
           { class: "actions" },

@@ -1,0 +1,68 @@
+// The game-over card's "How well each player chose": each player's mean loss per decision with its band (the
+// server sends the band with the analysis totals; the limits live in dicehall/core/proficiency.py only) and the
+// decision that cost the player most, linked to the analysis board at that step. While the server is still
+// analysing, the box says so; it fills in when the one GET .../analysis answers (as the analysis page waits).
+import { api, type AnalysisResult, type AnalysisTotals } from "./api";
+import { h } from "./dom";
+import { apiErrorText } from "./errors";
+import { formatNumber, t, type MessageId } from "./i18n";
+
+const BAND_ID = {
+  expert: "proficiency.band.expert",
+  good: "proficiency.band.good",
+  learning: "proficiency.band.learning",
+  beginner: "proficiency.band.beginner",
+} as const satisfies Record<NonNullable<AnalysisTotals["band"]>, MessageId>;
+
+/** The analysis page at step `k` of a table (analysis.ts reads `?step=`). */
+export function analysisStepUrl(tableId: string, k: number): string {
+  return `/table/${tableId}/analysis?step=${k}`;
+}
+
+/** A loss in the analysis' unit, to two decimals (a good player's mean loss is a few hundredths). */
+function amount(v: number): string {
+  return formatNumber(Math.round(v * 100) / 100);
+}
+
+function unitWords(unit: AnalysisResult["unit"], loss: string): string {
+  return t(unit === "win%" ? "proficiency.loss_win" : "proficiency.loss_points", { loss });
+}
+
+function playerLine(r: AnalysisTotals, a: AnalysisResult, tableId: string, seatName: (s: number) => string): HTMLElement {
+  const worst = r.costliest;
+  const parts: (HTMLElement | string)[] = [h("b", { class: "prof-name" }, seatName(r.seat))];
+  if (!r.decisions) {
+    parts.push(h("span", { class: "muted" }, t("proficiency.no_decisions")));
+  } else {
+    parts.push(h("span", { class: "prof-loss", "data-testid": "prof-loss", "data-value": String(r.mean_loss) }, unitWords(a.unit, amount(r.mean_loss))));
+    if (r.band) parts.push(h("span", { class: `badge band ${r.band}`, "data-testid": "prof-band", "data-band": r.band }, t(BAND_ID[r.band])));
+  }
+  const costliest = worst
+    ? h(
+        "a",
+        { href: analysisStepUrl(tableId, worst.n), "data-link": true, "data-testid": "prof-costliest", "data-step": worst.n, class: "prof-costliest" },
+        t(a.unit === "win%" ? "proficiency.costliest_win" : "proficiency.costliest_points", { k: worst.n, loss: amount(worst.loss) }),
+      )
+    : r.decisions
+      ? h("span", { class: "muted small" }, t("proficiency.no_loss"))
+      : null;
+  return h("li", { "data-seat": r.seat, "data-testid": "prof-player" }, h("div", { class: "prof-figures" }, parts), costliest);
+}
+
+/** The box (empty and hidden for a game without analysis); it asks the server once. */
+export function proficiencyBox(tableId: string, analysed: boolean, seatName: (s: number) => string): HTMLElement {
+  const box = h("section", { class: "proficiency", "data-testid": "proficiency", "aria-labelledby": "proficiency-title" });
+  if (!analysed) {
+    box.hidden = true;
+    return box;
+  }
+  // one live region: the waiting line, then the figures in its place (read out when they come)
+  const live = h("div", { role: "status", "aria-live": "polite", "aria-busy": "true" }, h("p", { class: "muted small", "data-testid": "proficiency-waiting" }, t("proficiency.waiting")));
+  box.append(h("h3", { id: "proficiency-title" }, t("proficiency.title")), live);
+  api
+    .analysis(tableId)
+    .then((a) => live.replaceChildren(h("ul", { class: "prof-list", "data-testid": "prof-list" }, a.totals.map((r) => playerLine(r, a, tableId, seatName)))))
+    .catch((err: unknown) => live.replaceChildren(h("p", { class: "muted small", "data-testid": "proficiency-failed" }, t("proficiency.failed", { why: apiErrorText(err) }))))
+    .finally(() => live.removeAttribute("aria-busy"));
+  return box;
+}
