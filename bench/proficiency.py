@@ -7,6 +7,9 @@ decisions (each decision weighs the same, as in a player's own figure), with a 9
 
     python -m bench.proficiency thousand --games 200 --seed 1
     python -m bench.proficiency clever --games 200 --seed 1
+    python -m bench.proficiency thousand --preset classic-nobarrel --against expert --bots expert,cautious,bold,random
+
+(``classic-nobarrel`` has no table here: the analysis is in turn points, the bands of that unit.)
 """
 
 from __future__ import annotations
@@ -44,8 +47,11 @@ def play(game: str, rules: RuleSet, bots: list[str], rng: np.random.Generator) -
     return record
 
 
-def measure(game: str, bot: str, games: int, seed: int) -> dict[str, float]:
-    rules = get_game(game).rules_type.from_preset()
+def measure(
+    game: str, bot: str, games: int, seed: int, preset: str | None = None, against: str | None = None
+) -> dict[str, float]:
+    rules = get_game(game).rules_type.from_preset(preset)
+    opponent = against or OPPONENT[game]
     evaluator = evaluator_for(game, rules, 2)
     rng = np.random.default_rng([seed, BOTS[game].index(bot)])
     loss = 0.0
@@ -53,7 +59,7 @@ def measure(game: str, bot: str, games: int, seed: int) -> dict[str, float]:
     per_game: list[float] = []
     for i in range(games):
         seat = i % 2
-        bots = [bot, OPPONENT[game]] if seat == 0 else [OPPONENT[game], bot]
+        bots = [bot, opponent] if seat == 0 else [opponent, bot]
         totals = analyze(play(game, rules, bots, rng), evaluator).totals[seat]
         loss += totals.loss
         decisions += totals.decisions
@@ -70,13 +76,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", default="", help="comma-separated (default: all of the game's)")
+    parser.add_argument("--preset", default=None, help="the rules (default: the game's default preset)")
+    parser.add_argument("--against", default=None, help="the opponent bot (default: the game's best)")
     args = parser.parse_args()
-    unit = "win-% points" if args.game == "thousand" else "points"
-    print(f"{args.game}: mean loss per decision ({unit}), {args.games} games per bot, seed {args.seed}")
+    evaluator = evaluator_for(args.game, get_game(args.game).rules_type.from_preset(args.preset), 2)
+    unit = {"win%": "win-% points", "points": "points"}[evaluator.unit]
+    against = args.against or OPPONENT[args.game]
+    print(
+        f"{args.game} ({args.preset or 'default rules'}) against bot:{against}: mean loss per decision ({unit}),"
+        f" {args.games} games per bot, seed {args.seed}"
+    )
     for bot in args.bots.split(",") if args.bots else BOTS[args.game]:
         t0 = time.perf_counter()
-        m = measure(args.game, bot, args.games, args.seed)
-        evaluator = evaluator_for(args.game, get_game(args.game).rules_type.from_preset(), 2)
+        m = measure(args.game, bot, args.games, args.seed, args.preset, args.against)
         said = band(args.game, evaluator.unit, m["mean"])
         print(
             f"  bot:{bot:9} {m['mean']:8.3f} ± {m['half']:.3f}  ({m['decisions']:.1f} decisions a game)"

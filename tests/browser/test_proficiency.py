@@ -14,6 +14,7 @@ import pytest
 from .conftest import Server
 from .test_accessibility import violations
 from .test_analysis_view import PHONE, counter, finished_table
+from .test_i18n import LOCALES, assert_no_english
 
 pytestmark = pytest.mark.browser
 EN = json.loads(
@@ -91,6 +92,15 @@ def test_the_game_over_card_shows_each_players_proficiency(
     box = page.get_by_test_id("gameover").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0], box
     page.set_viewport_size({"width": 1280, "height": 800})
+    # in every language, on a phone (test-artifacts/proficiency-LANG-phone.png)
+    for lang, locale in LOCALES.items():
+        other = new_page(*PHONE, locale=locale)
+        other.goto(f"/table/{tid}")
+        other.get_by_test_id("prof-list").wait_for()
+        assert_no_english(other, lang, "the game-over card's proficiency")
+        other.get_by_test_id("prof-costliest").last.scroll_into_view_if_needed()
+        other.screenshot(path=str(artifacts / f"proficiency-{lang}-phone.png"))
+        other.close()
 
     # the link opens the analysis board at that decision
     worst = max(a["totals"], key=lambda r: r["costliest"]["loss"])["costliest"]
