@@ -11,37 +11,35 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Literal, Protocol, TypeVar
 
-Band = Literal["expert", "good", "learning", "beginner"]
-BANDS_IN_ORDER: tuple[Band, ...] = ("expert", "good", "learning", "beginner")
+Band = Literal["expert", "good", "learning"]
+BANDS_IN_ORDER: tuple[Band, ...] = ("expert", "good", "learning")
 
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """Upper limits (exclusive) of the mean loss per decision, in the analysis' unit, of each band but the last."""
+    """Upper limits (exclusive) of the mean loss per decision, in the analysis' unit, of the first two bands."""
 
     expert: float
     good: float
-    learning: float
 
     def band(self, mean_loss: float) -> Band:
         if mean_loss < self.expert:
             return "expert"
         if mean_loss < self.good:
             return "good"
-        if mean_loss < self.learning:
-            return "learning"
-        return "beginner"
+        return "learning"
 
 
 LIMITS: dict[tuple[str, str], Limits] = {
-    # Dice 1000, win-% points from the exact table (classic, two players)
-    ("thousand", "win%"): Limits(0.15, 0.6, 2.0),
-    # Dice 1000, turn points (rules without a table): the expert's turn DP
-    ("thousand", "points"): Limits(1.0, 4.0, 15.0),
-    # Clever, expected final points from bot:master's value
-    ("clever", "points"): Limits(0.5, 1.5, 4.0),
+    # Dice 1000, win-% points from the exact table: bot:expert 0.037 | 0.06 | cautious 0.084 | 0.15 | bold 0.25
+    ("thousand", "win%"): Limits(0.06, 0.15),
+    # Dice 1000, turn points (rules without a table): expert 0 | 2 | cautious 3.3 | 6 | bold 11.3
+    ("thousand", "points"): Limits(2.0, 6.0),
+    # Clever, expected points from bot:master's value: master 0.09 | 0.7 | 3 (half of bot:expert's) | expert 5.9
+    ("clever", "points"): Limits(0.7, 3.0),
 }
-"""Per (game, unit); a game or unit missing here gets no band (the figure is shown alone)."""
+"""Per (game, unit), set between the bots' own figures (``python -m bench.proficiency``; docs/analysis.md,
+"Proficiency"); a game or unit missing here gets no band (the figure is shown alone)."""
 
 
 def limits_for(game: str, unit: str) -> Limits | None:

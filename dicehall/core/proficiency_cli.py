@@ -14,7 +14,7 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.record import GameRecord
 from dicehall.i18n import Translator, current
 
-BAND_STYLE = {"expert": "bold green", "good": "cyan", "learning": "yellow", "beginner": "red"}
+BAND_STYLE = {"expert": "bold green", "good": "cyan", "learning": "yellow"}
 
 
 def proficiency_table(a: Analysis, t: Translator) -> Table:
@@ -33,7 +33,7 @@ def proficiency_table(a: Analysis, t: Translator) -> Table:
             fmt(totals.mean_loss, a.unit, digits=2) if totals.decisions else "–",
             f"[{BAND_STYLE[said]}]{t(f'proficiency.band.{said}')}[/]" if said else "",
             f"#{worst.n}" if worst else "",
-            fmt(-worst.loss, a.unit, signed=True) if worst else "",
+            f"-{fmt(worst.loss, a.unit, digits=2)}" if worst else "",  # a loss, however small it rounds
         )
     return table
 

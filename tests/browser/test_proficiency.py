@@ -71,7 +71,10 @@ def test_the_game_over_card_shows_each_players_proficiency(
     for row in a["totals"]:
         li = page.locator(f"[data-testid=prof-player][data-seat='{row['seat']}']")
         assert float(li.get_by_test_id("prof-loss").get_attribute("data-value")) == row["mean_loss"]
-        shown = EN["proficiency.loss_win"].replace("{loss}", f"{round(row['mean_loss'], 2):g}")
+        mean = row["mean_loss"]  # two decimals, or two significant digits below 0.1
+        shown = EN["proficiency.loss_win"].replace(
+            "{loss}", f"{mean:.2g}" if mean < 0.1 else f"{round(mean, 2):g}"
+        )
         assert li.get_by_test_id("prof-loss").inner_text() == shown
         assert li.get_by_test_id("prof-band").get_attribute("data-band") == row["band"]
         assert li.get_by_test_id("prof-band").inner_text() == EN[f"proficiency.band.{row['band']}"]

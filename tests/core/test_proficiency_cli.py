@@ -73,7 +73,7 @@ def test_the_end_of_a_game_shows_each_players_proficiency(
             assert (
                 worst is not None
                 and number == f"#{worst.n}"
-                and lost == fmt(-worst.loss, a.unit, signed=True)
+                and lost == "-" + fmt(worst.loss, a.unit, digits=2)
             )
     finally:
         reset_language()

@@ -473,7 +473,7 @@ export interface AnalysisTotals {
   mistakes: number;
   blunders: number;
   /** The proficiency band of mean_loss (null: no decisions, or a game without calibrated limits). */
-  band: "expert" | "good" | "learning" | "beginner" | null;
+  band: "expert" | "good" | "learning" | null;
   /** The decision that lost most (null when none lost anything). */
   costliest: AnalysisStep | null;
 }

@@ -11,7 +11,6 @@ const BAND_ID = {
   expert: "proficiency.band.expert",
   good: "proficiency.band.good",
   learning: "proficiency.band.learning",
-  beginner: "proficiency.band.beginner",
 } as const satisfies Record<NonNullable<AnalysisTotals["band"]>, MessageId>;
 
 /** The analysis page at step `k` of a table (analysis.ts reads `?step=`). */
@@ -19,9 +18,10 @@ export function analysisStepUrl(tableId: string, k: number): string {
   return `/table/${tableId}/analysis?step=${k}`;
 }
 
-/** A loss in the analysis' unit, to two decimals (a good player's mean loss is a few hundredths). */
-function amount(v: number): string {
-  return formatNumber(Math.round(v * 100) / 100);
+/** A loss in the analysis' unit: two decimals, or two significant digits below 0.1 (a strong player's mean loss
+ * per decision in win-% points is a few hundredths). */
+export function amount(v: number): string {
+  return v < 0.1 ? v.toLocaleString(document.documentElement.lang || "en", { maximumSignificantDigits: 2 }) : formatNumber(Math.round(v * 100) / 100);
 }
 
 function unitWords(unit: AnalysisResult["unit"], loss: string): string {
