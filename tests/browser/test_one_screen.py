@@ -319,4 +319,6 @@ def test_game_over(new_page: Any, server: Server, artifacts: Path, game: str) ->
     page.wait_for_selector("[data-testid=resign-btn]")
     server.post(f"/api/tables/{table['table_id']}/resign", {"seat": 0, "token": table["seats"][0]["token"]})
     page.get_by_test_id("gameover").wait_for(state="visible", timeout=60000)
-    check(page, artifacts, f"{game}-over", GAME_OVER)
+    # the card as it ends up: with each player's proficiency filled in (Dice 1000, Clever; Wurf has none)
+    settled = "() => !document.querySelector('[data-testid=gameover] [aria-busy]')"
+    check(page, artifacts, f"{game}-over", GAME_OVER, ready=lambda p: p.wait_for_function(settled))

@@ -27,6 +27,11 @@ def analysis_of(server: Server, tid: str) -> dict[str, Any]:
         return dict(json.load(r))
 
 
+def percent(v: float) -> str:
+    """A win-% loss as the card writes it: two decimals, or two significant digits below 0.1."""
+    return (f"{v:.2g}" if v < 0.1 else f"{round(v, 2):g}") + "%"
+
+
 def on_screen(page: Any, testid: str) -> None:
     box = page.get_by_test_id(testid).bounding_box()
     size = page.viewport_size
@@ -68,19 +73,18 @@ def test_the_game_over_card_shows_each_players_proficiency(
     assert a["unit"] == "win%"
     rows = page.get_by_test_id("prof-player")
     assert rows.count() == 2
+    assert page.locator(".prof-unit").inner_text() == EN["proficiency.unit_win"]
     for row in a["totals"]:
         li = page.locator(f"[data-testid=prof-player][data-seat='{row['seat']}']")
         assert float(li.get_by_test_id("prof-loss").get_attribute("data-value")) == row["mean_loss"]
-        mean = row["mean_loss"]  # two decimals, or two significant digits below 0.1
-        shown = EN["proficiency.loss_win"].replace(
-            "{loss}", f"{mean:.2g}" if mean < 0.1 else f"{round(mean, 2):g}"
-        )
-        assert li.get_by_test_id("prof-loss").inner_text() == shown
+        assert li.get_by_test_id("prof-loss").inner_text() == f"{percent(row['mean_loss'])} lost per decision"
         assert li.get_by_test_id("prof-band").get_attribute("data-band") == row["band"]
         assert li.get_by_test_id("prof-band").inner_text() == EN[f"proficiency.band.{row['band']}"]
         link = li.get_by_test_id("prof-costliest")
         assert row["costliest"] is not None, row  # random bots always lose something in a whole game
-        assert link.get_attribute("href") == f"/table/{tid}/analysis?step={row['costliest']['n']}"
+        worst = row["costliest"]
+        assert link.get_attribute("href") == f"/table/{tid}/analysis?step={worst['n']}"
+        assert link.inner_text() == f"costliest: move {worst['n']}, −{percent(worst['loss'])}"
     assert violations(page, "the game-over card with proficiency") == []
 
     # on screen at both sizes (looked at: test-artifacts/proficiency*.png)
@@ -127,3 +131,25 @@ def test_the_game_over_card_shows_each_players_proficiency(
     assert counter(page)[0] == worst["n"]
     page.keyboard.press("Home")
     page.wait_for_url(f"**/table/{tid}/analysis?step=0")
+
+
+def test_a_clever_game_over_card_in_points(new_page: Any, server: Server, artifacts: Path) -> None:
+    seats = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+    tid = finished_table(server, "clever", seats)
+    page = new_page(*PHONE)
+    page.goto(f"/table/{tid}")
+    page.get_by_test_id("prof-list").wait_for()
+    a = analysis_of(server, tid)
+    assert a["unit"] == "points"
+    assert page.locator(".prof-unit").count() == 0  # points need no explaining
+    for row in a["totals"]:
+        li = page.locator(f"[data-testid=prof-player][data-seat='{row['seat']}']")
+        assert li.get_by_test_id("prof-band").get_attribute("data-band") == row["band"]
+        mean = row["mean_loss"]
+        shown = f"{mean:.2g}" if mean < 0.1 else f"{round(mean, 2):g}"
+        assert li.get_by_test_id("prof-loss").inner_text() == f"{shown} points lost per decision"
+        href = f"/table/{tid}/analysis?step={row['costliest']['n']}"
+        assert li.get_by_test_id("prof-costliest").get_attribute("href") == href
+    page.get_by_test_id("prof-costliest").last.scroll_into_view_if_needed()
+    on_screen(page, "prof-list")
+    page.screenshot(path=str(artifacts / "proficiency-clever-phone.png"))

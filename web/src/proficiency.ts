@@ -18,35 +18,46 @@ export function analysisStepUrl(tableId: string, k: number): string {
   return `/table/${tableId}/analysis?step=${k}`;
 }
 
-/** A loss in the analysis' unit: two decimals, or two significant digits below 0.1 (a strong player's mean loss
- * per decision in win-% points is a few hundredths). */
-export function amount(v: number): string {
-  return v < 0.1 ? v.toLocaleString(document.documentElement.lang || "en", { maximumSignificantDigits: 2 }) : formatNumber(Math.round(v * 100) / 100);
-}
-
-function unitWords(unit: AnalysisResult["unit"], loss: string): string {
-  return t(unit === "win%" ? "proficiency.loss_win" : "proficiency.loss_points", { loss });
+/** A loss: two decimals, or two significant digits below 0.1 (a strong player's mean loss per decision in win-%
+ * points is a few hundredths); win-% points with "%", as the analysis page writes them. */
+export function amount(v: number, unit: AnalysisResult["unit"]): string {
+  const n = v < 0.1 ? v.toLocaleString(document.documentElement.lang || "en", { maximumSignificantDigits: 2 }) : formatNumber(Math.round(v * 100) / 100);
+  return unit === "win%" ? `${n}%` : n;
 }
 
 function playerLine(r: AnalysisTotals, a: AnalysisResult, tableId: string, seatName: (s: number) => string): HTMLElement {
   const worst = r.costliest;
-  const parts: (HTMLElement | string)[] = [h("b", { class: "prof-name" }, seatName(r.seat))];
-  if (!r.decisions) {
-    parts.push(h("span", { class: "muted" }, t("proficiency.no_decisions")));
-  } else {
-    parts.push(h("span", { class: "prof-loss", "data-testid": "prof-loss", "data-value": String(r.mean_loss) }, unitWords(a.unit, amount(r.mean_loss))));
-    if (r.band) parts.push(h("span", { class: `badge band ${r.band}`, "data-testid": "prof-band", "data-band": r.band }, t(BAND_ID[r.band])));
-  }
-  const costliest = worst
-    ? h(
-        "a",
-        { href: analysisStepUrl(tableId, worst.n), "data-link": true, "data-testid": "prof-costliest", "data-step": worst.n, class: "prof-costliest" },
-        t(a.unit === "win%" ? "proficiency.costliest_win" : "proficiency.costliest_points", { k: worst.n, loss: amount(worst.loss) }),
-      )
-    : r.decisions
-      ? h("span", { class: "muted small" }, t("proficiency.no_loss"))
-      : null;
-  return h("li", { "data-seat": r.seat, "data-testid": "prof-player" }, h("div", { class: "prof-figures" }, parts), costliest);
+  const band = r.band ? h("span", { class: `badge band ${r.band}`, "data-testid": "prof-band", "data-band": r.band }, t(BAND_ID[r.band])) : null;
+  const none = r.decisions ? null : h("span", { class: "muted small" }, t("proficiency.no_decisions"));
+  const head = h("div", { class: "prof-head" }, h("b", null, seatName(r.seat)), band, none);
+  if (!r.decisions) return h("li", { "data-seat": r.seat, "data-testid": "prof-player" }, head);
+  const said = t(a.unit === "win%" ? "proficiency.costliest_win" : "proficiency.costliest_points", { k: worst?.n ?? 0, loss: amount(worst?.loss ?? 0, "points") });
+  return h(
+    "li",
+    { "data-seat": r.seat, "data-testid": "prof-player" },
+    head,
+    h(
+      "div",
+      { class: "prof-line small" },
+      h("span", { "data-testid": "prof-loss", "data-value": String(r.mean_loss) }, t(a.unit === "win%" ? "proficiency.per_decision" : "proficiency.per_decision_points", { loss: amount(r.mean_loss, a.unit) })),
+      " · ",
+      worst
+        ? h("a", { href: analysisStepUrl(tableId, worst.n), "data-link": true, "data-testid": "prof-costliest", "data-step": worst.n, title: said }, t("proficiency.move", { k: worst.n, loss: amount(worst.loss, a.unit) }))
+        : h("span", { class: "muted" }, t("proficiency.no_loss")),
+    ),
+  );
+}
+
+function figures(a: AnalysisResult, tableId: string, seatName: (s: number) => string): HTMLElement {
+  // (a game over before anyone chose anything, e.g. resigned at once: one line, the card stays small)
+  if (!a.totals.some((r) => r.decisions)) return h("p", { class: "muted small", "data-testid": "prof-none" }, t("proficiency.no_choices"));
+  return h(
+    "div",
+    null,
+    h("ul", { class: "prof-list", "data-testid": "prof-list" }, a.totals.map((r) => playerLine(r, a, tableId, seatName))),
+    // "%" here is percentage points of the chance to win, not a share of something: said once
+    a.unit === "win%" ? h("p", { class: "muted small prof-unit" }, t("proficiency.unit_win")) : null,
+  );
 }
 
 /** The box (empty and hidden for a game without analysis); it asks the server once. */
@@ -61,7 +72,7 @@ export function proficiencyBox(tableId: string, analysed: boolean, seatName: (s:
   box.append(h("h3", { id: "proficiency-title" }, t("proficiency.title")), live);
   api
     .analysis(tableId)
-    .then((a) => live.replaceChildren(h("ul", { class: "prof-list", "data-testid": "prof-list" }, a.totals.map((r) => playerLine(r, a, tableId, seatName)))))
+    .then((a) => live.replaceChildren(figures(a, tableId, seatName)))
     .catch((err: unknown) => live.replaceChildren(h("p", { class: "muted small", "data-testid": "proficiency-failed" }, t("proficiency.failed", { why: apiErrorText(err) }))))
     .finally(() => live.removeAttribute("aria-busy"));
   return box;
