@@ -17,6 +17,7 @@ from dicehall.web import (
     api,
     auth,
     fairdice_api,
+    health,
     profile_api,
     push_api,
     puzzles_api,
@@ -120,6 +121,7 @@ def create_app(
 
     app = FastAPI(title="dicehall", lifespan=lifespan)
     app.include_router(api.router)
+    app.include_router(health.router)  # /healthz, /readyz, /metrics
     app.include_router(analysis_api.router)
     app.include_router(fairdice_api.router)  # GET .../verify: the dice checked from the record
     app.include_router(profile_api.router)

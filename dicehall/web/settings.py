@@ -116,13 +116,33 @@ class ServerSettings:
         },
     )
 
+    metrics: str = dataclasses.field(
+        default="loopback",
+        metadata={
+            "doc": "who may read /metrics: loopback (this machine: a Prometheus beside the server), open (anyone), "
+            "off; with metrics_token set, whoever sends it",
+            "check": "metrics",
+        },
+    )
+    metrics_token: str = dataclasses.field(
+        default="",
+        metadata={
+            "doc": "a secret of at least 16 characters: /metrics then answers whoever sends "
+            "'Authorization: Bearer TOKEN' (Prometheus: authorization.credentials)",
+            "check": "token",
+        },
+    )
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.type in ("str", str):
-                {"hosts": check_hosts, "contact": check_contact}.get(
-                    f.metadata.get("check", ""), check_origin
-                )(f.name, value)
+                {
+                    "hosts": check_hosts,
+                    "contact": check_contact,
+                    "metrics": check_metrics,
+                    "token": check_token,
+                }.get(f.metadata.get("check", ""), check_origin)(f.name, value)
                 continue
             kind = int if f.type in ("int", int) else float
             if isinstance(value, bool) or not isinstance(value, int | float):
@@ -218,6 +238,16 @@ def _number(text: str, kind: type) -> int | float:
     except ValueError:
         what = "a whole number" if kind is int else "a number"
         raise SettingsError(f"must be {what}, got {text!r}") from None
+
+
+def check_metrics(name: str, value: object) -> None:
+    if value not in ("loopback", "open", "off"):
+        raise SettingsError(f"setting {name} must be loopback, open or off, got {value!r}")
+
+
+def check_token(name: str, value: object) -> None:
+    if not isinstance(value, str) or (value and (len(value) < 16 or not value.isprintable() or " " in value)):
+        raise SettingsError(f"setting {name} must be empty or at least 16 characters without spaces")
 
 
 def check_hosts(name: str, value: object) -> None:
