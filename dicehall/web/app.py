@@ -21,6 +21,7 @@ from dicehall.web import (
     push_api,
     puzzles_api,
     ratings_api,
+    strategy_api,
 )
 from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.assets import HashedAssets
@@ -125,6 +126,7 @@ def create_app(
     app.include_router(profile_api.router)
     app.include_router(ratings_api.router)
     app.include_router(puzzles_api.router)  # Dice 1000 puzzles and their ratings
+    app.include_router(strategy_api.router)  # Dice 1000's solved strategy as maps
     app.include_router(auth.router)  # accounts with passkeys
     app.include_router(push_api.router)  # Web Push subscriptions
     app.add_exception_handler(auth.AuthRefused, auth.refused)
@@ -147,6 +149,7 @@ def create_app(
         @app.get("/player/{rest:path}", include_in_schema=False)
         @app.get("/leaderboard/{rest:path}", include_in_schema=False)
         @app.get("/puzzles/{rest:path}", include_in_schema=False)
+        @app.get("/strategy/{rest:path}", include_in_schema=False)
         def spa(rest: str = "") -> Response:
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -164,6 +167,7 @@ def create_app(
         @app.get("/player/{rest:path}", include_in_schema=False)
         @app.get("/leaderboard/{rest:path}", include_in_schema=False)
         @app.get("/puzzles/{rest:path}", include_in_schema=False)
+        @app.get("/strategy/{rest:path}", include_in_schema=False)
         def not_built(rest: str = "") -> HTMLResponse:
             return HTMLResponse(NOT_BUILT)
 
