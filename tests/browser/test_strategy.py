@@ -107,3 +107,20 @@ def test_cells_said_in_words_with_the_apis_numbers(
     assert chosen.get_attribute("data-dice") == "2"
     page.screenshot(path=str(shots / f"bank-{size}.png"))
     assert not violations(page, f"strategy bank map {size}")
+
+
+def test_the_house_rules_table_shows_the_apis_figures(new_page: Any, artifacts: Path) -> None:
+    page = new_page(1280, 800, locale="pl-PL")
+    with page.expect_response(lambda r: r.url.endswith("/api/strategy/thousand")) as got:
+        page.goto("/strategy/thousand")
+    house = got.value.json()["house_rules"]
+    table = page.get_by_test_id("strategy-house-rules")
+    table.scroll_into_view_if_needed()
+    for row in house["presets"]:
+        cells = table.locator(f"tr[data-preset='{row['preset']}'] td")
+        first = cells.nth(0).inner_text().split("\n")[0]
+        assert number(first) == round(row["first_player_wins"]["value"] * 100, 1)
+        assert number(cells.nth(1).inner_text().split("\n")[0]) == round(row["turns"]["value"], 1)
+    assert str(house["games"]) in table.locator("caption").inner_text().replace("\u00a0", "").replace(" ", "")
+    page.screenshot(path=str(artifacts / "strategy" / "notes-desktop-pl.png"), full_page=True)
+    assert not violations(page, "strategy notes")

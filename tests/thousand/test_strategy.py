@@ -14,6 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from dicehall.cli import _register_games, app
+from dicehall.core.agents import PlayerSpec
+from dicehall.core.simulate import SimulationJob, play_games
+from dicehall.core.stats import wilson_interval
+from dicehall.thousand import house_rules
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import strategy as st
@@ -187,3 +191,50 @@ def test_the_cli_one_dice_count_in_russian_and_as_json() -> None:
     assert data["scores"] == [0, 200, 400, 600, 800, 880] and list(data["situations"]) == ["falls"]
     want = expected_cell(shipped(), PlayerState(800, True, falls=2), PlayerState(400, True))
     assert data["situations"]["falls"]["bank"][4][2] == want["bank"]
+
+
+def check_row(row: dict[str, Any], games: int) -> None:
+    for key in ("first_player_wins", "games_with_dump_truck", "games_with_barrel_fall"):
+        e = row[key]
+        assert (e["low"], e["high"]) == pytest.approx(wilson_interval(e["value"] * games, games)), key
+        assert e["low"] <= e["value"] <= e["high"]
+    assert row["turns"]["low"] < row["turns"]["value"] < row["turns"]["high"]
+
+
+def test_the_house_rules_rows_recount_the_games_one_by_one() -> None:
+    """The command's rows (the block path where it applies) equal the same games played one by one through the
+    engine's loop (``play_games``) and counted here."""
+    out = runner.invoke(app, ["strategy", "thousand", "--presets", "--games", "60", "--seed", "3", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert [r["preset"] for r in data["presets"]] == list(house_rules.PRESETS)
+    assert data["command"] == "dicehall strategy thousand --presets --games 60 --seed 3 --json"
+    for row in data["presets"]:
+        check_row(row, 60)
+        rules = ThousandRules.from_preset(row["preset"])
+        seats = tuple(PlayerSpec("bot:expert", "expert") for _ in range(2))
+        games = list(play_games(SimulationJob("thousand", rules, seats, 3), range(60)))
+        assert row["first_player_wins"]["value"] == sum(g.returns[0] for g in games) / 60
+        turns = [g.stats["turns"] for g in games]
+        assert row["turns"]["value"] == pytest.approx(sum(turns) / 60)
+        assert row["games_with_dump_truck"]["value"] == sum(g.stats["dump_trucks"] > 0 for g in games) / 60
+        assert row["games_with_barrel_fall"]["value"] == sum(g.stats["barrel_falls"] > 0 for g in games) / 60
+
+
+def test_the_shipped_house_rules_table_and_its_terminal_print() -> None:
+    data = house_rules.shipped_effects()
+    assert [r["preset"] for r in data["presets"]] == list(house_rules.PRESETS) and data["games"] >= 20000
+    assert data["command"].endswith(f"--games {data['games']} --seed {data['seed']} --json")
+    for row in data["presets"]:
+        check_row(row, data["games"])
+    for lang, title in (("en", "House rules' effects"), ("ru", "Как влияют домашние правила")):
+        lines = cli("--presets", lang=lang)
+        assert max(len(line) for line in lines) <= 80 and lines[0].startswith(title)
+
+
+@pytest.mark.slow
+def test_the_shipped_house_rules_row_is_reproduced() -> None:
+    """One preset (the quickest) played again in full with the shipped seed gives the shipped row."""
+    data = house_rules.shipped_effects()
+    row = next(r for r in data["presets"] if r["preset"] == "variant2")
+    assert house_rules.preset_effects("variant2", data["games"], data["seed"]) == row

@@ -7,6 +7,7 @@ import gzip
 import json
 from typing import Any
 
+from dicehall.thousand.house_rules import shipped_effects
 from dicehall.thousand.solver.strategy import classic_strategy
 
 
@@ -14,7 +15,8 @@ def test_the_api_sends_the_maps_plain_or_gzipped(server: Any) -> None:
     with server() as c:
         plain = c.get("/api/strategy/thousand", headers={"Accept-Encoding": "identity"})
         assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
-        assert plain.json() == json.loads(json.dumps(classic_strategy()))
+        want = {**classic_strategy(), "house_rules": shipped_effects()}
+        assert plain.json() == json.loads(json.dumps(want))
         packed = c.get("/api/strategy/thousand", headers={"Accept-Encoding": "gzip"})
         assert packed.headers["Content-Encoding"] == "gzip"
         assert packed.json() == plain.json()  # the client unpacks it

@@ -557,4 +557,31 @@ export interface StrategyData {
   situations: Record<"plain" | "bolts" | "falls", StrategyMapData>;
   opening: { win: number[]; bank: (number | null)[][]; mixed: number[]; rolls_above: number[][][][] };
   on_barrel: { rows: { attempt: number; falls: number }[]; win: number[][] } | null;
+  house_rules: HouseRules;
+}
+
+/** A rate or a mean with its 95 % interval. */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+}
+
+/** Every preset played by bot:expert against itself (dicehall/thousand/house_rules.py). */
+export interface HouseRules {
+  bot: string;
+  games: number;
+  seed: number;
+  command: string;
+  presets: {
+    preset: string;
+    first_player_wins: Estimate;
+    turns: Estimate;
+    games_with_dump_truck: Estimate;
+    games_with_barrel_fall: Estimate;
+    barrel_falls_per_game: number;
+    bolt_penalties_per_game: number;
+    dump_truck: boolean;
+    barrel: string;
+  }[];
 }

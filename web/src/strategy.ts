@@ -4,9 +4,9 @@
 // or tapped is said in words beside it (aria-live). Below: how the situations change the answer, the barrel's map,
 // the opening turn, and the map as a table. Every number comes from GET /api/strategy/thousand.
 import "./strategy.css";
-import { api, type StrategyData, type StrategyMapData } from "./api";
+import { api, type Estimate, type HouseRules, type StrategyData, type StrategyMapData } from "./api";
 import { append, clear, h } from "./dom";
-import { formatList, formatNumber, t, type MessageId } from "./i18n";
+import { formatList, formatNumber, t, tKey, type MessageId } from "./i18n";
 import { BANK_STOPS, css, ramp, StrategyMap, WIN_STOPS } from "./strategy-map";
 
 type Kind = "win" | "bank";
@@ -48,6 +48,45 @@ export function adviceWords(m: StrategyMapData, i: number, j: number, n: number,
 function situationWords(d: StrategyData, s: Situation): string {
   const r = d.rules;
   return t(`strategy.page.situation.${s}` as MessageId, { bolts: Math.max(r.bolts_count - 1, 0), penalty: r.bolt_penalty, falls: Math.max(r.barrel_falls_to_zero - 1, 0) });
+}
+
+const fixed = (v: number, digits: number): string => formatNumber(Math.round(v * 10 ** digits) / 10 ** digits);
+
+/** "51.2 %" with its interval "49.8–52.6" under it. */
+function estimate(e: Estimate, scale: number, digits: number, unit: string): (HTMLElement | string)[] {
+  return [`${fixed(e.value * scale, digits)}${unit}`, h("br"), h("span", { class: "muted small" }, `${fixed(e.low * scale, digits)}–${fixed(e.high * scale, digits)}`)];
+}
+
+/** The house rules compared: every preset's first-player edge, length and barrel / dump-truck figures. */
+function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
+  const cols: MessageId[] = ["strategy.page.house.preset", "strategy.page.house.first", "strategy.page.house.turns", "strategy.page.house.dump", "strategy.page.house.fall", "strategy.page.house.falls"];
+  return h(
+    "div",
+    scroller(),
+    h(
+      "table",
+      { class: "strategy-grid-table house-rules", "data-testid": "strategy-house-rules" },
+      h("caption", null, t("strategy.page.house.title", { games: hr.games })),
+      h("thead", null, h("tr", null, cols.map((c) => h("th", { scope: "col" }, t(c))))),
+      h(
+        "tbody",
+        null,
+        hr.presets.map((r) =>
+          h(
+            "tr",
+            { "data-preset": r.preset },
+            h("th", { scope: "row" }, tKey(`preset.thousand.${r.preset}`, r.preset)),
+            h("td", null, estimate(r.first_player_wins, 100, 1, " %")),
+            h("td", null, estimate(r.turns, 1, 1, "")),
+            h("td", null, r.dump_truck ? estimate(r.games_with_dump_truck, 100, 1, " %") : "—"),
+            h("td", null, r.barrel !== "none" ? estimate(r.games_with_barrel_fall, 100, 1, " %") : "—"),
+            h("td", null, r.barrel !== "none" ? fixed(r.barrel_falls_per_game, 2) : "—"),
+          ),
+        ),
+      ),
+    ),
+    h("p", { class: "muted small" }, t("strategy.page.house.note", { first: pct(first), command: hr.command })),
+  );
 }
 
 export function renderStrategy(app: HTMLElement): () => void {
@@ -253,6 +292,7 @@ export function renderStrategy(app: HTMLElement): () => void {
               ),
             ),
           ),
+      houseRulesTable(d.house_rules, d.first_player),
       h(
         "div",
         scroller(),

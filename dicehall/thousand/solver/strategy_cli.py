@@ -13,9 +13,11 @@ import typer
 from rich.markup import escape
 
 from dicehall.core.cli_options import console, fail
+from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.i18n import Translator, current
 from dicehall.i18n.message import Message
+from dicehall.thousand import house_rules
 from dicehall.thousand.solver import strategy as st
 
 CELL = 5
@@ -86,6 +88,43 @@ def report_lines(
     return out
 
 
+def _simulate(games: int, seed: int) -> dict[str, Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True
+    ) as bar:
+        tasks = {p: bar.add_task(p, total=games) for p in house_rules.PRESETS}
+        return house_rules.effects(games, seed, progress=lambda p, done: bar.update(tasks[p], completed=done))
+
+
+def _pct(t: Translator, r: dict[str, float]) -> str:
+    """A rate and its interval in two lines: "51.2 %" over "49.8–52.6"."""
+    return f"{t.fixed(100 * r['value'], 1)} %\n{t.fixed(100 * r['low'], 1)}–{t.fixed(100 * r['high'], 1)}"
+
+
+def print_effects(t: Translator, data: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(
+        title=t("strategy.cli.presets.title", games=data["games"], seed=data["seed"]), title_justify="left"
+    )
+    for key in ("preset", "first", "turns", "dump", "fall", "falls"):
+        table.add_column(t(f"strategy.cli.presets.col.{key}"), justify="left" if key == "preset" else "right")
+    for row in data["presets"]:
+        turns = row["turns"]
+        table.add_row(
+            t(f"preset.thousand.{row['preset']}"),
+            _pct(t, row["first_player_wins"]),
+            f"{t.fixed(turns['value'], 1)}\n{t.fixed(turns['low'], 1)}–{t.fixed(turns['high'], 1)}",
+            _pct(t, row["games_with_dump_truck"]) if row["dump_truck"] else "—",
+            _pct(t, row["games_with_barrel_fall"]) if row["barrel"] != "none" else "—",
+            t.fixed(row["barrel_falls_per_game"], 2) if row["barrel"] != "none" else "—",
+        )
+    console.print(fit(table, console, width=min(console.width, MAX_WIDTH)))
+    console.print(escape(t("strategy.cli.presets.note", command=data["command"])), highlight=False)
+
+
 def register_strategy(app: typer.Typer) -> None:
     group = _group(app)
 
@@ -101,9 +140,25 @@ def register_strategy(app: typer.Typer) -> None:
             help="plain (no bolts or falls), bolts (one bolt short of the penalty) or falls (one fall short of 0).",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the tables as one JSON object."),
+        presets: bool = typer.Option(
+            False, "--presets", help="The house rules' effects: every preset played by the expert bot."
+        ),
+        games: int = typer.Option(
+            None, "--games", "-n", min=10, help="With --presets: simulate this many games a preset anew."
+        ),
+        seed: int = typer.Option(
+            house_rules.DEFAULT_SEED, "--seed", help="With --presets and --games: the games' seed."
+        ),
     ) -> None:
         """Classic Dice 1000 solved for two: when to bank and your chance to win, by both scores."""
         t = current()
+        if presets:
+            data = house_rules.shipped_effects() if games is None else _simulate(games, seed)
+            if as_json:
+                typer.echo(json.dumps(data, indent=1))
+            else:
+                print_effects(t, data)
+            return
         try:
             if situation not in st.SITUATIONS:
                 raise st.StrategyError(
