@@ -84,8 +84,8 @@ def test_cells_said_in_words_with_the_apis_numbers(
     assert focused == [str(scores[1]), str(scores[2])]
     assert said_win(page) == round(plain["win"][1][2] * 100, 1)
     assert page.get_by_test_id("strategy-details").get_attribute("aria-live") == "polite"
+    on = page.evaluate(MEASURE_JS, [*SEEN, "[data-testid=strategy-map-box]"])  # from the top of the page
     page.screenshot(path=str(shots / f"win-{size}.png"))
-    on = page.evaluate(MEASURE_JS, [*SEEN, "[data-testid=strategy-map-box]"])
     bad = [b for b in on["boxes"][:-1] if b.get("missing") or not b["inside"]]
     box = on["boxes"][-1]
     assert not bad and on["pageWidth"] <= on["W"], f"{size}: {bad} {on}"
