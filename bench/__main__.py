@@ -29,6 +29,7 @@ MODULES = {
     "players": "bench.players",
     "ratings": "bench.ratings",
     "verify": "bench.verify",
+    "strategy": "bench.strategy",
 }
 PARTS = list(MODULES)
 
