@@ -30,6 +30,7 @@ MODULES = {
     "ratings": "bench.ratings",
     "verify": "bench.verify",
     "strategy": "bench.strategy",
+    "metrics": "bench.metrics",
 }
 PARTS = list(MODULES)
 

@@ -48,7 +48,7 @@ from dicehall.web.live import (
     turn_seats,
 )
 from dicehall.web.lobby import Lobby
-from dicehall.web.metrics import Metrics
+from dicehall.web.metrics import Metrics, NoMetrics
 from dicehall.web.owners import Elsewhere, LeaseLost, Owners
 from dicehall.web.protocol import CreateTable
 from dicehall.web.ratings import RatedGame, decide, table_changes
@@ -138,7 +138,7 @@ class TableManager:
         """Every open client connection (joined or not), for the 'server restarting' close."""
         self.bots = BotRunner(self, self.settings, bot_setup, rand)
         self.lifecycle = Lifecycle(self)
-        self.metrics = Metrics()
+        self.metrics = Metrics() if self.settings.metrics != "off" else NoMetrics()
         self.metrics.watch(
             lambda: {
                 "live": len(self.tables),

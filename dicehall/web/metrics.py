@@ -101,3 +101,28 @@ class Metrics:
 
     def render(self) -> bytes:
         return bytes(generate_latest(self.registry))
+
+
+class NoMetrics(Metrics):
+    """Setting ``metrics = off``: nothing is counted (``make bench``'s ``metrics`` part measures the difference)."""
+
+    def __init__(self) -> None:
+        pass
+
+    def watch(self, read: Callable[[], dict[str, float]]) -> None:
+        pass
+
+    def committed(self, game: str, moves: int, chance: int, seconds: float) -> None:
+        pass
+
+    def refused(self, code: str) -> None:
+        pass
+
+    def rate_limited(self, limit: str) -> None:
+        pass
+
+    def bot_moved(self, game: str, seconds: float, fallback: bool) -> None:
+        pass
+
+    def render(self) -> bytes:
+        return b""

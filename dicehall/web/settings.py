@@ -120,7 +120,7 @@ class ServerSettings:
         default="loopback",
         metadata={
             "doc": "who may read /metrics: loopback (this machine: a Prometheus beside the server), open (anyone), "
-            "off; with metrics_token set, whoever sends it",
+            "off (nothing is counted); with metrics_token set, whoever sends it",
             "check": "metrics",
         },
     )
