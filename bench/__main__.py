@@ -29,6 +29,8 @@ MODULES = {
     "players": "bench.players",
     "ratings": "bench.ratings",
     "verify": "bench.verify",
+    "strategy": "bench.strategy",
+    "metrics": "bench.metrics",
 }
 PARTS = list(MODULES)
 

@@ -101,7 +101,7 @@ def measure(
     sqlite_sync: str = "NORMAL",
     hot_seat: bool = False,
     pathological: int = 0,
-    settings: dict[str, float] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One load run against a fresh server and database; adds the persistence check to the load summary, and
     with ``pathological`` tables running, their progress and the health latency."""

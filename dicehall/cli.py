@@ -151,34 +151,48 @@ def replay_cmd(
 
 @app.command("serve")
 def serve_cmd(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)."),
-    port: int = typer.Option(8000, "--port", help="TCP port (1–65535)."),
-    db: str = typer.Option(None, "--db", help="SQLAlchemy URL; default: SQLite in the user data directory."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", envvar="DICEHALL_HOST", help="Address to listen on (loopback by default)."
+    ),
+    port: int = typer.Option(8000, "--port", envvar="DICEHALL_PORT", help="TCP port (1–65535)."),
+    db: str = typer.Option(
+        None, "--db", envvar="DICEHALL_DB", help="SQLAlchemy URL; default: SQLite in the user data directory."
+    ),
     bot_delay: float = typer.Option(
-        None, "--bot-delay", help="Seconds a bot waits before its move (default $DICEHALL_BOT_DELAY or 0.8)."
+        None,
+        "--bot-delay",
+        envvar="DICEHALL_BOT_DELAY",
+        help="Seconds a bot waits before its move (default $DICEHALL_BOT_DELAY or 0.8).",
     ),
     sqlite_sync: str = typer.Option(
-        "NORMAL", "--sqlite-sync", help="SQLite synchronous level: NORMAL or FULL."
+        "NORMAL",
+        "--sqlite-sync",
+        envvar="DICEHALL_SQLITE_SYNC",
+        help="SQLite synchronous level: NORMAL or FULL.",
     ),
     settings: str = typer.Option(
         None,
         "--settings",
+        envvar="DICEHALL_SETTINGS",
         help="TOML file of server limits (rate limits, quotas, bot budget; see docs/web.md).",
     ),
     trusted_proxy: str = typer.Option(
         None,
         "--trusted-proxy",
+        envvar="DICEHALL_TRUSTED_PROXY",
         help="Reverse proxy address(es) whose X-Forwarded-For names the client (default: the socket peer).",
     ),
     node_url: str = typer.Option(
         None,
         "--node-url",
+        envvar="DICEHALL_NODE_URL",
         help="This process's address as other server processes reach it (http://HOST:PORT): serve one "
         "PostgreSQL database together with them (docs/scaling.md).",
     ),
     public_origin: str = typer.Option(
         None,
         "--public-origin",
+        envvar="DICEHALL_PUBLIC_ORIGIN",
         help="The address people open, https://HOST[:PORT]: passkeys (accounts) are bound to its host; "
         "without it they work only on http://localhost.",
     ),

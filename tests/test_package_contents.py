@@ -132,3 +132,17 @@ def test_no_product_module_imports_a_dev_only_package_at_top_level() -> None:
     assert not offenders, (
         f"imported at top level but installed only by the dev extra (import them where they are used): {offenders}"
     )
+
+
+def test_no_installed_distribution_claims_a_top_level_name_of_this_repository() -> None:
+    """A dependency that installs a top-level ``tests`` (or ``bench``, ``tools``, ``scripts``) package hides this
+    repository's own (``from tests.core.terminal import …`` broke when glicko2 2.1.0 did, and it was replaced)."""
+    ours = {"tests", "bench", "tools", "scripts", "dicehall"}
+    claimed = []
+    for dist in importlib.metadata.distributions():
+        if dist.metadata["Name"] == "dicehall":
+            continue
+        for f in dist.files or []:
+            if len(f.parts) >= 2 and f.parts[0] in ours and f.parts[-1] == "__init__.py":
+                claimed.append(f"{dist.metadata['Name']}: {f}")
+    assert not claimed, claimed

@@ -286,9 +286,11 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
     from dicehall.thousand.puzzle_cli import register_puzzle
     from dicehall.thousand.solver.cli import register_solve
+    from dicehall.thousand.solver.strategy_cli import register_strategy
 
     register_solve(app)
     register_puzzle(app)
+    register_strategy(app)
 
     @play_app.command("thousand", epilog=EXAMPLES)
     def play_thousand(

@@ -9,12 +9,12 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import hashlib
-import math
 from collections.abc import Iterable
 from typing import Any
 
-import glicko2
 import numpy as np
+from glicko2.math.algorithm import update_rating
+from glicko2.math.conversions import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi
 
 from dicehall.core.errors import DicehallError
 from dicehall.i18n.message import Message
@@ -24,6 +24,7 @@ START_RATING = 1500.0
 START_RD = 350.0
 START_VOL = 0.06
 PUZZLE_RD = 80.0
+TAU = 0.5  # Glickman's system constant (his example's; lichess uses 0.75 for its puzzles)
 """A puzzle's rating deviation: its rating is set from its difficulty and margin and never moves."""
 PROVISIONAL_RD = 110.0
 """A player's puzzle rating is shown as provisional ("?") while its deviation is above this."""
@@ -48,16 +49,6 @@ def puzzle_id(p: Puzzle) -> str:
     return hashlib.sha256(p.key.encode()).hexdigest()[:12]
 
 
-class _Glicko2(glicko2.Player):  # type: ignore[misc]
-    """glicko2 2.1.0's player with the volatility step as Glickman's paper has it: its ``_f`` uses the rating
-    (mu) where the paper has the deviation (phi); the paper's example agrees either way (mu = 0 there)."""
-
-    def _f(self, x: float, delta: float, v: float, a: float) -> float:
-        phi2: float = self._Player__rd**2
-        ex = math.exp(x)
-        return float(ex * (delta**2 - phi2 - v - ex) / (2 * (phi2 + v + ex) ** 2) - (x - a) / self._tau**2)
-
-
 @dataclasses.dataclass(frozen=True)
 class Skill:
     rating: float = START_RATING
@@ -69,11 +60,16 @@ class Skill:
         return self.rd > PROVISIONAL_RD
 
 
+def update(player: Skill, games: Iterable[tuple[float, float, float]]) -> Skill:
+    """Glickman's Glicko-2 update of one rating period: ``games`` are (opponent's rating, its RD, score)."""
+    opponents = [(rating_to_mu(r), rd_to_phi(rd), score) for r, rd, score in games]
+    new = update_rating(rating_to_mu(player.rating), rd_to_phi(player.rd), player.vol, opponents, tau=TAU)
+    return Skill(mu_to_rating(new.mu), phi_to_rd(new.phi), new.sigma)
+
+
 def rate(player: Skill, against: float, solved: bool) -> Skill:
     """The player's Glicko-2 rating after one puzzle (a game against the puzzle, one rating period)."""
-    g = _Glicko2(player.rating, player.rd, player.vol)
-    g.update_player([against], [PUZZLE_RD], [1.0 if solved else 0.0])
-    return Skill(float(g.rating), float(g.rd), float(g.vol))
+    return update(player, [(against, PUZZLE_RD, 1.0 if solved else 0.0)])
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from dicehall.core.analysis import analyze, has_evaluator
@@ -91,9 +92,15 @@ class Analyst(Subscriber):
     def run_once(self) -> list[str]:
         """Claim up to ``batch`` finished tables and analyse them; returns the ones this call handled."""
         store = self._open()
+        return self.analyse(store.analysis_candidates(self.batch, time.time() - STALE))
+
+    def analyse(self, table_ids: Iterable[str]) -> list[str]:
+        """Claim and analyse these finished tables (a test or tool that wants its own, whatever else waits);
+        returns the ones this call handled."""
+        store = self._open()
         now = time.time()
         handled = []
-        for table_id in store.analysis_candidates(self.batch, now - STALE):
+        for table_id in table_ids:
             if not store.claim_analysis(table_id, time.time(), now - STALE):
                 continue  # another process took it
             figures = self._figures(store, table_id)

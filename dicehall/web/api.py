@@ -246,6 +246,7 @@ def _too_many(exc: LimitExceeded, request: Request, player: Player | None = None
     """A 429 with an honest ``Retry-After``, the refusal as words and as a message id, and, when a player's own
     unfinished tables are what is full, those tables (so that the page can offer to resign the oldest)."""
     seconds = max(1, math.ceil(exc.retry_after))
+    _manager(request).metrics.rate_limited(exc.code)
     body: dict[str, Any] = {
         "detail": str(exc),
         "code": exc.code,

@@ -17,10 +17,12 @@ from dicehall.web import (
     api,
     auth,
     fairdice_api,
+    health,
     profile_api,
     push_api,
     puzzles_api,
     ratings_api,
+    strategy_api,
 )
 from dicehall.web.analyst import Analyst, analyst_from_env
 from dicehall.web.assets import HashedAssets
@@ -120,11 +122,13 @@ def create_app(
 
     app = FastAPI(title="dicehall", lifespan=lifespan)
     app.include_router(api.router)
+    app.include_router(health.router)  # /healthz, /readyz, /metrics
     app.include_router(analysis_api.router)
     app.include_router(fairdice_api.router)  # GET .../verify: the dice checked from the record
     app.include_router(profile_api.router)
     app.include_router(ratings_api.router)
     app.include_router(puzzles_api.router)  # Dice 1000 puzzles and their ratings
+    app.include_router(strategy_api.router)  # Dice 1000's solved strategy as maps
     app.include_router(auth.router)  # accounts with passkeys
     app.include_router(push_api.router)  # Web Push subscriptions
     app.add_exception_handler(auth.AuthRefused, auth.refused)
@@ -147,6 +151,7 @@ def create_app(
         @app.get("/player/{rest:path}", include_in_schema=False)
         @app.get("/leaderboard/{rest:path}", include_in_schema=False)
         @app.get("/puzzles/{rest:path}", include_in_schema=False)
+        @app.get("/strategy/{rest:path}", include_in_schema=False)
         def spa(rest: str = "") -> Response:
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -164,6 +169,7 @@ def create_app(
         @app.get("/player/{rest:path}", include_in_schema=False)
         @app.get("/leaderboard/{rest:path}", include_in_schema=False)
         @app.get("/puzzles/{rest:path}", include_in_schema=False)
+        @app.get("/strategy/{rest:path}", include_in_schema=False)
         def not_built(rest: str = "") -> HTMLResponse:
             return HTMLResponse(NOT_BUILT)
 

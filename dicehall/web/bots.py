@@ -12,6 +12,7 @@ import contextlib
 import logging
 import os
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -145,9 +146,12 @@ class BotRunner:
         # Cached worker states are keyed by the log position; an undo (real dice) rewinds the game, so from then
         # on the table goes by a fresh key.
         key = table.id if not table.undos else f"{table.id}~{table.undos}"
+        started = time.perf_counter()
         try:
             text = await self.pool.choose(key, request, table.moves, len(table.moves))
-            return state.string_to_action(text)
+            action = state.string_to_action(text)
+            self.manager.metrics.bot_moved(table.meta.game, time.perf_counter() - started, fallback=False)
+            return action
         except BotTimeout as exc:
             log.warning(
                 "table %s: bot %s (seat %d) %s at event %d; a random legal move is played instead",
@@ -162,4 +166,5 @@ class BotRunner:
                 "table %s: bot %s (seat %d) failed: %s; playing a random legal move", table.id, bot, seat, exc
             )
         self.fallbacks += 1
+        self.manager.metrics.bot_moved(table.meta.game, time.perf_counter() - started, fallback=True)
         return RandomAgent().choose(state, np.random.default_rng(seed))

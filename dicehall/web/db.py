@@ -11,6 +11,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -361,6 +362,19 @@ def check_database(url: str) -> None:
         engine.dispose()
 
 
+@cache
+def migration_head() -> str:
+    """The schema revision this release's migrations end at."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
+
+
 def migrate(engine: Engine) -> None:
     """Apply the Alembic migrations shipped with the package (idempotent)."""
     from alembic import command
@@ -474,6 +488,14 @@ class Store:
     def ping(self) -> None:
         self._conn.exec_driver_sql("SELECT 1").fetchall()
         self._conn.rollback()
+
+    def migration_state(self) -> tuple[str | None, str]:
+        """The database's schema revision and the one this release needs (equal once migrated)."""
+        try:
+            current = self._conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+        finally:
+            self._conn.rollback()
+        return (None if current is None else str(current)), migration_head()
 
     # -- writes (each one transaction, committed before the caller broadcasts anything) ---------------------
     def create_table(self, meta: TableMeta, turn: Sequence[int] = ()) -> None:

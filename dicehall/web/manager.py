@@ -48,6 +48,7 @@ from dicehall.web.live import (
     turn_seats,
 )
 from dicehall.web.lobby import Lobby
+from dicehall.web.metrics import Metrics, NoMetrics
 from dicehall.web.owners import Elsewhere, LeaseLost, Owners
 from dicehall.web.protocol import CreateTable
 from dicehall.web.ratings import RatedGame, decide, table_changes
@@ -137,6 +138,16 @@ class TableManager:
         """Every open client connection (joined or not), for the 'server restarting' close."""
         self.bots = BotRunner(self, self.settings, bot_setup, rand)
         self.lifecycle = Lifecycle(self)
+        self.metrics = Metrics() if self.settings.metrics != "off" else NoMetrics()
+        self.metrics.watch(
+            lambda: {
+                "live": len(self.tables),
+                "unloaded": self.lifecycle.unloaded,
+                "sockets": len(self.connections),
+            }
+        )
+        self.leases_renewed: float | None = None
+        """When this process last renewed its table leases (several processes on one database), for /readyz."""
         self.rematches = Rematches(self)
         self.pusher: Pusher | None = None
         """Web Push (push.py), set by the app; None: nobody is notified away from the page."""
@@ -178,6 +189,7 @@ class TableManager:
         """Start the lobby's LISTEN and the lease keeper (only when the database is shared)."""
         self.lobby.start()
         if self.owners is not None:
+            self.leases_renewed = time.monotonic()
             self._leases = asyncio.get_running_loop().create_task(self._keep_leases(self.owners))
 
     async def _keep_leases(self, owners: Owners) -> None:
@@ -189,12 +201,24 @@ class TableManager:
                     table = self.tables.get(table_id)
                     if table is not None:
                         self._lost(table)
+                self.leases_renewed = time.monotonic()
                 for table_id in owners.orphans():
                     if table_id not in self.tables:
                         with contextlib.suppress(Elsewhere, TableError):
                             self.get(table_id)
             except Exception:  # the database is away: the leases may lapse, the fence keeps the logs right
                 log.exception("renewing the table leases failed")
+
+    def leases_kept(self) -> bool:
+        """Whether this process keeps its table leases (always, with a database of its own)."""
+        if self.owners is None:
+            return True
+        alive = self._leases is not None and not self._leases.done()
+        return (
+            alive
+            and self.leases_renewed is not None
+            and time.monotonic() - self.leases_renewed < self.owners.ttl
+        )
 
     def _fence(self, table_id: str) -> Any:
         return None if self.owners is None else self.owners.fence(table_id)
@@ -898,6 +922,7 @@ class TableManager:
         state = table.state
         pending: list[tuple[StoredEvent, str, dict[str, Any]]] = []
         now = time.time()
+        started = time.perf_counter()
         base = table.seq
         table.together = (
             None  # a simultaneous group's choices are committed now: views show the table after them
@@ -992,6 +1017,8 @@ class TableManager:
             raise TableError(
                 "server_error", f"the move could not be saved ({type(exc).__name__}); try again"
             ) from None
+        rolled = sum(1 for ev, _, _ in pending if ev.actor == "chance")
+        self.metrics.committed(table.meta.game, len(pending) - rolled, rolled, time.perf_counter() - started)
         changed = status != table.meta.status
         table.meta.status = status
         rated = rated_after(table, finish)

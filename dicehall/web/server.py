@@ -4,11 +4,28 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import socket
 from typing import Any
 
 from dicehall.i18n import Message, tr
 from dicehall.web.db import SQLITE_SYNC_MODES
+
+SERVE_ENV = frozenset(
+    "DICEHALL_" + name
+    for name in (
+        "HOST",
+        "PORT",
+        "DB",
+        "BOT_DELAY",
+        "SQLITE_SYNC",
+        "SETTINGS",
+        "TRUSTED_PROXY",
+        "NODE_URL",
+        "PUBLIC_ORIGIN",
+    )
+)
+"""``dicehall serve``'s options as environment variables (Typer reads them; a flag wins)."""
 
 WS_MAX_FRAME = 64 * 1024
 """The transport drops frames above this; frames between 4 KiB and this get a ``too_large`` error."""
@@ -67,11 +84,14 @@ def serve(
 
         check_node_url(node_url, db)
     check_database(db)
-    settings = ServerSettings.from_toml(settings_file) if settings_file else None
+    # the default, then the file, then DICEHALL_<KEY> variables, then the flags (which Typer also reads from
+    # DICEHALL_<OPTION>)
+    settings = ServerSettings.from_toml(settings_file) if settings_file else ServerSettings()
+    settings = settings.with_env(os.environ, also=SERVE_ENV)
     if public_origin is not None:
-        settings = (settings or ServerSettings()).with_values({"public_origin": public_origin})
+        settings = settings.with_values({"public_origin": public_origin})
     app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync, settings=settings, node_url=node_url)
-    grace = (settings or ServerSettings()).shutdown_grace
+    grace = settings.shutdown_grace
     if log_level.lower() in ("info", "debug"):
         print(tr("serve.open", host=host, port=str(port), db=db), flush=True)
     config = uvicorn.Config(

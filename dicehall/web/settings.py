@@ -1,12 +1,17 @@
-"""Server settings: every limit a public site needs, with defaults for a small site, from a TOML file and flags.
+"""Server settings: every limit a public site needs, with defaults for a small site, from a TOML file, the
+environment and flags.
 
-``dicehall serve --settings FILE`` reads the keys below (top level or under ``[server]``); command-line options
-override the file. Unknown keys and values out of range are refused with a message naming the key.
+``dicehall serve --settings FILE`` reads the keys below (top level or under ``[server]``); each key can also come
+from a ``DICEHALL_<KEY>`` variable (``DICEHALL_BOT_WORKERS=4``), and ``serve``'s own options from theirs
+(``DICEHALL_PORT``, ``DICEHALL_DB``, ...). A flag wins over the environment, the environment over the file, the
+file over the default. Unknown keys and values out of range are refused at start with a message naming the key or
+the variable; an unknown ``DICEHALL_`` variable is logged as ignored (``.env.example`` lists them all).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import tomllib
 from collections.abc import Mapping
@@ -17,6 +22,15 @@ from urllib.parse import urlsplit
 
 class SettingsError(ValueError):
     """A settings file or option the server cannot use; the message names the key and what is allowed."""
+
+
+ENV_PREFIX = "DICEHALL_"
+INTERNAL_ENV = frozenset({"DICEHALL_ANALYST", "DICEHALL_WARM_UP"})
+"""Switches the test suite uses (background analyses, start-up warm-up), documented where they are read."""
+
+
+def env_name(key: str) -> str:
+    return ENV_PREFIX + key.upper()
 
 
 PUSH_SERVICES = (
@@ -102,13 +116,33 @@ class ServerSettings:
         },
     )
 
+    metrics: str = dataclasses.field(
+        default="loopback",
+        metadata={
+            "doc": "who may read /metrics: loopback (this machine: a Prometheus beside the server), open (anyone), "
+            "off (nothing is counted); with metrics_token set, whoever sends it",
+            "check": "metrics",
+        },
+    )
+    metrics_token: str = dataclasses.field(
+        default="",
+        metadata={
+            "doc": "a secret of at least 16 characters: /metrics then answers whoever sends "
+            "'Authorization: Bearer TOKEN' (Prometheus: authorization.credentials)",
+            "check": "token",
+        },
+    )
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.type in ("str", str):
-                {"hosts": check_hosts, "contact": check_contact}.get(
-                    f.metadata.get("check", ""), check_origin
-                )(f.name, value)
+                {
+                    "hosts": check_hosts,
+                    "contact": check_contact,
+                    "metrics": check_metrics,
+                    "token": check_token,
+                }.get(f.metadata.get("check", ""), check_origin)(f.name, value)
                 continue
             kind = int if f.type in ("int", int) else float
             if isinstance(value, bool) or not isinstance(value, int | float):
@@ -131,6 +165,35 @@ class ServerSettings:
             raise SettingsError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         changes = {k: v for k, v in values.items() if v is not None}
         return dataclasses.replace(self, **changes)
+
+    def with_env(self, environ: Mapping[str, str], also: frozenset[str] = frozenset()) -> ServerSettings:
+        """These settings with every ``DICEHALL_<KEY>`` of ``environ`` applied; ``also``: other variables of ours
+        (the serve command's options). A bad value is refused, the variable named; an unknown ``DICEHALL_``
+        variable is logged as ignored."""
+        fields = {env_name(f.name): f for f in dataclasses.fields(self)}
+        known = set(fields) | INTERNAL_ENV | also
+        unknown = sorted(k for k in environ if k.startswith(ENV_PREFIX) and k not in known)
+        if unknown:  # (a typo, or a developer tool's own variable: said, not refused)
+            logging.getLogger("dicehall.web").warning(
+                "ignored: %s (not a setting; settings: %s)",
+                ", ".join(unknown),
+                ", ".join(sorted(known - INTERNAL_ENV)),
+            )
+        out = self
+        for var, f in fields.items():
+            text = environ.get(var)
+            if text is None or text == "":
+                continue
+            try:
+                value: Any = (
+                    text
+                    if f.type in ("str", str)
+                    else _number(text, int if f.type in ("int", int) else float)
+                )
+                out = out.with_values({f.name: value})
+            except (SettingsError, ValueError) as exc:
+                raise SettingsError(f"{var}: {exc}") from None
+        return out
 
     @classmethod
     def from_toml(cls, path: str | Path) -> ServerSettings:
@@ -167,6 +230,24 @@ class ServerSettings:
     def describe(cls) -> list[tuple[str, Any, str]]:
         """(name, default, doc) of every setting, for docs and ``--help``."""
         return [(f.name, f.default, f.metadata["doc"]) for f in dataclasses.fields(cls)]
+
+
+def _number(text: str, kind: type) -> int | float:
+    try:
+        return int(text) if kind is int else float(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise SettingsError(f"must be {what}, got {text!r}") from None
+
+
+def check_metrics(name: str, value: object) -> None:
+    if value not in ("loopback", "open", "off"):
+        raise SettingsError(f"setting {name} must be loopback, open or off, got {value!r}")
+
+
+def check_token(name: str, value: object) -> None:
+    if not isinstance(value, str) or (value and (len(value) < 16 or not value.isprintable() or " " in value)):
+        raise SettingsError(f"setting {name} must be empty or at least 16 characters without spaces")
 
 
 def check_hosts(name: str, value: object) -> None:

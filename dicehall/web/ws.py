@@ -152,6 +152,12 @@ async def websocket_endpoint(ws: WebSocket, manager: TableManager) -> None:
             await writer
 
 
+def refuse(conn: Connection, manager: TableManager, message: dict[str, Any]) -> None:
+    """Send ``message`` (an ``error``) to this client only, and count it by its code."""
+    manager.metrics.refused(str(message.get("code")))
+    conn.send(message)
+
+
 def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> None:
     """One client frame. Errors go back to this client only; nothing changes."""
     if conn.closing:
@@ -167,32 +173,37 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
             f"send again in {wait:.2f} s",
         )
         refusal["retry_after"] = round(wait, 3)
-        conn.send(refusal)
+        manager.metrics.rate_limited("ws_messages")
+        refuse(conn, manager, refusal)
         if verdict == "close":
             conn.close(1008, f"message rate over {rate:g}/s for too long; reconnect and slow down")
         return
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
-        conn.send(error("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes; got {size}"))
+        refuse(
+            conn,
+            manager,
+            error("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes; got {size}"),
+        )
         return
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        conn.send(error("bad_message", "not valid JSON; send one JSON object per frame"))
+        refuse(conn, manager, error("bad_message", "not valid JSON; send one JSON object per frame"))
         return
     if not isinstance(data, dict):
-        conn.send(error("bad_message", "a message must be a JSON object with a 'type'"))
+        refuse(conn, manager, error("bad_message", "a message must be a JSON object with a 'type'"))
         return
     kind = data.get("type")
     model = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
     if model is None:
         known = ", ".join(CLIENT_MESSAGES)
-        conn.send(error("unknown_type", f"unknown message type {kind!r}; known types: {known}"))
+        refuse(conn, manager, error("unknown_type", f"unknown message type {kind!r}; known types: {known}"))
         return
     try:
         msg = model.model_validate(data)
     except ValidationError as exc:
-        conn.send(error("bad_message", f"bad {kind!r} message: {_validation_message(exc)}"))
+        refuse(conn, manager, error("bad_message", f"bad {kind!r} message: {_validation_message(exc)}"))
         return
     try:
         if isinstance(msg, ActMsg | EnterMsg | UndoMsg | ResignMsg):
@@ -214,7 +225,7 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
         else:
             conn.send({"type": "pong"})
     except TableError as exc:
-        conn.send(error(exc.code, str(exc), exc.rule, exc.reason))
+        refuse(conn, manager, error(exc.code, str(exc), exc.rule, exc.reason))
     except Elsewhere as exc:
         if exc.url and not conn.forwarded and conn.table is None:
             conn.forward_to = exc.url  # the endpoint pipes this connection to the owner from now on
@@ -223,7 +234,7 @@ def handle_frame(conn: Connection, manager: TableManager, raw: str | bytes) -> N
             conn.shutdown(1013, "the table is moving to another server process; reconnect")
     except Exception:  # a bug must not cost the client its connection, nor leak details
         log.exception("error handling a %r message", kind)
-        conn.send(error("server_error", "the server failed on this message; nothing changed"))
+        refuse(conn, manager, error("server_error", "the server failed on this message; nothing changed"))
 
 
 def join(conn: Connection, manager: TableManager, msg: JoinMsg) -> None:

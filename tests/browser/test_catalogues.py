@@ -17,6 +17,7 @@ from dicehall.core.agents import bots_for
 from dicehall.core.game import game_names, get_game
 from dicehall.i18n import BROWSER_PREFIXES, load_catalog
 from dicehall.thousand.puzzles import THEMES
+from dicehall.thousand.solver.strategy import SITUATIONS
 from dicehall.web.limits import MESSAGE_IDS as LIMIT_MESSAGE_IDS
 from dicehall.web.protocol import ERROR_CODES
 
@@ -81,6 +82,12 @@ def dynamic_ids() -> set[str]:
     page_themes = re.search(r"const THEMES = \[(.*?)\];", (WEB / "puzzles.ts").read_text(encoding="utf-8"))
     assert page_themes and re.findall(r'"([a-z ]+)"', page_themes.group(1)) == list(THEMES)
     ids |= {f"puzzle.theme.{theme.replace(' ', '_')}" for theme in THEMES}
+    # the strategy page's situations (strategy.ts situationWords), the same as the maps'
+    page_situations = re.search(
+        r"const SITUATIONS = \[(.*?)\]", (WEB / "strategy.ts").read_text(encoding="utf-8")
+    )
+    assert page_situations and tuple(re.findall(r'"(\w+)"', page_situations.group(1))) == SITUATIONS
+    ids |= {f"strategy.page.situation.{s}" for s in SITUATIONS}
     topics = re.findall(r'\[\s*"(\w+)",\s*(?:\[|rest\])', (WEB / "rulesform.ts").read_text(encoding="utf-8"))
     ids |= {f"rules.group.{t}" for t in topics}
     for name in games_with_a_view():

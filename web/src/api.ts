@@ -337,6 +337,8 @@ export const api = {
   player: (id: string) => request<PlayerProfile>("GET", `/api/players/${encodeURIComponent(id)}`),
   nextPuzzle: (theme: string) => request<PuzzlePosition>("GET", `/api/puzzles/thousand/next${theme ? `?theme=${encodeURIComponent(theme)}` : ""}`),
   puzzle: (id: string) => request<PuzzlePosition>("GET", `/api/puzzles/thousand/${encodeURIComponent(id)}`),
+  /** Classic Dice 1000's solved strategy as maps (docs/strategy.md). */
+  strategy: () => request<StrategyData>("GET", "/api/strategy/thousand"),
   answerPuzzle: (id: string, choice: string) => request<PuzzleVerdict>("POST", `/api/puzzles/thousand/${encodeURIComponent(id)}/answer`, { choice }),
   leaderboard: (game: string) => request<Leaderboard>("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
@@ -524,4 +526,68 @@ export function saveToken(table: string, seat: number, token: string): void {
 
 export function forgetTokens(table: string): void {
   localStorage.removeItem(TOKEN_KEY(table));
+}
+
+/** One situation's maps, indexed [own score][opponent's score] along `StrategyData.scores` (docs/strategy.md). */
+export interface StrategyMapData {
+  win: number[][];
+  /** The smallest turn total to bank with 1..5 dice in hand (null: never, keep rolling). */
+  bank: (number | null)[][][];
+  /** Bit n-1: with n dice optimal play rolls again at some larger total (the dump truck's landing not counted). */
+  mixed: number[][];
+  /** The totals above each threshold where optimal play rolls, as [first, last] runs. */
+  rolls_above: number[][][][][];
+}
+
+/** `GET /api/strategy/thousand`. */
+export interface StrategyData {
+  preset: string;
+  step: number;
+  scores: number[];
+  rules: {
+    target: number;
+    open_min: number;
+    pits: number[][];
+    barrel: number | null;
+    barrel_attempts: number;
+    barrel_fall_penalty: number;
+    barrel_falls_to_zero: number;
+    bolts_count: number;
+    bolt_penalty: number;
+    dump_truck: number | null;
+    overtake_penalty: number;
+  };
+  shipped: boolean;
+  max_error: number;
+  first_player: number;
+  situations: Record<"plain" | "bolts" | "falls", StrategyMapData>;
+  opening: { win: number[]; bank: (number | null)[][]; mixed: number[]; rolls_above: number[][][][] };
+  on_barrel: { rows: { attempt: number; falls: number }[]; win: number[][] } | null;
+  house_rules: HouseRules;
+}
+
+/** A rate or a mean with its 95 % interval. */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+}
+
+/** Every preset played by bot:expert against itself (dicehall/thousand/house_rules.py). */
+export interface HouseRules {
+  bot: string;
+  games: number;
+  seed: number;
+  command: string;
+  presets: {
+    preset: string;
+    first_player_wins: Estimate;
+    turns: Estimate;
+    games_with_dump_truck: Estimate;
+    games_with_barrel_fall: Estimate;
+    barrel_falls_per_game: number;
+    bolt_penalties_per_game: number;
+    dump_truck: boolean;
+    barrel: string;
+  }[];
 }

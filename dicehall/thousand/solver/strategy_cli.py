@@ -1,0 +1,176 @@
+"""``dicehall strategy thousand``: the solved banking thresholds and win chances of classic Dice 1000 as tables.
+
+Rows are the mover's score, columns the opponent's; a table wider than the terminal (or 80 columns, whichever
+is narrower) is printed in blocks of opponent's scores, so no value is ever cut.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+from rich.markup import escape
+
+from dicehall.core.cli_options import console, fail
+from dicehall.core.cli_tables import fit
+from dicehall.core.errors import DicehallError
+from dicehall.i18n import Translator, current
+from dicehall.i18n.message import Message
+from dicehall.thousand import house_rules
+from dicehall.thousand.solver import strategy as st
+
+CELL = 5
+"""Characters a cell takes: a threshold of up to three digits, the ``*`` mark and a space."""
+MAX_WIDTH = 80
+
+
+def _group(app: typer.Typer) -> typer.Typer:
+    for info in app.registered_groups:
+        if info.name == "strategy" and isinstance(info.typer_instance, typer.Typer):
+            return info.typer_instance
+    group = typer.Typer(help="The solved strategy of a game as tables.", no_args_is_help=True)
+    app.add_typer(group, name="strategy")
+    return group
+
+
+def grid_lines(
+    t: Translator, scores: list[int], cells: list[list[str]], corner: str, width: int
+) -> list[str]:
+    """``cells[own][opponent]`` under a header of opponent's scores, in blocks of columns that fit ``width``."""
+    label = max(len(corner), *(len(t.number(s)) for s in scores)) + 1
+    per_block = max(1, (width - label) // CELL)
+    out: list[str] = []
+    for start in range(0, len(scores), per_block):
+        cols = range(start, min(start + per_block, len(scores)))
+        out.append(corner.ljust(label) + "".join(t.number(scores[j]).rjust(CELL) for j in cols))
+        for i, own in enumerate(scores):
+            out.append(t.number(own).rjust(label - 1) + " " + "".join(cells[i][j].rjust(CELL) for j in cols))
+        out.append("")
+    return out
+
+
+def threshold_cells(t: Translator, data: dict[str, Any], dice: int) -> list[list[str]]:
+    bank, mixed = data["bank"], data["mixed"]
+    return [
+        [
+            ("—" if b[dice - 1] is None else t.number(b[dice - 1])) + ("*" if m >> (dice - 1) & 1 else "")
+            for b, m in zip(row_b, row_m, strict=True)
+        ]
+        for row_b, row_m in zip(bank, mixed, strict=True)
+    ]
+
+
+def win_cells(t: Translator, data: dict[str, Any]) -> list[list[str]]:
+    return [[t.fixed(w * 100, 0) for w in row] for row in data["win"]]
+
+
+def report_lines(
+    t: Translator, maps: dict[str, Any], situation: str, dice: list[int], width: int
+) -> list[str]:
+    data = maps["situations"][situation]
+    scores = maps["scores"]
+    corner = t("strategy.cli.corner")
+    r = maps["rules"]
+    said = t(
+        f"strategy.cli.situation.{situation}",
+        bolts=max(r["bolts_count"] - 1, 0),
+        penalty=r["bolt_penalty"],
+        falls=max(r["barrel_falls_to_zero"] - 1, 0),
+    )
+    out = [said, t("strategy.cli.axes"), ""]
+    for k in dice:
+        out.append(t.plural("strategy.cli.bank_with", k))
+        out.extend(grid_lines(t, scores, threshold_cells(t, data, k), corner, width))
+    out.append(t("strategy.cli.win"))
+    out.extend(grid_lines(t, scores, win_cells(t, data), corner, width))
+    out.append(t("strategy.cli.marks"))
+    return out
+
+
+def _simulate(games: int, seed: int) -> dict[str, Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True
+    ) as bar:
+        tasks = {p: bar.add_task(p, total=games) for p in house_rules.PRESETS}
+        return house_rules.effects(games, seed, progress=lambda p, done: bar.update(tasks[p], completed=done))
+
+
+def _pct(t: Translator, r: dict[str, float]) -> str:
+    """A rate and its interval in two lines: "51.2 %" over "49.8–52.6"."""
+    return f"{t.fixed(100 * r['value'], 1)} %\n{t.fixed(100 * r['low'], 1)}–{t.fixed(100 * r['high'], 1)}"
+
+
+def print_effects(t: Translator, data: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(
+        title=t("strategy.cli.presets.title", games=data["games"], seed=data["seed"]), title_justify="left"
+    )
+    for key in ("preset", "first", "turns", "dump", "fall", "falls"):
+        table.add_column(t(f"strategy.cli.presets.col.{key}"), justify="left" if key == "preset" else "right")
+    for row in data["presets"]:
+        turns = row["turns"]
+        table.add_row(
+            t(f"preset.thousand.{row['preset']}"),
+            _pct(t, row["first_player_wins"]),
+            f"{t.fixed(turns['value'], 1)}\n{t.fixed(turns['low'], 1)}–{t.fixed(turns['high'], 1)}",
+            _pct(t, row["games_with_dump_truck"]) if row["dump_truck"] else "—",
+            _pct(t, row["games_with_barrel_fall"]) if row["barrel"] != "none" else "—",
+            t.fixed(row["barrel_falls_per_game"], 2) if row["barrel"] != "none" else "—",
+        )
+    console.print(fit(table, console, width=min(console.width, MAX_WIDTH)))
+    console.print(escape(t("strategy.cli.presets.note", command=data["command"])), highlight=False)
+
+
+def register_strategy(app: typer.Typer) -> None:
+    group = _group(app)
+
+    @group.command("thousand")
+    def strategy_thousand(
+        dice: int = typer.Option(
+            None, "--dice", "-k", min=1, max=5, help="Only the table for this many dice in hand (1-5)."
+        ),
+        step: int = typer.Option(100, "--step", help="Score step of the rows and columns (a multiple of 5)."),
+        situation: str = typer.Option(
+            "plain",
+            "--situation",
+            help="plain (no bolts or falls), bolts (one bolt short of the penalty) or falls (one fall short of 0).",
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print the tables as one JSON object."),
+        presets: bool = typer.Option(
+            False, "--presets", help="The house rules' effects: every preset played by the expert bot."
+        ),
+        games: int = typer.Option(
+            None, "--games", "-n", min=10, help="With --presets: simulate this many games a preset anew."
+        ),
+        seed: int = typer.Option(
+            house_rules.DEFAULT_SEED, "--seed", help="With --presets and --games: the games' seed."
+        ),
+    ) -> None:
+        """Classic Dice 1000 solved for two: when to bank and your chance to win, by both scores."""
+        t = current()
+        if presets:
+            data = house_rules.shipped_effects() if games is None else _simulate(games, seed)
+            if as_json:
+                typer.echo(json.dumps(data, indent=1))
+            else:
+                print_effects(t, data)
+            return
+        try:
+            if situation not in st.SITUATIONS:
+                raise st.StrategyError(
+                    Message("strategy.refusal.situation", choices=", ".join(st.SITUATIONS))
+                )
+            maps = st.strategy(st.classic_table(), step, (situation,))
+        except DicehallError as exc:
+            raise fail(exc) from None
+        if as_json:
+            typer.echo(json.dumps(maps, separators=(",", ":")))
+            return
+        counts = [dice] if dice else [5, 4, 3, 2, 1]
+        width = min(console.width, MAX_WIDTH)
+        for line in report_lines(t, maps, situation, counts, width):
+            console.print(escape(line), highlight=False)  # prose wraps at the width, the grids fit it

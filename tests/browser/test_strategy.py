@@ -1,0 +1,126 @@
+"""The Dice 1000 strategy page (web/src/strategy.ts) on the real server: a cell hovered, then one reached by the
+arrow keys, is said in words with the win % and the thresholds the API sent (and the API's numbers are the
+shipped table's); the bank map shows the API's threshold in its cells; the explanation, the legend and the map
+lie on screen at 1280×800 and 390×844 (English and Russian); no serious axe violation; screenshots go to
+``test-artifacts/strategy/``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .test_accessibility import violations
+from .test_one_screen import MEASURE_JS
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"desktop": (1280, 800, "en-US"), "phone": (390, 844, "ru-RU")}
+SEEN = ["[data-testid=strategy-details]", "[data-testid=strategy-legend]"]
+"""On screen without scrolling the page; the map's box starts on screen too (on a phone it scrolls inside its box
+and the page scrolls on to the rest of it)."""
+
+
+CENTRE_JS = """(e) => {
+  e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  const r = e.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  return {x, y, hit: e.contains(document.elementFromPoint(x, y))};
+}"""
+"""Scrolls a cell to the middle of the map's box (and the page) and gives its centre on screen."""
+
+
+def number(text: str) -> float:
+    return float(re.sub(r"[\s %\u00a0\u202f]", "", text.replace(",", ".")))
+
+
+def said_win(page: Any) -> float:
+    return number(page.get_by_test_id("strategy-win").inner_text())
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_cells_said_in_words_with_the_apis_numbers(
+    new_page: Any, server: Server, artifacts: Path, size: str
+) -> None:
+    width, height, locale = SIZES[size]
+    shots = artifacts / "strategy"
+    shots.mkdir(exist_ok=True)
+    page = new_page(width, height, locale=locale)
+    with page.expect_response(lambda r: r.url.endswith("/api/strategy/thousand")) as got:
+        page.goto("/strategy/thousand")
+    data = got.value.json()
+    scores = data["scores"]
+    plain = data["situations"]["plain"]
+    page.locator("[data-testid=strategy-map] .cell").first.wait_for()
+
+    # hover: a cell in the 500 row against 300
+    i, j = scores.index(500), scores.index(300)
+    target = page.locator("[data-testid=strategy-map] .cell[data-own='500'][data-opp='300']")
+    # into the middle of the map's own scrolling box first (on a phone the cell starts outside it)
+    box = target.evaluate(CENTRE_JS)
+    assert box["hit"], f"the cell is under the pointer at its centre: {box}"
+    page.mouse.move(box["x"], box["y"])
+    expected = round(plain["win"][i][j] * 100, 1)
+    page.wait_for_function(
+        "(w) => document.querySelector('[data-testid=strategy-win]').textContent.replace(',', '.').startsWith(w)",
+        arg=str(expected),
+    )
+    assert said_win(page) == expected
+    words = page.get_by_test_id("strategy-position").inner_text().replace("\u00a0", "")
+    assert "500" in words and "300" in words
+    advice = (
+        page.locator("[data-testid=strategy-advice] li[data-dice='5']").inner_text().replace("\u00a0", "")
+    )
+    assert str(plain["bank"][i][j][4]) in advice
+
+    # keyboard: focus the first cell, move right twice and down once (0 vs 0 → 50 vs 100)
+    page.locator("[data-testid=strategy-map] .cell[tabindex='0']").focus()
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)
+    focused = page.evaluate("() => [document.activeElement.dataset.own, document.activeElement.dataset.opp]")
+    assert focused == [str(scores[1]), str(scores[2])]
+    assert said_win(page) == round(plain["win"][1][2] * 100, 1)
+    assert page.get_by_test_id("strategy-details").get_attribute("aria-live") == "polite"
+    on = page.evaluate(MEASURE_JS, [*SEEN, "[data-testid=strategy-map-box]"])  # from the top of the page
+    page.screenshot(path=str(shots / f"win-{size}.png"))
+    bad = [b for b in on["boxes"][:-1] if b.get("missing") or not b["inside"]]
+    box = on["boxes"][-1]
+    assert not bad and on["pageWidth"] <= on["W"], f"{size}: {bad} {on}"
+    assert box["top"] <= on["H"] - 120 and box["right"] <= on["W"], f"{size}: the map's box {box}"
+    if size == "desktop":
+        assert box["inside"], f"the whole map's box on screen at 1280×800: {box}"
+    assert not violations(page, f"strategy win map {size}")
+
+    # the bank map with 2 dice: the cell's number is the API's threshold
+    page.locator("label[for=strategy-kind-bank]").click()
+    page.locator("label[for=strategy-dice-2]").click()
+    cell = page.locator("[data-testid=strategy-map] .cell[data-own='300'][data-opp='0']")
+    cell.evaluate(CENTRE_JS)
+    k, m = scores.index(300), scores.index(0)
+    shown = (cell.locator("text").text_content() or "").replace("\u00a0", "").rstrip("*")
+    assert shown == str(plain["bank"][k][m][1])
+    cell.click()
+    chosen = page.locator("[data-testid=strategy-advice] li.chosen")
+    assert chosen.get_attribute("data-dice") == "2"
+    page.screenshot(path=str(shots / f"bank-{size}.png"))
+    assert not violations(page, f"strategy bank map {size}")
+
+
+def test_the_house_rules_table_shows_the_apis_figures(new_page: Any, artifacts: Path) -> None:
+    page = new_page(1280, 800, locale="pl-PL")
+    with page.expect_response(lambda r: r.url.endswith("/api/strategy/thousand")) as got:
+        page.goto("/strategy/thousand")
+    house = got.value.json()["house_rules"]
+    table = page.get_by_test_id("strategy-house-rules")
+    table.scroll_into_view_if_needed()
+    for row in house["presets"]:
+        cells = table.locator(f"tr[data-preset='{row['preset']}'] td")
+        first = cells.nth(0).inner_text().split("\n")[0]
+        assert number(first) == round(row["first_player_wins"]["value"] * 100, 1)
+        assert number(cells.nth(1).inner_text().split("\n")[0]) == round(row["turns"]["value"], 1)
+    assert str(house["games"]) in table.locator("caption").inner_text().replace("\u00a0", "").replace(" ", "")
+    page.screenshot(path=str(artifacts / "strategy" / "notes-desktop-pl.png"), full_page=True)
+    assert not violations(page, "strategy notes")
