@@ -33,7 +33,7 @@ def proficiency_table(a: Analysis, t: Translator) -> Table:
             fmt(totals.mean_loss, a.unit, digits=2) if totals.decisions else "–",
             f"[{BAND_STYLE[said]}]{t(f'proficiency.band.{said}')}[/]" if said else "",
             f"#{worst.n}" if worst else "",
-            f"-{fmt(worst.loss, a.unit, digits=2)}" if worst else "",  # a loss, however small it rounds
+            fmt(worst.loss, a.unit, digits=2) if worst else "",  # (the column says "lost": no minus sign)
         )
     return table
 

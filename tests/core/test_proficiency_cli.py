@@ -70,11 +70,7 @@ def test_the_end_of_a_game_shows_each_players_proficiency(
             band = a.band(totals.seat)
             assert band is not None and said == t(f"proficiency.band.{band}")
             worst = a.costliest(totals.seat)
-            assert (
-                worst is not None
-                and number == f"#{worst.n}"
-                and lost == "-" + fmt(worst.loss, a.unit, digits=2)
-            )
+            assert worst is not None and number == f"#{worst.n}" and lost == fmt(worst.loss, a.unit, digits=2)
     finally:
         reset_language()
     # the costliest decision is found by its number in the analysis the CLI names already
