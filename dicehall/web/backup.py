@@ -39,7 +39,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from dicehall.core.errors import DicehallError, RecordError
 from dicehall.core.fairdice import commitment, event_rng
 from dicehall.core.game import CHANCE
-from dicehall.core.record import Event, GameRecord, apply_event, is_resign, new_state
+from dicehall.core.record import Event, GameRecord, apply_event, new_state
 from dicehall.i18n.message import Message
 from dicehall.web.db import UNDO, Base, StoredEvent, make_engine, migrate, migration_head
 
@@ -207,8 +207,8 @@ def _lines(conn: Connection, progress: Progress | None) -> Iterator[str]:
                 progress(done, total)
 
 
-def _open_out(path: Path) -> IO[str]:
-    if path.name.endswith(".gz"):
+def _open_out(path: Path, gz: bool) -> IO[str]:
+    if gz:
         return io.TextIOWrapper(gzip.open(path, "wb", compresslevel=5), encoding="utf-8")
     return path.open("w", encoding="utf-8")
 
@@ -227,7 +227,7 @@ def export(url: str, to: Path, progress: Progress | None = None) -> dict[str, in
     engine = _snapshot_engine(url)
     tmp = to.with_name(to.name + ".part")
     try:
-        with engine.connect() as conn, conn.begin(), _open_out(tmp) as out:
+        with engine.connect() as conn, conn.begin(), _open_out(tmp, to.name.endswith(".gz")) as out:
             counts: dict[str, int] = {}
             for i, line in enumerate(_lines(conn, progress)):
                 if i == 0:
@@ -340,29 +340,21 @@ def check_log(row: dict[str, Any], stored: list[StoredEvent]) -> Any:
 def _replay_kept(table_id: str, state: Any, kept: list[StoredEvent], seed: str | None) -> Any:
     for ev in kept:
         event_ = Event(ev.actor, ev.move, ev.entered_by)
-        try:
-            if (
-                seed is not None
-                and ev.actor == "chance"
-                and ev.entered_by is None
-                and not is_resign(event_)
-                and state.current_player() == CHANCE
-                and state.action_to_string(state.sample_chance(event_rng(seed, ev.seq)))
-                != state.action_to_string(state.string_to_action(ev.move))
-            ):
+        if seed is not None and ev.actor == "chance" and state.current_player() == CHANCE:
+            expected = state.action_to_string(state.sample_chance(event_rng(seed, ev.seq)))
+            try:
+                got = state.action_to_string(state.string_to_action(ev.move))
+            except DicehallError:
+                got = expected  # unreadable: apply_event says why
+            if got != expected:
                 raise ImportRefused(
                     Message("backup.error.dice", table=table_id, event=ev.seq), table_id, ev.seq
                 )
+        try:
             apply_event(state, event_, ev.seq)
         except RecordError as exc:
             raise ImportRefused(
-                Message("backup.error.table", table=table_id, reason=exc.localized()), table_id, ev.seq
-            ) from None
-        except DicehallError as exc:
-            if isinstance(exc, ImportRefused):
-                raise
-            raise ImportRefused(
-                Message("backup.error.event", table=table_id, event=ev.seq), table_id, ev.seq
+                Message("backup.error.table", table=table_id, reason=exc.text or str(exc)), table_id, ev.seq
             ) from None
     return state
 
@@ -376,7 +368,7 @@ def _check_result(table_id: str, row: dict[str, Any], state: Any, last: int) -> 
     stored = json.loads(row["result"])
     actual = json.loads(json.dumps({"scores": state.scores(), "winners": state.winners()}))
     if not state.is_terminal() or stored != actual:
-        raise ImportRefused(Message("backup.error.result", table=table_id), table_id, last)
+        raise ImportRefused(Message("backup.error.result", table=table_id, event=last), table_id, last)
 
 
 def _parse(
@@ -404,7 +396,10 @@ def _parse(
         if name != GAMES:
             yield table, _check(table, item.get("row"), place), [], []
             continue
-        row = _check(table, item.get("row"), place)
+        raw = item.get("row")
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+            place = Message("backup.place.table", table=raw["id"], line=number)
+        row = _check(table, raw, place)
         table_id = row["id"]
         stored = _stored_events(table_id, item.get("events"))
         raw_seats = item.get("seats")
@@ -506,9 +501,9 @@ def _libpq_url(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def backup(url: str, to: Path, progress: Progress | None = None) -> str:
+def backup(url: str, to: Path, progress: Progress | None = None, pg_dump: bool | None = None) -> str:
     """A consistent copy of the database at ``url`` in ``to``; returns how: ``sqlite``, ``pg_dump`` or
-    ``export``."""
+    ``export``. ``pg_dump``: whether to use it (default: where it is on PATH)."""
     if url.startswith("sqlite"):
         src_path = _sqlite_path(url)
         if not Path(src_path).is_file():
@@ -526,7 +521,9 @@ def backup(url: str, to: Path, progress: Progress | None = None) -> str:
             src.close()
         os.replace(tmp, to)
         return "sqlite"
-    if shutil.which("pg_dump") is not None:
+    if pg_dump is None:
+        pg_dump = shutil.which("pg_dump") is not None
+    if pg_dump:
         tmp = to.with_name(to.name + ".part")
         try:
             subprocess.run(
