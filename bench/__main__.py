@@ -30,6 +30,7 @@ MODULES = {
     "ratings": "bench.ratings",
     "verify": "bench.verify",
     "strategy": "bench.strategy",
+    "backup": "bench.backup",
 }
 PARTS = list(MODULES)
 
