@@ -122,6 +122,11 @@ def _check(table: Table, row: Any, where: Message) -> dict[str, Any]:
     return out
 
 
+def _check_target(to: Path) -> None:
+    if not to.parent.is_dir():
+        raise BackupError(Message("backup.error.no_dir", dir=str(to.parent)))
+
+
 # -- reading a database in one snapshot ---------------------------------------------------------------------------
 def _snapshot_engine(url: str) -> Engine:
     """An engine whose transactions read one consistent snapshot: PostgreSQL REPEATABLE READ; SQLite a real
@@ -235,6 +240,7 @@ def _open_in(path: Path) -> IO[str]:
 def export(url: str, to: Path, progress: Progress | None = None) -> dict[str, int]:
     """Write every exported table of the database at ``url`` to ``to`` (JSON lines) from one snapshot; returns
     the row counts. The file appears whole or not at all (written beside it, then renamed)."""
+    _check_target(to)
     engine = _snapshot_engine(url)
     tmp = to.with_name(to.name + ".part")
     try:
@@ -528,6 +534,7 @@ def _libpq_url(url: str) -> str:
 def backup(url: str, to: Path, progress: Progress | None = None, pg_dump: bool | None = None) -> str:
     """A consistent copy of the database at ``url`` in ``to``; returns how: ``sqlite``, ``pg_dump`` or
     ``export``. ``pg_dump``: whether to use it (default: where it is on PATH)."""
+    _check_target(to)
     if url.startswith("sqlite"):
         src_path = _sqlite_path(url)
         if not Path(src_path).is_file():

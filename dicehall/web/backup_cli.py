@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dicehall.core.cli_options import console, fail
@@ -41,6 +42,15 @@ def _db(url: str | None) -> str:
     return url
 
 
+def _os_error(exc: OSError) -> str:
+    """A file that cannot be read or written, in the reader's words (the system's reason as it gives it)."""
+    return tr("cli.backup.os_error", file=str(exc.filename or ""), reason=exc.strerror or str(exc))
+
+
+def _say(text: str) -> None:
+    console.print(escape(text))  # a file name may hold [brackets]
+
+
 def _counts(counts: dict[str, int]) -> str:
     return tr("cli.backup.counts", tables=counts.get("dh_tables", 0), players=counts.get("dh_players", 0))
 
@@ -58,9 +68,11 @@ def register(app: typer.Typer) -> None:
         try:
             with _bar(tr("cli.backup.copying")) as step:
                 how = backup(url, to, step)
-        except (DicehallError, OSError) as exc:
+        except DicehallError as exc:
             raise fail(exc) from None
-        console.print(tr(f"cli.backup.done.{how}", file=str(to)), soft_wrap=True)
+        except OSError as exc:
+            raise fail(_os_error(exc)) from None
+        _say(tr(f"cli.backup.done.{how}", file=str(to)))
 
     @app.command("restore")
     def restore_cmd(
@@ -77,9 +89,11 @@ def register(app: typer.Typer) -> None:
         try:
             with _bar(tr("cli.backup.restoring")) as step:
                 kind = restore(url, source, force, step)
-        except (DicehallError, OSError) as exc:
+        except DicehallError as exc:
             raise fail(exc) from None
-        console.print(tr(f"cli.restore.done.{kind}", file=str(source)), soft_wrap=True)
+        except OSError as exc:
+            raise fail(_os_error(exc)) from None
+        _say(tr(f"cli.restore.done.{kind}", file=str(source)))
 
     @app.command("export")
     def export_cmd(
@@ -93,9 +107,11 @@ def register(app: typer.Typer) -> None:
         try:
             with _bar(tr("cli.backup.exporting")) as step:
                 counts = export(url, to, step)
-        except (DicehallError, OSError) as exc:
+        except DicehallError as exc:
             raise fail(exc) from None
-        console.print(tr("cli.export.done", file=str(to), what=_counts(counts)), soft_wrap=True)
+        except OSError as exc:
+            raise fail(_os_error(exc)) from None
+        _say(tr("cli.export.done", file=str(to), what=_counts(counts)))
 
     @app.command("import")
     def import_cmd(
@@ -111,6 +127,8 @@ def register(app: typer.Typer) -> None:
         try:
             with _bar(tr("cli.backup.importing")) as step:
                 counts = import_(url, source, step)
-        except (DicehallError, OSError) as exc:
+        except DicehallError as exc:
             raise fail(exc) from None
-        console.print(tr("cli.import.done", file=str(source), what=_counts(counts)), soft_wrap=True)
+        except OSError as exc:
+            raise fail(_os_error(exc)) from None
+        _say(tr("cli.import.done", file=str(source), what=_counts(counts)))

@@ -296,3 +296,7 @@ def test_the_commands_say_what_they_did_and_refuse_to_overwrite(exported, db_url
     r = runner.invoke(app, ["--lang", "en", "restore", "--db", target, "--from", str(copy), "--force"])
     assert r.exit_code == 0 and "Restored the SQLite backup" in r.output
     assert table_states(target) == table_states(db_url)
+    r = runner.invoke(
+        app, ["--lang", "en", "export", "--db", db_url, "--to", str(tmp_path / "no" / "x.jsonl")]
+    )
+    assert r.exit_code == 2 and "there is no folder" in r.output
