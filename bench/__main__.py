@@ -31,6 +31,7 @@ MODULES = {
     "verify": "bench.verify",
     "strategy": "bench.strategy",
     "metrics": "bench.metrics",
+    "backup": "bench.backup",
 }
 PARTS = list(MODULES)
 

@@ -260,6 +260,7 @@ def _register_games() -> None:
         "dicehall.core.cli_history",
         "dicehall.core.cli_ratings",
         "dicehall.core.verify_cli",
+        "dicehall.web.backup_cli",
     ):
         if module not in _registered:
             importlib.import_module(module).register(app)
