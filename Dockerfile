@@ -2,7 +2,7 @@
 # (uv.lock, `uv sync --locked`), builds the front end with Node 20 and compiles the Numba kernels once (what
 # `make kernels` does); the run stage is a slim Python with only the virtual environment, as a non-root user.
 #
-#   docker build -t dicehall .        (or podman build)
+#   docker build -t dicehall .        (or: podman build --format docker, which keeps the HEALTHCHECK)
 #   docker run -p 8000:8000 -v dicehall-data:/data dicehall
 #
 # The base images are arguments so that a machine without a registry can build from local ones.
@@ -51,6 +51,6 @@ USER dicehall
 EXPOSE 8000
 # /healthz: the process answers (liveness); /readyz adds the database and its migrations (docs/web.md)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request as u; sys.exit(u.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
+    CMD ["python", "-c", "import os, sys, urllib.request as u; port = os.environ.get('DICEHALL_PORT', '8000'); sys.exit(u.urlopen('http://127.0.0.1:' + port + '/healthz', timeout=4).status != 200)"]
 # The server applies the database's migrations itself before it listens (dicehall/web/db.py, Store).
 CMD ["dicehall", "serve"]
