@@ -28,16 +28,18 @@ COPY . .
 RUN cd web && npm run build
 # The package itself installed into the environment (not a link to /opt/dicehall), with PostgreSQL's driver
 RUN /opt/uv/bin/uv sync --locked --no-editable --extra postgres --python python3.11
-# make kernels: the Clever rules and bot:master compiled into NUMBA_CACHE_DIR now, not by the first game
-RUN .venv/bin/python -c "import dicehall.web.botwarm" \
-    && .venv/bin/python -c "import dicehall.clever.blocks as b; b.warm()"
+# make kernels: the Clever rules and bot:master compiled into NUMBA_CACHE_DIR now, not by the first game. From /,
+# so that the installed package is compiled (Numba keys its cache by the source's path), not the tree here.
+RUN cd / && /opt/dicehall/.venv/bin/python -c "import dicehall.web.botwarm" \
+    && /opt/dicehall/.venv/bin/python -c "import dicehall.clever.blocks as b; b.warm()"
 
 FROM ${PYTHON_IMAGE}
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin dicehall \
     && mkdir /data && chown dicehall:dicehall /data
 WORKDIR /opt/dicehall
 COPY --from=build /opt/dicehall/.venv /opt/dicehall/.venv
-COPY --from=build /opt/dicehall/numba-cache /opt/dicehall/numba-cache
+# Numba takes a cache directory only where it may write: the server's user owns the compiled kernels
+COPY --from=build --chown=dicehall:dicehall /opt/dicehall/numba-cache /opt/dicehall/numba-cache
 ENV PATH=/opt/dicehall/.venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     NUMBA_CACHE_DIR=/opt/dicehall/numba-cache \
