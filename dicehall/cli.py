@@ -196,6 +196,15 @@ def serve_cmd(
         help="The address people open, https://HOST[:PORT]: passkeys (accounts) are bound to its host; "
         "without it they work only on http://localhost.",
     ),
+    log_format: str = typer.Option(
+        "text",
+        "--log-format",
+        envvar="DICEHALL_LOG_FORMAT",
+        help="Log lines as text or json (one object a line: time, level, table, seat, event, duration).",
+    ),
+    access_log: bool = typer.Option(
+        False, "--access-log", envvar="DICEHALL_ACCESS_LOG", help="Log every HTTP request (never its tokens)."
+    ),
 ) -> None:
     """Start the web server: lobby, online and hot-seat tables, bots, and the persisted event log."""
     if not 1 <= port <= 65535:
@@ -214,10 +223,12 @@ def serve_cmd(
             db,
             bot_delay,
             sqlite_sync,
+            access_log=access_log,
             settings_file=settings,
             trusted_proxy=trusted_proxy,
             node_url=node_url,
             public_origin=public_origin,
+            log_format=log_format,
         )
     except ValueError as exc:
         raise fail(exc) from None

@@ -24,6 +24,8 @@ SERVE_OPTIONS = [
         "",
         "this process's address for other processes on one PostgreSQL (docs/scaling.md)",
     ),
+    ("DICEHALL_LOG_FORMAT", "text", 'log lines as text, or json: one object a line (docs/web.md, "Logs")'),
+    ("DICEHALL_ACCESS_LOG", "false", "true: log every HTTP request too (tokens and cookies never shown)"),
 ]
 
 

@@ -31,6 +31,7 @@ from dicehall.core.analysis import analyze, has_evaluator
 from dicehall.core.record import GameRecord
 from dicehall.web.db import Store
 from dicehall.web.live import Subscriber
+from dicehall.web.logs import table_fields
 from dicehall.web.manager import web_record
 
 if TYPE_CHECKING:
@@ -124,12 +125,17 @@ class Analyst(Subscriber):
                 return figures_of(record)
             return self._worker().submit(figures_of, record).result(timeout=TIMEOUT)
         except concurrent.futures.TimeoutError:
-            log.warning("analysis of table %s took over %.0f s: given up", table_id, TIMEOUT)
+            log.warning(
+                "analysis of table %s took over %.0f s: given up",
+                table_id,
+                TIMEOUT,
+                extra=table_fields(table_id, duration=TIMEOUT),
+            )
             self._kill_worker()
         except Exception as exc:  # a log that does not replay, an evaluator that fails: marked, not retried
             if self._stop.is_set():
                 return None  # the worker was stopped under it
-            log.warning("analysis of table %s failed: %s", table_id, exc)
+            log.warning("analysis of table %s failed: %s", table_id, exc, extra=table_fields(table_id))
         return {}
 
     def _open(self) -> Store:

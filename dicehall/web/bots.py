@@ -23,6 +23,7 @@ from dicehall.core.errors import DicehallError
 from dicehall.core.game import TERMINAL
 from dicehall.web.botpool import BotFailed, BotPool, BotTimeout
 from dicehall.web.live import LiveTable, TableError
+from dicehall.web.logs import table_fields
 from dicehall.web.settings import ServerSettings
 
 if TYPE_CHECKING:
@@ -122,7 +123,9 @@ class BotRunner:
                 else:
                     self.manager.advance(table, seat, action)
             except TableError as exc:
-                log.error("table %s: bot move refused: %s", table.id, exc)
+                log.error(
+                    "table %s: bot move refused: %s", table.id, exc, extra=table_fields(table.id, seat, seq)
+                )
                 if exc.code == "server_error":
                     await asyncio.sleep(1.0)  # database trouble: retry later, not in a tight loop
                 else:
@@ -160,10 +163,16 @@ class BotRunner:
                 seat,
                 exc,
                 seq,
+                extra=table_fields(table.id, seat, seq, time.perf_counter() - started),
             )
         except (BotFailed, DicehallError) as exc:
             log.error(
-                "table %s: bot %s (seat %d) failed: %s; playing a random legal move", table.id, bot, seat, exc
+                "table %s: bot %s (seat %d) failed: %s; playing a random legal move",
+                table.id,
+                bot,
+                seat,
+                exc,
+                extra=table_fields(table.id, seat, seq, time.perf_counter() - started),
             )
         self.fallbacks += 1
         self.manager.metrics.bot_moved(table.meta.game, time.perf_counter() - started, fallback=True)

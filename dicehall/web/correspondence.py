@@ -34,6 +34,7 @@ from dicehall.core.game import State
 from dicehall.i18n.message import Message
 from dicehall.web.db import OPEN_STATUSES, UNCHANGED, TableMeta, Unchanged
 from dicehall.web.live import LiveTable, TableError, dumps, turn_seats
+from dicehall.web.logs import table_fields
 from dicehall.web.owners import Elsewhere, LeaseLost
 
 if TYPE_CHECKING:
@@ -201,7 +202,11 @@ class Correspondence:
         for s in seats_out:
             self.timeouts += 1
             log.info(
-                "table %s: seat %d timed out (%s)", table.id, s, "a bot plays on" if plays_on else "over"
+                "table %s: seat %d timed out (%s)",
+                table.id,
+                s,
+                "a bot plays on" if plays_on else "over",
+                extra=table_fields(table.id, s),
             )
             self._call(
                 self.on_timeout, TimedOut(table.id, table.meta.game, s, seats[s].get("player"), plays_on)
@@ -231,7 +236,7 @@ class Correspondence:
         except LeaseLost:
             return 0
         except TableError as exc:
-            log.error("table %s: the timeout failed: %s", table_id, exc)
+            log.error("table %s: the timeout failed: %s", table_id, exc, extra=table_fields(table_id))
             return 0
 
     def _remind(self, table_id: str, deadline: float) -> int:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from dicehall.web.db import OPEN_STATUSES, TableMeta
 from dicehall.web.live import LiveTable, TableError, dumps
+from dicehall.web.logs import table_fields
 from dicehall.web.owners import Elsewhere, LeaseLost
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class Lifecycle:
             except Elsewhere:
                 continue  # another server process has it
             except TableError as exc:
-                log.error("table %s not resumed: %s", meta.id, exc)
+                log.error("table %s not resumed: %s", meta.id, exc, extra=table_fields(meta.id))
         return n
 
     def start(self) -> None:

@@ -48,6 +48,7 @@ from dicehall.web.live import (
     turn_seats,
 )
 from dicehall.web.lobby import Lobby
+from dicehall.web.logs import table_fields
 from dicehall.web.metrics import Metrics, NoMetrics
 from dicehall.web.owners import Elsewhere, LeaseLost, Owners
 from dicehall.web.protocol import CreateTable
@@ -234,7 +235,11 @@ class TableManager:
         for sub in list(table.subscribers):
             sub.shutdown(1012, "this table moved to another server process; reconnect")
         table.subscribers.clear()
-        log.warning("table %s: taken over by another server process; dropped here", table.id)
+        log.warning(
+            "table %s: taken over by another server process; dropped here",
+            table.id,
+            extra=table_fields(table.id),
+        )
         return TableError("moved", "this table is now served by another server process; reconnect and retry")
 
     # -- creating, loading, claiming ----------------------------------------------------------------------
@@ -699,7 +704,13 @@ class TableManager:
         except DicehallError as exc:
             raise TableError("illegal_move", f"{text!r} is not allowed now: {exc}", reason=exc.text) from None
         except Exception:
-            log.exception("table %s: the engine failed on %r (seat %d's own choice)", table.id, text, seat)
+            log.exception(
+                "table %s: the engine failed on %r (seat %d's own choice)",
+                table.id,
+                text,
+                seat,
+                extra=table_fields(table.id, seat, table.seq),
+            )
             table.together = None
             self._open_together(table)
             raise TableError("server_error", f"the game engine failed on {text!r}; choose again") from None
@@ -785,7 +796,9 @@ class TableManager:
         except LeaseLost:
             raise self._lost(table) from None
         except Exception as exc:
-            log.exception("table %s: undo not saved; rebuilding from the log", table.id)
+            log.exception(
+                "table %s: undo not saved; rebuilding from the log", table.id, extra=table_fields(table.id)
+            )
             self._reload(table)
             raise TableError("server_error", f"the undo could not be saved ({type(exc).__name__})") from None
         table.state = state
@@ -963,7 +976,12 @@ class TableManager:
                     "illegal_move", f"{text!r} is not allowed now: {exc}", reason=exc.text
                 ) from None
             except Exception:
-                log.exception("table %s: the engine failed on %r; rebuilding from the log", table.id, text)
+                log.exception(
+                    "table %s: the engine failed on %r; rebuilding from the log",
+                    table.id,
+                    text,
+                    extra=table_fields(table.id, event=table.seq),
+                )
                 self._reload(table)
                 raise TableError(
                     "server_error", f"the game engine failed on {text!r}; nothing changed"
@@ -1012,7 +1030,11 @@ class TableManager:
             raise self._lost(table) from None
         except Exception as exc:
             # The state may be ahead of the log now: rebuild it from the log; nothing was sent.
-            log.exception("table %s: move not saved; rebuilding from the log", table.id)
+            log.exception(
+                "table %s: move not saved; rebuilding from the log",
+                table.id,
+                extra=table_fields(table.id, event=table.seq),
+            )
             self._reload(table)
             raise TableError(
                 "server_error", f"the move could not be saved ({type(exc).__name__}); try again"
@@ -1112,7 +1134,7 @@ def web_record(meta: TableMeta, stored: list[StoredEvent]) -> WebRecord:
         try:
             record.finish(replay(record))
         except DicehallError as exc:
-            log.error("table %s: finished log does not replay: %s", meta.id, exc)
+            log.error("table %s: finished log does not replay: %s", meta.id, exc, extra=table_fields(meta.id))
     elif meta.status == "abandoned":
         record.closed = {"reason": "abandoned", "at": _iso(meta.updated)}
     return record

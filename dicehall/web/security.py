@@ -136,13 +136,22 @@ def proven_same_origin(scope: Scope, public_origin: str = "") -> bool:
 
 
 # -- tokens out of the logs --------------------------------------------------------------------------------------
-_TOKEN_IN_TEXT = re.compile(r"(?i)(tokens?[\"']?\s*[=:]\s*\[?\s*[\"']?)([A-Za-z0-9_\-%.~]{8,})")
+_TOKEN_IN_TEXT = re.compile(
+    r"(?i)(tokens?[\"']?\s*[=:]\s*\[?\s*[\"']?)(?!redacted\])([A-Za-z0-9_\-%.~]{8,})"
+)  # the lookahead: redacting twice changes nothing
 REDACTED = "[redacted]"
 
 
+_COOKIE_IN_TEXT = re.compile(r"((?:__Host-)?dh_sid=)([^;\s\"',]+)")
+
+
 def redact(text: str) -> str:
-    """``token=SECRET`` / ``"token": "SECRET"`` / ``tokens=[...]`` → the secret replaced by ``[redacted]``."""
-    return _TOKEN_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+    """``token=SECRET`` / ``"token": "SECRET"`` / ``tokens=[...]`` / the session cookie's ``dh_sid=SECRET`` → the
+    secret replaced by ``[redacted]``."""
+    text = _TOKEN_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+    if "dh_sid=" in text:
+        text = _COOKIE_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+    return text
 
 
 class RedactTokens(logging.Filter):
@@ -154,10 +163,15 @@ class RedactTokens(logging.Filter):
             text = record.getMessage()
         except Exception:  # a malformed record is logging's business, not ours
             return True
-        if "oken" in text:
+        if "oken" in text or "dh_sid=" in text:
             cleaned = redact(text)
-            if cleaned != text:
-                record.msg, record.args = cleaned, None
+            if cleaned == text:
+                return True
+            if isinstance(record.args, tuple):  # the arguments one by one keeps an access line's fields apart
+                record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+                if record.getMessage() == cleaned:
+                    return True
+            record.msg, record.args = cleaned, None
         return True
 
 

@@ -9,7 +9,9 @@ import socket
 from typing import Any
 
 from dicehall.i18n import Message, tr
+from dicehall.web import logs
 from dicehall.web.db import SQLITE_SYNC_MODES
+from dicehall.web.logs import LOG_FORMATS
 
 SERVE_ENV = frozenset(
     "DICEHALL_" + name
@@ -23,6 +25,8 @@ SERVE_ENV = frozenset(
         "TRUSTED_PROXY",
         "NODE_URL",
         "PUBLIC_ORIGIN",
+        "LOG_FORMAT",
+        "ACCESS_LOG",
     )
 )
 """``dicehall serve``'s options as environment variables (Typer reads them; a flag wins)."""
@@ -60,6 +64,7 @@ def serve(
     trusted_proxy: str | None = None,
     node_url: str | None = None,
     public_origin: str | None = None,
+    log_format: str = "text",
 ) -> None:
     import uvicorn
 
@@ -74,9 +79,9 @@ def serve(
         )
     if bot_delay is not None and bot_delay < 0:
         raise ValueError(Message("serve.bot_delay_negative"))
-    logging.basicConfig(
-        level=getattr(logging, log_level.upper(), logging.INFO), format="%(levelname)s: %(message)s"
-    )
+    if log_format not in LOG_FORMATS:
+        raise ValueError(Message("serve.log_format", formats=", ".join(LOG_FORMATS), got=repr(log_format)))
+    logs.configure(log_format, getattr(logging, log_level.upper(), logging.INFO))
     logging.getLogger("alembic").setLevel(logging.WARNING)  # a line per migration plugin is noise at start-up
     db = db or default_db_url()
     if node_url is not None:
@@ -93,7 +98,10 @@ def serve(
     app = create_app(db, bot_delay=bot_delay, sqlite_sync=sqlite_sync, settings=settings, node_url=node_url)
     grace = settings.shutdown_grace
     if log_level.lower() in ("info", "debug"):
-        print(tr("serve.open", host=host, port=str(port), db=db), flush=True)
+        if log_format == "json":  # every line of the output an object
+            logging.getLogger("dicehall.web").info(tr("serve.open", host=host, port=str(port), db=db))
+        else:
+            print(tr("serve.open", host=host, port=str(port), db=db), flush=True)
     config = uvicorn.Config(
         app,
         host=host,
@@ -102,6 +110,8 @@ def serve(
         ws_per_message_deflate=False,  # tiny JSON frames: compression costs more CPU than it saves
         access_log=access_log,
         log_level=log_level,
+        # JSON: uvicorn's loggers go to the root handler that logs.configure set (uvicorn's own would be text)
+        log_config=None if log_format == "json" else uvicorn.config.LOGGING_CONFIG,
         timeout_graceful_shutdown=grace * 0.3,  # type: ignore[arg-type]  # a float works; the hint says int
         ws=DicehallWebSocketProtocol,  # clean 1009/1007 closes, no log flood (transport.py)
         # The client address (limits) is the socket peer, unless it is a trusted proxy (docs/web.md).
@@ -137,6 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--sqlite-sync", default="NORMAL", choices=SQLITE_SYNC_MODES)
     p.add_argument("--access-log", action="store_true")
     p.add_argument("--log-level", default="info")
+    p.add_argument("--log-format", default="text", choices=LOG_FORMATS)
     p.add_argument("--settings", default=None, help="TOML file of server limits (see docs/web.md)")
     p.add_argument("--trusted-proxy", default=None, help=TRUSTED_PROXY_HELP)
     p.add_argument("--node-url", default=None, help=NODE_URL_HELP)
@@ -155,6 +166,7 @@ def main(argv: list[str] | None = None) -> None:
             trusted_proxy=a.trusted_proxy,
             node_url=a.node_url,
             public_origin=a.public_origin,
+            log_format=a.log_format,
         )
     except ValueError as exc:
         p.exit(2, f"error: {exc}\n")
