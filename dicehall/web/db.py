@@ -36,6 +36,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -821,9 +822,16 @@ class Store:
         rows = self._read(select(MetaRow.value).where(MetaRow.key == key))
         if rows:
             return bytes.fromhex(rows[0][0])
-        value = secrets.token_bytes(32)
-        self._write(insert(MetaRow).values(key=key, value=value.hex()))
-        return value
+        # Several processes starting at once on one database may all find it missing: the first insert wins, the
+        # others insert nothing and read the winner's (a plain insert failed them with a duplicate key).
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        stmt = (
+            dialect.insert(MetaRow)
+            .values(key=key, value=secrets.token_bytes(32).hex())
+            .on_conflict_do_nothing()
+        )
+        self._write(stmt)
+        return bytes.fromhex(self._read(select(MetaRow.value).where(MetaRow.key == key))[0][0])
 
     def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         rows = self._read(
