@@ -5,11 +5,7 @@ with the variable named, and ``.env.example`` listing them all."""
 from __future__ import annotations
 
 import dataclasses
-import os
-import socket
 import subprocess
-import sys
-import threading
 from pathlib import Path
 
 import httpx
@@ -17,10 +13,11 @@ import pytest
 
 from dicehall.web.server import SERVE_ENV
 from dicehall.web.settings import ServerSettings, SettingsError, env_name
+from tests.web.served import EXE, clean_env, serving
 from tools.env_example import render
+from tools.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-EXE = Path(sys.executable).parent / "dicehall"
 
 
 def test_env_example_lists_every_variable_with_its_default() -> None:
@@ -55,58 +52,31 @@ def test_the_environment_wins_over_the_file_and_a_bad_value_is_named(tmp_path: P
         assert str(exc.value).startswith(said)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DICEHALL_")}
-    env.update(DICEHALL_WARM_UP="0", DICEHALL_ANALYST="0", **extra)
-    return env
-
-
 def test_a_bad_variable_stops_serve_before_it_listens(tmp_path: Path) -> None:
-    port = _free_port()
-    env = _env(
-        DICEHALL_PORT=str(port), DICEHALL_DB=f"sqlite:///{tmp_path / 'x.sqlite'}", DICEHALL_BOT_WORKERS="lots"
+    env = clean_env(
+        DICEHALL_PORT=str(free_port()),
+        DICEHALL_DB=f"sqlite:///{tmp_path / 'x.sqlite'}",
+        DICEHALL_BOT_WORKERS="lots",
     )
     done = subprocess.run([str(EXE), "serve"], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "DICEHALL_BOT_WORKERS" in done.stdout + done.stderr
     bad_port = subprocess.run(
-        [str(EXE), "serve"], env=_env(DICEHALL_PORT="eighty"), capture_output=True, text=True, timeout=60
+        [str(EXE), "serve"], env=clean_env(DICEHALL_PORT="eighty"), capture_output=True, text=True, timeout=60
     )
     assert bad_port.returncode != 0 and "DICEHALL_PORT" in bad_port.stdout + bad_port.stderr
 
 
 def test_serve_configured_by_the_environment_alone(tmp_path: Path) -> None:
     """Port, database and a limit from variables; the limit's variable beats the settings file's value."""
-    port = _free_port()
     settings = tmp_path / "s.toml"
     settings.write_text("tables_per_hour_per_address = 5\n", encoding="utf-8")
-    env = _env(
-        DICEHALL_PORT=str(port),
+    env = clean_env(
         DICEHALL_DB=f"sqlite:///{tmp_path / 'env.sqlite'}",
         DICEHALL_SETTINGS=str(settings),
         DICEHALL_TABLES_PER_HOUR_PER_ADDRESS="2",
         DICEHALL_BOT_DELAY="0",
     )
-    log = tmp_path / "serve.log"
-    with log.open("wb") as out:  # a file, never a pipe that could fill
-        proc = subprocess.Popen([str(EXE), "serve"], env=env, stdout=out, stderr=out)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(600):
-            assert proc.poll() is None, log.read_text()[-2000:]
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            threading.Event().wait(0.05)
-        else:
-            raise AssertionError(f"no answer in 30 s: {log.read_text()[-2000:]}")
+    with serving(env, tmp_path / "serve.log") as base:  # (a free port of its own, from the variable too)
         body = {
             "game": "thousand",
             "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
@@ -114,10 +84,3 @@ def test_serve_configured_by_the_environment_alone(tmp_path: Path) -> None:
         codes = [httpx.post(f"{base}/api/tables", json=body, timeout=10).status_code for _ in range(3)]
         assert codes == [201, 201, 429]  # a new guest each time: the address's limit, 2 from the variable
         assert (tmp_path / "env.sqlite").exists()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
