@@ -21,17 +21,26 @@ HOUR, DAY = 3600, 86_400
 
 def _table_on_the_clock(server: Server, player_id: str, days: int, left: float) -> str:
     """A two-player Dice 1000 table of ``player_id`` (seat 0, to move) with ``days`` a move and ``left`` seconds
-    to its deadline, written straight into the server's database (the server loads it when asked)."""
-    from dicehall.web.db import Store, TableMeta
+    to its deadline, written straight into the server's database (the server loads it when asked). Its first roll
+    is written too, one that scores: a roll the server made on loading could end Ann's turn (no scoring die)."""
+    from dicehall.core.game import CHANCE, get_game
+    from dicehall.web.db import StoredEvent, Store, TableMeta
 
     seat = {"kind": "human", "bot": None, "token": None, "claimed": True, "named": True}
     seats = [{**seat, "name": "Ann", "player": player_id}, {**seat, "name": "Bob", "player": None}]
     table_id, now = secrets.token_hex(6), time.time()
     meta = TableMeta(table_id, "thousand", "classic", {}, seats, "playing", now, now)
     meta.move_seconds, meta.deadline = days * DAY, now + left
+    game = get_game("thousand")
+    state = game.new_initial_state(game.rules_type.from_preset("classic", {}), 2)
+    assert state.current_player() == CHANCE
+    state.apply_action(state.string_to_action("1,2,3,4,6"))  # one 1 to keep: Ann is to move
+    assert state.current_player() == 0
+    roll = StoredEvent(1, "chance", "1,2,3,4,6", now)
     store = Store(f"sqlite:///{server.db}")
     try:
         store.create_table(meta, (0,))
+        store.append_events(table_id, [roll])
     finally:
         store.close()
     return table_id
