@@ -24,7 +24,7 @@ def _table_on_the_clock(server: Server, player_id: str, days: int, left: float) 
     to its deadline, written straight into the server's database (the server loads it when asked). Its first roll
     is written too, one that scores: a roll the server made on loading could end Ann's turn (no scoring die)."""
     from dicehall.core.game import CHANCE, get_game
-    from dicehall.web.db import StoredEvent, Store, TableMeta
+    from dicehall.web.db import Store, StoredEvent, TableMeta
 
     seat = {"kind": "human", "bot": None, "token": None, "claimed": True, "named": True}
     seats = [{**seat, "name": "Ann", "player": player_id}, {**seat, "name": "Bob", "player": None}]
