@@ -93,8 +93,10 @@ class CleverEvaluator:
     note: str = Message("analysis.note.clever", samples=SAMPLES)
 
     def __init__(self) -> None:
-        self.master = MasterAgent()
+        # the solo network at every size: its values are expected final points for every seat (the table
+        # network's are leads over the best opponent, which the chance averages and the bands do not use)
         self.weights = load_weights()[0]
+        self.master = MasterAgent(weights=self.weights)
         self._x, self._a1, self._a2 = net.value_scratch(self.weights[1], self.weights[3])
 
     def _learned(self, g: np.ndarray, seat: int) -> float:

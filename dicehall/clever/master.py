@@ -1,9 +1,10 @@
 """``bot:master``: plays the legal action whose afterstate has the highest learned value, with a look-ahead over
 the turn's next roll where the choice is close (:mod:`dicehall.clever.kernel.search`).
 
-The value network (``dicehall/clever/data/master.npz``: the mean of networks trained by ``dicehall train clever``
-from different seeds, joined by ``scripts/clever_ensemble.py``) is loaded with numpy alone and evaluated by the
-compiled kernel; every seat count works (the features see the player's own sheet and the rounds left).
+The value networks are loaded with numpy alone and evaluated by the compiled kernel: solo
+``dicehall/clever/data/master.npz`` (the mean of networks trained by ``dicehall train clever`` from different seeds,
+joined by ``scripts/clever_ensemble.py``), at tables of 2–4 ``master-table.npz`` (trained by ``dicehall train clever
+--seats 1,1,2,3,4 --objective margin``: the lead over the best opponent, the features seeing the table).
 """
 
 from __future__ import annotations
@@ -38,11 +39,17 @@ class WeightsError(DicehallError):
     """A weights file that cannot be used."""
 
 
-def load_weights(path: Path | None = None) -> tuple[list[np.ndarray], dict[str, Any]]:
-    """The network's arrays (float64, C order) and its info; the shipped weights when ``path`` is None."""
-    key = str(path) if path is not None else "<package>"
+SOLO_FILE, TABLE_FILE = "master.npz", "master-table.npz"
+
+
+def load_weights(
+    path: Path | None = None, shipped: str = SOLO_FILE
+) -> tuple[list[np.ndarray], dict[str, Any]]:
+    """The network's arrays (float64, C order) and its info; the shipped weights ``shipped`` (the solo network,
+    or :data:`TABLE_FILE`: the one for tables of 2–4) when ``path`` is None."""
+    key = str(path) if path is not None else f"<package>/{shipped}"
     if key not in _CACHE:
-        source = path if path is not None else resources.files("dicehall.clever") / "data" / "master.npz"
+        source = path if path is not None else resources.files("dicehall.clever") / "data" / shipped
         try:
             with source.open("rb") as fh, np.load(fh) as data:
                 weights = [np.ascontiguousarray(data[k], np.float64) for k in WEIGHT_NAMES]
@@ -94,7 +101,10 @@ LOOKAHEAD = Lookahead()  # what bot:master plays with (figures in docs/clever-tr
 
 class MasterAgent(Agent):
     """Best afterstate by the learned value, the close ones leading to a roll looked at one roll deeper (ties: the
-    first legal action). ``lookahead=None`` plays the plain afterstate argmax."""
+    first legal action). ``lookahead=None`` plays the plain afterstate argmax.
+
+    Two networks: ``weights`` plays solo, ``table_weights`` at tables of 2–4, trained there for the lead over
+    the best opponent (docs/clever-training.md, "Tables"). Given ``weights`` alone, it plays at every size."""
 
     name = "master"
 
@@ -103,15 +113,24 @@ class MasterAgent(Agent):
         rules: RuleSet | None = None,
         weights: list[np.ndarray] | None = None,
         lookahead: Lookahead | None = LOOKAHEAD,
+        table_weights: list[np.ndarray] | None = None,
     ) -> None:
         self.weights = weights if weights is not None else load_weights()[0]
+        if table_weights is None:
+            table_weights = self.weights if weights is not None else load_weights(shipped=TABLE_FILE)[0]
+        self.table_weights = table_weights
         self.lookahead = lookahead
         self._out, self._values = net.decision_scratch()
 
+    def weights_for(self, players: int) -> list[np.ndarray]:
+        """The network that plays at a table of ``players``."""
+        return self.weights if players < 2 else self.table_weights
+
     def values(self, state: CleverState) -> list[tuple[int, float]]:
-        """Every legal action with its afterstate value in points (expected final score)."""
+        """Every legal action with its afterstate value in points: the expected final score solo; at a table
+        one's own points now plus the lead over the best opponent still to be gained (the same ranking)."""
         g = B.from_state(state)
-        w1, b1, w2, b2, w3, b3 = self.weights
+        w1, b1, w2, b2, w3, b3 = self.weights_for(state.num_players)
         net.choose(g, w1, b1, w2, b2, w3, b3, self._out, self._values)
         k = K.legal(g, self._out)
         return [(int(self._out[i]), float(self._values[i] * net.SCALE)) for i in range(k)]
@@ -122,7 +141,7 @@ class MasterAgent(Agent):
         if self.lookahead is None:
             return self.values(state)
         g = B.from_state(state)
-        w1, b1, w2, b2, w3, b3 = self.weights
+        w1, b1, w2, b2, w3, b3 = self.weights_for(state.num_players)
         rolls, margin, width, every = self.lookahead.args()
         SR.choose_search(g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width, every)
         k = K.legal(g, self._out)
@@ -134,7 +153,7 @@ class MasterAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         g = B.from_state(state)
-        w1, b1, w2, b2, w3, b3 = self.weights
+        w1, b1, w2, b2, w3, b3 = self.weights_for(state.num_players)
         if self.lookahead is None:
             return int(self._out[net.choose(g, w1, b1, w2, b2, w3, b3, self._out, self._values)])
         rolls, margin, width, every = self.lookahead.args()
@@ -151,8 +170,9 @@ def _play_out(
     bot_rng: np.random.Generator,
 ) -> bool:
     """``bot:master`` with the same weights and look-ahead in every seat: the kernel plays the same game."""
-    weights, lookahead = agents[0].weights, agents[0].lookahead
-    if any(a.weights is not weights or a.lookahead != lookahead for a in agents):
+    n = state.num_players
+    weights, lookahead = agents[0].weights_for(n), agents[0].lookahead
+    if any(a.weights_for(n) is not weights or a.lookahead != lookahead for a in agents):
         return False
     B.finish_master(state, chance_rng, weights, None if lookahead is None else lookahead.args())
     return True
@@ -166,8 +186,9 @@ def _block(job: Any, agents: Sequence[MasterAgent], indices: range) -> Any:
     in the kernel (the same games); None otherwise."""
     from dicehall.clever import blocks
 
-    weights, lookahead = agents[0].weights, agents[0].lookahead
-    if any(a.weights is not weights or a.lookahead != lookahead for a in agents):
+    n = len(job.players)
+    weights, lookahead = agents[0].weights_for(n), agents[0].lookahead
+    if any(a.weights_for(n) is not weights or a.lookahead != lookahead for a in agents):
         return None
     return blocks.play(job, indices, (weights, None if lookahead is None else lookahead.args()))
 

@@ -119,3 +119,29 @@ def test_a_mixed_seat_run_is_reproducible(tmp_path: Path) -> None:
     T.train(resumed, tmp_path / "half", jobs=1)
     assert all(np.array_equal(a, b) for a, b in zip(one.weights, resumed.weights, strict=True))
     assert half.history[0]["table"]["4"]["win_lo"] <= half.history[0]["table"]["4"]["win"]
+
+
+def test_bot_master_plays_the_table_network_at_tables_and_the_solo_one_alone() -> None:
+    from dicehall.clever.game import CleverGame
+    from dicehall.clever.master import TABLE_FILE, MasterAgent
+    from dicehall.clever.rules import CleverRules
+    from dicehall.core.rng import seeded_rng
+
+    solo, table = load_weights()[0], load_weights(shipped=TABLE_FILE)[0]
+    assert table[0].shape[0] == len(NAMES)  # the shipped table network sees the table features
+    agent = MasterAgent(lookahead=None)
+    assert agent.weights_for(1) is solo and all(agent.weights_for(n) is table for n in (2, 3, 4))
+    rules = CleverRules.from_preset()
+    for players, want in ((1, solo), (2, table), (4, table)):
+        state = CleverGame().new_initial_state(rules, players)
+        rng = seeded_rng(5)
+        while state.is_chance_node() or len(state.legal_actions()) < 3:
+            state.apply_action(
+                state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0]
+            )
+        by = {w is solo: MasterAgent(weights=w, lookahead=None).values(state) for w in (solo, table)}
+        assert by[True] != by[False]  # the two networks value this decision differently
+        assert agent.values(state) == by[want is solo]
+    # given weights alone, a caller's network plays at every size (the evaluation scripts, the analysis)
+    mine = MasterAgent(weights=solo)
+    assert mine.weights_for(3) is solo
