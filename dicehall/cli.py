@@ -158,6 +158,13 @@ def serve_cmd(
     db: str = typer.Option(
         None, "--db", envvar="DICEHALL_DB", help="SQLAlchemy URL; default: SQLite in the user data directory."
     ),
+    db_wait: float = typer.Option(
+        0.0,
+        "--db-wait",
+        envvar="DICEHALL_DB_WAIT",
+        help="Seconds to keep trying a database that does not answer yet (a database container still "
+        "starting); default 0: fail at once.",
+    ),
     bot_delay: float = typer.Option(
         None,
         "--bot-delay",
@@ -229,6 +236,7 @@ def serve_cmd(
             node_url=node_url,
             public_origin=public_origin,
             log_format=log_format,
+            db_wait=db_wait,
         )
     except ValueError as exc:
         raise fail(exc) from None

@@ -16,6 +16,11 @@ SERVE_OPTIONS = [
         "SQLAlchemy URL, e.g. postgresql+psycopg://USER:PASSWORD@HOST/DB (default: SQLite in the "
         "user data directory)",
     ),
+    (
+        "DICEHALL_DB_WAIT",
+        "0",
+        "seconds to keep trying a database that does not answer yet (a database container)",
+    ),
     ("DICEHALL_SETTINGS", "", "a TOML file of the settings below (the variables win over it)"),
     ("DICEHALL_SQLITE_SYNC", "NORMAL", "SQLite synchronous level: NORMAL or FULL"),
     ("DICEHALL_TRUSTED_PROXY", "", "reverse proxy address(es) whose X-Forwarded-For names the client"),

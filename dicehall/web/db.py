@@ -7,6 +7,7 @@ long-lived connection so that a move costs one small transaction (INSERT + COMMI
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -40,6 +41,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+log = logging.getLogger("dicehall.web.db")
 
 SQLITE_SYNC_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 IDLE_IN_TRANSACTION_MS = 5000
@@ -340,8 +343,32 @@ def make_engine(url: str, sqlite_sync: str = "NORMAL") -> Engine:
     return engine
 
 
-def check_database(url: str) -> None:
-    """Fail fast, in one line, when ``url`` is malformed, its driver is missing, or the server is unreachable."""
+def check_database(url: str, wait: float = 0.0) -> None:
+    """Fail fast, in one line, when ``url`` is malformed, its driver is missing, or the server is unreachable;
+    ``wait``: seconds to keep trying an unreachable server first (a database container still starting, where
+    the container engine does not wait for its health check)."""
+    deadline = time.monotonic() + wait
+    said = False
+    while True:
+        try:
+            _check_database(url)
+            return
+        except _Unreachable as exc:
+            if time.monotonic() >= deadline:
+                raise ValueError(str(exc)) from None
+            if not said:
+                log.warning("waiting up to %g s for the database: %s", wait, exc.reason)
+                said = True
+            time.sleep(0.5)  # polling a server that cannot tell us when it is up
+
+
+class _Unreachable(Exception):
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(text)
+        self.reason = reason
+
+
+def _check_database(url: str) -> None:
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
     try:
@@ -358,7 +385,8 @@ def check_database(url: str) -> None:
             pass
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        raise ValueError(f"cannot open the database {url}: {reason}") from None
+        shown = engine.url.render_as_string(hide_password=True)  # never the password in a log
+        raise _Unreachable(f"cannot open the database {shown}: {reason}", reason) from None
     finally:
         engine.dispose()
 

@@ -19,6 +19,7 @@ SERVE_ENV = frozenset(
         "HOST",
         "PORT",
         "DB",
+        "DB_WAIT",
         "BOT_DELAY",
         "SQLITE_SYNC",
         "SETTINGS",
@@ -30,6 +31,13 @@ SERVE_ENV = frozenset(
     )
 )
 """``dicehall serve``'s options as environment variables (Typer reads them; a flag wins)."""
+
+MAX_DB_WAIT = 3600.0
+"""The longest ``--db-wait``: an hour (a database that is not up by then will not be)."""
+DB_WAIT_HELP = (
+    "seconds to keep trying a database that does not answer yet before giving up (a database container "
+    "still starting); default 0: fail at once"
+)
 
 WS_MAX_FRAME = 64 * 1024
 """The transport drops frames above this; frames between 4 KiB and this get a ``too_large`` error."""
@@ -65,6 +73,7 @@ def serve(
     node_url: str | None = None,
     public_origin: str | None = None,
     log_format: str = "text",
+    db_wait: float = 0.0,
 ) -> None:
     import uvicorn
 
@@ -88,7 +97,9 @@ def serve(
         from dicehall.web.app import check_node_url
 
         check_node_url(node_url, db)
-    check_database(db)
+    if not 0 <= db_wait <= MAX_DB_WAIT:  # NaN too
+        raise ValueError(Message("serve.db_wait", max=f"{MAX_DB_WAIT:g}", got=repr(db_wait)))
+    check_database(db, db_wait)
     # the default, then the file, then DICEHALL_<KEY> variables, then the flags (which Typer also reads from
     # DICEHALL_<OPTION>)
     settings = ServerSettings.from_toml(settings_file) if settings_file else ServerSettings()
@@ -152,6 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--trusted-proxy", default=None, help=TRUSTED_PROXY_HELP)
     p.add_argument("--node-url", default=None, help=NODE_URL_HELP)
     p.add_argument("--public-origin", default=None, help=PUBLIC_ORIGIN_HELP)
+    p.add_argument("--db-wait", type=float, default=0.0, help=DB_WAIT_HELP)
     a = p.parse_args(argv)
     try:
         serve(
@@ -167,6 +179,7 @@ def main(argv: list[str] | None = None) -> None:
             node_url=a.node_url,
             public_origin=a.public_origin,
             log_format=a.log_format,
+            db_wait=a.db_wait,
         )
     except ValueError as exc:
         p.exit(2, f"error: {exc}\n")

@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -243,3 +244,51 @@ def test_dicehall_serve_on_postgres_plays_restarts_and_replays(db_url, tmp_path:
     finally:
         stop(proc)
     assert "Traceback" not in log.read_text()
+
+
+def test_db_wait_keeps_trying_a_database_until_it_answers() -> None:
+    """`--db-wait`: a database that is down when the server starts (a container still starting) is tried again
+    until it answers; the wait is said once in the log, without the password."""
+    import logging
+
+    from dicehall.web.db import check_database
+
+    with Cluster() as cluster:
+        url = cluster.new_database()
+        cluster._run("pg_ctl", "stop", "-D", str(cluster.data), "-m", "fast", "-w", timeout=30)
+        said = threading.Event()
+
+        class Said(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                if "waiting up to" in record.getMessage():
+                    said.set()
+
+        handler = Said()
+        logging.getLogger("dicehall.web.db").addHandler(handler)
+
+        def start_once_waited() -> None:
+            said.wait(60)
+            cluster._run(
+                "pg_ctl", "start", "-D", str(cluster.data), "-l", str(cluster.log), "-w", "-o", cluster._options(),
+                timeout=60,
+            )  # fmt: skip
+
+        starter = threading.Thread(target=start_once_waited)
+        starter.start()
+        try:
+            check_database(url, wait=120)  # returns once the database answers
+        finally:
+            starter.join()
+            logging.getLogger("dicehall.web.db").removeHandler(handler)
+        assert said.is_set()
+
+
+def test_db_wait_gives_up_naming_the_database_but_not_its_password() -> None:
+    from dicehall.web.db import check_database
+
+    url = f"postgresql+psycopg://dicehall:s3cret-pw@127.0.0.1:{free_port()}/club"
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="cannot open the database") as err:
+        check_database(url, wait=0.6)
+    assert time.monotonic() - started >= 0.6
+    assert "s3cret-pw" not in str(err.value) and "127.0.0.1" in str(err.value)
