@@ -58,3 +58,12 @@ def server(db_url: str) -> Callable[..., contextmanager[TestClient]]:
             yield client
 
     return start  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """One throw-away PostgreSQL cluster per test process, started by the first test that asks for it."""
+    from pg import Cluster
+
+    with Cluster() as cluster:
+        yield cluster

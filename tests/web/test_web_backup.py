@@ -9,12 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pg import Cluster
 from sqlalchemy import create_engine, inspect, text
 from test_web_shared import Player, _start, _wait_healthy, db_log
 from typer.testing import CliRunner
@@ -32,12 +31,6 @@ from dicehall.web.backup import (
 )
 from tools.loadgen import run_load
 from tools.server import free_port, start_server, stop_server
-
-
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[Cluster]:
-    with Cluster() as cluster:
-        yield cluster
 
 
 def logs(url: str) -> dict[str, list[tuple[int, str, str]]]:

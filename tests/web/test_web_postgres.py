@@ -12,7 +12,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,12 +54,6 @@ from webtools import connect, create, latest, pick, run_async, tokens
 from dicehall.core.record import GameRecord, replay
 from dicehall.web.db import Store, StoredEvent, TableMeta
 from tools.server import LOAD_SETTINGS, free_port
-
-
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[Cluster]:
-    with Cluster() as cluster:
-        yield cluster
 
 
 @pytest.fixture

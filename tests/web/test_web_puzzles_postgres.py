@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from pg import Cluster
 from test_web_puzzles import (  # noqa: F401  (collected here again, on PostgreSQL)
@@ -11,12 +9,6 @@ from test_web_puzzles import (  # noqa: F401  (collected here again, on PostgreS
     test_forged_ids_and_malformed_answers_are_refused_and_change_nothing,
     test_right_then_wrong_moves_the_rating_up_then_down_and_the_streak,
 )
-
-
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[Cluster]:
-    with Cluster() as cluster:
-        yield cluster
 
 
 @pytest.fixture

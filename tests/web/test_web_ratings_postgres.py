@@ -4,18 +4,11 @@ first's row lock and starts from its result (test_web_ratings.py holds the SQLit
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 from pg import Cluster
 from sqlalchemy import create_engine, text
 from test_web_ratings import two_finishes_at_once
-
-
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[Cluster]:
-    with Cluster() as cluster:
-        yield cluster
 
 
 def test_two_tables_finishing_at_once_lose_no_update_postgres(pg_cluster: Cluster) -> None:

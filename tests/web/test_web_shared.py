@@ -38,12 +38,6 @@ LEASE = 2.0
 HOT_SEAT = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
 
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[Cluster]:
-    with Cluster() as cluster:
-        yield cluster
-
-
 @dataclass
 class Node:
     port: int
