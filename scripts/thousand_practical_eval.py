@@ -31,7 +31,7 @@ from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
 from dicehall.core.stats import wilson_interval
 from dicehall.thousand.bots import PracticalBot, ThresholdBot
-from dicehall.thousand.practical import Rule
+from dicehall.thousand.practical import PRACTICAL, Rule
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.bot import OptimalBot
 
@@ -84,6 +84,9 @@ def main() -> None:
     parser.add_argument("--bots", default="practical,single:25:2,expert")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--update", type=Path, help="merge the rows into this file (the shipped dicehall/thousand/data/practical.json)"
+    )
     args = parser.parse_args()
     rows = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -112,6 +115,24 @@ def main() -> None:
             bar.console.print(json.dumps(row))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
+    if args.update:
+        update(args.update, rows, args)
+
+
+def update(path: Path, rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """Put ``rows`` into the shipped file, each with the command that makes it, replacing that bot's old row;
+    the file names the rule's numbers (those of ``PRACTICAL`` now: a row of another rule is dropped)."""
+    rule = PRACTICAL._asdict()
+    data = json.loads(path.read_text()) if path.exists() else {}
+    old = data.get("rows", []) if data.get("rule") == rule else []
+    for row in rows:
+        row["command"] = (
+            f"python scripts/thousand_practical_eval.py --games {args.games} --seed {args.seed} "
+            f"--bots {row['bot']} --update {path}"
+        )
+    kept = [r for r in old if r["bot"] not in {row["bot"] for row in rows}]
+    data = {"rule": rule, "against": "optimal", "rows": kept + rows}
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

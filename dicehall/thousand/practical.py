@@ -12,7 +12,9 @@ never made, and the keep is the one worth the most points. The numbers are fitte
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import json
+from pathlib import Path
+from typing import Any, NamedTuple
 
 
 class Rule(NamedTuple):
@@ -29,3 +31,13 @@ class Rule(NamedTuple):
 
 PRACTICAL = Rule(threshold=100, few=3, guard=50)
 """The fitted numbers (classic, two players)."""
+
+SHIPPED = Path(__file__).parent / "data" / "practical.json"
+"""The rule's measured cost against ``bot:optimal`` beside the best single threshold and ``bot:expert``: written by
+``scripts/thousand_practical_eval.py --update`` (each row holds the command that made it)."""
+
+
+def measured() -> dict[str, Any]:
+    """The shipped measurements: ``rule`` (the numbers they were measured for) and ``rows`` (one per bot)."""
+    data: dict[str, Any] = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    return data
