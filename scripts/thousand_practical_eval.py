@@ -7,7 +7,7 @@ Each bot plays ``--games`` games against ``bot:optimal``: game ``i`` has the dic
 ``dicehall simulate`` draws them), the bot moves first in the even games and second in the odd ones. Printed per
 bot: games won, the share with its Wilson 95 % interval, and the same per seat. ``single:T:F`` is the threshold
 rule "bank at T, or with F dice or fewer" (``ThresholdBot``, as ``bot:cautious`` and ``bot:bold`` play);
-``rule:T:F:G`` is ``bot:practical`` with other numbers (G = 0: no waiting below the barrel).
+``rule:T:F:C`` is ``bot:practical`` with other numbers (C = 880, the barrel: no "bank only onto the barrel").
 ``--jobs N`` splits the games over N processes (the same games, so the same result). Run niced.
 """
 
@@ -45,8 +45,8 @@ def bot_of(spec: str, rules: ThousandRules) -> Any:
         bot.threshold, bot.few_dice = int(threshold), int(few)  # type: ignore[misc]
         return bot
     if spec.startswith("rule:"):
-        _, threshold, few, guard = spec.split(":")
-        return PracticalBot(rules, Rule(int(threshold), int(few), int(guard)))
+        _, threshold, few, climb = spec.split(":")
+        return PracticalBot(rules, Rule(int(threshold), int(few), int(climb)))
     return make_bot("thousand", spec, rules)
 
 
@@ -85,7 +85,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", type=Path)
     parser.add_argument(
-        "--update", type=Path, help="merge the rows into this file (the shipped dicehall/thousand/data/practical.json)"
+        "--update",
+        type=Path,
+        help="merge the rows into this file (the shipped dicehall/thousand/data/practical.json)",
     )
     args = parser.parse_args()
     rows = []
@@ -112,7 +114,7 @@ def main() -> None:
                 "second": share(wins[1], seats[1]),
             }
             rows.append(row)
-            bar.console.print(json.dumps(row))
+            bar.console.print(json.dumps(row), markup=False, emoji=False, highlight=False)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     if args.update:

@@ -1,6 +1,6 @@
 """Fit the practical rule of Dice 1000 (classic, two players) to the solved table (docs/strategy.md).
 
-Usage: python scripts/thousand_practical_fit.py [--dir build/practical] [--games 4000] [--seed 26]
+Usage: python scripts/thousand_practical_fit.py [--dir build/practical-fit] [--games 4000] [--seed 26]
            [--confirm-games 4000] [--top 8]
 
 The measure: a rule's *regret*, the win chance it gives away against ``bot:optimal`` — at each of its free
@@ -13,12 +13,15 @@ less from game to game than a win does: a few thousand games rank rules that a m
    ``bot:optimal``, both seats, every free decision kept with the table's win chance of rolling on and of
    banking. Saved per block of games: an interrupted run goes on from there.
 2. *Grid*: every combination of numbers of each family (the single "bank at T" threshold of ``ThresholdBot``,
-   and the practical rule of three numbers) scored on those positions (a first-order estimate: the positions are
+   and the practical rule of three numbers: threshold, few dice, climb) scored on those positions (a first-order estimate: the positions are
    the probe's).
 3. *Confirm*: the best ``--top`` of each family play ``--confirm-games`` games of their own against
    ``bot:optimal`` (other seeds, never the measuring seed of ``thousand_practical_eval.py``); their regret per
-   game is measured on their own decisions. Results are appended to ``confirm.jsonl``: a candidate already there
-   is not played again.
+   game is measured on their own decisions (what the first-order grid cannot see: a rule that rolls where the
+   probe banked meets positions the probe never did).
+4. *Search*: from the best confirmed practical rule, a local search on those measured regrets (each number one
+   step up or down: threshold 25, few dice 1, climb 5) until no neighbour is better.
+Results are appended to ``confirm.jsonl``: a candidate already there is not played again.
 
 Run niced (``nice -n 15``): it uses one core.
 """
@@ -29,7 +32,7 @@ import argparse
 import itertools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +55,7 @@ from dicehall.thousand.solver.policy import TurnValues
 from dicehall.thousand.state import ROLL, ThousandState
 
 BLOCK = 250
-PROBE = Rule(threshold=100, few=3, guard=60)  # the form's rough numbers, from a first small run
+PROBE = Rule(threshold=100, few=3, climb=850)  # the form's numbers from an earlier run
 FIELDS = ("mover", "opponent", "t", "n", "me", "opp", "rolled", "game", "roll", "bank")
 
 Arr = npt.NDArray[Any]
@@ -155,17 +158,17 @@ def rolls_single(t: Arr, n: Arr, me: Arr, opp: Arr, threshold: int, few: int) ->
     return (n > few) & (t < threshold)
 
 
-def rolls_practical(t: Arr, n: Arr, me: Arr, opp: Arr, threshold: int, few: int, guard: int) -> Arr:
+def rolls_practical(t: Arr, n: Arr, me: Arr, opp: Arr, threshold: int, few: int, climb: int) -> Arr:
     """``PracticalBot`` (:meth:`Rule.rolls` on arrays, with the dump truck)."""
-    wait = (me + t >= BARREL) & (opp >= BARREL - guard) & (opp < BARREL)
-    return wait | rolls_single(t, n, me, opp, threshold, few) | (me + t == DUMP)
+    below = (me >= climb) & (me + t < BARREL)
+    return below | rolls_single(t, n, me, opp, threshold, few) | (me + t == DUMP)
 
 
 FAMILIES: dict[str, tuple[Callable[..., Arr], dict[str, list[int]]]] = {
     "single": (rolls_single, {"threshold": list(range(0, 701, 25)), "few": [0, 1, 2, 3]}),
     "practical": (
         rolls_practical,
-        {"threshold": list(range(25, 401, 25)), "few": [1, 2, 3], "guard": list(range(0, 121, 10))},
+        {"threshold": list(range(25, 401, 25)), "few": [1, 2, 3], "climb": list(range(700, 881, 10))},
     ),
 }
 
@@ -209,45 +212,76 @@ def regret_per_game(data: Arr, games: int) -> tuple[float, float]:
     return float(per_game.mean()), float(per_game.std(ddof=1) / np.sqrt(games))
 
 
-def confirm(
-    rules: ThousandRules, out: Path, best: dict[str, list[dict[str, Any]]], games: int, seed: int
-) -> Iterator[dict[str, Any]]:
-    path = out / "confirm.jsonl"
-    done = {}
-    if path.exists():
-        for text in path.read_text().splitlines():
-            row = json.loads(text)
-            done[row["family"], json.dumps(row["params"], sort_keys=True), row["games"], row["seed"]] = row
-    for family, items in best.items():
-        for item in items:
-            params = item["params"]
-            key = (family, json.dumps(params, sort_keys=True), games, seed)
-            if key in done:
-                yield done[key]
-                continue
-            tag = family + "-" + "-".join(str(v) for v in params.values())
-            data = collect(rules, out, games, seed, make_bot(rules, family, params), tag)
-            mean, se = regret_per_game(data, games)
-            row = {
-                "family": family,
-                "params": params,
-                "games": games,
-                "seed": seed,
-                "regret_per_game": round(mean, 3),
-                "se": round(se, 3),
-                "probe_estimate": item["lost_per_game"],
-            }
-            with path.open("a") as f:
-                f.write(json.dumps(row) + "\n")
-            print(json.dumps(row), flush=True)
-            yield row
+STEPS = {"threshold": 25, "few": 1, "climb": 5}
+"""The local search's steps (``--search``)."""
+
+
+class Judge:
+    """Each candidate's own games against ``bot:optimal`` and its regret per game, kept in ``confirm.jsonl``."""
+
+    def __init__(self, rules: ThousandRules, out: Path, games: int, seed: int) -> None:
+        self.rules, self.out, self.games, self.seed = rules, out, games, seed
+        self.path = out / "confirm.jsonl"
+        self.done: dict[tuple[str, str], dict[str, Any]] = {}
+        if self.path.exists():
+            for text in self.path.read_text().splitlines():
+                row = json.loads(text)
+                if (row["games"], row["seed"]) == (games, seed):
+                    self.done[row["family"], json.dumps(row["params"], sort_keys=True)] = row
+
+    def __call__(self, family: str, params: dict[str, int], estimate: float | None = None) -> dict[str, Any]:
+        key = (family, json.dumps(params, sort_keys=True))
+        if key in self.done:
+            return self.done[key]
+        tag = family + "-" + "-".join(str(v) for v in params.values())
+        data = collect(self.rules, self.out, self.games, self.seed, make_bot(self.rules, family, params), tag)
+        mean, se = regret_per_game(data, self.games)
+        row = {
+            "family": family,
+            "params": params,
+            "games": self.games,
+            "seed": self.seed,
+            "regret_per_game": round(mean, 3),
+            "se": round(se, 3),
+            "probe_estimate": estimate,
+        }
+        with self.path.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+        print(json.dumps(row), flush=True)
+        self.done[key] = row
+        return row
+
+
+def confirm(judge: Judge, best: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [
+        judge(family, item["params"], item["lost_per_game"])
+        for family, items in best.items()
+        for item in items
+    ]
+
+
+def search(judge: Judge, family: str, start: dict[str, int]) -> dict[str, Any]:
+    """From ``start``, move to the best neighbour (each number one step up or down) while one is better."""
+    axes = FAMILIES[family][1]
+    here = judge(family, start)
+    while True:
+        near = []
+        for name, step in STEPS.items():
+            for sign in (-1, 1):
+                params = {**here["params"], name: here["params"][name] + sign * step}
+                if min(axes[name]) <= params[name] <= max(axes[name]):
+                    near.append(judge(family, params))
+        best = min(near, key=lambda r: r["regret_per_game"])
+        if best["regret_per_game"] >= here["regret_per_game"]:
+            return here
+        here = best
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--dir", type=Path, default=Path("build/practical"))
+    parser.add_argument("--dir", type=Path, default=Path("build/practical-fit"))
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--confirm-games", type=int, default=4000)
@@ -255,11 +289,17 @@ def main() -> None:
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     rules = ThousandRules.from_preset("classic")
-    data = collect(rules, args.dir, args.games, args.seed, PracticalBot(rules, PROBE), "probe")
+    probe = "probe-" + "-".join(str(v) for v in PROBE)
+    data = collect(rules, args.dir, args.games, args.seed, PracticalBot(rules, PROBE), probe)
     best = grid(data, args.games, args.top)
     (args.dir / "grid.json").write_text(json.dumps(best, indent=1))
     if args.confirm_games:
-        rows = list(confirm(rules, args.dir, best, args.confirm_games, args.seed + 1))
+        judge = Judge(rules, args.dir, args.confirm_games, args.seed + 1)
+        rows = confirm(judge, best)
+        top = min((r for r in rows if r["family"] == "practical"), key=lambda r: r["regret_per_game"])
+        found = search(judge, "practical", top["params"])
+        print("search ends at", found["params"], found["regret_per_game"])
+        rows = list(judge.done.values())
         for row in sorted(rows, key=lambda r: r["regret_per_game"]):
             print(
                 row["family"],

@@ -289,8 +289,8 @@ class ExpertBot(ThousandBot):
 @register_bot("thousand", "practical", M("bot.thousand.practical.doc"))
 class PracticalBot(ThousandBot):
     """Plays the practical rule (:mod:`dicehall.thousand.practical`): a bank threshold, "few dice: bank", and
-    waiting below the barrel while the opponent is close to it; it takes the win from the barrel and never banks
-    onto the dump truck."""
+    "close to the barrel, bank only onto it"; it takes the win from the barrel and never banks onto the dump
+    truck."""
 
     name = "practical"
 
@@ -301,7 +301,7 @@ class PracticalBot(ThousandBot):
     def wants_roll(self, state: ThousandState) -> bool:
         seat, t, n = state.player, state.turn_total, state.in_hand
         r = state.rules
-        me, opponent = state.score[seat], max(s for k, s in enumerate(state.score) if k != seat)
+        me = state.score[seat]
         if r.barrel == "score" and state.on_barrel[seat]:
             if self.explain:
                 self.last_reason = M("thousand.bot.practical_wins", total=t)
@@ -316,11 +316,11 @@ class PracticalBot(ThousandBot):
                 self.last_reason = M("thousand.bot.practical_dump", score=r.dump_truck_score)
             return True
         barrel = r.barrel_score if r.barrel == "score" else None
-        roll = self.rule.rolls(t, n, me, opponent, barrel)
+        roll = self.rule.rolls(t, n, me, barrel)
         if self.explain:
             rule = self.rule
-            if barrel is not None and me + t >= barrel and roll:
-                self.last_reason = M("thousand.bot.practical_waits", guard=rule.guard)
+            if barrel is not None and rule.climb <= me and roll:
+                self.last_reason = M("thousand.bot.practical_climbs", climb=rule.climb, barrel=barrel)
             elif roll:
                 self.last_reason = M(
                     "thousand.bot.practical_rolls", dice=n, total=t, threshold=rule.threshold

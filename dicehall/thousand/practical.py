@@ -1,11 +1,11 @@
 """The practical rule of Dice 1000: three numbers a person can play by, fitted to the solved classic table.
 
-    With more than FEW dice in hand, roll until the turn is worth THRESHOLD; with FEW or fewer, bank.
-    Do not climb onto the barrel while your opponent is less than GUARD points below it: roll on instead.
+    With more than FEW dice in hand roll on until the turn is worth THRESHOLD; with FEW or fewer, bank.
+    From CLIMB points on, bank only a turn that takes you onto the barrel.
 
 Forced moves stay what the rules make them (roll below the opening minimum or out of a pit, roll after hot dice),
 on the barrel the win is taken as soon as it may be banked, a bank that would land on the dump truck (555) is
-never made, and the keep is the one worth the most points. The numbers are fitted by
+never made, and classic sets the scoring dice aside by itself. The numbers are fitted by
 ``scripts/thousand_practical_fit.py`` and measured by ``scripts/thousand_practical_eval.py``
 (docs/strategy.md, "A rule to remember"); ``tests/thousand/test_practical.py`` holds docs and code to them.
 """
@@ -20,16 +20,17 @@ from typing import Any, NamedTuple
 class Rule(NamedTuple):
     threshold: int
     few: int
-    guard: int
+    climb: int
+    """From this score on, bank only onto the barrel (the barrel's own score or more: never)."""
 
-    def rolls(self, total: int, dice: int, me: int, opponent: int, barrel: int | None) -> bool:
+    def rolls(self, total: int, dice: int, me: int, barrel: int | None) -> bool:
         """Whether the rule rolls on (a free decision: the forced ones and the dump truck are the bot's)."""
-        if barrel is not None and me + total >= barrel and barrel - self.guard <= opponent < barrel:
-            return True  # wait below the barrel: the opponent would climb and knock us off
+        if barrel is not None and self.climb <= me and me + total < barrel:
+            return True
         return dice > self.few and total < self.threshold
 
 
-PRACTICAL = Rule(threshold=100, few=3, guard=50)
+PRACTICAL = Rule(threshold=100, few=3, climb=850)
 """The fitted numbers (classic, two players)."""
 
 SHIPPED = Path(__file__).parent / "data" / "practical.json"

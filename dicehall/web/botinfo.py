@@ -20,7 +20,7 @@ STRENGTH: dict[str, list[tuple[str, Strength]]] = {
         ("random", {"kind": "wins", "share": 0.234, "against": "expert", "games": 8000}),
         ("bold", {"kind": "wins", "share": 0.291, "against": "expert", "games": 8000}),
         ("cautious", {"kind": "wins", "share": 0.455, "against": "expert", "games": 8000}),
-        ("practical", {"kind": "wins", "share": 0.482, "against": "optimal", "games": 100000}),
+        ("practical", {"kind": "wins", "share": 0.483, "against": "optimal", "games": 100000}),
         ("expert", {"kind": "wins", "share": 0.545, "against": "cautious", "games": 8000}),
         ("optimal", {"kind": "wins", "share": 0.518, "against": "expert", "games": 100000}),
     ],
