@@ -42,7 +42,7 @@ def bot_of(spec: str, rules: ThousandRules) -> Any:
     if spec.startswith("single:"):
         _, threshold, few = spec.split(":")
         bot = ThresholdBot(rules)
-        bot.threshold, bot.few_dice = int(threshold), int(few)  # type: ignore[misc]
+        bot.threshold, bot.few_dice = int(threshold), int(few)
         return bot
     if spec.startswith("rule:"):
         _, threshold, few, climb = spec.split(":")

@@ -160,8 +160,9 @@ def rolls_single(t: Arr, n: Arr, me: Arr, opp: Arr, threshold: int, few: int) ->
 
 def rolls_practical(t: Arr, n: Arr, me: Arr, opp: Arr, threshold: int, few: int, climb: int) -> Arr:
     """``PracticalBot`` (:meth:`Rule.rolls` on arrays, with the dump truck)."""
-    below = (me >= climb) & (me + t < BARREL)
-    return below | rolls_single(t, n, me, opp, threshold, few) | (me + t == DUMP)
+    below: Arr = (me >= climb) & (me + t < BARREL)
+    rolls: Arr = below | rolls_single(t, n, me, opp, threshold, few) | (me + t == DUMP)
+    return rolls
 
 
 FAMILIES: dict[str, tuple[Callable[..., Arr], dict[str, list[int]]]] = {
@@ -199,7 +200,7 @@ def grid(data: Arr, games: int, top: int) -> dict[str, list[dict[str, Any]]]:
 def make_bot(rules: ThousandRules, family: str, params: dict[str, int]) -> Any:
     if family == "single":
         bot = ThresholdBot(rules)
-        bot.threshold, bot.few_dice = params["threshold"], params["few"]  # type: ignore[misc]
+        bot.threshold, bot.few_dice = params["threshold"], params["few"]
         return bot
     return PracticalBot(rules, Rule(**params))
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from dicehall.core.agents import bots_for, make_bot
-from dicehall.thousand.bots import PracticalBot
+from dicehall.core.agents import Agent, bots_for, make_bot
+from dicehall.core.game import State
+from dicehall.thousand.bots import PracticalBot, ThresholdBot
 from dicehall.thousand.practical import PRACTICAL, Rule
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState
@@ -173,6 +175,25 @@ def test_the_terminal_says_the_rule_and_its_cost(lang: str) -> None:
         assert f"{100 * row['wins'] / row['games']:.1f} %".replace(".", sep) in text, row["bot"]
 
 
+class Watch(Agent):
+    """Plays ``bot`` and notes each free roll-or-bank decision off the barrel: (total, dice, me, opponent), rolled."""
+
+    def __init__(self, bot: Agent) -> None:
+        self.bot = bot
+        self.rows: list[tuple[int, int, int, int]] = []
+        self.rolled: list[bool] = []
+
+    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
+        assert isinstance(state, ThousandState)
+        action = self.bot.choose(state, rng)
+        free = state.pending_roll is None and not state.hot_dice and state.turn_total >= state.min_bank()
+        if free and not state.on_barrel[state.player]:
+            me, opp = state.score[state.player], state.score[1 - state.player]
+            self.rows.append((state.turn_total, state.in_hand, me, opp))
+            self.rolled.append(action == ROLL)
+        return action
+
+
 def test_the_fit_scores_the_bots_own_choices() -> None:
     """The fitting script's array copy of the rules (``rolls_single``, ``rolls_practical``) equals the bots'
     choices over every free decision of a few games (their own positions, which the grid scores)."""
@@ -182,32 +203,17 @@ def test_the_fit_scores_the_bots_own_choices() -> None:
     assert spec is not None and spec.loader is not None
     fit = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fit)
-    from dicehall.thousand.bots import ThresholdBot
 
     single = ThresholdBot(CLASSIC)
-    single.threshold, single.few_dice = 75, 2  # type: ignore[misc]
+    single.threshold, single.few_dice = 75, 2
     rule = Rule(100, 3, 850)
     for bot, family, params in [
         (single, fit.rolls_single, {"threshold": 75, "few": 2}),
         (PracticalBot(CLASSIC, rule), fit.rolls_practical, rule._asdict()),
     ]:
-        rows: list[tuple[int, ...]] = []
-        seen: list[tuple[int, ...]] = []
-
-        class Watch(type(bot)):  # type: ignore[misc]
-            def choose(self, state, rng):  # type: ignore[no-untyped-def]
-                action = super().choose(state, rng)
-                free = state.pending_roll is None and not state.hot_dice and state.turn_total >= state.min_bank()
-                if free and not state.on_barrel[state.player]:
-                    me, opp = state.score[state.player], state.score[1 - state.player]
-                    rows.append((state.turn_total, state.in_hand, me, opp))
-                    seen.append((action == ROLL,))
-                return action
-
-        watched = Watch(CLASSIC)
-        watched.__dict__.update(bot.__dict__)
+        watch = Watch(bot)
         for seed in range(8):
-            checked_game(CLASSIC, [watched, make_bot("thousand", "expert", CLASSIC)], seed=900 + seed)
-        t, n, me, opp = (np.array(c) for c in zip(*rows, strict=True))
-        assert len(rows) > 100
-        assert family(t, n, me, opp, **params).tolist() == [s[0] for s in seen]
+            checked_game(CLASSIC, [watch, make_bot("thousand", "expert", CLASSIC)], seed=900 + seed)
+        assert len(watch.rows) > 100
+        t, n, me, opp = (np.array(c) for c in zip(*watch.rows, strict=True))
+        assert family(t, n, me, opp, **params).tolist() == watch.rolled
