@@ -159,7 +159,9 @@ def print_rule(t: Translator, data: dict[str, Any], rules: dict[str, Any]) -> No
     table = Table(title=t("strategy.cli.rule.against"), title_justify="left")
     for key in ("play", "wins", "interval", "games"):
         numbers = key != "play"  # a number never breaks ("100 000" in Russian has a space)
-        table.add_column(t(f"strategy.cli.rule.col.{key}"), justify="right" if numbers else "left", no_wrap=numbers)
+        table.add_column(
+            t(f"strategy.cli.rule.col.{key}"), justify="right" if numbers else "left", no_wrap=numbers
+        )
     for row in data["rows"]:
         lo, hi = row["ci95"]
         table.add_row(
