@@ -89,6 +89,8 @@ function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
   );
 }
 
+const RULE_COLUMNS: MessageId[] = ["strategy.page.rule.col.play", "strategy.page.rule.col.wins", "strategy.page.rule.col.games"];
+
 /** A percentage with exactly one decimal ("48.0", not "48"): the interval's two ends read alike. */
 const tenths = (v: number): string => new Intl.NumberFormat(currentLanguage(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v);
 
@@ -99,7 +101,8 @@ function ruleRowName(bot: string, rule: Practical["rule"], barrel: number | null
   if (kind === "practical") return t("strategy.page.rule.row.practical");
   if (kind === "single") return t("strategy.page.rule.row.single", { threshold: n[0], few: n[1] });
   if (kind === "rule" && n[0] === rule.threshold && n[1] === rule.few && n[2] === barrel) return t("strategy.page.rule.row.no_climb");
-  return tKey(`strategy.page.rule.row.${kind}`, bot);
+  if (kind === "expert") return t("strategy.page.rule.row.expert");
+  return bot;
 }
 
 /** "A rule to remember": the practical rule in words and what it costs against perfect play, beside other rules. */
@@ -118,7 +121,7 @@ export function practicalSection(p: Practical, dump: number | null, barrel: numb
         "table",
         { class: "strategy-grid-table strategy-rule-table", "data-testid": "strategy-rule-table" },
         h("caption", null, t("strategy.page.rule.caption")),
-        h("thead", null, h("tr", null, (["play", "wins", "games"] as const).map((c) => h("th", { scope: "col" }, t(`strategy.page.rule.col.${c}`))))),
+        h("thead", null, h("tr", null, RULE_COLUMNS.map((c) => h("th", { scope: "col" }, t(c))))),
         h(
           "tbody",
           null,
