@@ -1,4 +1,5 @@
-"""Dice 1000 bots: ``random``, the threshold bots ``cautious`` and ``bold``, and the DP ``expert``.
+"""Dice 1000 bots: ``random``, the threshold bots ``cautious`` and ``bold``, the DP ``expert`` and ``practical``
+(the rule of three numbers a person can play by).
 
 Every bot only returns legal actions. With ``explain = True`` a bot also leaves a one-line reason for its last
 decision in ``last_reason`` (terminal play shows it); simulations leave it off so decisions allocate nothing.
@@ -16,6 +17,7 @@ from dicehall.core.playout import register_playout
 from dicehall.core.rules import RuleSet
 from dicehall.i18n.message import Message as M
 from dicehall.thousand import dp, fast
+from dicehall.thousand.practical import PRACTICAL, Rule
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 
@@ -282,6 +284,52 @@ class ExpertBot(ThousandBot):
         if self.explain:
             self.last_reason = M("thousand.bot.keeps_worth", dice=best[5:], value=round(best_value, 1))
         return best
+
+
+@register_bot("thousand", "practical", M("bot.thousand.practical.doc"))
+class PracticalBot(ThousandBot):
+    """Plays the practical rule (:mod:`dicehall.thousand.practical`): a bank threshold, "few dice: bank", and
+    "close to the barrel, bank only onto it"; it takes the win from the barrel and never banks onto the dump
+    truck."""
+
+    name = "practical"
+
+    def __init__(self, rules: RuleSet, rule: Rule = PRACTICAL) -> None:
+        super().__init__(rules)
+        self.rule = rule
+
+    def wants_roll(self, state: ThousandState) -> bool:
+        seat, t, n = state.player, state.turn_total, state.in_hand
+        r = state.rules
+        me = state.score[seat]
+        if r.barrel == "score" and state.on_barrel[seat]:
+            if self.explain:
+                self.last_reason = M("thousand.bot.practical_wins", total=t)
+            return False
+        cap = state.max_bank()
+        if cap is not None and t >= cap:  # exact-landing rules: more would overshoot
+            if self.explain:
+                self.last_reason = M("thousand.bot.banks_target", total=t, target=cap)
+            return False
+        if r.dump_truck and me + t == r.dump_truck_score:
+            if self.explain:
+                self.last_reason = M("thousand.bot.practical_dump", score=r.dump_truck_score)
+            return True
+        barrel = r.barrel_score if r.barrel == "score" else None
+        roll = self.rule.rolls(t, n, me, barrel)
+        if self.explain:
+            rule = self.rule
+            if barrel is not None and rule.climb <= me and roll:
+                self.last_reason = M("thousand.bot.practical_climbs", climb=rule.climb, barrel=barrel)
+            elif roll:
+                self.last_reason = M(
+                    "thousand.bot.practical_rolls", dice=n, total=t, threshold=rule.threshold
+                )
+            elif n <= rule.few:
+                self.last_reason = M("thousand.bot.practical_few", dice=n, few=rule.few)
+            else:
+                self.last_reason = M("thousand.bot.practical_banks", total=t, threshold=rule.threshold)
+        return roll
 
 
 @register_bot("thousand", "random", M("bot.thousand.random.doc"))

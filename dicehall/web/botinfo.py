@@ -14,11 +14,13 @@ Strength = dict[str, Any]
 
 STRENGTH: dict[str, list[tuple[str, Strength]]] = {
     # docs/thousand-play.md "Measured" (classic, 4,000 games a seating, the expert's win rate, here the other
-    # side's) and docs/thousand-solved.md (optimal vs expert, classic, 100,000 games)
+    # side's), docs/strategy.md "A rule to remember" (practical vs optimal, classic, 100,000 games, both seats)
+    # and docs/thousand-solved.md (optimal vs expert, classic, 100,000 games)
     "thousand": [
         ("random", {"kind": "wins", "share": 0.234, "against": "expert", "games": 8000}),
         ("bold", {"kind": "wins", "share": 0.291, "against": "expert", "games": 8000}),
         ("cautious", {"kind": "wins", "share": 0.455, "against": "expert", "games": 8000}),
+        ("practical", {"kind": "wins", "share": 0.483, "against": "optimal", "games": 100000}),
         ("expert", {"kind": "wins", "share": 0.545, "against": "cautious", "games": 8000}),
         ("optimal", {"kind": "wins", "share": 0.518, "against": "expert", "games": 100000}),
     ],

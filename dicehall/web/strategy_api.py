@@ -2,7 +2,8 @@
 
 ``GET /api/strategy/thousand``: the maps of :mod:`dicehall.thousand.solver.strategy` for classic, computed from
 the shipped (or locally solved) exact table at the first request and kept for the process, with the house rules'
-effects (:mod:`dicehall.thousand.house_rules`, the shipped simulation); sent gzipped to a browser that takes it
+effects (:mod:`dicehall.thousand.house_rules`, the shipped simulation) and the practical rule's measured cost
+(:mod:`dicehall.thousand.practical`); sent gzipped to a browser that takes it
 (about an eighth of the plain JSON).
 """
 
@@ -20,9 +21,10 @@ router = APIRouter(prefix="/api/strategy")
 @functools.cache
 def _body() -> tuple[bytes, bytes]:
     from dicehall.thousand.house_rules import shipped_effects
+    from dicehall.thousand.practical import measured
     from dicehall.thousand.solver.strategy import classic_strategy
 
-    data = {**classic_strategy(), "house_rules": shipped_effects()}
+    data = {**classic_strategy(), "house_rules": shipped_effects(), "practical": measured()}
     raw = json.dumps(data, separators=(",", ":")).encode()
     return raw, gzip.compress(raw, compresslevel=9, mtime=0)
 

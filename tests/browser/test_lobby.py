@@ -82,7 +82,7 @@ def test_one_name_bots_by_strength_and_words_only_where_they_apply(new_page: Any
     # Bots weakest first, as the server ranks them; the chosen one's line says what it does and how it measured.
     bot_row = page.locator(".seat-row").nth(1)
     order = bot_row.locator(".seat-bot option").evaluate_all("os => os.map((o) => o.value)")
-    assert order == ["random", "bold", "cautious", "expert", "optimal"]
+    assert order == ["random", "bold", "cautious", "practical", "expert", "optimal"]
     assert order == [b["name"] for b in catalogue["thousand"]["bots"]]
     for bot in order:
         bot_row.locator(".seat-bot").select_option(bot)

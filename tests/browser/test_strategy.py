@@ -124,3 +124,29 @@ def test_the_house_rules_table_shows_the_apis_figures(new_page: Any, artifacts: 
     assert str(house["games"]) in table.locator("caption").inner_text().replace("\u00a0", "").replace(" ", "")
     page.screenshot(path=str(artifacts / "strategy" / "notes-desktop-pl.png"), full_page=True)
     assert not violations(page, "strategy notes")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_rule_to_remember_shows_the_apis_figures(new_page: Any, artifacts: Path, size: str) -> None:
+    """ "A rule to remember": the rule's numbers and every measured row (share and interval) as the API sent them."""
+    w, h, locale = SIZES[size]
+    page = new_page(w, h, locale=locale)
+    with page.expect_response(lambda r: r.url.endswith("/api/strategy/thousand")) as got:
+        page.goto("/strategy/thousand")
+    practical = got.value.json()["practical"]
+    section = page.get_by_test_id("strategy-rule")
+    section.scroll_into_view_if_needed()
+    rule = practical["rule"]
+    said = page.get_by_test_id("strategy-rule-text").inner_text()
+    found = [int(x) for x in re.findall(r"\d+", said)]
+    assert found == [rule["few"] + 1, 5, rule["threshold"], rule["few"], rule["climb"]]
+    assert practical["rows"][0]["bot"] == "practical" and practical["rows"][0]["games"] >= 100_000
+    for row in practical["rows"]:
+        cells = section.locator(f"tr[data-bot='{row['bot']}'] td")
+        share, interval = cells.nth(0).inner_text().split("\n")
+        assert number(share) == round(100 * row["wins"] / row["games"], 1)
+        lo, hi = (number(x) for x in interval.split("–"))
+        assert (lo, hi) == (round(row["ci95"][0] * 100, 1), round(row["ci95"][1] * 100, 1))
+    section.evaluate("(e) => e.scrollIntoView({block: 'start', behavior: 'instant'})")
+    page.screenshot(path=str(artifacts / "strategy" / f"rule-{size}.png"))
+    assert not violations(page, f"strategy rule {size}")

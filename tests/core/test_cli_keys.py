@@ -110,7 +110,7 @@ def test_dice_1000_at_a_real_terminal_has_line_editing() -> None:
         (
             "me,bot",
             "en",
-            "'bot' is not a seat: did you mean bot:cautious, bot:bold, bot:expert, bot:random, bot:optimal?",
+            "'bot' is not a seat: did you mean bot:cautious, bot:bold, bot:expert, bot:practical, bot:random, bot:optimal?",
         ),
         ("me,Bot:Expert", "en", "'Bot:Expert' is not a seat: did you mean bot:expert?"),
         ("me,bot:exprt", "en", "unknown bot 'exprt' for thousand: did you mean bot:expert?"),

@@ -18,7 +18,7 @@ from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 
 PRESETS = list(ThousandRules.PRESETS)
-BOTS = ["random", "cautious", "bold", "expert"]
+BOTS = ["random", "cautious", "bold", "expert", "practical"]
 
 
 def checked_game(

@@ -564,6 +564,24 @@ export interface StrategyData {
   opening: { win: number[]; bank: (number | null)[][]; mixed: number[]; rolls_above: number[][][][] };
   on_barrel: { rows: { attempt: number; falls: number }[]; win: number[][] } | null;
   house_rules: HouseRules;
+  practical: Practical;
+}
+
+/** A share of games won, with its 95 % Wilson interval. */
+export interface Share {
+  wins: number;
+  games: number;
+  share: number;
+  ci95: [number, number];
+}
+
+/** The practical rule and its measured cost against bot:optimal (dicehall/thousand/data/practical.json). */
+export interface Practical {
+  /** Roll on with more than `few` dice until `threshold`; from `climb` on bank only onto the barrel. */
+  rule: { threshold: number; few: number; climb: number };
+  against: string;
+  /** bot: "practical", "expert", "single:T:F" (bank at T or with F dice or fewer), "rule:T:F:C" (other numbers). */
+  rows: (Share & { bot: string; seed: number; first: Share; second: Share; command: string })[];
 }
 
 /** A rate or a mean with its 95 % interval. */

@@ -4,9 +4,9 @@
 // or tapped is said in words beside it (aria-live). Below: how the situations change the answer, the barrel's map,
 // the opening turn, and the map as a table. Every number comes from GET /api/strategy/thousand.
 import "./strategy.css";
-import { api, type Estimate, type HouseRules, type StrategyData, type StrategyMapData } from "./api";
+import { api, type Estimate, type HouseRules, type Practical, type StrategyData, type StrategyMapData } from "./api";
 import { append, clear, h } from "./dom";
-import { formatList, formatNumber, t, tKey, type MessageId } from "./i18n";
+import { currentLanguage, formatList, formatNumber, t, tKey, type MessageId } from "./i18n";
 import { BANK_STOPS, css, ramp, StrategyMap, WIN_STOPS } from "./strategy-map";
 
 type Kind = "win" | "bank";
@@ -89,6 +89,58 @@ function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
   );
 }
 
+const RULE_COLUMNS: MessageId[] = ["strategy.page.rule.col.play", "strategy.page.rule.col.wins", "strategy.page.rule.col.games"];
+
+/** A percentage with exactly one decimal ("48.0", not "48"): the interval's two ends read alike. */
+const tenths = (v: number): string => new Intl.NumberFormat(currentLanguage(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v);
+
+/** A bot of the measured rows in words: the rule, another set of its numbers, a single threshold, the expert. */
+function ruleRowName(bot: string, rule: Practical["rule"], barrel: number | null): string {
+  const [kind, ...nums] = bot.split(":");
+  const n = nums.map(Number);
+  if (kind === "practical") return t("strategy.page.rule.row.practical");
+  if (kind === "single") return t("strategy.page.rule.row.single", { threshold: n[0], few: n[1] });
+  if (kind === "rule" && n[0] === rule.threshold && n[1] === rule.few && n[2] === barrel) return t("strategy.page.rule.row.no_climb");
+  if (kind === "expert") return t("strategy.page.rule.row.expert");
+  return bot;
+}
+
+/** "A rule to remember": the practical rule in words and what it costs against perfect play, beside other rules. */
+export function practicalSection(p: Practical, dump: number | null, barrel: number | null): HTMLElement {
+  const r = p.rule;
+  return h(
+    "section",
+    { class: "strategy-rule", "aria-labelledby": "strategy-rule-title", "data-testid": "strategy-rule" },
+    h("h2", { id: "strategy-rule-title" }, t("strategy.page.rule.title")),
+    h("p", { class: "strategy-rule-text", "data-testid": "strategy-rule-text" }, h("strong", null, t("strategy.page.rule.text", { many: r.few + 1, threshold: r.threshold, few: r.few, climb: r.climb }))),
+    h("p", { class: "small" }, t("strategy.page.rule.forced", { dump: dump ?? 0 })),
+    h(
+      "div",
+      scroller(),
+      h(
+        "table",
+        { class: "strategy-grid-table strategy-rule-table", "data-testid": "strategy-rule-table" },
+        h("caption", null, t("strategy.page.rule.caption")),
+        h("thead", null, h("tr", null, RULE_COLUMNS.map((c) => h("th", { scope: "col" }, t(c))))),
+        h(
+          "tbody",
+          null,
+          p.rows.map((row) =>
+            h(
+              "tr",
+              { "data-bot": row.bot },
+              h("th", { scope: "row" }, ruleRowName(row.bot, r, barrel)),
+              h("td", null, pct(row.wins / row.games), h("br"), h("span", { class: "muted small" }, `${tenths(row.ci95[0] * 100)}–${tenths(row.ci95[1] * 100)}`)),
+              h("td", null, formatNumber(row.games)),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h("p", { class: "muted small" }, t("strategy.page.rule.note")),
+  );
+}
+
 export function renderStrategy(app: HTMLElement): () => void {
   let data: StrategyData | null = null;
   let kind: Kind = "win";
@@ -105,6 +157,7 @@ export function renderStrategy(app: HTMLElement): () => void {
   const legend = h("div", { class: "strategy-legend small", "data-testid": "strategy-legend" });
   const notes = h("section", { class: "strategy-notes", "data-testid": "strategy-notes" });
   const tableBox = h("details", { class: "strategy-table" });
+  const ruleBox = h("div", { "data-testid": "strategy-rule-box" });
   const intro = h("p", { class: "strategy-intro" });
 
   app.append(
@@ -122,6 +175,7 @@ export function renderStrategy(app: HTMLElement): () => void {
       ),
       h("div", { class: "strategy-body" }, h("div", { class: "strategy-side" }, details, legend), mapBox),
       tableBox,
+      ruleBox,
       notes,
     ),
   );
@@ -325,6 +379,7 @@ export function renderStrategy(app: HTMLElement): () => void {
       if (!alive) return;
       data = d;
       intro.textContent = `${t("strategy.page.intro", { first: pct(d.first_player) })} ${t("strategy.page.hint")}`;
+      ruleBox.append(practicalSection(d.practical, d.rules.dump_truck, d.rules.barrel));
       for (const s of SITUATIONS) sitSelect.append(h("option", { value: s }, situationWords(d, s)));
       sitSelect.addEventListener("change", () => {
         situation = sitSelect.value as Situation;

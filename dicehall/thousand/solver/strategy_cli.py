@@ -1,7 +1,8 @@
 """``dicehall strategy thousand``: the solved banking thresholds and win chances of classic Dice 1000 as tables.
 
 Rows are the mover's score, columns the opponent's; a table wider than the terminal (or 80 columns, whichever
-is narrower) is printed in blocks of opponent's scores, so no value is ever cut.
+is narrower) is printed in blocks of opponent's scores, so no value is ever cut. Last, "A rule to remember": the
+practical rule (:mod:`dicehall.thousand.practical`) and its measured cost against perfect play.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.i18n import Translator, current
 from dicehall.i18n.message import Message
-from dicehall.thousand import house_rules
+from dicehall.thousand import house_rules, practical
 from dicehall.thousand.solver import strategy as st
 
 CELL = 5
@@ -125,6 +126,53 @@ def print_effects(t: Translator, data: dict[str, Any]) -> None:
     console.print(escape(t("strategy.cli.presets.note", command=data["command"])), highlight=False)
 
 
+def rule_row_name(t: Translator, bot: str, rule: dict[str, int], barrel: int | None) -> str:
+    """A measured row's bot in words (as the page says it)."""
+    kind, *nums = bot.split(":")
+    n = [int(x) for x in nums]
+    if kind == "single":
+        return t("strategy.cli.rule.row.single", threshold=n[0], few=n[1])
+    if kind == "rule" and n == [rule["threshold"], rule["few"], barrel]:
+        return t("strategy.cli.rule.row.no_climb")
+    return t(f"strategy.cli.rule.row.{kind}")
+
+
+def print_rule(t: Translator, data: dict[str, Any], rules: dict[str, Any]) -> None:
+    """ "A rule to remember": the practical rule and its measured cost beside the other rules."""
+    from rich.table import Table
+
+    r = data["rule"]
+    console.print(escape(t("strategy.cli.rule.title")), style="bold", highlight=False)
+    console.print(
+        escape(
+            t(
+                "strategy.cli.rule.text",
+                many=r["few"] + 1,
+                threshold=r["threshold"],
+                few=r["few"],
+                climb=r["climb"],
+            )
+        ),
+        highlight=False,
+    )
+    console.print(escape(t("strategy.cli.rule.forced", dump=rules["dump_truck"] or 0)), highlight=False)
+    table = Table(title=t("strategy.cli.rule.against"), title_justify="left")
+    for key in ("play", "wins", "interval", "games"):
+        numbers = key != "play"  # a number never breaks ("100 000" in Russian has a space)
+        table.add_column(
+            t(f"strategy.cli.rule.col.{key}"), justify="right" if numbers else "left", no_wrap=numbers
+        )
+    for row in data["rows"]:
+        lo, hi = row["ci95"]
+        table.add_row(
+            rule_row_name(t, row["bot"], r, rules["barrel"]),
+            f"{t.fixed(100 * row['wins'] / row['games'], 1)} %",
+            f"{t.fixed(100 * lo, 1)}–{t.fixed(100 * hi, 1)}",
+            t.number(row["games"]),
+        )
+    console.print(fit(table, console, width=min(console.width, MAX_WIDTH)))
+
+
 def register_strategy(app: typer.Typer) -> None:
     group = _group(app)
 
@@ -174,3 +222,5 @@ def register_strategy(app: typer.Typer) -> None:
         width = min(console.width, MAX_WIDTH)
         for line in report_lines(t, maps, situation, counts, width):
             console.print(escape(line), highlight=False)  # prose wraps at the width, the grids fit it
+        console.print()
+        print_rule(t, practical.measured(), maps["rules"])
