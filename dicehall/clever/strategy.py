@@ -242,6 +242,11 @@ def _ratio_interval(num: np.ndarray, den: np.ndarray) -> dict[str, float]:
     }
 
 
+def _means(a: np.ndarray) -> list[float]:
+    """Means over the games (the first axis), rounded."""
+    return [round(float(x), ROUNDED) for x in a.mean(axis=0)]
+
+
 def table_summary(games: list[dict[str, Any]]) -> dict[str, Any]:
     """Points per area, foxes and total (means over every seat, with 95 % intervals by game), by round, and the
     +1 / re-roll gained and used by round, for games of one table size."""
@@ -258,17 +263,16 @@ def table_summary(games: list[dict[str, Any]]) -> dict[str, Any]:
         np.concatenate([np.zeros((len(games), 1, 6)), seat_mean[:, :, :6]], axis=1), axis=1
     )
     counters = np.diff(np.concatenate([np.zeros((len(games), 1, 4)), seat_mean[:, :, 6:]], axis=1), axis=1)
-    means = lambda a: [round(float(x), ROUNDED) for x in a.mean(axis=0)]  # noqa: E731
     return {
         "games": len(games),
         "areas": areas,
         "rounds": {
             "gained": [_interval(gained[:, r]) for r in range(gained.shape[1])],
-            "total": means(points),
-            "areas": [means(per_round_areas[:, r]) for r in range(per_round_areas.shape[1])],
+            "total": _means(points),
+            "areas": [_means(per_round_areas[:, r]) for r in range(per_round_areas.shape[1])],
         },
         "bonuses": {
-            key: means(counters[:, :, i])
+            key: _means(counters[:, :, i])
             for i, key in enumerate(("plus_gained", "plus_used", "reroll_gained", "reroll_used"))
         },
     }
@@ -350,9 +354,7 @@ def first_round_summary(games: list[dict[str, Any]]) -> dict[str, Any]:
         "decisions_per_game": round(len(decisions) / len(games), ROUNDED),
         "median_margin": round(float(np.median(gaps)), ROUNDED) if len(gaps) else 0.0,
         "cut": round(cut, ROUNDED),
-        "shown_share": round(
-            sum(groups[(r["situation"], r["best"], r["second"])] for r in rows) / max(len(top), 1), 4
-        ),
+        "shown_share": round(sum(n for _, n in groups.most_common(SHOWN_CHOICES)) / max(len(top), 1), 4),
         "choices": rows,
     }
 

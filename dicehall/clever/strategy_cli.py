@@ -151,7 +151,10 @@ def first_round_table(t: Translator, data: dict[str, Any]) -> Table:
 
 def print_strategy(t: Translator, data: dict[str, Any]) -> None:
     games = data["tables"]["1"]["games"]
-    say = lambda msgid, **kw: console.print(escape(t(msgid, **kw)), highlight=False)  # noqa: E731
+
+    def say(msgid: str, **params: Any) -> None:
+        console.print(escape(t(msgid, **params)), highlight=False)  # prose wraps at the width
+
     say("strategy.clever.cli.intro", games=games, tables=data["tables"]["2"]["games"], seed=str(data["seed"]))
     _print(t, area_table(t, data))
     say("strategy.clever.areas.note")

@@ -1,0 +1,215 @@
+// "/strategy/clever": where Clever's master bot's points come from (docs/strategy.md, "Clever"). Two bar pictures
+// (points by area and foxes, points by round: each bar named and numbered, the colour only a help), then the
+// tables: every table size's areas, the rounds with their bonuses, the dice colours, +1 and re-roll, and the first
+// round's choices that matter most. Every number comes from GET /api/strategy/clever; the views are pure functions
+// of it.
+import "./strategy.css";
+import "./strategy-clever.css";
+import { api, type CleverStrategyData, type Interval } from "./api";
+import { clear, h } from "./dom";
+import { currentLanguage, formatNumber, t, tKey, type MessageId } from "./i18n";
+
+const AREAS = ["yellow", "blue", "green", "orange", "purple"] as const;
+const LETTER_DIE: Record<string, string> = { W: "white", Y: "yellow", B: "blue", G: "green", O: "orange", P: "purple" };
+const LETTER_AREA: Record<string, string> = { Y: "yellow", B: "blue", G: "green", O: "orange", P: "purple" };
+
+export const fixed = (v: number, digits: number): string =>
+  new Intl.NumberFormat(currentLanguage(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
+
+/** "52.4 ± 0.2": a mean and its 95 % interval's half-width. */
+export const pm = (e: Interval, digits = 1): string => `${fixed(e.mean, digits)} ± ${fixed((e.high - e.low) / 2, digits)}`;
+
+/** A choice of the first-round table in words ("the white die → yellow", "re-roll"). */
+export function choiceWords(code: string): string {
+  const [kind, a, b] = code.split(":");
+  if (kind === "pick" && a !== "W") return tKey(`clever.die.${LETTER_DIE[a]}`, a);
+  if (kind === "pick" || kind === "plus") return tKey(`strategy.clever.choice.${kind}`, code, { die: tKey(`clever.die.${LETTER_DIE[a]}`, a), area: tKey(`clever.area.${LETTER_AREA[b]}`, b) });
+  if (kind === "cross" || kind === "black") return tKey(`strategy.clever.choice.${kind}`, code, { area: tKey(`clever.area.${LETTER_AREA[a]}`, a) });
+  return tKey(`strategy.clever.choice.${kind}`, code);
+}
+
+export interface Bar {
+  name: string;
+  value: number;
+  /** The bar's colour class (an area's colour, the foxes'). */
+  tone: string;
+  interval?: Interval;
+  /** The bar split by where its points came from (each part's tone and points). */
+  parts?: { tone: string; name: string; value: number }[];
+}
+
+/** Named, numbered bars in a list (the bars themselves are a picture for the eye, hidden from screen readers). */
+export function barChart(caption: string, bars: Bar[], testid: string, legend: HTMLElement | null = null): HTMLElement {
+  const top = Math.max(...bars.map((b) => b.value), 1);
+  const width = (v: number): string => `width:${((100 * Math.max(v, 0)) / top).toFixed(2)}%`;
+  const label = (b: Bar): string =>
+    t("strategy.clever.page.bar", { name: b.name, value: fixed(b.value, 1) }) + (b.parts ? ` (${b.parts.map((p) => `${p.name} ${fixed(p.value, 1)}`).join(", ")})` : "");
+  return h(
+    "figure",
+    { class: "clever-bars", "data-testid": testid },
+    h("figcaption", null, caption),
+    legend,
+    h(
+      "ul",
+      null,
+      bars.map((b) =>
+        h(
+          "li",
+          { "aria-label": label(b) },
+          h("span", { class: "bar-name", "aria-hidden": "true" }, b.name),
+          h(
+            "span",
+            { class: "bar-track", "aria-hidden": "true" },
+            b.parts ? b.parts.map((p) => h("span", { class: `bar tone-${p.tone}`, style: width(p.value) })) : h("span", { class: `bar tone-${b.tone}`, style: width(b.value) }),
+          ),
+          h("span", { class: "bar-value", "aria-hidden": "true" }, b.interval ? pm(b.interval) : fixed(b.value, 1)),
+        ),
+      ),
+    ),
+  );
+}
+
+export function areaBars(d: CleverStrategyData): HTMLElement {
+  const a = d.tables["1"].areas;
+  const bars: Bar[] = AREAS.map((k) => ({ name: t(`strategy.clever.row.${k}` as MessageId), value: a[k].mean, tone: k, interval: a[k] }));
+  bars.push({ name: t("strategy.clever.row.fox_points"), value: a.fox_points.mean, tone: "fox", interval: a.fox_points });
+  return barChart(t("strategy.clever.page.area_bars"), bars, "clever-area-bars");
+}
+
+const PART_TONES = [...AREAS, "fox"] as const;
+const partName = (tone: string): string => t(tone === "fox" ? "strategy.clever.row.fox_points" : (`strategy.clever.row.${tone}` as MessageId));
+
+/** Points gained each round, each bar split by area and foxes (the split named in a legend and in each bar's
+ * name for screen readers). */
+export function roundBars(d: CleverStrategyData): HTMLElement {
+  const s = d.tables["1"].rounds;
+  const legend = h(
+    "p",
+    { class: "bar-legend small", "aria-hidden": "true" },
+    PART_TONES.map((tone) => h("span", null, h("span", { class: `swatch tone-${tone}` }), partName(tone))),
+  );
+  return barChart(
+    t("strategy.clever.page.round_bars"),
+    s.gained.map((e, r) => ({
+      name: t("strategy.clever.page.round_label", { n: r + 1 }),
+      value: e.mean,
+      tone: "round",
+      interval: e,
+      parts: PART_TONES.map((tone, k) => ({ tone, name: partName(tone), value: s.areas[r][k] })),
+    })),
+    "clever-round-bars",
+    legend,
+  );
+}
+
+/** A table in a box that scrolls sideways on a narrow screen (focusable: axe's scrollable-region-focusable). */
+function table(caption: string, head: string[], rows: (string | HTMLElement)[][], testid: string, note: string): HTMLElement {
+  return h(
+    "div",
+    { class: "clever-table-block" },
+    h(
+      "div",
+      { class: "strategy-table-scroll", tabindex: 0, role: "region", "aria-label": caption },
+      h(
+        "table",
+        { class: "strategy-grid-table clever-table", "data-testid": testid },
+        h("caption", null, caption),
+        h("thead", null, h("tr", null, head.map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", null, rows.map(([first, ...rest]) => h("tr", null, h("th", { scope: "row" }, first), rest.map((c) => h("td", null, c))))),
+      ),
+    ),
+    h("p", { class: "muted small" }, note),
+  );
+}
+
+export function areaTable(d: CleverStrategyData): HTMLElement {
+  const sizes = Object.keys(d.tables);
+  const head = [t("strategy.clever.col.area"), ...sizes.map((n) => (n === "1" ? t("strategy.clever.col.solo") : t("strategy.clever.col.players", { n: Number(n) })))];
+  const keys = [...AREAS, "fox_points", "foxes", "total"];
+  const rows = keys.map((k) => [t(`strategy.clever.row.${k}` as MessageId), ...sizes.map((n) => pm(d.tables[n].areas[k], k === "foxes" ? 2 : 1))]);
+  return table(t("strategy.clever.areas.title"), head, rows, "clever-areas", t("strategy.clever.areas.note"));
+}
+
+export function roundTable(d: CleverStrategyData): HTMLElement {
+  const s = d.tables["1"];
+  const cols = ["round", "gained", "total", "plus_gained", "plus_used", "reroll_gained", "reroll_used"];
+  const b = s.bonuses;
+  const rows = s.rounds.gained.map((e, r) => [
+    formatNumber(r + 1),
+    pm(e),
+    fixed(s.rounds.total[r], 1),
+    ...[b.plus_gained, b.plus_used, b.reroll_gained, b.reroll_used].map((x) => fixed(x[r], 2)),
+  ]);
+  return table(t("strategy.clever.rounds.title"), cols.map((c) => t(`strategy.clever.col.${c}` as MessageId)), rows, "clever-rounds", t("strategy.clever.rounds.note"));
+}
+
+export function colourTable(d: CleverStrategyData): HTMLElement {
+  const cols = ["die", "offered", "picked", "share", "worth"];
+  const rows = [...d.colours]
+    .sort((x, y) => y.edge.mean - x.edge.mean)
+    .map((c) => [
+      h("span", null, h("span", { class: `swatch tone-${c.die}`, "aria-hidden": "true" }), tKey(`strategy.clever.die.${c.die}`, c.die)),
+      fixed(c.offered_per_game, 1),
+      fixed(c.picked_per_game, 1),
+      `${fixed(100 * c.pick_share, 0)} %`,
+      pm(c.edge, 2),
+    ]);
+  return table(t("strategy.clever.colours.title"), cols.map((c) => t(`strategy.clever.col.${c}` as MessageId)), rows, "clever-colours", t("strategy.clever.colours.note"));
+}
+
+function used(e: Interval & { per_game: number }): string {
+  return e.per_game ? `${pm(e)} (${fixed(e.per_game, 2)})` : "—";
+}
+
+export function actionTable(d: CleverStrategyData): HTMLElement {
+  const cols = ["round", "plus_more", "plus_use", "reroll_more", "reroll_use"];
+  const rows = d.actions.plus.map((p, r) => [formatNumber(r + 1), fixed(p.mean, 1), used(d.used.plus[r]), fixed(d.actions.reroll[r].mean, 1), used(d.used.reroll[r])]);
+  return table(t("strategy.clever.actions.title"), cols.map((c) => t(`strategy.clever.col.${c}` as MessageId)), rows, "clever-actions", t("strategy.clever.actions.note"));
+}
+
+export function firstRoundTable(d: CleverStrategyData): HTMLElement {
+  const f = d.first_round;
+  const cols = ["when", "best", "second", "per_100", "margin"];
+  const rows = f.choices.map((c) => [tKey(`strategy.clever.situation.${c.situation}`, c.situation), choiceWords(c.best), choiceWords(c.second), fixed(c.per_100_games, 1), fixed(c.margin, 1)]);
+  return table(
+    t("strategy.clever.first.title", { cut: fixed(f.cut, 1) }),
+    cols.map((c) => t(`strategy.clever.col.${c}` as MessageId)),
+    rows,
+    "clever-first",
+    t("strategy.clever.first.note", { share: fixed(100 * f.shown_share, 0) }),
+  );
+}
+
+export function cleverStrategyBody(d: CleverStrategyData): HTMLElement[] {
+  return [
+    h("p", { class: "strategy-intro", "data-testid": "clever-intro" }, t("strategy.clever.page.intro", { games: d.tables["1"].games, tables: d.tables["2"]?.games ?? 0 })),
+    h("div", { class: "clever-pictures" }, areaBars(d), roundBars(d)),
+    areaTable(d),
+    roundTable(d),
+    colourTable(d),
+    actionTable(d),
+    firstRoundTable(d),
+    h("p", { class: "muted small" }, t("strategy.clever.cli.made_by", { command: d.command })),
+  ];
+}
+
+export function renderCleverStrategy(app: HTMLElement): () => void {
+  const body = h("div", { class: "clever-strategy-body" }, h("p", { class: "muted", role: "status" }, t("strategy.clever.page.loading")));
+  app.append(h("section", { class: "card strategy-page", "data-testid": "clever-strategy-page" }, h("h1", null, t("strategy.clever.page.title")), body));
+  let alive = true;
+  api
+    .cleverStrategy()
+    .then((d) => {
+      if (!alive) return;
+      clear(body);
+      body.append(...cleverStrategyBody(d));
+    })
+    .catch(() => {
+      if (!alive) return;
+      clear(body);
+      body.append(h("p", { class: "error", role: "alert" }, t("strategy.clever.page.failed")));
+    });
+  return () => {
+    alive = false;
+  };
+}
