@@ -6,9 +6,10 @@ step so every decision can be looked at. :func:`observe_game` gives one game's n
 :func:`summarise` turns many into the shipped figures (``data/strategy.json``, made by
 ``scripts/clever_strategy.py``; docs/strategy.md says what each figure means and what is left out).
 
-The values (die colours, +1 and re-roll, the first round's choices) are the solo network's learned values in
-points (:meth:`MasterAgent.values`: the points on the sheet plus the expected points still to come), so they are
-measured in solo games only; the points by area, round and bonus come from every table size.
+The values (die colours, +1 and re-roll, the first round's choices) are the ones the bot decides by, in points
+(:meth:`MasterAgent.lookahead_values`: the solo network's learned value — the points on the sheet plus the expected
+points still to come — with the next-roll look-ahead for the close candidates), so they are measured in solo
+games only; the points by area, round and bonus come from every table size.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ P1_GAIN, P1_USED, RR_GAIN, RR_USED = 6, 7, 8, 9
 
 def _describe(action: int) -> str:
     """A choice as the page names it: ``pick:W:Y`` (white die to yellow), ``plus:B:B``, ``reroll``, ``cross:Y``,
-    ``black:O``, ``stop``, ``pass``, ``forfeit``."""
+    ``black:O``, ``stop``, ``pass``, ``forfeit`` (and :func:`_with_cell`'s ``@r2c3`` where only the cell differs)."""
     kind = A.kind_of(action)
     if kind in (A.K_ENTRY, A.K_PLUS):
         tag = "pick" if kind == A.K_ENTRY else "plus"
@@ -69,6 +70,12 @@ def _describe(action: int) -> str:
     if kind in (A.K_CHOOSE, A.K_BLACK):
         return f"{'cross' if kind == A.K_CHOOSE else 'black'}:{S.AREA_LETTERS[A.area_of(action)]}"
     return {A.K_REROLL: "reroll", A.K_FORFEIT: "forfeit", A.K_STOP: "stop", A.K_PASS: "pass"}[kind]
+
+
+def _with_cell(text: str, action: int) -> str:
+    """``pick:Y:Y@r2c3``: a choice with its cell of the yellow or blue grid (row 2, column 3)."""
+    cell = A.cell_of(action)
+    return f"{text}@r{cell // 4 + 1}c{cell % 4 + 1}"
 
 
 def _situation(state: CleverState) -> str:
@@ -121,24 +128,40 @@ def _colour_edges(values: list[tuple[int, float]], chosen: int, acc: list[list[f
 
 
 def _used_gain(
-    state: CleverState, values: list[tuple[int, float]], chosen: int, acc: list[list[float]]
+    state: CleverState,
+    values: list[tuple[int, float]],
+    chosen: int,
+    acc: list[list[float]],
+    chain: list[float],
 ) -> None:
-    """What using a +1 or a re-roll was worth where the bot used one: the chosen +1's value minus stopping's, the
-    re-roll's minus the best pick's (per round: +1 count, +1 sum, re-roll count, re-roll sum)."""
+    """What using +1 or a re-roll was worth where the bot used one (per round: +1 count, +1 sum, re-roll count,
+    re-roll sum). A run of +1 (until the bot stops or picks again; bonus crosses between them belong to it) counts
+    as a whole: the first one's value minus stopping's, shared by the run's uses, since the first one's value
+    already holds the rest of the run. A re-roll: its value minus the best pick's. ``chain``: the open run
+    (round, gain, uses), empty when none."""
     kind = A.kind_of(chosen)
-    row = acc[state.round - 1]
     if kind == A.K_PLUS and not state.choice_pending:
-        stop = [v for a, v in values if a == A.STOP]
-        mine = [v for a, v in values if a == chosen]
-        if stop and mine:
-            row[0] += 1
-            row[1] += mine[0] - stop[0]
-    elif kind == A.K_REROLL:
-        other = [v for a, v in values if a != A.REROLL]
-        mine = [v for a, v in values if a == A.REROLL]
-        if other and mine:
-            row[2] += 1
-            row[3] += mine[0] - max(other)
+        if not chain:
+            mine = next(v for a, v in values if a == chosen)
+            stop = next(v for a, v in values if a == A.STOP)
+            chain.extend([state.round - 1, mine - stop, 0])
+        chain[2] += 1
+        return
+    if state.choice_pending:
+        return
+    _close(chain, acc)
+    if kind == A.K_REROLL:
+        row = acc[state.round - 1]
+        row[2] += 1
+        row[3] += next(v for a, v in values if a == A.REROLL) - max(v for a, v in values if a != A.REROLL)
+
+
+def _close(chain: list[float], acc: list[list[float]]) -> None:
+    if chain:
+        row = acc[int(chain[0])]
+        row[0] += chain[2]
+        row[1] += chain[1]
+        chain.clear()
 
 
 def observe_game(seed: int, index: int, players: int = 1, agent: MasterAgent | None = None) -> dict[str, Any]:
@@ -157,6 +180,7 @@ def observe_game(seed: int, index: int, players: int = 1, agent: MasterAgent | N
     actions: list[list[float | None]] = []
     first: list[list[Any]] = []
     used = [[0.0, 0.0, 0.0, 0.0] for _ in range(state.rounds)]
+    chain: list[float] = []
     probed = 0
     while True:
         who = state.current_player()
@@ -182,18 +206,24 @@ def observe_game(seed: int, index: int, players: int = 1, agent: MasterAgent | N
         if who == CHANCE:
             state.sample_and_apply_chance(chance)
         else:
-            action = agent.choose(state, bots)
             if solo and len(state.legal_actions()) > 1:
-                vals = agent.values(state)
+                # the values the bot decides by (the look-ahead where close): its choice is their first best,
+                # the same as choose's (a test plays the games again through the kernel's fast path)
+                vals = agent.lookahead_values(state)
+                top = max(v for _, v in vals)
+                action = next(a for a, v in vals if v == top)
                 if state.phase == PH_PICK and not state.choice_pending:
                     _colour_edges(vals, action, colours)
-                _used_gain(state, vals, action, used)
+                _used_gain(state, vals, action, used, chain)
                 if state.round == 1:
                     ranked = sorted(vals, key=lambda av: -av[1])
                     gap = ranked[0][1] - ranked[1][1]
-                    first.append(
-                        [_situation(state), _describe(ranked[0][0]), _describe(ranked[1][0]), round(gap, 3)]
-                    )
+                    best, second = _describe(ranked[0][0]), _describe(ranked[1][0])
+                    if best == second:  # the same die in the same grid: the cells tell them apart
+                        best, second = _with_cell(best, ranked[0][0]), _with_cell(second, ranked[1][0])
+                    first.append([_situation(state), best, second, round(gap, 3)])
+            else:
+                action = agent.choose(state, bots)
             state.apply_action(action)
         if state.round != before:
             rows = [_sheet_row(sh) for sh in state.sheets]
@@ -202,6 +232,7 @@ def observe_game(seed: int, index: int, players: int = 1, agent: MasterAgent | N
                     rows[p][P1_GAIN if bonus == S.PLUS_ONE else RR_GAIN] -= 1
             rounds.append(rows)
     rounds.append([_sheet_row(sh) for sh in state.sheets])
+    _close(chain, used)
     out: dict[str, Any] = {
         "index": index,
         "scores": [int(x) for x in state.scores()],

@@ -40,7 +40,14 @@ def pm(t: Translator, e: dict[str, float], places: int = 1) -> str:
 
 
 def choice_words(t: Translator, code: str) -> str:
-    """A choice of the first-round table in the players' words (``pick:W:Y`` → ``the white die → yellow``)."""
+    """A choice of the first-round table in the players' words (``pick:W:Y`` → ``the white die → yellow``;
+    ``pick:Y:Y@r2c3`` → ``the yellow die, row 2, column 3``)."""
+    code, _, cell = code.partition("@")
+    words = _choice(t, code)
+    return t("strategy.clever.choice.cell", choice=words, row=cell[1], column=cell[3]) if cell else words
+
+
+def _choice(t: Translator, code: str) -> str:
     kind, *rest = code.split(":")
     if kind == "pick" and rest[0] != "W":  # a coloured die goes to its own area: the die says it all
         return t(f"clever.die.{LETTER_DIE[rest[0]]}")

@@ -19,8 +19,15 @@ export const fixed = (v: number, digits: number): string =>
 /** "52.4 ± 0.2": a mean and its 95 % interval's half-width. */
 export const pm = (e: Interval, digits = 1): string => `${fixed(e.mean, digits)} ± ${fixed((e.high - e.low) / 2, digits)}`;
 
-/** A choice of the first-round table in words ("the white die → yellow", "re-roll"). */
-export function choiceWords(code: string): string {
+/** A choice of the first-round table in words ("the white die → yellow", "re-roll"; "pick:Y:Y@r2c3": "the yellow
+ * die, row 2, column 3", where only the cell tells two choices apart). */
+export function choiceWords(full: string): string {
+  const [code, cell] = full.split("@");
+  const words = choice(code);
+  return cell ? t("strategy.clever.choice.cell", { choice: words, row: cell[1], column: cell[3] }) : words;
+}
+
+function choice(code: string): string {
   const [kind, a, b] = code.split(":");
   if (kind === "pick" && a !== "W") return tKey(`clever.die.${LETTER_DIE[a]}`, a);
   if (kind === "pick" || kind === "plus") return tKey(`strategy.clever.choice.${kind}`, code, { die: tKey(`clever.die.${LETTER_DIE[a]}`, a), area: tKey(`clever.area.${LETTER_AREA[b]}`, b) });
