@@ -110,7 +110,7 @@ export function roundBars(d: CleverStrategyData): HTMLElement {
 }
 
 /** A table in a box that scrolls sideways on a narrow screen (focusable: axe's scrollable-region-focusable). */
-function table(caption: string, head: string[], rows: (string | HTMLElement)[][], testid: string, note: string): HTMLElement {
+function table(caption: string, head: string[], rows: (string | HTMLElement)[][], testid: string, note: string, extra = ""): HTMLElement {
   return h(
     "div",
     { class: "clever-table-block" },
@@ -119,7 +119,7 @@ function table(caption: string, head: string[], rows: (string | HTMLElement)[][]
       { class: "strategy-table-scroll", tabindex: 0, role: "region", "aria-label": caption },
       h(
         "table",
-        { class: "strategy-grid-table clever-table", "data-testid": testid },
+        { class: `strategy-grid-table clever-table ${extra}`.trim(), "data-testid": testid },
         h("caption", null, caption),
         h("thead", null, h("tr", null, head.map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", null, rows.map(([first, ...rest]) => h("tr", null, h("th", { scope: "row" }, first), rest.map((c) => h("td", null, c))))),
@@ -184,6 +184,7 @@ export function firstRoundTable(d: CleverStrategyData): HTMLElement {
     rows,
     "clever-first",
     t("strategy.clever.first.note", { share: fixed(100 * f.shown_share, 0) }),
+    "choices",
   );
 }
 
