@@ -7,6 +7,9 @@
   not computed the maps yet, until the map's cells are drawn; ``strategy_page_again_s`` the same page opened again
   (the maps kept by the server); ``strategy_page_cells``: the cells drawn.
 
+- ``strategy_clever_data_bytes`` / ``strategy_clever_data_gzip_bytes``: ``GET /api/strategy/clever`` (the shipped
+  figures of the Clever page) plain and gzipped; ``strategy_clever_page_s``: the Clever page until its tables show.
+
 ``run(quick) -> dict`` (``make bench``, part ``strategy``; ``python -m bench.strategy``). Needs the built front end
 (``make web``) and Chromium.
 """
@@ -44,6 +47,18 @@ def data_figures() -> dict[str, Any]:
         "strategy_maps_ms": round(1000 * (done - loaded)),
         "strategy_data_bytes": len(raw),
         "strategy_data_gzip_bytes": len(gzip.compress(raw, compresslevel=9, mtime=0)),
+        **clever_data_figures(),
+    }
+
+
+def clever_data_figures() -> dict[str, Any]:
+    from dicehall.clever.strategy import shipped
+
+    sent = {k: v for k, v in shipped().items() if k != "sample"}
+    raw = json.dumps(sent, ensure_ascii=False, separators=(",", ":")).encode()  # as sent
+    return {
+        "strategy_clever_data_bytes": len(raw),
+        "strategy_clever_data_gzip_bytes": len(gzip.compress(raw, compresslevel=9, mtime=0)),
     }
 
 
@@ -68,6 +83,12 @@ def page_figures() -> dict[str, Any]:
                         out[f"strategy_page_{label}_s"] = round(time.perf_counter() - start, 3)
                         out["strategy_page_cells"] = page.locator(CELLS).count()
                         page.context.close()
+                    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+                    start = time.perf_counter()
+                    page.goto(f"http://127.0.0.1:{port}/strategy/clever")
+                    page.locator("[data-testid=clever-first] tbody tr").first.wait_for(timeout=120_000)
+                    out["strategy_clever_page_s"] = round(time.perf_counter() - start, 3)
+                    page.context.close()
                 finally:
                     browser.close()
         finally:

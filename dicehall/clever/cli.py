@@ -190,6 +190,10 @@ def make_narrator(names: list[str]) -> Narrator:
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
+    from dicehall.clever.strategy_cli import register_strategy
+
+    register_strategy(app)
+
     @play_app.command("clever", epilog=EXAMPLES)
     def play_clever(
         players: str = typer.Option(

@@ -38,3 +38,23 @@ def thousand_strategy(request: Request) -> Response:
         headers["Content-Encoding"] = "gzip"
         return Response(packed, media_type="application/json", headers=headers)
     return Response(raw, media_type="application/json", headers=headers)
+
+
+@functools.cache
+def _clever_body() -> tuple[bytes, bytes]:
+    from dicehall.clever.strategy import shipped
+
+    data = {k: v for k, v in shipped().items() if k != "sample"}  # the sample is for the tests
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return raw, gzip.compress(raw, compresslevel=9, mtime=0)
+
+
+@router.get("/clever")
+def clever_strategy(request: Request) -> Response:
+    """Where ``bot:master``'s points come from: the shipped figures of :mod:`dicehall.clever.strategy`."""
+    raw, packed = _clever_body()
+    headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(packed, media_type="application/json", headers=headers)
+    return Response(raw, media_type="application/json", headers=headers)

@@ -339,6 +339,8 @@ export const api = {
   puzzle: (id: string) => request<PuzzlePosition>("GET", `/api/puzzles/thousand/${encodeURIComponent(id)}`),
   /** Classic Dice 1000's solved strategy as maps (docs/strategy.md). */
   strategy: () => request<StrategyData>("GET", "/api/strategy/thousand"),
+  /** Where Clever's master bot's points come from (docs/strategy.md, "Clever"). */
+  cleverStrategy: () => request<CleverStrategyData>("GET", "/api/strategy/clever"),
   answerPuzzle: (id: string, choice: string) => request<PuzzleVerdict>("POST", `/api/puzzles/thousand/${encodeURIComponent(id)}/answer`, { choice }),
   leaderboard: (game: string) => request<Leaderboard>("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
@@ -608,4 +610,41 @@ export interface HouseRules {
     dump_truck: boolean;
     barrel: string;
   }[];
+}
+
+/** A mean with its 95 % interval. */
+export interface Interval {
+  mean: number;
+  low: number;
+  high: number;
+}
+
+/** One table size's figures of `GET /api/strategy/clever` (means per player). */
+export interface CleverTableFigures {
+  games: number;
+  /** yellow, blue, green, orange, purple, fox_points, foxes, total. */
+  areas: Record<string, Interval>;
+  /** Per round: points gained (with intervals), the total at its end, and the areas' and foxes' gains. */
+  rounds: { gained: Interval[]; total: number[]; areas: number[][] };
+  /** Per round: +1 and re-rolls won and used. */
+  bonuses: { plus_gained: number[]; plus_used: number[]; reroll_gained: number[]; reroll_used: number[] };
+}
+
+/** `GET /api/strategy/clever`: the shipped figures of dicehall/clever/strategy.py. */
+export interface CleverStrategyData {
+  seed: number;
+  command: string;
+  tables: Record<string, CleverTableFigures>;
+  colours: { die: string; offered_per_game: number; picked_per_game: number; pick_share: number; edge: Interval }[];
+  /** The value of one more +1 / re-roll on hand at each round's first roll. */
+  actions: { plus: (Interval & { n: number })[]; reroll: (Interval & { n: number })[] };
+  /** What using a +1 / re-roll was worth where the bot used one, and uses a game. */
+  used: { plus: (Interval & { per_game: number })[]; reroll: (Interval & { per_game: number })[] };
+  first_round: {
+    decisions_per_game: number;
+    median_margin: number;
+    cut: number;
+    shown_share: number;
+    choices: { situation: string; best: string; second: string; per_100_games: number; margin: number }[];
+  };
 }

@@ -1,7 +1,7 @@
 // A small router: "/" home, "/new?game=G" the table form, "/rules?game=G" how to play, "/table/:id" a table,
 // "/table/:id/analysis" the analysis and replay of a finished game, "/player/:id" a player's profile (by public id),
 // "/leaderboard/:game" a game's leaderboard, "/puzzles/thousand[/ID]" Dice 1000 puzzles (one by its link),
-// "/strategy/thousand" the solved strategy of Dice 1000.
+// "/strategy/thousand" the solved strategy of Dice 1000, "/strategy/clever" where Clever's master bot's points come from.
 // Links marked data-link navigate without reloading. The language switcher re-renders the page in place.
 import "./style.css";
 import { renderHome } from "./home";
@@ -12,6 +12,7 @@ import { renderLobby } from "./lobby";
 import { renderProfile } from "./profile";
 import { renderPuzzles } from "./puzzles";
 import { renderStrategy } from "./strategy";
+import { renderCleverStrategy } from "./strategy-clever";
 import { renderLeaderboard } from "./ratings";
 import { renderTable } from "./table";
 import { clear, h, navigate } from "./dom";
@@ -42,6 +43,7 @@ function route(): void {
   else if (board) cleanup = renderLeaderboard(app, board[1]);
   else if (puzzles) cleanup = renderPuzzles(app, puzzles[1], puzzles[2] ?? null);
   else if (path === "/strategy/thousand") cleanup = renderStrategy(app);
+  else if (path === "/strategy/clever") cleanup = renderCleverStrategy(app);
   else {
     app.append(
       h("section", { class: "card" }, h("h1", null, t("page.not_found")), h("p", null, h("a", { href: "/", "data-link": true }, t("nav.back_home")))),
