@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
-from webtools import WS, connect, create, latest, pick, tokens, wait_for
+from webtools import WS, connect, create, latest, pick, private_after_join, privates, tokens, wait_for
 
 from dicehall.core.record import GameRecord, replay
 
@@ -84,10 +84,6 @@ def test_resign_needs_the_seat(server, db_url):
         assert events_of(watcher.drain())[-1]["text"] == "Ann resigns"
 
 
-def privates(msgs: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    return [m for m in msgs if m["type"] == "private" and m["seat"] == seat]
-
-
 def test_resign_during_a_simultaneous_phase(server, db_url):
     seats = [
         {"kind": "bot", "bot": "greedy"},
@@ -98,10 +94,8 @@ def test_resign_during_a_simultaneous_phase(server, db_url):
         t = create(c, game="clever", seats=seats)
         tid = t["table_id"]
         ann, bob = (stack.enter_context(connect(c)) for _ in range(2))
-        ann.join(tid, [t["seats"][1]["token"]])
-        bob.join(tid, [t["seats"][2]["token"]])
-        wait_for(ann, lambda g: privates(g, 1), timeout=60)
-        opened = wait_for(bob, lambda g: privates(g, 2))
+        private_after_join(ann, tid, t["seats"][1]["token"], 1)
+        opened = private_after_join(bob, tid, t["seats"][2]["token"], 2)
         phase_seq = privates(opened, 2)[-1]["seq"]
         # Bob gives up while he and Ann choose at once: one event, out of turn; the phase opens again
         got = bob.request({"type": "resign", "seat": 2})

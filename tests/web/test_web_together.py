@@ -7,13 +7,9 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from webtools import WS, connect, create, wait_for
+from webtools import WS, connect, create, private_after_join, privates, wait_for
 
 from dicehall.core.record import GameRecord, replay
-
-
-def privates(msgs: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    return [m for m in msgs if m["type"] == "private" and m["seat"] == seat]
 
 
 def choose_all(ws: WS, seat: int, private: dict[str, Any]) -> list[dict[str, Any]]:
@@ -43,21 +39,20 @@ def test_passive_players_choose_at_once_and_privately(server, bob_first):
         )
         tid = t["table_id"]
         ann, bob = (stack.enter_context(connect(c)) for _ in range(2))
-        ann.join(tid, [t["seats"][1]["token"]])
-        bob.join(tid, [t["seats"][2]["token"]])
         # the bot is active first; then Ann (seat 1) and Bob (seat 2) are both passive
-        got_a = wait_for(ann, lambda g: privates(g, 1), timeout=60)
-        got_b = wait_for(bob, lambda g: privates(g, 2))
+        got_a = private_after_join(ann, tid, t["seats"][1]["token"], 1)
+        got_b = private_after_join(bob, tid, t["seats"][2]["token"], 2)
         assert not privates(got_a, 2) and not privates(got_b, 1)
         pa, pb = privates(got_a, 1)[-1], privates(got_b, 2)[-1]
         assert pa["seq"] == pb["seq"] and pa["moves"] == [] == pb["moves"]
         assert pb["state"]["current_player"] == 2, "Bob chooses now, without waiting for Ann"
-        opened = [m for m in got_a if m["type"] == "progress"][-1]
-        assert opened["simultaneous"] == {"seats": [1, 2], "waiting_for": [1, 2]}
         # the event that left the table in the phase (or the snapshot after it) shows the phase already: no page
         # shows a passive seat choosing in turn before the progress message
         before = [m for m in got_a if m["type"] in ("event", "snapshot")][-1]
-        assert before["state"]["simultaneous"] == opened["simultaneous"], before
+        progress = [m["simultaneous"] for m in got_a if m["type"] == "progress"]
+        opened = progress[-1] if progress else before["state"]["simultaneous"]  # open before Ann joined
+        assert opened == {"seats": [1, 2], "waiting_for": [1, 2]}
+        assert before["state"]["simultaneous"] == opened, before
         seq = pa["seq"]
 
         # bad input: a forged seat, Bob acting for himself with a move that is not his, at a stale seq
@@ -108,8 +103,7 @@ def test_reconnect_restores_only_your_own_choice(server):
         )
         tid = t["table_id"]
         ann = stack.enter_context(connect(c))
-        ann.join(tid, [t["seats"][1]["token"]])
-        pa = privates(wait_for(ann, lambda g: privates(g, 1), timeout=60), 1)[-1]
+        pa = privates(private_after_join(ann, tid, t["seats"][1]["token"], 1), 1)[-1]
         got = ann.act(1, pa["seq"], pa["state"]["legal_actions"][0])
         mine = privates(got, 1)[-1]
         assert len(mine["moves"]) == 1
@@ -145,8 +139,7 @@ def test_a_restart_mid_phase_opens_it_again(server):
     with server() as c, connect(c) as ann:
         t = create(c, game="clever", seats=seats)
         tid, token = t["table_id"], t["seats"][1]["token"]
-        ann.join(tid, [token])
-        pa = privates(wait_for(ann, lambda g: privates(g, 1), timeout=60), 1)[-1]
+        pa = privates(private_after_join(ann, tid, token, 1), 1)[-1]
         ann.act(1, pa["seq"], pa["state"]["legal_actions"][0])
     with server() as c, connect(c) as ann:
         _, snap, *rest = ann.join(tid, [token])

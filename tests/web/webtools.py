@@ -105,6 +105,18 @@ def wait_for(ws: WS, pred: Any, timeout: float = 10.0) -> list[dict[str, Any]]:
     raise AssertionError(f"condition not met in {timeout}s; last messages: {got[-3:]}")
 
 
+def privates(msgs: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """``seat``'s private choices of a simultaneous phase among ``msgs``."""
+    return [m for m in msgs if m["type"] == "private" and m["seat"] == seat]
+
+
+def private_after_join(ws: WS, table: str, token: str, seat: int) -> list[dict[str, Any]]:
+    """Join with ``token`` and wait until ``seat``'s private choice arrives: every message from the join's reply
+    on (a bot can open the phase before the join is answered; then the reply holds the private choice)."""
+    joined = ws.join(table, [token])
+    return joined + wait_for(ws, lambda g: privates(joined + g, seat), timeout=60)
+
+
 def run_async(coro: Any) -> Any:
     """``asyncio.run`` in a fresh thread: another test (Playwright's sync API) may own this thread's loop."""
     from tools.loadgen import run_fresh
