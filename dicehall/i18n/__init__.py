@@ -180,11 +180,17 @@ class Translator:
         return format_decimal(value, locale=self.lang)
 
     def fixed(self, value: float, places: int) -> str:
-        """``value`` with exactly ``places`` decimals in the locale's way ("0,50" in ru/uk/pl, "0.50" in en)."""
+        """``value`` with exactly ``places`` decimals in the locale's way ("0,50" in ru/uk/pl, "0.50" in en); a
+        half rounds away from zero (30.25 → "30.3"), as the browser's ``Intl.NumberFormat`` does, so the terminal and
+        the page show one figure alike (Babel's default would round it to even)."""
+        import decimal
+
         from babel.numbers import format_decimal
 
         pattern = "0." + "0" * places if places > 0 else "0"
-        return format_decimal(value, format=pattern, locale=self.lang)
+        with decimal.localcontext() as ctx:
+            ctx.rounding = decimal.ROUND_HALF_UP
+            return format_decimal(value, format=pattern, locale=self.lang)
 
     def datetime(self, value: dt.datetime, length: str = "medium") -> str:
         """A date and time in the locale's words and order (``length``: short, medium, long)."""

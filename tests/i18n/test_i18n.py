@@ -134,6 +134,15 @@ def test_numbers_in_the_locale_format() -> None:
     assert translator("ru")("thousand.refusal.pit", low=200, high=300, need=1075).endswith("1\xa0075")
 
 
+def test_a_half_rounds_away_from_zero_as_in_the_browser() -> None:
+    """Intl.NumberFormat (the page) rounds a half away from zero; the terminal's figures must read the same."""
+    assert translator("en").fixed(30.25, 1) == "30.3"
+    assert translator("ru").fixed(30.25, 1) == "30,3"
+    assert translator("en").fixed(-0.125, 2) == "-0.13"
+    assert translator("en").fixed(2.5, 0) == "3"
+    assert translator("en").fixed(30.249, 1) == "30.2"
+
+
 def test_dates_in_the_locale_format() -> None:
     import datetime as dt
 
