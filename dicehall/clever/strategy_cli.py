@@ -15,23 +15,13 @@ from rich.table import Table
 
 from dicehall.clever import sheet as S
 from dicehall.clever.strategy import shipped
-from dicehall.core.cli_options import console
+from dicehall.core.cli_options import STRATEGY_HELP, command_group, console
 from dicehall.core.cli_tables import fit
 from dicehall.i18n import Translator, current
 
 MAX_WIDTH = 80
 LETTER_DIE = dict(zip(S.DIE_LETTERS, S.DIE_NAMES, strict=True))
 LETTER_AREA = dict(zip(S.AREA_LETTERS, S.AREA_NAMES, strict=True))
-
-
-def _group(app: typer.Typer) -> typer.Typer:
-    """The ``strategy`` command group, whichever game registers first (Dice 1000's makes it the same way)."""
-    for info in app.registered_groups:
-        if info.name == "strategy" and isinstance(info.typer_instance, typer.Typer):
-            return info.typer_instance
-    group = typer.Typer(help="The solved strategy of a game as tables.", no_args_is_help=True)
-    app.add_typer(group, name="strategy")
-    return group
 
 
 def pm(t: Translator, e: dict[str, float], places: int = 1) -> str:
@@ -177,7 +167,7 @@ def print_strategy(t: Translator, data: dict[str, Any]) -> None:
 
 
 def register_strategy(app: typer.Typer) -> None:
-    group = _group(app)
+    group = command_group(app, "strategy", STRATEGY_HELP)
 
     @group.command("clever")
     def strategy_clever(

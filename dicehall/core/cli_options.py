@@ -32,6 +32,21 @@ MAX_GAMES = 10**12
 MAX_JOBS = 4 * (os.cpu_count() or 1)
 
 
+STRATEGY_HELP = "The solved strategy of a game as tables."
+"""The ``strategy`` group's help (Dice 1000 and Clever each add a command to it)."""
+
+
+def command_group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
+    """The command group ``name`` of ``app``, made by whichever game registers first and shared by the rest
+    (``strategy``, ``solve``, ``puzzle``)."""
+    for info in app.registered_groups:
+        if info.name == name and isinstance(info.typer_instance, typer.Typer):
+            return info.typer_instance
+    group = typer.Typer(help=help_text, no_args_is_help=True)
+    app.add_typer(group, name=name)
+    return group
+
+
 def fail(message: str | BaseException, code: int = 2) -> typer.Exit:
     """Print a one-line error and return the Exit to raise (2: bad usage or input, as click uses).
 

@@ -9,25 +9,17 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dicehall.core.cli_options import console, fail
+from dicehall.core.cli_options import command_group, console, fail
 from dicehall.i18n import current, tr
 from dicehall.i18n.message import Message
 from dicehall.thousand import puzzles
 
 
-def _group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
-    """The command group ``name`` of ``app``, made once (games that add puzzles share it)."""
-    for info in app.registered_groups:
-        if info.name == name and isinstance(info.typer_instance, typer.Typer):
-            return info.typer_instance
-    group = typer.Typer(help=help_text, no_args_is_help=True)
-    app.add_typer(group, name=name)
-    return group
-
-
 def register_puzzle(app: typer.Typer) -> None:
-    puzzle = _group(app, "puzzle", "Puzzles: positions from real games where one choice is clearly best.")
-    mine_group = _group(puzzle, "mine", "Find puzzles in bot games (resumable).")
+    puzzle = command_group(
+        app, "puzzle", "Puzzles: positions from real games where one choice is clearly best."
+    )
+    mine_group = command_group(puzzle, "mine", "Find puzzles in bot games (resumable).")
 
     @puzzle.command("thousand")
     def solve_thousand(

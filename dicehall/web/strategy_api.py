@@ -18,6 +18,15 @@ from fastapi import APIRouter, Request, Response
 router = APIRouter(prefix="/api/strategy")
 
 
+def _send(request: Request, raw: bytes, packed: bytes) -> Response:
+    """The JSON, gzipped to a browser that takes it; cached an hour (it changes only with a release)."""
+    headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(packed, media_type="application/json", headers=headers)
+    return Response(raw, media_type="application/json", headers=headers)
+
+
 @functools.cache
 def _body() -> tuple[bytes, bytes]:
     from dicehall.thousand.house_rules import shipped_effects
@@ -32,12 +41,7 @@ def _body() -> tuple[bytes, bytes]:
 @router.get("/thousand")
 def thousand_strategy(request: Request) -> Response:
     """Classic Dice 1000's maps (sync: the first call computes them in a worker thread, about a second)."""
-    raw, packed = _body()
-    headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        headers["Content-Encoding"] = "gzip"
-        return Response(packed, media_type="application/json", headers=headers)
-    return Response(raw, media_type="application/json", headers=headers)
+    return _send(request, *_body())
 
 
 @functools.cache
@@ -52,9 +56,4 @@ def _clever_body() -> tuple[bytes, bytes]:
 @router.get("/clever")
 def clever_strategy(request: Request) -> Response:
     """Where ``bot:master``'s points come from: the shipped figures of :mod:`dicehall.clever.strategy`."""
-    raw, packed = _clever_body()
-    headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        headers["Content-Encoding"] = "gzip"
-        return Response(packed, media_type="application/json", headers=headers)
-    return Response(raw, media_type="application/json", headers=headers)
+    return _send(request, *_clever_body())

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dicehall.core.cli_options import RulesFileOpt, SetOpt, console, fail
+from dicehall.core.cli_options import RulesFileOpt, SetOpt, command_group, console, fail
 from dicehall.core.cli_support import load_rules
 from dicehall.core.errors import DicehallError
 from dicehall.i18n import current, localize, tr
@@ -31,20 +31,8 @@ from dicehall.thousand.solver.solve import (
 from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space
 
 
-def _solve_group(app: typer.Typer) -> typer.Typer:
-    """The ``solve`` command group (shared by the games that add a solver)."""
-    for info in app.registered_groups:
-        if info.name == "solve" and isinstance(info.typer_instance, typer.Typer):
-            return info.typer_instance
-    group = typer.Typer(
-        help="Solve a game exactly: win probabilities under optimal play.", no_args_is_help=True
-    )
-    app.add_typer(group, name="solve")
-    return group
-
-
 def register_solve(app: typer.Typer) -> None:
-    group = _solve_group(app)
+    group = command_group(app, "solve", "Solve a game exactly: win probabilities under optimal play.")
 
     @group.command("thousand")
     def solve_thousand(

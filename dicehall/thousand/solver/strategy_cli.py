@@ -13,7 +13,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from dicehall.core.cli_options import console, fail
+from dicehall.core.cli_options import STRATEGY_HELP, command_group, console, fail
 from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.i18n import Translator, current
@@ -24,15 +24,6 @@ from dicehall.thousand.solver import strategy as st
 CELL = 5
 """Characters a cell takes: a threshold of up to three digits, the ``*`` mark and a space."""
 MAX_WIDTH = 80
-
-
-def _group(app: typer.Typer) -> typer.Typer:
-    for info in app.registered_groups:
-        if info.name == "strategy" and isinstance(info.typer_instance, typer.Typer):
-            return info.typer_instance
-    group = typer.Typer(help="The solved strategy of a game as tables.", no_args_is_help=True)
-    app.add_typer(group, name="strategy")
-    return group
 
 
 def grid_lines(
@@ -174,7 +165,7 @@ def print_rule(t: Translator, data: dict[str, Any], rules: dict[str, Any]) -> No
 
 
 def register_strategy(app: typer.Typer) -> None:
-    group = _group(app)
+    group = command_group(app, "strategy", STRATEGY_HELP)
 
     @group.command("thousand")
     def strategy_thousand(
