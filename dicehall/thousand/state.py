@@ -32,6 +32,7 @@ from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import CHANCE, TERMINAL, State
 from dicehall.i18n.message import Message as M
 from dicehall.thousand import view
+from dicehall.thousand.lead import BARREL, DUMP_TRUCK, PIT, LeadWatch
 from dicehall.thousand.notation import BANK, ROLL, Action, Dice, action_text, parse_action, shown, whole_dice
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.scoring import Combo
@@ -83,11 +84,13 @@ class ThousandState(State[Action]):
         "_fall_total",
         "_forced",
         "_free_rolls",
+        "_lead",
         "_limit",
         "_need",
         "_need_rule",
         "_off_dice",
         "_overtakes",
+        "_pit_turn",
         "_pits",
         "_plain",
         "_rolls_by_index",
@@ -178,6 +181,8 @@ class ThousandState(State[Action]):
         self._pits = _PIT_MEMOS.setdefault(rules.pits, {})
         self.pending_roll: RollInfo | None = None
         self._bolt_total = self._fall_total = self._overtakes = self._dumps = 0
+        self._lead: LeadWatch | None = None
+        self._pit_turn = False  # following the lead, in a pit: a refused bank is remembered
         self._start_turn(0)
         self._contenders: tuple[int, ...] = ()
         self._off_dice: list[int | None] = [None] * n
@@ -383,6 +388,8 @@ class ThousandState(State[Action]):
         new = object.__new__(type(self))
         for name in ThousandState.__slots__:
             value = getattr(self, name)
+            if type(value) is LeadWatch:
+                value = value.copy()
             setattr(
                 new, name, value[:] if type(value) is list else value
             )  # lists are per state, the rest shared
@@ -403,6 +410,17 @@ class ThousandState(State[Action]):
             "overtakes": float(self._overtakes),
             "dump_trucks": float(self._dumps),
         }
+
+    def follow_lead(self) -> LeadWatch:
+        """From now on, note which house rule takes the lead from whom (:mod:`dicehall.thousand.lead`)."""
+        if self._lead is None:
+            self._lead = LeadWatch(self.n)
+            self._pit_turn = self.phase != OVER and self._need_rule == "pit"
+        return self._lead
+
+    @property
+    def lead_watch(self) -> LeadWatch | None:
+        return self._lead
 
     def action_to_string(self, action: Action) -> str:
         return action_text(action)
@@ -616,6 +634,9 @@ class ThousandState(State[Action]):
     # -- a turn ---------------------------------------------------------------------------------------------
     def _start_turn(self, seat: int = -1) -> None:
         """Start ``seat``'s turn; by default the next seat's (after the player, passing those who skip)."""
+        lead = self._lead
+        if lead is not None:
+            lead.turn_ended(self.score, self.out)
         if seat < 0:
             seat = (self.player + 1) % self.n
             skip, out = self.skip_next, self.out
@@ -638,6 +659,7 @@ class ThousandState(State[Action]):
         self.pending_roll = None
         self.turns += 1
         self._need, self._need_rule, self._limit = self._bank_limits(seat)
+        self._pit_turn = lead is not None and self._need_rule == "pit"
 
     def _bank_limits(self, seat: int) -> tuple[int, str, int | None]:
         """The smallest bank this turn and the rule behind it (opening, pit, barrel), and the largest."""
@@ -679,10 +701,20 @@ class ThousandState(State[Action]):
                 M("thousand.refusal.max_rolls", max=self.rules.max_rolls), rule="max-rolls"
             )
         else:
+            if self._pit_turn:
+                self._pit_refuses()
             self._forced = False
             self._confirm = False
         self._ev = []
         self.phase = ROLLING
+
+    def _pit_refuses(self) -> None:
+        """Rolling on in a pit: the total now is a bank the pit refuses, if it could be banked but for the pit."""
+        assert self._lead is not None
+        p = self.player
+        total = self.turn_total
+        if 0 < total < self._need and total >= (0 if self.opened[p] else self.rules.open_min):
+            self._lead.refused = total
 
     def _checked_roll(self, dice: Dice) -> tuple[Dice, RollInfo]:
         """``dice`` as a roll of the dice in hand with its scoring, or the refusal."""
@@ -801,6 +833,7 @@ class ThousandState(State[Action]):
         r = self.rules
         p = self.player
         name = self.names[p]
+        before = self.score[p]
         # bolt eligibility is judged on the position the turn was played from (before any fall below)
         bolt = (
             zero
@@ -819,6 +852,7 @@ class ThousandState(State[Action]):
                 total=self.turn_total,
             )
             if r.barrel == "open":
+                fall_from = self.score[p]
                 self.points[p] += 1
                 self._say(
                     "thousand.narrate.point", name=name, points=self.points[p], limit=r.open_points_limit
@@ -832,6 +866,10 @@ class ThousandState(State[Action]):
                     else:
                         self._penalize(
                             p, r.open_point_penalty, M("thousand.why.points", points=r.open_points_limit)
+                        )
+                    if self._lead is not None:
+                        self._lead.hit(
+                            BARREL, p, fall_from, self.score, self.out, self.turns, 0, self.falls[p] - 1
                         )
         if r.barrel == "score" and self.on_barrel[p]:
             self.attempts[p] += 1
@@ -853,7 +891,26 @@ class ThousandState(State[Action]):
         if zero and r.skip_on_zero_first and self.rolls == 1 and self.anyone_banked:
             self.skip_next[p] = True
             self._say("thousand.narrate.zero_first", name=name)
+        if self._pit_turn:
+            self._burned_in_pit(p, before)
         self._start_turn()
+
+    def _burned_in_pit(self, p: int, before: int) -> None:
+        """The turn burned in a pit: a bank the pit refused on the way is one the pit cost."""
+        lead = self._lead
+        assert lead is not None
+        if lead.refused:
+            lead.pit_refusals += 1
+            lead.hit(
+                PIT,
+                p,
+                before + lead.refused,
+                self.score,
+                self.out,
+                self.turns,
+                self.attempts[p],
+                self.falls[p],
+            )
 
     def _bank(self) -> None:
         """The player banks the turn total: opening, the others' penalties, the barrel, the win."""
@@ -927,6 +984,7 @@ class ThousandState(State[Action]):
 
     def _fall(self, q: int, why: str) -> None:
         r = self.rules
+        before, attempts = self.score[q], self.attempts[q]
         self.on_barrel[q] = False
         self.attempts[q] = 0
         self.falls[q] += 1
@@ -936,6 +994,8 @@ class ThousandState(State[Action]):
             self._set_score(q, 0, M("thousand.why.fall", why=why, nth=nth))
         else:
             self._penalize(q, r.barrel_fall_penalty, M("thousand.why.fall", why=why, nth=nth))
+        if self._lead is not None:
+            self._lead.hit(BARREL, q, before, self.score, self.out, self.turns, attempts, nth - 1)
 
     def _penalize(self, q: int, amount: int, why: str) -> None:
         if amount:
@@ -965,9 +1025,22 @@ class ThousandState(State[Action]):
         if r.dump_truck and self.score[q] == r.dump_truck_score:
             self._dumps += 1
             self.score[q] = 0
+            if self._lead is not None:
+                self._lead.hit(
+                    DUMP_TRUCK,
+                    q,
+                    r.dump_truck_score,
+                    self.score,
+                    self.out,
+                    self.turns,
+                    self.attempts[q],
+                    self.falls[q],
+                )
             self._say("thousand.narrate.dump", name=self.names[q], score=r.dump_truck_score)
 
     def _win(self) -> None:
+        if self._lead is not None:
+            self._lead.turn_ended(self.score, self.out)
         self.winner = self.player
         self.phase = OVER
         self.hot_dice = False
@@ -1016,6 +1089,8 @@ class ThousandState(State[Action]):
         if self.hot_dice or not self._plain:
             self.apply_action(ROLL)
             return
+        if self._pit_turn:
+            self._pit_refuses()
         self._forced = self._confirm = False
         if self._ev:
             self._ev = []

@@ -26,7 +26,7 @@ GAMES = ("thousand", "clever", "wurf")
 
 ENGINES: dict[str, tuple[str, ...]] = {
     # the state machine, its rule options, and the pure tables, notation and words the rules are written in
-    "thousand": ("state", "rules", "notation", "scoring", "tables", "view"),
+    "thousand": ("state", "rules", "notation", "scoring", "tables", "view", "lead"),
     "clever": ("state", "rules", "actions", "sheet", "tables", "words"),
     # Der große Wurf's dice land where the arena puts them: the arena models are part of its rules
     "wurf": (

@@ -164,3 +164,28 @@ def test_play_out_equals_the_plain_loop(preset: str, over: dict[str, Any]) -> No
         assert quick_log == plain_log
         assert quick.signature() == plain.signature() and quick.events == plain.events
         assert dice_b.bit_generator.state == dice.bit_generator.state
+
+
+@pytest.mark.parametrize(
+    ("preset", "over"), RULE_SETS, ids=[f"{p}-{i}" for i, (p, _) in enumerate(RULE_SETS)]
+)
+def test_play_out_follows_the_lead_as_the_plain_loop(preset: str, over: dict[str, Any]) -> None:
+    """With the lead followed (:mod:`dicehall.thousand.lead`), the fast path's shortcut for rolling on
+    (``roll_again``) notes the banks a pit refuses as ``apply_action`` does: the same events, the same verdict."""
+    rules = ThousandRules.from_preset(preset, over)
+    refusals = 0
+    for seed in range(30):
+        plain = ThousandState(rules, 2)
+        plain_watch = plain.follow_lead()
+        dice, bots = seeded_rng(seed), np.random.default_rng(seed)
+        agent = Recorder([])
+        while (cur := plain.current_player()) != TERMINAL:
+            plain.apply_action(plain.sample_chance(dice) if cur == CHANCE else agent.choose(plain, bots))
+        quick = ThousandState(rules, 2)
+        quick_watch = quick.follow_lead()
+        assert fast.play_out(quick, [Recorder([])] * 2, seeded_rng(seed), np.random.default_rng(seed))
+        assert quick.signature() == plain.signature()
+        assert quick_watch.events == plain_watch.events and quick_watch.took == plain_watch.took
+        assert quick_watch.pit_refusals == plain_watch.pit_refusals
+        refusals += plain_watch.pit_refusals
+    assert refusals > 0 or not rules.pits  # the pits were met

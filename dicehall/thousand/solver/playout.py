@@ -117,6 +117,7 @@ def play_out(
         or state._limit is not None
         or any(state.skip_next)
         or any(state.out)
+        or state.lead_watch is not None  # the kernel does not follow the lead: the engine's own path does
     ):
         return False
     while state.phase == ROLL_OFF:
