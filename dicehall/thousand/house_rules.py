@@ -1,9 +1,12 @@
 """What each Dice 1000 preset does to a game, measured by simulation: the first player's advantage, the game's
-length in turns, and how often the barrel's falls and the dump truck come into a game (docs/strategy.md).
+length in turns, how often the barrel's falls, the dump truck and a pit's refused bank come into a game, and how
+often each *decided* it (:mod:`dicehall.thousand.lead`; docs/strategy.md, "When a house rule decided a game").
 
 ``bot:expert`` plays itself (two seats) under every preset, the same bot everywhere so that the presets compare:
 ``bot:optimal`` exists for classic only. Games ``0 .. games − 1`` of ``seed`` (``core.simulate``'s seeding), so the
-same command gives the same table.
+same command gives the same table: the games ``dicehall simulate`` plays, each followed by the engine
+(:meth:`ThousandState.follow_lead`) on the engine's fast path (``thousand/fast.py``, which plays through the
+state's own methods).
 """
 
 from __future__ import annotations
@@ -14,15 +17,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dicehall.core.agents import PlayerSpec
-from dicehall.core.simulate import OutcomeBlock, SimulationJob, iter_outcomes
+from dicehall.core.agents import Agent, make_bot
+from dicehall.core.rng import agent_rng, game_seed, seeded_rng
+from dicehall.core.simulate import play_game
 from dicehall.core.stats import Z95, wilson_interval
+from dicehall.thousand import house_exact
+from dicehall.thousand.lead import KINDS
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.state import ThousandState
 
 PRESETS = tuple(ThousandRules.PRESETS)
 BOT = "expert"
 DEFAULT_GAMES = 20000
 DEFAULT_SEED = 26
+PROGRESS_EVERY = 50
+EXACT = "exact"  # the exact row's name in progress reports
 
 
 def _rate(hits: float, n: int) -> dict[str, float]:
@@ -37,49 +46,66 @@ def _mean(total: float, squares: float, n: int) -> dict[str, float]:
     return {"value": mean, "low": mean - half, "high": mean + half}
 
 
+def play_followed(rules: ThousandRules, seed: int, index: int, agents: list[Agent]) -> ThousandState:
+    """Game ``index`` of ``seed`` (``core.simulate``'s seeding: the game ``dicehall simulate`` plays), its lead
+    followed (:mod:`dicehall.thousand.lead`): the engine's fast path plays it, the optimal bot's kernel does not."""
+    state = ThousandState(rules, len(agents))
+    state.follow_lead()
+    gseed = game_seed(seed, index)
+    play_game(state, agents, seeded_rng(gseed), agent_rng(gseed))
+    return state
+
+
+def game_facts(state: ThousandState) -> dict[str, float]:
+    """One finished, followed game's figures for the table."""
+    watch = state.lead_watch
+    assert watch is not None
+    stats = state.stats()
+    decided = watch.decided(state.winner)
+    return {
+        "first_won": float(state.winner == 0),
+        "turns": stats["turns"],
+        "dumped": float(stats["dump_trucks"] > 0),
+        "fell": float(stats["barrel_falls"] > 0),
+        "falls": stats["barrel_falls"],
+        "bolts": stats["bolt_penalties"],
+        "pit_refused": float(watch.pit_refusals > 0),
+        **{f"decided_{kind}": float(bool(decided & bit)) for kind, bit in KINDS.items()},
+    }
+
+
 def preset_effects(
     preset: str,
     games: int = DEFAULT_GAMES,
     seed: int = DEFAULT_SEED,
-    jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """One preset's row: every rate with its 95 % Wilson interval, the mean length with a normal one."""
     rules = ThousandRules.from_preset(preset)
-    seats = tuple(PlayerSpec(f"bot:{BOT}", BOT) for _ in range(2))
-    job = SimulationJob("thousand", rules, seats, seed)
-    n = first = turns = turns2 = dumped = fell = falls = bolts = 0.0
-    for part in iter_outcomes(job, games, jobs=jobs):
-        if isinstance(part, OutcomeBlock):
-            rows = [
-                (float(part.returns[k][0]), {key: float(v[k]) for key, v in part.stats.items()})
-                for k in range(len(part))
-            ]
-        else:
-            rows = [(o.returns[0], o.stats) for o in part]
-        for first_won, stats in rows:
-            n += 1
-            first += first_won
-            turns += stats["turns"]
-            turns2 += stats["turns"] ** 2
-            dumped += stats["dump_trucks"] > 0
-            fell += stats["barrel_falls"] > 0
-            falls += stats["barrel_falls"]
-            bolts += stats["bolt_penalties"]
-        if progress is not None:
-            progress(int(n))
-    count = int(n)
+    agents = [make_bot("thousand", BOT, rules) for _ in range(2)]
+    sums: dict[str, float] = {}
+    turns2 = 0.0
+    for i in range(games):
+        facts = game_facts(play_followed(rules, seed, i, agents))
+        for key, value in facts.items():
+            sums[key] = sums.get(key, 0.0) + value
+        turns2 += facts["turns"] ** 2
+        if progress is not None and ((i + 1) % PROGRESS_EVERY == 0 or i + 1 == games):
+            progress(i + 1)
+    n = games
     return {
         "preset": preset,
         "bot": BOT,
-        "games": count,
+        "games": n,
         "seed": seed,
-        "first_player_wins": _rate(first, count),
-        "turns": _mean(turns, turns2, count),
-        "games_with_dump_truck": _rate(dumped, count),
-        "games_with_barrel_fall": _rate(fell, count),
-        "barrel_falls_per_game": falls / count,
-        "bolt_penalties_per_game": bolts / count,
+        "first_player_wins": _rate(sums["first_won"], n),
+        "turns": _mean(sums["turns"], turns2, n),
+        "games_with_dump_truck": _rate(sums["dumped"], n),
+        "games_with_barrel_fall": _rate(sums["fell"], n),
+        "games_with_pit_refusal": _rate(sums["pit_refused"], n),
+        "decided_by": {kind: _rate(sums[f"decided_{kind}"], n) for kind in KINDS},
+        "barrel_falls_per_game": sums["falls"] / n,
+        "bolt_penalties_per_game": sums["bolts"] / n,
         "dump_truck": rules.dump_truck,
         "barrel": rules.barrel,
         "pits": [list(p) for p in rules.pits],
@@ -93,20 +119,24 @@ SHIPPED = Path(__file__).parent / "data" / "house_rules.json"
 def effects(
     games: int = DEFAULT_GAMES,
     seed: int = DEFAULT_SEED,
-    jobs: int = 1,
     progress: Callable[[str, int], None] | None = None,
+    exact_games: int = house_exact.DEFAULT_GAMES,
 ) -> dict[str, Any]:
-    """Every preset's row (the same games and seed for each)."""
+    """Every preset's row (the same games and seed for each), and the exact table's row of classic
+    (``exact_games`` games of ``bot:optimal`` against itself, the same seed; progress as ``"exact"``)."""
     rows = []
     for preset in PRESETS:
         step = None if progress is None else (lambda done, p=preset: progress(p, done))
-        rows.append(preset_effects(preset, games, seed, jobs, step))
+        rows.append(preset_effects(preset, games, seed, step))
+    exact_step = None if progress is None else (lambda done: progress(EXACT, done))
     return {
         "bot": BOT,
         "games": games,
         "seed": seed,
-        "command": f"dicehall strategy thousand --presets --games {games} --seed {seed} --json",
+        "command": f"dicehall strategy thousand --presets --games {games} --exact-games {exact_games} "
+        f"--seed {seed} --json",
         "presets": rows,
+        "exact": house_exact.exact_effects(exact_games, seed, exact_step),
     }
 
 

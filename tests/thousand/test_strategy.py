@@ -14,17 +14,20 @@ import pytest
 from typer.testing import CliRunner
 
 from dicehall.cli import _register_games, app
-from dicehall.core.agents import PlayerSpec
-from dicehall.core.simulate import SimulationJob, play_games
+from dicehall.core.agents import PlayerSpec, make_bot
+from dicehall.core.rng import agent_rng, game_seed, seeded_rng
+from dicehall.core.simulate import SimulationJob, play_game, play_games
 from dicehall.core.stats import wilson_interval
 from dicehall.thousand import house_rules
 from dicehall.thousand.dp import STEP
+from dicehall.thousand.lead import KINDS
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import strategy as st
 from dicehall.thousand.solver.policy import TurnValues
 from dicehall.thousand.solver.solve import Table, shipped_table
 from dicehall.thousand.solver.space import PlayerState
 from dicehall.thousand.solver.words import bank_from
+from dicehall.thousand.state import ThousandState
 
 _register_games()
 runner = CliRunner()
@@ -193,22 +196,54 @@ def test_the_cli_one_dice_count_in_russian_and_as_json() -> None:
     assert data["situations"]["falls"]["bank"][4][2] == want["bank"]
 
 
-def check_row(row: dict[str, Any], games: int) -> None:
-    for key in ("first_player_wins", "games_with_dump_truck", "games_with_barrel_fall"):
-        e = row[key]
-        assert (e["low"], e["high"]) == pytest.approx(wilson_interval(e["value"] * games, games)), key
+RATES = ("first_player_wins", "games_with_dump_truck", "games_with_barrel_fall", "games_with_pit_refusal")
+
+
+def check_estimates(estimates: list[dict[str, float]], games: int) -> None:
+    for e in estimates:
+        assert (e["low"], e["high"]) == pytest.approx(wilson_interval(e["value"] * games, games))
         assert e["low"] <= e["value"] <= e["high"]
+
+
+def check_row(row: dict[str, Any], games: int) -> None:
+    check_estimates([row[key] for key in RATES] + list(row["decided_by"].values()), games)
     assert row["turns"]["low"] < row["turns"]["value"] < row["turns"]["high"]
+    for kind, rate in row["decided_by"].items():  # a game an event decided is one it came into
+        happened = {"dump_truck": "games_with_dump_truck", "barrel": "games_with_barrel_fall"}
+        assert rate["value"] <= row[happened.get(kind, "games_with_pit_refusal")]["value"]
+
+
+def check_exact(exact: dict[str, Any]) -> None:
+    check_estimates(
+        [exact["first_player_wins"], *exact["games_with"].values(), *exact["decided_by"].values()],
+        exact["games"],
+    )
+    for kind, swing in exact["swing"].items():
+        assert exact["decided_by"][kind]["value"] <= exact["games_with"][kind]["value"]
+        assert swing is None or swing["low"] <= swing["value"] <= swing["high"] <= 0.05
 
 
 def test_the_house_rules_rows_recount_the_games_one_by_one() -> None:
-    """The command's rows (the block path where it applies) equal the same games played one by one through the
-    engine's loop (``play_games``) and counted here."""
-    out = runner.invoke(app, ["strategy", "thousand", "--presets", "--games", "60", "--seed", "3", "--json"])
+    """The command's rows (the engine's fast path, the lead followed) equal the same games played one by one
+    through the engine's plain loop (``play_games`` for the old columns, ``play_game(fast=False)`` for the new),
+    counted here; the exact row's games are those ``dicehall simulate`` plays with ``bot:optimal``."""
+    args = [
+        "strategy",
+        "thousand",
+        "--presets",
+        "--games",
+        "60",
+        "--exact-games",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ]
+    out = runner.invoke(app, args)
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert [r["preset"] for r in data["presets"]] == list(house_rules.PRESETS)
-    assert data["command"] == "dicehall strategy thousand --presets --games 60 --seed 3 --json"
+    assert data["command"] == "dicehall " + " ".join(args)
     for row in data["presets"]:
         check_row(row, 60)
         rules = ThousandRules.from_preset(row["preset"])
@@ -219,6 +254,26 @@ def test_the_house_rules_rows_recount_the_games_one_by_one() -> None:
         assert row["turns"]["value"] == pytest.approx(sum(turns) / 60)
         assert row["games_with_dump_truck"]["value"] == sum(g.stats["dump_trucks"] > 0 for g in games) / 60
         assert row["games_with_barrel_fall"]["value"] == sum(g.stats["barrel_falls"] > 0 for g in games) / 60
+        agents = [make_bot("thousand", "expert", rules) for _ in range(2)]
+        refused, decided = 0, dict.fromkeys(KINDS, 0)
+        for i in range(60):
+            state = ThousandState(rules, 2)
+            watch = state.follow_lead()
+            seed = game_seed(3, i)
+            play_game(state, agents, seeded_rng(seed), agent_rng(seed), fast=False)
+            assert state.scores() == games[i].scores
+            refused += watch.pit_refusals > 0
+            for kind, bit in KINDS.items():
+                decided[kind] += bool(watch.decided(state.winner) & bit)
+        assert row["games_with_pit_refusal"]["value"] == refused / 60
+        assert {k: v["value"] for k, v in row["decided_by"].items()} == {
+            k: v / 60 for k, v in decided.items()
+        }
+    exact = data["exact"]
+    check_exact(exact)
+    seats = tuple(PlayerSpec("bot:optimal", "optimal") for _ in range(2))
+    kernel = list(play_games(SimulationJob("thousand", CLASSIC, seats, 3), range(20)))  # the compiled games
+    assert exact["first_player_wins"]["value"] == sum(g.returns[0] for g in kernel) / 20
 
 
 def test_the_shipped_house_rules_table_and_its_terminal_print() -> None:
@@ -227,6 +282,7 @@ def test_the_shipped_house_rules_table_and_its_terminal_print() -> None:
     assert data["command"].endswith(f"--games {data['games']} --seed {data['seed']} --json")
     for row in data["presets"]:
         check_row(row, data["games"])
+    check_exact(data["exact"])
     for lang, title in (("en", "House rules' effects"), ("ru", "Как влияют домашние правила")):
         lines = cli("--presets", lang=lang)
         assert max(len(line) for line in lines) <= 80 and lines[0].startswith(title)

@@ -18,7 +18,7 @@ from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.i18n import Translator, current
 from dicehall.i18n.message import Message
-from dicehall.thousand import house_rules, practical
+from dicehall.thousand import house_exact, house_rules, practical
 from dicehall.thousand.solver import strategy as st
 
 CELL = 5
@@ -80,14 +80,20 @@ def report_lines(
     return out
 
 
-def _simulate(games: int, seed: int) -> dict[str, Any]:
+def _simulate(games: int, seed: int, exact_games: int) -> dict[str, Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True
     ) as bar:
         tasks = {p: bar.add_task(p, total=games) for p in house_rules.PRESETS}
-        return house_rules.effects(games, seed, progress=lambda p, done: bar.update(tasks[p], completed=done))
+        tasks[house_rules.EXACT] = bar.add_task("classic, bot:optimal", total=exact_games)
+        return house_rules.effects(
+            games,
+            seed,
+            progress=lambda p, done: bar.update(tasks[p], completed=done),
+            exact_games=exact_games,
+        )
 
 
 def _pct(t: Translator, r: dict[str, float]) -> str:
@@ -185,6 +191,12 @@ def register_strategy(app: typer.Typer) -> None:
         games: int = typer.Option(
             None, "--games", "-n", min=10, help="With --presets: simulate this many games a preset anew."
         ),
+        exact_games: int = typer.Option(
+            house_exact.DEFAULT_GAMES,
+            "--exact-games",
+            min=10,
+            help="With --presets and --games: classic games of bot:optimal valued by the exact table.",
+        ),
         seed: int = typer.Option(
             house_rules.DEFAULT_SEED, "--seed", help="With --presets and --games: the games' seed."
         ),
@@ -192,7 +204,7 @@ def register_strategy(app: typer.Typer) -> None:
         """Classic Dice 1000 solved for two: when to bank and your chance to win, by both scores."""
         t = current()
         if presets:
-            data = house_rules.shipped_effects() if games is None else _simulate(games, seed)
+            data = house_rules.shipped_effects() if games is None else _simulate(games, seed, exact_games)
             if as_json:
                 typer.echo(json.dumps(data, indent=1))
             else:
