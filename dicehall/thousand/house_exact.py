@@ -120,7 +120,7 @@ def _mean(values: list[float]) -> dict[str, float] | None:
     mean = sum(values) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(n - 1, 1))
     half = Z95 * sd / math.sqrt(n)
-    return {"value": mean, "low": mean - half, "high": mean + half, "events": n}
+    return {"value": mean, "low": mean - half, "high": mean + half, "n": n}
 
 
 def exact_effects(
@@ -134,9 +134,11 @@ def exact_effects(
     decided = dict.fromkeys(KINDS, 0)
     swings: dict[str, list[float]] = {kind: [] for kind in KINDS}
     first = 0
+    turns: list[float] = []
     for i in range(games):
         game = play_valued(table, rules, seed, i, agents)
         first += game.state.winner == 0
+        turns.append(float(game.state.turns))
         for event, before, after in game.events:
             swings[NAMES[event.kind]].append(after - before)
         for kind in {NAMES[e.kind] for e, _, _ in game.events}:
@@ -152,7 +154,9 @@ def exact_effects(
         "seed": seed,
         "table_max_error": table.max_error,
         "first_player_wins": _rate(first, games),
+        "turns": _mean(turns),
         "games_with": {kind: _rate(happened[kind], games) for kind in KINDS},
         "decided_by": {kind: _rate(decided[kind], games) for kind in KINDS},
+        "barrel_falls_per_game": len(swings["barrel"]) / games,
         "swing": {kind: _mean(swings[kind]) for kind in KINDS},
     }

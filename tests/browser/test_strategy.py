@@ -109,6 +109,10 @@ def test_cells_said_in_words_with_the_apis_numbers(
     assert not violations(page, f"strategy bank map {size}")
 
 
+def first_line(cell: Any) -> float:
+    return number(cell.inner_text().split("\n")[0])
+
+
 def test_the_house_rules_table_shows_the_apis_figures(new_page: Any, artifacts: Path) -> None:
     page = new_page(1280, 800, locale="pl-PL")
     with page.expect_response(lambda r: r.url.endswith("/api/strategy/thousand")) as got:
@@ -118,12 +122,61 @@ def test_the_house_rules_table_shows_the_apis_figures(new_page: Any, artifacts: 
     table.scroll_into_view_if_needed()
     for row in house["presets"]:
         cells = table.locator(f"tr[data-preset='{row['preset']}'] td")
-        first = cells.nth(0).inner_text().split("\n")[0]
-        assert number(first) == round(row["first_player_wins"]["value"] * 100, 1)
-        assert number(cells.nth(1).inner_text().split("\n")[0]) == round(row["turns"]["value"], 1)
-    assert str(house["games"]) in table.locator("caption").inner_text().replace("\u00a0", "").replace(" ", "")
+        assert first_line(cells.nth(0)) == round(row["first_player_wins"]["value"] * 100, 1)
+        assert first_line(cells.nth(1)) == round(row["turns"]["value"], 1)
+    title = page.get_by_test_id("strategy-house-rules-title").inner_text()
+    assert str(house["games"]) in title.replace("\u00a0", "").replace(" ", "")
+    assert table.get_attribute("aria-labelledby") == "strategy-house-rules-title"
     page.screenshot(path=str(artifacts / "strategy" / "notes-desktop-pl.png"), full_page=True)
     assert not violations(page, "strategy notes")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_decided_table_shows_the_apis_figures(new_page: Any, artifacts: Path, size: str) -> None:
+    """How often each house rule decided a game: every preset's rates, and the exact table's classic row (under
+    classic, in words) with its swings, as the API sent them; the table scrolls in its own box on a phone."""
+    w, h, locale = SIZES[size]
+    page = new_page(w, h, locale=locale)
+    with page.expect_response(lambda r: r.url.endswith("/api/strategy/thousand")) as got:
+        page.goto("/strategy/thousand")
+    house = got.value.json()["house_rules"]
+    table = page.get_by_test_id("strategy-house-decided")
+    table.scroll_into_view_if_needed()
+    for row in house["presets"]:
+        cells = table.locator(f"tr[data-preset='{row['preset']}'] td")
+        want = [
+            (row["decided_by"]["dump_truck"], row["dump_truck"]),
+            (row["decided_by"]["barrel"], row["barrel"] != "none"),
+            (row["games_with_pit_refusal"], bool(row["pits"])),
+            (row["decided_by"]["pit"], bool(row["pits"])),
+        ]
+        for k, (rate, shown) in enumerate(want):
+            text = cells.nth(k).inner_text()
+            assert (first_line(cells.nth(k)) == round(rate["value"] * 100, 1)) if shown else text == "—"
+    exact = house["exact"]
+    rows = table.locator("tbody tr")
+    names = [rows.nth(i).get_attribute("data-preset") for i in range(rows.count())]
+    assert names[names.index("classic") + 1] == "exact"
+    cells = table.locator("tr[data-preset='exact'] td")
+    for k, rate in enumerate(
+        [exact["decided_by"]["dump_truck"], exact["decided_by"]["barrel"], exact["games_with"]["pit"]]
+    ):
+        assert first_line(cells.nth(k)) == round(rate["value"] * 100, 1)
+    label = {"en-US": "exact table, optimal play", "ru-RU": "точная таблица, безупречная игра"}[locale]
+    assert label in table.locator("tr[data-preset='exact'] th").inner_text()
+    swing = page.get_by_test_id("strategy-house-swing").inner_text()
+    assert str(round(100 * exact["swing"]["barrel"]["value"], 2)).replace(
+        ".", "," if locale == "ru-RU" else "."
+    ) in (swing.replace("\u2212", "-"))
+    box = table.locator("xpath=..")  # the table's own scrolling box: the page itself never scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= w
+    assert box.evaluate("e => e.clientWidth") <= w
+    page.get_by_test_id("strategy-house-decided-title").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "strategy" / f"house-decided-{size}.png"))
+    if box.evaluate("e => e.scrollWidth > e.clientWidth"):  # the phone: the figures scroll under the names
+        box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+        page.screenshot(path=str(artifacts / "strategy" / f"house-decided-{size}-scrolled.png"))
+    assert not violations(page, f"strategy house rules {size}")
 
 
 @pytest.mark.parametrize("size", list(SIZES))

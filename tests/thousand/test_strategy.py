@@ -18,7 +18,7 @@ from dicehall.core.agents import PlayerSpec, make_bot
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import SimulationJob, play_game, play_games
 from dicehall.core.stats import wilson_interval
-from dicehall.thousand import house_rules
+from dicehall.thousand import house_exact, house_rules
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.lead import KINDS
 from dicehall.thousand.rules import ThousandRules
@@ -279,13 +279,20 @@ def test_the_house_rules_rows_recount_the_games_one_by_one() -> None:
 def test_the_shipped_house_rules_table_and_its_terminal_print() -> None:
     data = house_rules.shipped_effects()
     assert [r["preset"] for r in data["presets"]] == list(house_rules.PRESETS) and data["games"] >= 20000
-    assert data["command"].endswith(f"--games {data['games']} --seed {data['seed']} --json")
+    exact = data["exact"]
+    assert data["command"].endswith(
+        f"--games {data['games']} --exact-games {exact['games']} --seed {data['seed']} --json"
+    )
+    assert exact["games"] >= 10000
     for row in data["presets"]:
         check_row(row, data["games"])
     check_exact(data["exact"])
     for lang, title in (("en", "House rules' effects"), ("ru", "Как влияют домашние правила")):
         lines = cli("--presets", lang=lang)
         assert max(len(line) for line in lines) <= 80 and lines[0].startswith(title)
+        text = "\n".join(lines)
+        decided = {"en": "How often a house rule decided", "ru": "Как часто домашнее правило решало"}[lang]
+        assert decided in text and {"en": "exact", "ru": "точная"}[lang] in text
 
 
 @pytest.mark.slow
@@ -294,3 +301,53 @@ def test_the_shipped_house_rules_row_is_reproduced() -> None:
     data = house_rules.shipped_effects()
     row = next(r for r in data["presets"] if r["preset"] == "variant2")
     assert house_rules.preset_effects("variant2", data["games"], data["seed"]) == row
+
+
+@pytest.mark.slow
+def test_the_shipped_exact_row_is_reproduced() -> None:
+    """The exact table's row played again in full (bot:optimal through the engine, valued) gives the shipped row."""
+    data = house_rules.shipped_effects()
+    assert house_exact.exact_effects(data["exact"]["games"], data["seed"]) == data["exact"]
+
+
+def test_the_terminal_decided_table_shows_the_shipped_figures() -> None:
+    """``--presets``: the second table's rows (every preset, the exact row under classic) are the shipped JSON's
+    figures, and the swings under it."""
+    data = house_rules.shipped_effects()
+    lines = cli("--presets")
+    start = next(k for k, line in enumerate(lines) if line.startswith("How often a house rule decided"))
+    end = next(k for k in range(start, len(lines)) if lines[k].startswith("└"))
+    firsts = []
+    for line in lines[start:end]:
+        cells = [c.strip() for c in line.split("│")[2:-1]]
+        if cells and all(c.endswith("%") or c == "—" for c in cells):
+            firsts.append(cells)
+
+    def shown(rate: dict[str, float], applies: bool = True) -> str:
+        return f"{100 * rate['value']:.1f} %" if applies else "—"
+
+    want = []
+    exact = data["exact"]
+    for row in data["presets"]:
+        by, pits = row["decided_by"], bool(row["pits"])
+        want.append(
+            [
+                shown(by["dump_truck"], row["dump_truck"]),
+                shown(by["barrel"], row["barrel"] != "none"),
+                shown(row["games_with_pit_refusal"], pits),
+                shown(by["pit"], pits),
+            ]
+        )
+        if row["preset"] == "classic":
+            by = exact["decided_by"]
+            want.append(
+                [
+                    shown(by["dump_truck"]),
+                    shown(by["barrel"]),
+                    shown(exact["games_with"]["pit"]),
+                    shown(by["pit"]),
+                ]
+            )
+    assert firsts == want
+    text = " ".join(" ".join(lines).split())  # the note wraps at 80 columns
+    assert f"barrel fall {100 * exact['swing']['barrel']['value']:.2f}" in text

@@ -605,12 +605,30 @@ export interface HouseRules {
     turns: Estimate;
     games_with_dump_truck: Estimate;
     games_with_barrel_fall: Estimate;
+    games_with_pit_refusal: Estimate;
+    /** Games a house rule decided: the hit player lost the lead for good, and the game. */
+    decided_by: Record<HouseEvent, Estimate>;
     barrel_falls_per_game: number;
     bolt_penalties_per_game: number;
     dump_truck: boolean;
     barrel: string;
+    pits: number[][];
   }[];
+  /** Classic, bot:optimal against itself, each event valued by the exact table (dicehall/thousand/house_exact.py). */
+  exact: {
+    preset: string;
+    games: number;
+    first_player_wins: Estimate;
+    turns: Estimate;
+    barrel_falls_per_game: number;
+    games_with: Record<HouseEvent, Estimate>;
+    decided_by: Record<HouseEvent, Estimate>;
+    /** Mean change of the hit player's win chance (a fraction), over every event of the kind; null: none met. */
+    swing: Record<HouseEvent, (Estimate & { n: number }) | null>;
+  };
 }
+
+export type HouseEvent = "dump_truck" | "barrel" | "pit";
 
 /** A mean with its 95 % interval. */
 export interface Interval {

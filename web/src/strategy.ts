@@ -57,34 +57,65 @@ function estimate(e: Estimate, scale: number, digits: number, unit: string): (HT
   return [`${fixed(e.value * scale, digits)}${unit}`, h("br"), h("span", { class: "muted small" }, `${fixed(e.low * scale, digits)}–${fixed(e.high * scale, digits)}`)];
 }
 
-/** The house rules compared: every preset's first-player edge, length and barrel / dump-truck figures. */
+/** The house rules compared: every preset's first-player edge, length and barrel / dump-truck figures; then how
+ * often each house rule decided the game; the exact table's classic row (bot:optimal) under classic in both. */
 function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
   const cols: MessageId[] = ["strategy.page.house.preset", "strategy.page.house.first", "strategy.page.house.turns", "strategy.page.house.dump", "strategy.page.house.fall", "strategy.page.house.falls"];
-  return h(
-    "div",
-    scroller(),
+  const decidedCols: MessageId[] = ["strategy.page.house.preset", "strategy.page.house.decided.dump", "strategy.page.house.decided.fall", "strategy.page.house.decided.pit_refused", "strategy.page.house.decided.pit"];
+  const rate = (e: Estimate, shown: boolean) => h("td", null, shown ? estimate(e, 100, 1, " %") : "—");
+  const ex = hr.exact;
+  const exactName = () => h("th", { scope: "row" }, t("strategy.page.house.exact_row"));
+  const effects = hr.presets.flatMap((r) => [
     h(
-      "table",
-      { class: "strategy-grid-table house-rules", "data-testid": "strategy-house-rules" },
-      h("caption", null, t("strategy.page.house.title", { games: hr.games })),
-      h("thead", null, h("tr", null, cols.map((c) => h("th", { scope: "col" }, t(c))))),
+      "tr",
+      { "data-preset": r.preset },
+      h("th", { scope: "row" }, tKey(`preset.thousand.${r.preset}`, r.preset)),
+      rate(r.first_player_wins, true),
+      h("td", null, estimate(r.turns, 1, 1, "")),
+      rate(r.games_with_dump_truck, r.dump_truck),
+      rate(r.games_with_barrel_fall, r.barrel !== "none"),
+      h("td", null, r.barrel !== "none" ? fixed(r.barrel_falls_per_game, 2) : "—"),
+    ),
+    ...(r.preset === ex.preset
+      ? [h("tr", { "data-preset": "exact", class: "exact-row" }, exactName(), rate(ex.first_player_wins, true), h("td", null, estimate(ex.turns, 1, 1, "")), rate(ex.games_with.dump_truck, true), rate(ex.games_with.barrel, true), h("td", null, fixed(ex.barrel_falls_per_game, 2)))]
+      : []),
+  ]);
+  const decided = hr.presets.flatMap((r) => [
+    h(
+      "tr",
+      { "data-preset": r.preset },
+      h("th", { scope: "row" }, tKey(`preset.thousand.${r.preset}`, r.preset)),
+      rate(r.decided_by.dump_truck, r.dump_truck),
+      rate(r.decided_by.barrel, r.barrel !== "none"),
+      rate(r.games_with_pit_refusal, r.pits.length > 0),
+      rate(r.decided_by.pit, r.pits.length > 0),
+    ),
+    ...(r.preset === ex.preset
+      ? [h("tr", { "data-preset": "exact", class: "exact-row" }, exactName(), rate(ex.decided_by.dump_truck, true), rate(ex.decided_by.barrel, true), rate(ex.games_with.pit, true), rate(ex.decided_by.pit, true))]
+      : []),
+  ]);
+  const swing = (e: (Estimate & { n: number }) | null): string => (e === null ? "—" : `${fixed(100 * e.value, 2)} (${fixed(100 * e.low, 2)}…${fixed(100 * e.high, 2)})`);
+  // the title above the box, not a caption inside it: on a phone the table scrolls sideways, its title must not
+  const table = (testid: string, title: string, heads: MessageId[], rows: HTMLElement[]) => [
+    h("p", { class: "strategy-table-title", id: `${testid}-title`, "data-testid": `${testid}-title` }, title),
+    h(
+      "div",
+      scroller(),
       h(
-        "tbody",
-        null,
-        hr.presets.map((r) =>
-          h(
-            "tr",
-            { "data-preset": r.preset },
-            h("th", { scope: "row" }, tKey(`preset.thousand.${r.preset}`, r.preset)),
-            h("td", null, estimate(r.first_player_wins, 100, 1, " %")),
-            h("td", null, estimate(r.turns, 1, 1, "")),
-            h("td", null, r.dump_truck ? estimate(r.games_with_dump_truck, 100, 1, " %") : "—"),
-            h("td", null, r.barrel !== "none" ? estimate(r.games_with_barrel_fall, 100, 1, " %") : "—"),
-            h("td", null, r.barrel !== "none" ? fixed(r.barrel_falls_per_game, 2) : "—"),
-          ),
-        ),
+        "table",
+        { class: "strategy-grid-table house-rules", "data-testid": testid, "aria-labelledby": `${testid}-title` },
+        h("thead", null, h("tr", null, heads.map((c) => h("th", { scope: "col" }, t(c))))),
+        h("tbody", null, rows),
       ),
     ),
+  ];
+  return h(
+    "div",
+    null,
+    table("strategy-house-rules", t("strategy.page.house.title", { games: hr.games }), cols, effects),
+    table("strategy-house-decided", t("strategy.page.house.decided_title", { games: hr.games }), decidedCols, decided),
+    h("p", { class: "muted small" }, t("strategy.page.house.decided_note")),
+    h("p", { class: "muted small", "data-testid": "strategy-house-swing" }, t("strategy.page.house.exact_note", { games: ex.games, dump: swing(ex.swing.dump_truck), fall: swing(ex.swing.barrel), pit: swing(ex.swing.pit) })),
     h("p", { class: "muted small" }, t("strategy.page.house.note", { first: pct(first), command: hr.command })),
   );
 }

@@ -101,14 +101,28 @@ def _pct(t: Translator, r: dict[str, float]) -> str:
     return f"{t.fixed(100 * r['value'], 1)} %\n{t.fixed(100 * r['low'], 1)}–{t.fixed(100 * r['high'], 1)}"
 
 
+def _points(t: Translator, swing: dict[str, float] | None) -> str:
+    """A mean win-chance swing in percentage points, with its interval: "−5.2 (−5.4…−5.0)"."""
+    if swing is None:
+        return "—"
+    return f"{t.fixed(100 * swing['value'], 2)} ({t.fixed(100 * swing['low'], 2)}…{t.fixed(100 * swing['high'], 2)})"
+
+
 def print_effects(t: Translator, data: dict[str, Any]) -> None:
     from rich.table import Table
 
+    width = min(console.width, MAX_WIDTH)
+    exact = data.get("exact")
     table = Table(
         title=t("strategy.cli.presets.title", games=data["games"], seed=data["seed"]), title_justify="left"
     )
     for key in ("preset", "first", "turns", "dump", "fall", "falls"):
         table.add_column(t(f"strategy.cli.presets.col.{key}"), justify="left" if key == "preset" else "right")
+    decided = Table(title=t("strategy.cli.presets.decided_title"), title_justify="left")
+    for key in ("preset", "dump", "fall", "pit_refused", "pit"):
+        decided.add_column(
+            t(f"strategy.cli.presets.decided.{key}"), justify="left" if key == "preset" else "right"
+        )
     for row in data["presets"]:
         turns = row["turns"]
         table.add_row(
@@ -119,7 +133,46 @@ def print_effects(t: Translator, data: dict[str, Any]) -> None:
             _pct(t, row["games_with_barrel_fall"]) if row["barrel"] != "none" else "—",
             t.fixed(row["barrel_falls_per_game"], 2) if row["barrel"] != "none" else "—",
         )
-    console.print(fit(table, console, width=min(console.width, MAX_WIDTH)))
+        by = row["decided_by"]
+        decided.add_row(
+            t(f"preset.thousand.{row['preset']}"),
+            _pct(t, by["dump_truck"]) if row["dump_truck"] else "—",
+            _pct(t, by["barrel"]) if row["barrel"] != "none" else "—",
+            _pct(t, row["games_with_pit_refusal"]) if row["pits"] else "—",
+            _pct(t, by["pit"]) if row["pits"] else "—",
+        )
+        if exact is not None and row["preset"] == exact["preset"]:
+            name = t("strategy.cli.presets.exact_row")
+            turns = exact["turns"]
+            table.add_row(
+                name,
+                _pct(t, exact["first_player_wins"]),
+                f"{t.fixed(turns['value'], 1)}\n{t.fixed(turns['low'], 1)}–{t.fixed(turns['high'], 1)}",
+                _pct(t, exact["games_with"]["dump_truck"]),
+                _pct(t, exact["games_with"]["barrel"]),
+                t.fixed(exact["barrel_falls_per_game"], 2),
+            )
+            by = exact["decided_by"]
+            decided.add_row(
+                name,
+                _pct(t, by["dump_truck"]),
+                _pct(t, by["barrel"]),
+                _pct(t, exact["games_with"]["pit"]),
+                _pct(t, by["pit"]),
+            )
+    console.print(fit(table, console, width=width))
+    console.print(fit(decided, console, width=width))
+    console.print(escape(t("strategy.cli.presets.decided_note")), highlight=False)
+    if exact is not None:
+        swing = exact["swing"]
+        words = t(
+            "strategy.cli.presets.exact_note",
+            games=exact["games"],
+            dump=_points(t, swing["dump_truck"]),
+            fall=_points(t, swing["barrel"]),
+            pit=_points(t, swing["pit"]),
+        )
+        console.print(escape(words), highlight=False)
     console.print(escape(t("strategy.cli.presets.note", command=data["command"])), highlight=False)
 
 
