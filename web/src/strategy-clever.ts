@@ -260,7 +260,6 @@ export function cleverStrategyBody(d: CleverStrategyData): HTMLElement[] {
     colourTable(d),
     actionTable(d),
     firstRoundTable(d),
-    h("p", { class: "muted small" }, t("strategy.clever.cli.made_by", { command: d.command })),
   ];
 }
 

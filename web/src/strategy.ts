@@ -116,7 +116,7 @@ function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
     table("strategy-house-decided", t("strategy.page.house.decided_title", { games: hr.games }), decidedCols, decided),
     h("p", { class: "muted small" }, t("strategy.page.house.decided_note")),
     h("p", { class: "muted small", "data-testid": "strategy-house-swing" }, t("strategy.page.house.exact_note", { games: ex.games, dump: swing(ex.swing.dump_truck), fall: swing(ex.swing.barrel), pit: swing(ex.swing.pit) })),
-    h("p", { class: "muted small" }, t("strategy.page.house.note", { first: pct(first), command: hr.command })),
+    h("p", { class: "muted small" }, t("strategy.page.house.note", { first: pct(first) })),
   );
 }
 
