@@ -90,6 +90,18 @@ def test_the_refused_presets_sizes_against_closed_forms() -> None:
         assert size.positions > MAX_POSITIONS
 
 
+@pytest.mark.parametrize("name", ["classic", "variant2", "yard"])
+def test_levels_are_never_left_for_an_earlier_one(name: str) -> None:
+    """The levels counted are real: a seat's falls never go down, and variant 2's opening score is set once."""
+    rules = PRESETS[name]
+    seat = Seat(rules, FLOOR)
+    for p in player_states(rules, FLOOR):
+        for q in map(seat.canonical, seat.after_turn(p)):
+            assert q.falls >= p.falls, (p, q)
+            if name == "variant2" and p.opened:
+                assert q.opened and q.opening == p.opening, (p, q)
+
+
 def test_the_yard_skip_flag_doubles_only_positions_after_a_zero_roll() -> None:
     rules = PRESETS["yard"]
     states = player_states(rules, FLOOR)
