@@ -56,6 +56,9 @@ def test_solve_refuses_rules_it_does_not_model() -> None:
     result = runner.invoke(app, ["solve", "thousand", "--preset", "classic-open", "--lang", "pl"])
     assert result.exit_code == 2
     assert "barrel = open" in result.output and "22\u00a0127\u00a0616 pozycji" in result.output
+    for preset in ("yard", "classic"):  # a floor the table cannot have is said first
+        result = runner.invoke(app, ["solve", "thousand", "--preset", preset, "--floor", "3"])
+        assert result.exit_code == 2 and "must be a multiple of 5 at or below 0, got 3" in result.output
 
 
 def test_an_interrupted_run_resumes_to_the_same_values(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from dicehall.thousand.solver.solve import (
     solve,
     table_paths,
 )
-from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space, refusal, unsupported
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space, check_floor, refusal, unsupported
 
 
 def register_solve(app: typer.Typer) -> None:
@@ -86,6 +86,10 @@ def register_solve(app: typer.Typer) -> None:
             raise fail(tr("solve.thousand.unknown_method", method=method))
         rules = load_rules("thousand", preset, sets, rules_file)
         assert isinstance(rules, ThousandRules)
+        try:
+            check_floor(floor)
+        except DicehallError as exc:
+            raise fail(exc) from None
         problems = unsupported(rules)
         if problems:  # before any progress bar: the refusal with the size and what a solve would need
             raise fail(refusal(rules, floor, problems))

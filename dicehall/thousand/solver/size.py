@@ -197,15 +197,14 @@ class Seat:
         out += [self.knock(q) for q in out if self.on_barrel(q.score)]
         return out[1:]
 
-    def after_turn(self, p: FullState) -> list[FullState]:
-        """Every state the seat can be in after its own turn from ``p``, or after the opponent's."""
+    def after_turn(self, p: FullState, banks: bool = True) -> list[FullState]:
+        """Every state the seat can be in after its own turn from ``p``, or after the opponent's (without its own
+        banks: ``banks=False``)."""
         out = [self.fail(p, zero=True), *self.hit(p)]
         if self.can_fail_without_zero():
             out.append(self.fail(p, zero=False))
-        for total in self.bank_totals(p):
-            after = self.bank(p, total)
-            if after is not None:
-                out.append(after)
+        if banks:
+            out += [a for t in self.bank_totals(p) if (a := self.bank(p, t)) is not None]
         return out
 
 
@@ -220,8 +219,23 @@ def _player_states(rules: ThousandRules, floor: int) -> tuple[FullState, ...]:
     start = seat.canonical(FullState(0, False))
     seen = {start}
     todo = [start]
+    # An opened seat off the barrel banks to the same states from every score with the same other counts: each
+    # new score gives one state, and every such score range ends where the banks of the rule set end (the
+    # barrel, the target). So each group of seats is banked from once per new score: the lowest banked so far.
+    lowest: dict[FullState, int] = {}
     while todo:
-        for nxt in seat.after_turn(todo.pop()):
+        p = todo.pop()
+        out = seat.after_turn(p, banks=False)
+        totals = seat.bank_totals(p)
+        if p.opened and not seat.on_barrel(p.score):
+            group = p._replace(score=0)
+            done = lowest.get(group)
+            if done is not None:
+                totals = range(totals.start, min(totals.stop, done - p.score), STEP)
+            if totals:
+                lowest[group] = p.score + totals.start
+        out += [a for t in totals if (a := seat.bank(p, t)) is not None]
+        for nxt in out:
             nxt = seat.canonical(nxt)
             if nxt not in seen:
                 seen.add(nxt)

@@ -96,9 +96,16 @@ def unsupported(rules: ThousandRules) -> list[Message]:
     return out
 
 
+def check_floor(floor: int) -> None:
+    """Refuses a score floor above 0 or off the steps of 5."""
+    if floor > 0 or floor % STEP:
+        raise RuleConfigError(Message("solver.thousand.floor", step=STEP, got=floor))
+
+
 def refusal(rules: ThousandRules, floor: int, problems: list[Message]) -> RuleConfigError:
     """The refusal of rules the model does not cover: what it does not follow, the exact table's size and what
-    solving it would take."""
+    solving it would take (refuses the floor first, which the size depends on)."""
+    check_floor(floor)
     reasons = problems[-1]
     for p in reversed(problems[:-1]):
         reasons = Message("rules.error.and", first=p, rest=reasons)
@@ -284,8 +291,7 @@ def build_space(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Space:
     problems = unsupported(rules)
     if problems:
         raise refusal(rules, floor, problems)
-    if floor > 0 or floor % STEP:
-        raise RuleConfigError(f"the score floor must be a multiple of {STEP} at or below 0, got {floor}")
+    check_floor(floor)
     r = rules
     fx = Rules1000(r, floor)
     states = enumerate_states(r, floor)
