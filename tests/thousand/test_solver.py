@@ -170,7 +170,7 @@ def test_positions_and_refusals() -> None:
         build_space(ThousandRules.from_preset("classic", {"free_set_aside": True}))
     with pytest.raises(ValueError, match="confirm"):
         build_space(ThousandRules.from_preset("variant2"))
-    with pytest.raises(ValueError, match="too large"):
+    with pytest.raises(ValueError, match="more than the 12000000 this solver takes on"):
         build_space(CLASSIC, floor=-5000)
 
 

@@ -51,6 +51,14 @@ def test_solve_refuses_rules_it_does_not_model() -> None:
     result = runner.invoke(app, ["solve", "thousand", "--preset", "yard"])
     assert result.exit_code == 2
     assert "does not cover" in result.output and "max_rolls" in result.output
+    assert "13525911 positions" in result.output and "hours of one processor core" in result.output
+    assert "step" not in result.output  # refused before any progress bar
+    result = runner.invoke(app, ["solve", "thousand", "--preset", "classic-open", "--lang", "pl"])
+    assert result.exit_code == 2
+    assert "barrel = open" in result.output and "22\u00a0127\u00a0616 pozycji" in result.output
+    for preset in ("yard", "classic"):  # a floor the table cannot have is said first
+        result = runner.invoke(app, ["solve", "thousand", "--preset", preset, "--floor", "3"])
+        assert result.exit_code == 2 and "must be a multiple of 5 at or below 0, got 3" in result.output
 
 
 def test_an_interrupted_run_resumes_to_the_same_values(tmp_path: Path) -> None:

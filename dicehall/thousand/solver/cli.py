@@ -28,7 +28,7 @@ from dicehall.thousand.solver.solve import (
     solve,
     table_paths,
 )
-from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space, check_floor, refusal, unsupported
 
 
 def register_solve(app: typer.Typer) -> None:
@@ -86,6 +86,13 @@ def register_solve(app: typer.Typer) -> None:
             raise fail(tr("solve.thousand.unknown_method", method=method))
         rules = load_rules("thousand", preset, sets, rules_file)
         assert isinstance(rules, ThousandRules)
+        try:
+            check_floor(floor)
+        except DicehallError as exc:
+            raise fail(exc) from None
+        problems = unsupported(rules)
+        if problems:  # before any progress bar: the refusal with the size and what a solve would need
+            raise fail(refusal(rules, floor, problems))
         ckpt = checkpoint_path(rules, floor)
         if fresh:
             ckpt.unlink(missing_ok=True)
@@ -93,7 +100,7 @@ def register_solve(app: typer.Typer) -> None:
             try:
                 cached = load_table(rules, floor)
             except DicehallError as exc:
-                raise fail(str(exc)) from None
+                raise fail(exc) from None
             if cached is not None and cached.info.get("tolerance", 1.0) <= tol:
                 summary = dict(cached.info, cached=True, table=str(table_paths(rules, floor)[0]))
                 summary.pop("rules", None)
@@ -111,7 +118,7 @@ def register_solve(app: typer.Typer) -> None:
                 rules, floor, tol, max_sweeps, ckpt, quiet=as_json, threads=threads or None, method=method
             )
         except DicehallError as exc:
-            raise fail(str(exc)) from None
+            raise fail(exc) from None
         except KeyboardInterrupt:
             console.print(f"[yellow]{tr('solve.thousand.interrupted', path=str(ckpt))}[/]")
             raise typer.Exit(130) from None

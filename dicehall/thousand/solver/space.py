@@ -24,8 +24,10 @@ import numpy as np
 import numpy.typing as npt
 
 from dicehall.core.errors import RuleConfigError
+from dicehall.i18n.message import Message
 from dicehall.thousand.dp import STEP, outcomes
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver.size import needs, table_size
 
 NOT_ALLOWED = -2
 """``bank_next`` code: banking this turn total is refused."""
@@ -47,32 +49,37 @@ class PlayerState(NamedTuple):
     attempts: int = 0
 
 
-def unsupported(rules: ThousandRules) -> list[str]:
-    """Options in force that the state model does not cover yet (each with the reason); empty = solvable."""
+def unsupported(rules: ThousandRules) -> list[Message]:
+    """Rules in force that the state model does not cover yet, each in players' words naming its option; empty:
+    solvable. (What each would add to the state, and the size: :mod:`size`, docs/thousand-solved.md.)"""
     r = rules
     out = []
+
+    def said(name: str, **params: object) -> None:
+        out.append(Message(f"solver.thousand.uncovered.{name}", **params))
+
     if r.free_set_aside:
-        out.append("free_set_aside: the choice of dice to keep is not in the turn model")
+        said("free_set_aside")
     if r.max_rolls:
-        out.append("max_rolls: the roll count is not in the turn model")
+        said("max_rolls")
     if r.hot_dice != "mandatory":
-        out.append("hot_dice = confirm: confirmation rolls are not in the turn model")
+        said("confirm")
     if r.pair_reroll:
-        out.append("pair_reroll is not in the turn model")
+        said("pair_reroll")
     if r.skip_on_zero_first:
-        out.append("skip_on_zero_first: skip flags are not in the state")
+        said("skip_on_zero_first")
     if r.golden_win:
-        out.append("golden_win is not in the turn model")
+        said("golden_win")
     if r.exact_reset:
-        out.append("exact_reset is not in the bank model")
+        said("exact_reset")
     if r.open_fail_penalty:
-        out.append("open_fail_penalty: failed-opening counts are not in the state")
+        said("open_fail_penalty")
     if r.barrel == "open":
-        out.append("barrel = open: open-barrel points are not in the state")
+        said("open_barrel")
     if r.barrel == "score" and (not r.barrel_cap or r.barrel_exact):
-        out.append("an uncapped or exact score barrel is not in the state (only barrel_cap = true)")
+        said("uncapped")
     if r.barrel == "score" and r.barrel_knock == "opening":
-        out.append("barrel_knock = opening: the opening score is not in the state")
+        said("knock_opening")
     for name in (
         "target",
         "barrel_score",
@@ -82,11 +89,44 @@ def unsupported(rules: ThousandRules) -> list[str]:
         "open_min",
     ):
         if getattr(r, name) % STEP:
-            out.append(f"{name} = {getattr(r, name)} is not a multiple of {STEP}")
+            said("step", option=name, got=getattr(r, name), step=STEP)
     for low, high in r.pits:
         if low % STEP or high % STEP:
-            out.append(f"pit {low}–{high} does not lie on multiples of {STEP}")
+            said("pit_step", low=low, high=high, step=STEP)
     return out
+
+
+def check_floor(floor: int) -> None:
+    """Refuses a score floor above 0 or off the steps of 5."""
+    if floor > 0 or floor % STEP:
+        raise RuleConfigError(Message("solver.thousand.floor", step=STEP, got=floor))
+
+
+def refusal(rules: ThousandRules, floor: int, problems: list[Message]) -> RuleConfigError:
+    """The refusal of rules the model does not cover: what it does not follow, the exact table's size and what
+    solving it would take (refuses the floor first, which the size depends on)."""
+    check_floor(floor)
+    reasons = problems[-1]
+    for p in reversed(problems[:-1]):
+        reasons = Message("rules.error.and", first=p, rest=reasons)
+    size = table_size(rules, floor)
+    need = needs(size)
+    return RuleConfigError(
+        Message(
+            "solver.thousand.uncovered",
+            reasons=reasons,
+            size=Message(
+                "solver.thousand.size_over"
+                if size.positions > MAX_POSITIONS
+                else "solver.thousand.size_within",
+                positions=size.positions,
+                states=size.player_states,
+                limit=MAX_POSITIONS,
+                memory=round(need.memory_gb, 1),
+                hours=round(need.cpu_hours, 1),
+            ),
+        )
+    )
 
 
 @dataclasses.dataclass
@@ -250,9 +290,8 @@ def build_space(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Space:
     """All player states and transition tables of ``rules`` (refuses what the model does not cover)."""
     problems = unsupported(rules)
     if problems:
-        raise RuleConfigError("the solver does not cover this rule set yet: " + "; ".join(problems))
-    if floor > 0 or floor % STEP:
-        raise RuleConfigError(f"the score floor must be a multiple of {STEP} at or below 0, got {floor}")
+        raise refusal(rules, floor, problems)
+    check_floor(floor)
     r = rules
     fx = Rules1000(r, floor)
     states = enumerate_states(r, floor)
@@ -260,8 +299,7 @@ def build_space(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Space:
     size = len(states)
     if size * size > MAX_POSITIONS:
         raise RuleConfigError(
-            f"the state space is too large for this machine: {size} player states, {size * size:,} positions "
-            f"(limit {MAX_POSITIONS:,}); raise the floor (--floor) or simplify the rules"
+            Message("solver.thousand.too_large", positions=size * size, states=size, limit=MAX_POSITIONS)
         )
 
     def idx(p: PlayerState) -> int:
