@@ -938,13 +938,12 @@ class ThousandState(State[Action]):
         self._say("thousand.narrate.bank", name=name, total=total, old=old, new=new)
         out = self.out
         others = [q for q in range(self.n) if q != p and not out[q]]
-        if r.exact_reset and new > 0:  # a reset to 0 must not lift a negative score
-            for q in others:
-                if scores[q] == new:
-                    self._set_score(q, 0, M("thousand.why.exact_reset", name=name))
+        reset = [q for q in others if r.exact_reset and new > 0 and scores[q] == new]
+        for q in reset:  # a reset to 0 must not lift a negative score
+            self._set_score(q, 0, M("thousand.why.exact_reset", name=name))
         if r.overtake_penalty:
             for q in others:
-                if old < scores[q] < new:
+                if old < scores[q] < new and q not in reset:  # a reset player was level, not overtaken
                     self._overtakes += 1
                     self._penalize(q, r.overtake_penalty, M("thousand.why.overtaken"))
         self._dump_check(p)

@@ -242,6 +242,15 @@ def test_yard_exact_reset_does_not_lift_negative_scores() -> None:
     assert s.score == [-50, -50]
 
 
+def test_yard_a_reset_player_is_not_overtaken_too() -> None:
+    """Ruling 12: from below 0 a bank that lands on an opponent's score passes the 0 it sends them to, but they
+    were level with the banker, not overtaken: 0, not the overtaking penalty's -50."""
+    s = play(at([-50, 50], "yard", opened=[True, True]), "1,1,1,2,3", "bank")
+    assert s.score == [50, 0]
+    s = play(at([-50, 50, 20], "yard", opened=[True, True, True]), "1,1,1,2,3", "bank")
+    assert s.score == [50, 0, -30]  # the player at 20 was overtaken
+
+
 def test_free_set_aside_after_a_confirmation_roll() -> None:
     s = play(
         at([100, 0], "variant2", free_set_aside=True), "1,1,1,5,5", "keep 1,1,1,5,5", "roll", "1,5,2,3,3"

@@ -190,10 +190,10 @@ class Seat:
         0), overtake it, climb onto the barrel it is on — each where it can happen, alone or after another."""
         r = self.r
         out = [p]
+        if r.overtake_penalty:  # a seat reset to 0 was level with the banker: never overtaken too
+            out.append(self.penalize(p, r.overtake_penalty))
         if r.exact_reset and p.score > 0:
             out.append(self.set_score(p, 0))
-        if r.overtake_penalty:
-            out += [self.penalize(q, r.overtake_penalty) for q in out]
         out += [self.knock(q) for q in out if self.on_barrel(q.score)]
         return out[1:]
 
