@@ -24,6 +24,9 @@ from dicehall.core.cli_support import QuitGame
 from dicehall.core.puzzles import Skill, rate
 from dicehall.i18n import current, tr
 
+WORDS = 46
+"""Columns for a choice's words in the verdict's list."""
+
 
 def theme_words(theme: str) -> str:
     return tr(f"puzzle.clever.theme.{theme_id(theme)}")
@@ -79,9 +82,9 @@ def verdict_lines(console: Console, p: Puzzle, s: CleverState, choice: str) -> b
         mark = tr("puzzle.cli.best") if o["best"] else f"−{t.fixed(o['loss'], 1)}"
         mine = f"  ← {tr('puzzle.clever.cli.yours')}" if o["move"] == choice else ""
         words = move_instruction(s, o["move"])
-        if len(words) > 50:
-            words = words[:49] + "…"
-        console.print(escape(f"  {words:<50} {t.fixed(o['value'], 1):>6}  {mark}{mine}"))
+        if len(words) > WORDS:  # (the line stays within 80 columns with the mark and "your choice")
+            words = words[: WORDS - 1] + "…"
+        console.print(escape(f"  {words:<{WORDS}} {t.fixed(o['value'], 1):>6}  {mark}{mine}"))
     console.print(escape(tr("puzzle.clever.cli.unit")), style="dim")
     console.print(escape(t.message(v.why)))
     return v.correct

@@ -44,7 +44,7 @@ MARGIN = 5.0
 :data:`Z` standard errors of that difference, so no answer is within the rollouts' own noise."""
 Z = 3.0
 ROLLOUTS = 200
-FIRST = 60
+FIRST = 40
 """Games played on from each option of a candidate position (the same dice seeds for every option): ``FIRST``
 for all, ``ROLLOUTS`` for those that may be best or second (:func:`rollout_values`)."""
 SCREEN = 3.0
@@ -63,7 +63,7 @@ BOT_WEIGHTS = (3, 3, 2, 1)
 JUDGES = ("expert", "greedy")
 """The heuristic bots whose choices rate a puzzle's difficulty (how many of them choose wrong)."""
 DIFFICULTY = ("easy", "medium", "hard")
-THEMES = ("round 4", "foxes", "bonus chain", "passive pick", "opening", "which die")
+THEMES = ("round 4", "opening", "foxes", "bonus chain", "passive pick", "which die")
 SHIPPED = Path(__file__).parent / "data" / "puzzles.jsonl.gz"
 
 
@@ -186,6 +186,8 @@ def theme(s: CleverState, best: int) -> str:
     """The position's theme, the first of :data:`THEMES` that applies."""
     if s.choice_pending and s.queue[0][1] == S.BLACK:
         return "round 4"
+    if s.round <= 2:
+        return "opening"
     mover = s.current_player()
     after = s.clone()
     after.apply_action(best)
@@ -195,8 +197,6 @@ def theme(s: CleverState, best: int) -> str:
         return "bonus chain"
     if s.phase == PH_PASSIVE_PICK:
         return "passive pick"
-    if s.round == 1:
-        return "opening"
     return "which die"
 
 
@@ -217,31 +217,46 @@ class PuzzleEvaluator:
 
 
 def _play_on(s: CleverState, action: int, seeds: np.ndarray) -> np.ndarray:
+    """The mover's final points after ``action``, one game per seed (``bridge.finish_master``'s steps, the
+    position after the action converted once)."""
     from dicehall.clever.kernel import bridge as B
+    from dicehall.clever.kernel import net
     from dicehall.clever.master import load_weights
 
     weights = load_weights()[0]
     mover = s.current_player()
+    after = s.clone()
+    after.apply_action(action)
     points = np.empty(len(seeds))
+    if after.is_terminal():
+        points[:] = after.sheets[mover].total()
+        return points
+    start = B.from_state(after)
     for i, seed in enumerate(seeds):
-        c = s.clone()
-        c.apply_action(action)
-        if not c.is_terminal():
-            B.finish_master(c, np.random.default_rng(int(seed)), weights)
-        points[i] = c.sheets[mover].total()
+        g = start.copy()
+        net.play_greedy(g, np.random.default_rng(int(seed)), *weights)
+        B.to_state(g, after)
+        points[i] = after.sheets[mover].total()
     return points
 
 
-def rollout_values(s: CleverState, count: int = ROLLOUTS, first: int = FIRST) -> dict[int, np.ndarray]:
+def rollout_values(
+    s: CleverState, expected: int | None = None, count: int = ROLLOUTS, first: int = FIRST
+) -> dict[int, np.ndarray]:
     """Every legal option's final points of the mover in games played on by ``bot:master``'s network (without
     its look-ahead, in every seat), game ``i`` of every option on the same dice seed (drawn from the position, so
     the values are the same on every machine): ``first`` games each, then ``count`` for the best and every option
     not yet :data:`MARGIN` points behind it by :data:`Z` standard errors (the others are clearly not second best:
-    their means stay on ``first`` games)."""
+    their means stay on ``first`` games). It stops after the first games when the best is not ``expected`` (the
+    network's best) or leads the second by less than :data:`MARGIN` less one standard error: no puzzle then."""
     seeds = np.random.SeedSequence(int(position_key(position_json(s)), 16)).generate_state(count)
     points = {a: _play_on(s, a, seeds[:first]) for a in s.legal_actions()}
     top = max(points, key=lambda a: (points[a].mean(), -a))
     behind = {a: points[top] - p for a, p in points.items()}
+    lead = min(d.mean() for a, d in behind.items() if a != top)
+    runner = next(d for a, d in behind.items() if a != top and d.mean() == lead)
+    if (expected is not None and top != expected) or lead + runner.std(ddof=1) / np.sqrt(first) < MARGIN:
+        return points
     for a in [
         a for a, d in behind.items() if a == top or d.mean() - Z * d.std(ddof=1) / np.sqrt(first) < MARGIN
     ]:
@@ -317,7 +332,7 @@ class Miner:
         ranked = sorted(net, key=lambda a: -net[a])
         if net[ranked[0]] - net[ranked[1]] < SCREEN:
             return None
-        v = valuation(rollout_values(s))
+        v = valuation(rollout_values(s, ranked[0]))
         if v.margin < max(self.margin, Z * v.se) or v.best != ranked[0]:
             return None  # (not clear in play, or the network would tell the player otherwise)
         best = s.action_to_string(v.best)

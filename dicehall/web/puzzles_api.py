@@ -33,7 +33,7 @@ from dicehall.web.players import clear_cookie, players_of
 
 router = APIRouter(prefix="/api/puzzles")
 GAMES: dict[str, PuzzleGame[Any]] = {"thousand": thousand_puzzles.GAME, "clever": clever_puzzles.GAME}
-MAX_CHOICE = 24
+MAX_CHOICE = 16  # (the longest move, "black Y.r1c1" or "+1 W:Y.r1c1", fits the answers table)
 
 
 @functools.cache

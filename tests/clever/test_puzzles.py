@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from dicehall.clever import puzzles
 from dicehall.clever.puzzle_play import PuzzleSet, check, position, why
 from dicehall.clever.puzzles import (
+    FIRST,
     MARGIN,
     MAX_OPTIONS,
     ROLLOUTS,
@@ -59,7 +60,7 @@ def test_the_shipped_batch_is_small_distinct_and_covers_every_theme(shipped: lis
     header, _ = puzzles.read_file(SHIPPED)
     assert header == {
         "format": puzzles.FORMAT, "game": "clever", "rules": "standard", "players": [1], "seed": 0,
-        "margin": MARGIN, "rollouts": ROLLOUTS, "z": Z, "screen": SCREEN,
+        "margin": MARGIN, "rollouts": [FIRST, ROLLOUTS], "z": Z, "screen": SCREEN,
     }  # fmt: skip
     assert len(shipped) >= 2000
     assert len({p.key for p in shipped}) == len(shipped)
@@ -79,15 +80,15 @@ def test_every_sampled_puzzle_is_the_evaluators_best_by_its_margin(
     for p in random.Random(7).sample(shipped, 30):
         s = p.state()
         assert is_decision(s) and position_key(p.position) == p.key
-        v = valuation(rollout_values(s))
+        net = evaluator.values(s)
+        ranked = sorted(net, key=lambda a: -net[a])
+        v = valuation(rollout_values(s, ranked[0]))
         values = {s.action_to_string(a): x for a, x in v.values.items()}
         assert set(values) == set(p.options) and 2 <= len(values) <= MAX_OPTIONS
         assert all(values[k] == pytest.approx(x, abs=0.006) for k, x in p.options.items())
         assert s.action_to_string(v.best) == p.best
         assert v.margin == pytest.approx(p.margin, abs=0.01) and v.se == pytest.approx(p.se, abs=0.006)
         assert v.margin >= max(MARGIN, Z * v.se)
-        net = evaluator.values(s)
-        ranked = sorted(net, key=lambda a: -net[a])
         assert ranked[0] == v.best and net[ranked[0]] - net[ranked[1]] >= SCREEN
         assert theme(s, v.best) == p.theme
         assert miner.missed_by(s, p.best) == p.missed_by
@@ -127,15 +128,15 @@ def test_mining_is_deterministic_and_a_killed_run_resumes_to_the_same_file(
     tmp_path: Path, miner: Miner
 ) -> None:
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
-    assert mine(whole, 12, seed=5, miner=miner) == 12
-    assert mine(cut, 5, seed=5, miner=miner) == 5
-    with cut.open("a", encoding="utf-8") as f:  # killed while writing the sixth
-        f.write(whole.read_text(encoding="utf-8").splitlines()[6][:40])
-    assert mine(cut, 12, seed=5, miner=miner) == 12
+    assert mine(whole, 6, seed=5, miner=miner) == 6
+    assert mine(cut, 3, seed=5, miner=miner) == 3
+    with cut.open("a", encoding="utf-8") as f:  # killed while writing the fourth
+        f.write(whole.read_text(encoding="utf-8").splitlines()[4][:40])
+    assert mine(cut, 6, seed=5, miner=miner) == 6
     assert cut.read_bytes() == whole.read_bytes()
-    again = tmp_path / "again.jsonl"
-    mine(again, 12, seed=5, miner=miner)
-    assert again.read_bytes() == whole.read_bytes()
+    parallel = tmp_path / "parallel.jsonl"  # two worker processes write the same file
+    assert mine(parallel, 6, seed=5, jobs=2) == 6
+    assert parallel.read_bytes() == whole.read_bytes()
     with pytest.raises(puzzles.PuzzleFileError):
         mine(whole, 20, seed=6, miner=miner)
 

@@ -15,7 +15,7 @@ import { drawSheet } from "./views/clever-sheet";
 import { symbolVNode } from "./views/clever-symbols";
 import { areaWord, dieWord } from "./views/clever-words";
 
-export const CLEVER_THEMES = ["round 4", "foxes", "bonus chain", "passive pick", "opening", "which die"];
+export const CLEVER_THEMES = ["round 4", "opening", "foxes", "bonus chain", "passive pick", "which die"];
 
 const themeName = (theme: string): string => tKey(`puzzle.clever.theme.${theme.replace(/ /g, "_")}`, theme);
 
