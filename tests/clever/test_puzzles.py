@@ -66,7 +66,8 @@ def test_the_shipped_batch_is_small_distinct_and_covers_every_theme(shipped: lis
     assert len({p.key for p in shipped}) == len(shipped)
     assert {p.theme for p in shipped} == set(THEMES)
     assert {p.position["n"] for p in shipped} == {1}
-    assert all(p.margin >= max(MARGIN, Z * p.se) and p.best in p.options for p in shipped)
+    # (margin and se are kept to two decimals: three times a rounded se may pass the margin by 0.015)
+    assert all(p.margin >= max(MARGIN, Z * p.se - 0.015) and p.best in p.options for p in shipped)
 
 
 def test_every_sampled_puzzle_is_the_evaluators_best_by_its_margin(

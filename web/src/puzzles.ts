@@ -96,6 +96,7 @@ export function renderPuzzles(app: HTMLElement, game: string, linked: string | n
     clear(choiceBox);
     const listed = gameBoard.choiceStyle === "list";
     choiceBox.classList.toggle("many", listed);
+    choiceBox.classList.toggle("lots", listed && list.length > 12);
     buttons = list.map((c) => {
       const b = h("button", { type: "button", class: listed ? "btn choice" : "btn primary big", "data-testid": c.testid, "data-move": c.move, "aria-keyshortcuts": c.key ?? undefined, title: c.title ?? undefined, disabled: true }, c.label, c.key ? h("kbd", { class: "key" }, c.key) : null) as HTMLButtonElement;
       b.addEventListener("click", () => void choose(c.move));
