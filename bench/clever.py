@@ -154,8 +154,10 @@ def run(quick: bool = False) -> dict[str, float]:
     _, same = _run(GreedyAgent(), n_expert, 1)
     out["greedy_solo_mean_same_games_as_expert"] = round(float(np.mean(same)), 2)
     from bench.analysis import clever_figures
+    from bench.puzzles import clever_figures as clever_puzzle_figures
 
     out.update(clever_figures(quick))
+    out.update(clever_puzzle_figures(quick))
     return out
 
 

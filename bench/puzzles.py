@@ -1,8 +1,9 @@
-"""Dice 1000 puzzles: the miner's rate, the shipped batch's size and load time, and the puzzle page's API: the
-bytes a puzzle and a verdict take, and the latency of ``GET /api/puzzles/thousand/next`` for a player who has
-answered some (docs/puzzles.md).
+"""Puzzles: the miner's rate, the shipped batch's size and load time, and the puzzle page's API: the bytes a
+puzzle and a verdict take, and the latency of ``GET /api/puzzles/GAME/next`` for a player who has answered some
+(docs/puzzles.md). Dice 1000's figures (:func:`figures`, in ``bench.thousand``) and Clever's
+(:func:`clever_figures`, in ``bench.clever``, named ``clever_puzzle…``).
 
-Run alone: ``python -m bench.puzzles [--quick]``.
+Run alone: ``python -m bench.puzzles [--quick]`` (both games).
 """
 
 from __future__ import annotations
@@ -44,7 +45,38 @@ def figures(quick: bool = False) -> dict[str, Any]:
     }
 
 
-def page_figures(quick: bool = False) -> dict[str, Any]:
+def clever_figures(quick: bool = False) -> dict[str, Any]:
+    """Clever's miner (a smaller run: each decision is valued with the look-ahead), shipped batch and API."""
+    from dicehall.clever import puzzles as clever
+
+    start = time.perf_counter()
+    miner = clever.Miner()
+    setup = time.perf_counter() - start
+    count = 20 if quick else 200
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "puzzles.jsonl"
+        wall, cpu = time.perf_counter(), time.process_time()
+        clever.mine(path, count, seed=1, miner=miner)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        games = clever.load_puzzles(path)[-1].game + 1
+    start = time.perf_counter()
+    shipped = clever.load_puzzles()
+    load = time.perf_counter() - start
+    page = page_figures(quick, "clever")
+    return {
+        **{f"clever_{k}": v for k, v in page.items()},
+        "clever_puzzle_miner_setup_seconds": round(setup, 2),
+        "clever_puzzles_mined": count,
+        "clever_puzzles_per_minute": round(60 * count / wall, 1),
+        "clever_puzzles_per_cpu_minute": round(60 * count / max(cpu, 1e-9), 1),
+        "clever_puzzle_games_per_puzzle": round(games / count, 3),
+        "clever_puzzles_shipped": len(shipped),
+        "clever_puzzles_shipped_bytes": clever.SHIPPED.stat().st_size,
+        "clever_puzzles_shipped_load_ms": round(1000 * load, 1),
+    }
+
+
+def page_figures(quick: bool = False, game: str = "thousand") -> dict[str, Any]:
     """The page's API on a fresh SQLite database in this process (TestClient: no network in the figures)."""
     from fastapi.testclient import TestClient
 
@@ -52,21 +84,23 @@ def page_figures(quick: bool = False) -> dict[str, Any]:
     from dicehall.web.app import create_app
 
     start = time.perf_counter()
-    puzzles_api.puzzle_set()  # what the first request of a process pays
+    puzzles = puzzles_api.puzzle_set(game)  # what the first request of a process pays
     setup = time.perf_counter() - start
     answered = 20 if quick else 200
     calls = 50 if quick else 300
     with tempfile.TemporaryDirectory() as tmp, TestClient(create_app(f"sqlite:///{tmp}/b.sqlite")) as c:
         sizes_next, sizes_answer = [], []
         for _ in range(answered):
-            got = c.get("/api/puzzles/thousand/next")
+            got = c.get(f"/api/puzzles/{game}/next")
             sizes_next.append(len(got.content))
-            said = c.post(f"/api/puzzles/thousand/{got.json()['id']}/answer", json={"choice": "bank"})
+            pid = got.json()["id"]
+            choice = next(iter(puzzles.get(pid).options))  # (the first legal choice: right or wrong)
+            said = c.post(f"/api/puzzles/{game}/{pid}/answer", json={"choice": choice})
             sizes_answer.append(len(said.content))
         times = []
         for _ in range(calls):
             t0 = time.perf_counter()
-            c.get("/api/puzzles/thousand/next").raise_for_status()
+            c.get(f"/api/puzzles/{game}/next").raise_for_status()
             times.append(time.perf_counter() - t0)
     times.sort()
     return {
@@ -80,4 +114,5 @@ def page_figures(quick: bool = False) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(figures(quick="--quick" in sys.argv), indent=1))
+    quick = "--quick" in sys.argv
+    print(json.dumps({**figures(quick), **clever_figures(quick)}, indent=1))

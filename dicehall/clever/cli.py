@@ -190,9 +190,11 @@ def make_narrator(names: list[str]) -> Narrator:
 
 
 def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
+    from dicehall.clever.puzzle_cli import register_puzzle
     from dicehall.clever.strategy_cli import register_strategy
 
     register_strategy(app)
+    register_puzzle(app)
 
     @play_app.command("clever", epilog=EXAMPLES)
     def play_clever(

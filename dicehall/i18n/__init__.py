@@ -82,6 +82,7 @@ BROWSER_PREFIXES: tuple[str, ...] = (
     "names.error.",  # a display name refused (PUT /api/me/name)
     "puzzle.why.",  # a puzzle's reason and refusals (web/puzzles_api.py)
     "puzzle.refusal.",
+    "puzzle.clever.why.",  # a Clever puzzle's reason
 )
 # POSIX order of precedence for the language of messages.
 ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")

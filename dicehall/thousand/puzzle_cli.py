@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import typer
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dicehall.core.cli_options import command_group, console, fail
-from dicehall.i18n import current, tr
 from dicehall.i18n.message import Message
 from dicehall.thousand import puzzles
 
@@ -68,36 +64,6 @@ def register_puzzle(app: typer.Typer) -> None:
         A puzzle is a bank-or-roll decision where the best choice wins at least 3 win-% points more than the
         other, by the exact table. Run the same command again to continue an interrupted file.
         """
-        try:
-            before = len(puzzles.held_puzzles(out, seed))
-        except puzzles.PuzzleFileError as exc:
-            raise fail(exc) from None
-        if before:
-            console.print(escape(tr("puzzle.mine.resumed", path=str(out), held=before)), highlight=False)
-        columns = (
-            TextColumn(tr("puzzle.mine.progress", game="{task.fields[game]}")),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-        )
-        started = time.monotonic()
-        held = before
-        try:
-            with Progress(*columns, console=console) as bar:
-                task = bar.add_task("mine", total=count, completed=min(before, count), game="-")
+        from dicehall.core.puzzle_cli import mine_with_progress
 
-                def progress(n: int, game: int) -> None:
-                    nonlocal held
-                    held = n
-                    bar.update(task, completed=n, game=current().number(game + 1))
-
-                held = puzzles.mine(out, count, seed=seed, progress=progress)
-        except puzzles.PuzzleFileError as exc:
-            raise fail(exc) from None
-        except KeyboardInterrupt:
-            console.print(f"[yellow]{escape(tr('puzzle.mine.interrupted', path=str(out), held=held))}[/]")
-            raise typer.Exit(130) from None
-        minutes = (time.monotonic() - started) / 60
-        rate = (held - before) / minutes if minutes > 0 else 0.0
-        said = tr("puzzle.mine.done", path=str(out), held=held, rate=current().fixed(rate, 0))
-        console.print(escape(said), highlight=False)
+        mine_with_progress(puzzles.held_puzzles, puzzles.mine, out, count, seed)

@@ -1274,7 +1274,7 @@ class PushSubRow(Base):
 
 
 class PuzzleRatingRow(Base):
-    """A player's puzzle rating in one game (Glicko-2, thousand/puzzle_play.py) and streak (migration 0009)."""
+    """A player's puzzle rating in one game (Glicko-2, core/puzzles.py) and streak (migration 0009)."""
 
     __tablename__ = "dh_puzzle_ratings"
 

@@ -92,6 +92,7 @@ def profile(store: Store, player_id: str) -> dict[str, Any] | None:
         "points": points,
         "ratings": player_ratings(store, player_id),
         "puzzles": player_puzzles(store, player_id),
+        "puzzles_clever": player_puzzles(store, player_id, "clever"),
     }
 
 

@@ -1,17 +1,17 @@
-"""Dice 1000 puzzles on the web (the page ``/puzzles/thousand``; docs/puzzles.md, docs/web-protocol.md).
+"""Puzzles on the web (the pages ``/puzzles/thousand`` and ``/puzzles/clever``; docs/puzzles.md,
+docs/web-protocol.md), one set per game (:data:`GAMES`, each a :class:`dicehall.core.puzzles.PuzzleGame`).
 
-``GET /api/puzzles/thousand/next?theme=…`` draws an unanswered puzzle near the player's puzzle rating and sends
-the position only (the table's public view, the theme), never the answer. ``POST /api/puzzles/thousand/{id}/
+``GET /api/puzzles/{game}/next?theme=…`` draws an unanswered puzzle near the player's puzzle rating and sends
+the position only (the table's public view, the theme), never the answer. ``POST /api/puzzles/{game}/{id}/
 answer`` checks the choice on the server, against the shipped puzzle, and answers with the verdict, every
-option's win %, the reason and the rating. A player's first answer to a puzzle is rated (Glicko-2 against the
-puzzle, thousand/puzzle_play.py) in one transaction: the rating row is made if missing and locked, then the
+option's value, the reason and the rating. A player's first answer to a puzzle is rated (Glicko-2 against the
+puzzle, core/puzzles.py; ratings are kept per player and game) in one transaction: the rating row is made if missing and locked, then the
 answer is inserted, and only an answer that went in (the primary key holds one per player and puzzle) moves the
 rating and the streak; a later one is answered alike but marked ``rated: false``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import time
 from typing import Any
@@ -23,29 +23,25 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from dicehall.clever import puzzle_play as clever_puzzles
 from dicehall.core.errors import DicehallError
+from dicehall.core.puzzles import PuzzleAnswerError, PuzzleGame, PuzzleSet, Skill, puzzle_id, rate
 from dicehall.i18n.message import Message
-from dicehall.thousand.puzzle_play import (
-    PuzzleAnswerError,
-    PuzzleSet,
-    Skill,
-    check,
-    puzzle_id,
-    rate,
-)
-from dicehall.thousand.puzzles import THEMES
+from dicehall.thousand import puzzle_play as thousand_puzzles
 from dicehall.web.db import PuzzleAnswerRow, PuzzleRatingRow, Store
 from dicehall.web.players import clear_cookie, players_of
 
 router = APIRouter(prefix="/api/puzzles")
-GAME = "thousand"
-MAX_CHOICE = 16
+GAMES: dict[str, PuzzleGame[Any]] = {"thousand": thousand_puzzles.GAME, "clever": clever_puzzles.GAME}
+MAX_CHOICE = 16  # (the longest move, "black Y.r1c1" or "+1 W:Y.r1c1", fits the answers table)
 
 
 @functools.cache
-def puzzle_set() -> PuzzleSet:
-    """The shipped puzzles, loaded once per process (about half a second)."""
-    return PuzzleSet()
+def puzzle_set(game: str = "thousand") -> PuzzleSet[Any]:
+    """A game's shipped puzzles, loaded once per process (about half a second); an unknown game is refused."""
+    if game not in GAMES:
+        raise PuzzleAnswerError(Message("puzzle.refusal.game"))
+    return PuzzleSet(GAMES[game])
 
 
 def _store(request: Request) -> Store:
@@ -83,76 +79,81 @@ def _rating_json(row: Any | None) -> dict[str, Any]:
     }
 
 
-def _rating_row(store: Store, player_id: str) -> Any | None:
+def _rating_row(store: Store, player_id: str, game: str) -> Any | None:
     rows = store._read(
-        select(PuzzleRatingRow).where(PuzzleRatingRow.player_id == player_id, PuzzleRatingRow.game == GAME)
+        select(PuzzleRatingRow).where(PuzzleRatingRow.player_id == player_id, PuzzleRatingRow.game == game)
     )
     return rows[0] if rows else None
 
 
-def player_puzzles(store: Store, player_id: str) -> dict[str, Any] | None:
-    """The profile's puzzle line: the rating and streak, or None before the first rated answer."""
-    row = _rating_row(store, player_id)
-    return None if row is None else {"game": GAME, **_rating_json(row)}
+def player_puzzles(store: Store, player_id: str, game: str = "thousand") -> dict[str, Any] | None:
+    """The profile's puzzle line of ``game``: the rating and streak, or None before the first rated answer."""
+    row = _rating_row(store, player_id, game)
+    return None if row is None else {"game": game, **_rating_json(row)}
 
 
-def _answered(store: Store, player_id: str) -> set[str]:
+def _answered(store: Store, player_id: str, game: str) -> set[str]:
     return {
         r.puzzle
         for r in store._read(
             select(PuzzleAnswerRow.puzzle).where(
-                PuzzleAnswerRow.player_id == player_id, PuzzleAnswerRow.game == GAME
+                PuzzleAnswerRow.player_id == player_id, PuzzleAnswerRow.game == game
             )
         )
     }
 
 
-def position(pid: str) -> dict[str, Any]:
-    """What the page draws: the table's public view of the position, whose seat is the solver's, the theme."""
-    p = puzzle_set().get(pid)
-    s = p.state()
-    rules = {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(s.rules).items()}
-    return {"id": pid, "theme": p.theme, "mover": s.player, "view": s.public_view(), "rules": rules}
+def position(game: str, pid: str) -> dict[str, Any]:
+    """What the page draws (the game's :attr:`PuzzleGame.position`: the table's view of the position, the
+    solver's seat, the theme), never the answer."""
+    puzzles = puzzle_set(game)
+    return {"id": pid, **puzzles.game.position(puzzles.get(pid))}
 
 
-@router.get(f"/{GAME}/next", response_model=None)
-async def next_puzzle(request: Request, response: Response, theme: str | None = None) -> Any:
+@router.get("/{game}/next", response_model=None)
+async def next_puzzle(game: str, request: Request, response: Response, theme: str | None = None) -> Any:
     """An unanswered puzzle near the player's rating (of ``theme``, one of the themes); ``{"id": null}`` when the
     player has answered them all. A GET makes no player: one without a session gets the starting rating."""
-    player, stale = players_of(request, _store(request)).current(request)
-    if stale:
-        clear_cookie(request, response)
-    store = _store(request)
-    row = None if player is None else _rating_row(store, player.id)
-    answered = set() if player is None else _answered(store, player.id)
-    rating = Skill().rating if row is None else row.rating
     try:
-        pid = puzzle_set().pick(rating, theme or None, answered, np.random.default_rng())
-    except PuzzleAnswerError as exc:
-        return _refused(exc, 400)
-    out: dict[str, Any] = {"id": None} if pid is None else position(pid)
-    out["rating"] = _rating_json(row)
-    out["themes"] = list(THEMES)
-    return out
-
-
-@router.get(f"/{GAME}/{{pid}}", response_model=None)
-async def one_puzzle(pid: str, request: Request, response: Response) -> Any:
-    """One puzzle's position by id (a link to a puzzle: the page opened at ``/puzzles/thousand/ID``), with the
-    player's rating as ``next`` gives it; an unknown id is 404."""
-    try:
-        out = position(pid)
+        puzzles = puzzle_set(game)
     except PuzzleAnswerError as exc:
         return _refused(exc, 404)
     player, stale = players_of(request, _store(request)).current(request)
     if stale:
         clear_cookie(request, response)
-    out["rating"] = _rating_json(None if player is None else _rating_row(_store(request), player.id))
-    out["themes"] = list(THEMES)
+    store = _store(request)
+    row = None if player is None else _rating_row(store, player.id, game)
+    answered = set() if player is None else _answered(store, player.id, game)
+    rating = Skill().rating if row is None else row.rating
+    try:
+        pid = puzzles.pick(rating, theme or None, answered, np.random.default_rng())
+    except PuzzleAnswerError as exc:
+        return _refused(exc, 400)
+    out: dict[str, Any] = {"id": None} if pid is None else position(game, pid)
+    out["rating"] = _rating_json(row)
+    out["themes"] = list(puzzles.game.themes)
     return out
 
 
-def _record(conn: Connection, player_id: str, pid: str, choice: str, correct: bool, against: float) -> Any:
+@router.get("/{game}/{pid}", response_model=None)
+async def one_puzzle(game: str, pid: str, request: Request, response: Response) -> Any:
+    """One puzzle's position by id (a link to a puzzle: the page opened at ``/puzzles/GAME/ID``), with the
+    player's rating as ``next`` gives it; an unknown game or id is 404."""
+    try:
+        out = position(game, pid)
+    except PuzzleAnswerError as exc:
+        return _refused(exc, 404)
+    player, stale = players_of(request, _store(request)).current(request)
+    if stale:
+        clear_cookie(request, response)
+    out["rating"] = _rating_json(None if player is None else _rating_row(_store(request), player.id, game))
+    out["themes"] = list(GAMES[game].themes)
+    return out
+
+
+def _record(
+    conn: Connection, game: str, player_id: str, pid: str, choice: str, correct: bool, against: float
+) -> Any:
     """Rate the player's first answer to ``pid`` (inside the caller's transaction); returns the rating row after
     it and whether this answer was rated."""
     now = time.time()
@@ -162,7 +163,7 @@ def _record(conn: Connection, player_id: str, pid: str, choice: str, correct: bo
         ins.on_conflict_do_nothing(),
         {
             "player_id": player_id,
-            "game": GAME,
+            "game": game,
             "rating": fresh.rating,
             "rd": fresh.rd,
             "vol": fresh.vol,
@@ -173,7 +174,7 @@ def _record(conn: Connection, player_id: str, pid: str, choice: str, correct: bo
             "updated": now,
         },
     )
-    where = (PuzzleRatingRow.player_id == player_id, PuzzleRatingRow.game == GAME)
+    where = (PuzzleRatingRow.player_id == player_id, PuzzleRatingRow.game == game)
     row = conn.execute(select(PuzzleRatingRow).where(*where).with_for_update()).one()
     new = rate(Skill(row.rating, row.rd, row.vol), against, correct)
     answer = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(PuzzleAnswerRow)
@@ -181,7 +182,7 @@ def _record(conn: Connection, player_id: str, pid: str, choice: str, correct: bo
         answer.on_conflict_do_nothing().returning(PuzzleAnswerRow.puzzle),
         {
             "player_id": player_id,
-            "game": GAME,
+            "game": game,
             "puzzle": pid,
             "choice": choice,
             "correct": correct,
@@ -210,27 +211,29 @@ def _record(conn: Connection, player_id: str, pid: str, choice: str, correct: bo
     return conn.execute(select(PuzzleRatingRow).where(*where)).one(), True, row.rating
 
 
-@router.post(f"/{GAME}/{{pid}}/answer", response_model=None)
-async def answer(pid: str, request: Request, response: Response) -> Any:
-    """``{"choice": "bank" | "roll"}`` → the verdict, every option's win %, the reason, the rating after it."""
+@router.post("/{game}/{pid}/answer", response_model=None)
+async def answer(game: str, pid: str, request: Request, response: Response) -> Any:
+    """``{"choice": MOVE}`` (one of the position's legal moves: Dice 1000 ``bank`` or ``roll``, Clever a move in
+    notation) → the verdict, every option's value, the reason, the rating after it."""
     try:
         body = await request.json()
     except ValueError:
         body = None
     choice = body.get("choice") if isinstance(body, dict) else None
     try:
-        p = puzzle_set().get(pid)
+        puzzles = puzzle_set(game)
+        p = puzzles.get(pid)
         if not isinstance(choice, str) or len(choice) > MAX_CHOICE:
-            raise PuzzleAnswerError(Message("puzzle.refusal.choice"))
-        verdict = check(p, choice)
+            raise PuzzleAnswerError(Message(puzzles.game.choice_refusal))
+        verdict = puzzles.check(pid, choice)
     except PuzzleAnswerError as exc:
-        return _refused(exc, 404 if exc.msgid == "puzzle.refusal.unknown" else 400)
+        return _refused(exc, 404 if exc.msgid in ("puzzle.refusal.unknown", "puzzle.refusal.game") else 400)
     store = _store(request)
     player = players_of(request, store).ensure(request, response)
-    against = puzzle_set().rating[pid]
+    against = puzzles.rating[pid]
     done: list[Any] = []
     store._transaction(
-        lambda conn: done.append(_record(conn, player.id, pid, choice, verdict.correct, against))
+        lambda conn: done.append(_record(conn, game, player.id, pid, choice, verdict.correct, against))
     )
     row, rated, before = done[-1]  # (a transaction retried on a fresh connection ran twice)
     rating = _rating_json(row)
@@ -246,8 +249,7 @@ async def answer(pid: str, request: Request, response: Response) -> Any:
         "rated": rated,
         "puzzle_rating": round(against),
         "rating": {**rating, "delta": round(row.rating) - round(before) if rated else 0},
-        "total": p.state().turn_total,
-        "dice": p.state().in_hand,
+        **puzzles.game.verdict_extra(p),
     }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from babel.core import Locale
 
+from dicehall.clever.puzzles import THEMES as CLEVER_THEMES
 from dicehall.core.agents import bots_for
 from dicehall.core.game import game_names, get_game
 from dicehall.i18n import BROWSER_PREFIXES, load_catalog
@@ -78,10 +79,16 @@ def dynamic_ids() -> set[str]:
     ids |= set(LIMIT_MESSAGE_IDS)  # the quota refusals' msgid
     ids.add("solve.thousand.shipped_note")  # the note_id of hints and analysis from the shipped table
     ids.add("wurf.hint.note")  # the note_id of Der große Wurf's hints (what the map's values are)
-    # the puzzle page's theme names (puzzles.ts themeName), its filter the same themes as the puzzles'
-    page_themes = re.search(r"const THEMES = \[(.*?)\];", (WEB / "puzzles.ts").read_text(encoding="utf-8"))
-    assert page_themes and re.findall(r'"([a-z ]+)"', page_themes.group(1)) == list(THEMES)
-    ids |= {f"puzzle.theme.{theme.replace(' ', '_')}" for theme in THEMES}
+    # the puzzle pages' theme names (puzzles-*.ts themeName), their filters the same themes as the puzzles'
+    for board, name, themes, prefix in (
+        ("puzzles-thousand.ts", "THOUSAND_THEMES", THEMES, "puzzle.theme"),
+        ("puzzles-clever.ts", "CLEVER_THEMES", CLEVER_THEMES, "puzzle.clever.theme"),
+    ):
+        page_themes = re.search(rf"const {name} = \[(.*?)\];", (WEB / board).read_text(encoding="utf-8"))
+        assert page_themes and re.findall(r'"([a-z0-9 ]+)"', page_themes.group(1)) == list(themes)
+        ids |= {f"{prefix}.{theme.replace(' ', '_')}" for theme in themes}
+    # a Clever puzzle's plain moves in words (puzzles-clever.ts choiceWords)
+    ids |= {f"puzzle.clever.choice.{kind}" for kind in ("reroll", "forfeit", "pass", "stop")}
     # the strategy page's situations (strategy.ts situationWords), the same as the maps'
     page_situations = re.search(
         r"const SITUATIONS = \[(.*?)\]", (WEB / "strategy.ts").read_text(encoding="utf-8")

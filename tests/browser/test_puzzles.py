@@ -88,7 +88,7 @@ def busiest() -> str:
     falls, not opened), then the most dice on the felt."""
 
     def weight(pid: str) -> tuple[int, int, str]:
-        v = position(pid)["view"]
+        v = position("thousand", pid)["view"]
         badges = sum(
             bool(pl["pit"])
             + (pl["bolts"] > 0)

@@ -9,6 +9,9 @@ from test_web_puzzles import (  # noqa: F401  (collected here again, on PostgreS
     test_forged_ids_and_malformed_answers_are_refused_and_change_nothing,
     test_right_then_wrong_moves_the_rating_up_then_down_and_the_streak,
 )
+from test_web_puzzles_clever import (  # noqa: F401
+    test_a_clever_answer_is_checked_rated_and_kept_apart_from_dice_1000,
+)
 
 
 @pytest.fixture

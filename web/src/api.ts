@@ -335,13 +335,13 @@ export const api = {
     ),
   /** A player's profile by public id (names are not unique). */
   player: (id: string) => request<PlayerProfile>("GET", `/api/players/${encodeURIComponent(id)}`),
-  nextPuzzle: (theme: string) => request<PuzzlePosition>("GET", `/api/puzzles/thousand/next${theme ? `?theme=${encodeURIComponent(theme)}` : ""}`),
-  puzzle: (id: string) => request<PuzzlePosition>("GET", `/api/puzzles/thousand/${encodeURIComponent(id)}`),
+  nextPuzzle: (game: string, theme: string) => request<PuzzlePosition>("GET", `/api/puzzles/${encodeURIComponent(game)}/next${theme ? `?theme=${encodeURIComponent(theme)}` : ""}`),
+  puzzle: (game: string, id: string) => request<PuzzlePosition>("GET", `/api/puzzles/${encodeURIComponent(game)}/${encodeURIComponent(id)}`),
   /** Classic Dice 1000's solved strategy as maps (docs/strategy.md). */
   strategy: () => request<StrategyData>("GET", "/api/strategy/thousand"),
   /** Where Clever's master bot's points come from (docs/strategy.md, "Clever"). */
   cleverStrategy: () => request<CleverStrategyData>("GET", "/api/strategy/clever"),
-  answerPuzzle: (id: string, choice: string) => request<PuzzleVerdict>("POST", `/api/puzzles/thousand/${encodeURIComponent(id)}/answer`, { choice }),
+  answerPuzzle: (game: string, id: string, choice: string) => request<PuzzleVerdict>("POST", `/api/puzzles/${encodeURIComponent(game)}/${encodeURIComponent(id)}/answer`, { choice }),
   leaderboard: (game: string) => request<Leaderboard>("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
   analysis: (id: string) => request<AnalysisResult>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
   positions: (id: string) => request<Positions>("GET", `/api/tables/${encodeURIComponent(id)}/positions`),
@@ -393,6 +393,8 @@ export interface PlayerProfile {
   ratings?: PlayerRating[];
   /** The Dice 1000 puzzle rating and streak (docs/puzzles.md); null before the first rated answer. */
   puzzles?: PuzzleRating | null;
+  /** The same for Clever's puzzles. */
+  puzzles_clever?: PuzzleRating | null;
 }
 
 /** A player's puzzle rating (Glicko-2 against the puzzles) and streak. */
@@ -406,7 +408,7 @@ export interface PuzzleRating {
   tried: number;
 }
 
-/** `GET /api/puzzles/thousand/next`: a position to solve (never its answer); `id` null: none left. */
+/** `GET /api/puzzles/{game}/next`: a position to solve (never its answer); `id` null: none left. */
 export interface PuzzlePosition {
   id: string | null;
   theme?: string;
@@ -418,7 +420,7 @@ export interface PuzzlePosition {
   themes: string[];
 }
 
-/** `POST /api/puzzles/thousand/{id}/answer`: the server's verdict on a choice. */
+/** `POST /api/puzzles/{game}/{id}/answer`: the server's verdict on a choice. */
 export interface PuzzleVerdict {
   id: string;
   choice: string;

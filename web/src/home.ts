@@ -100,7 +100,7 @@ export function renderHome(app: HTMLElement): () => void {
         { class: "small" },
         h("a", { href: `/rules?game=${g.name}`, "data-link": true, "data-howto": g.name }, t("home.how_to_play")),
         playable ? [" · ", h("a", { href: `/leaderboard/${g.name}`, "data-link": true, "data-board": g.name }, t("home.leaderboard"))] : null,
-        g.name === "thousand" ? [" · ", h("a", { href: "/puzzles/thousand", "data-link": true, "data-puzzles": g.name }, t("puzzle.page.link"))] : null,
+        g.name === "thousand" || g.name === "clever" ? [" · ", h("a", { href: `/puzzles/${g.name}`, "data-link": true, "data-puzzles": g.name }, t("puzzle.page.link"))] : null,
         g.name === "thousand" || g.name === "clever" ? [" · ", h("a", { href: `/strategy/${g.name}`, "data-link": true, "data-strategy": g.name }, t("strategy.page.link"))] : null,
       ),
     );

@@ -147,6 +147,7 @@ export function renderHowTo(app: HTMLElement, wanted: string): void {
       h("div", { class: "howto-body" }, h("div", { class: "howto-text" }, TEXT[game].map((id) => h("p", null, t(id)))), picture(game)),
       game === "clever" ? cleverMore() : null,
       game === "thousand" ? h("p", null, h("a", { href: "/puzzles/thousand", "data-link": true, "data-testid": "howto-puzzles" }, t("puzzle.page.practise"))) : null,
+      game === "clever" ? h("p", null, h("a", { href: "/puzzles/clever", "data-link": true, "data-testid": "howto-puzzles" }, t("puzzle.clever.page.practise"))) : null,
       game === "thousand" ? h("p", null, h("a", { href: "/strategy/thousand", "data-link": true, "data-testid": "howto-strategy" }, t("strategy.page.learn"))) : null,
       game === "clever" ? h("p", null, h("a", { href: "/strategy/clever", "data-link": true, "data-testid": "howto-strategy" }, t("strategy.clever.page.learn"))) : null,
       play,

@@ -1,6 +1,6 @@
 // A small router: "/" home, "/new?game=G" the table form, "/rules?game=G" how to play, "/table/:id" a table,
 // "/table/:id/analysis" the analysis and replay of a finished game, "/player/:id" a player's profile (by public id),
-// "/leaderboard/:game" a game's leaderboard, "/puzzles/thousand[/ID]" Dice 1000 puzzles (one by its link),
+// "/leaderboard/:game" a game's leaderboard, "/puzzles/thousand[/ID]" and "/puzzles/clever[/ID]" puzzles (one by its link),
 // "/strategy/thousand" the solved strategy of Dice 1000, "/strategy/clever" where Clever's master bot's points come from.
 // Links marked data-link navigate without reloading. The language switcher re-renders the page in place.
 import "./style.css";
@@ -33,7 +33,7 @@ function route(): void {
   const analysis = /^\/table\/([A-Za-z0-9_-]+)\/analysis$/.exec(path);
   const player = /^\/player\/([A-Za-z0-9_-]+)$/.exec(path);
   const board = /^\/leaderboard\/([a-z]+)$/.exec(path);
-  const puzzles = /^\/puzzles\/(thousand)(?:\/([A-Za-z0-9_-]+))?$/.exec(path);
+  const puzzles = /^\/puzzles\/(thousand|clever)(?:\/([A-Za-z0-9_-]+))?$/.exec(path);
   if (path === "/") cleanup = renderHome(app);
   else if (path === "/new") cleanup = renderLobby(app, game);
   else if (path === "/rules") renderHowTo(app, game);

@@ -1,7 +1,7 @@
 // A player's profile, "/player/:id" (by public id: names are not unique): results per game, the analysed figures
 // (mean loss per decision, luck; stored by the server's analyst after each game), a chart of the loss over time per
 // game with the same figures as a table (its text alternative), and the last games with links to their analysis.
-import { api, ApiError, type PlayerProfile, type TableSeat } from "./api";
+import { api, ApiError, type PlayerProfile, type PuzzleRating, type TableSeat } from "./api";
 import { append, clear, h } from "./dom";
 import { apiErrorText } from "./errors";
 import { formatNumber, t, type MessageId } from "./i18n";
@@ -147,18 +147,20 @@ function draw(body: HTMLElement, p: PlayerProfile): void {
         )
       : h("p", { class: "muted" }, t("profile.none")),
     ratingsSection(p.ratings ?? []),
-    p.puzzles
-      ? h(
-          "p",
-          { "data-testid": "profile-puzzles" },
-          h("a", { href: "/puzzles/thousand", "data-link": true }, t("puzzle.profile.line", { rating: `${p.puzzles.rating}${p.puzzles.provisional ? "?" : ""}`, streak: p.puzzles.streak, best: p.puzzles.best_streak, solved: p.puzzles.solved, tried: p.puzzles.tried })),
-        )
-      : null,
+    puzzleLine("thousand", p.puzzles, "profile-puzzles"),
+    puzzleLine("clever", p.puzzles_clever, "profile-puzzles-clever"),
     p.points.length ? h("h2", null, t("profile.over_time")) : null,
     ...[...byGame].map(([game, pts]) => chartSection(game, pts)),
     p.last.length ? h("h2", null, t("profile.last")) : null,
     p.last.length ? h("ul", { class: "tables", "data-testid": "profile-last" }, ...p.last.map(lastRow)) : null,
   ]);
+}
+
+/** A game's puzzle rating and streak, a link to its puzzles (nothing before the first rated answer). */
+function puzzleLine(game: "thousand" | "clever", r: PuzzleRating | null | undefined, testid: string): HTMLElement | null {
+  if (!r) return null;
+  const said = { rating: `${r.rating}${r.provisional ? "?" : ""}`, streak: r.streak, best: r.best_streak, solved: r.solved, tried: r.tried };
+  return h("p", { "data-testid": testid }, h("a", { href: `/puzzles/${game}`, "data-link": true }, game === "clever" ? t("puzzle.clever.profile.line", said) : t("puzzle.profile.line", said)));
 }
 
 export function renderProfile(app: HTMLElement, playerId: string): () => void {
