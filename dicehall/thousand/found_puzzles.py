@@ -8,10 +8,12 @@ finished game (``dicehall/web/found_puzzles.py``); docs/puzzles.md, "Puzzles fro
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection
 from typing import Any
 
 from dicehall.core.errors import DicehallError
+from dicehall.core.history import history_files
 from dicehall.core.record import GameRecord, is_resign
 from dicehall.thousand.puzzles import Miner, Puzzle, classic
 from dicehall.thousand.state import ThousandState
@@ -30,20 +32,51 @@ def qualifies(record: GameRecord) -> bool:
         return False
 
 
-def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) -> list[Puzzle]:
+@dataclasses.dataclass(frozen=True)
+class Found:
+    puzzle: Puzzle
+    step: int
+    """The events of the record before the position (the analysis board's ``step``)."""
+
+
+def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) -> list[Found]:
     """The puzzles met at the decisions of ``seats`` in ``record``, in the order met (none when the record does
-    not qualify). A position met twice gives one puzzle."""
+    not qualify). A position met twice gives one puzzle, where it was first met."""
     if not qualifies(record):
         return []
-    events = iter(record.events)
+    step = 0
 
     def act(s: ThousandState) -> Any | None:
-        event = next(events, None)
-        if event is None or is_resign(event):
+        nonlocal step
+        if step == len(record.events) or is_resign(record.events[step]):
             return None
-        return s.string_to_action(event.move)
+        step += 1
+        return s.string_to_action(record.events[step - 1].move)
 
-    found: dict[str, Puzzle] = {}
+    found: dict[str, Found] = {}
     for p in miner.play(ThousandState(miner.rules, 2), act, FOUND, frozenset(seats)):
-        found.setdefault(p.key, p)
+        found.setdefault(p.key, Found(p, step))
     return list(found.values())
+
+
+def people(record: GameRecord) -> list[int]:
+    """The seats people held in a game played at the terminal (bots' seats are named ``bot:NAME``)."""
+    return [i for i, p in enumerate(record.players) if not str(p.get("name", "")).startswith("bot:")]
+
+
+def history_puzzles(miner: Miner) -> tuple[list[Puzzle], int]:
+    """The puzzles in the games kept at this terminal (``dicehall games``), each position once, and how many of
+    those games could give puzzles (classic, two players). A file that does not read is passed over."""
+    found: dict[str, Puzzle] = {}
+    games = 0
+    for path in history_files():
+        try:
+            record = GameRecord.load(path)
+        except DicehallError:
+            continue
+        if not qualifies(record):
+            continue
+        games += 1
+        for f in puzzles_in_record(record, people(record), miner):
+            found.setdefault(f.puzzle.key, f.puzzle)
+    return list(found.values()), games
