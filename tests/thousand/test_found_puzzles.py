@@ -8,14 +8,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from typer.testing import CliRunner
 
 from dicehall.cli import _register_games, app
 from dicehall.core.history import keep
-from dicehall.core.record import GameRecord
+from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import game_rng
-from dicehall.core.record import replay
 from dicehall.thousand.found_puzzles import FOUND, history_puzzles, puzzles_in_record, qualifies
 from dicehall.thousand.puzzles import Miner, Puzzle, position_key
 from dicehall.thousand.rules import ThousandRules

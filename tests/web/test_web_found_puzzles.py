@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from test_web_profile import ME_AND_BOB, become, play_games
+from test_web_profile import become, play_games
 
 import dicehall.web.manager as manager_module
 from dicehall.thousand.found_puzzles import puzzles_in_record
