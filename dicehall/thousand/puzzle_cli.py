@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+from rich.markup import escape
 
 from dicehall.core.cli_options import command_group, console, fail
+from dicehall.i18n import tr
 from dicehall.i18n.message import Message
 from dicehall.thousand import puzzles
+
+if TYPE_CHECKING:
+    from dicehall.thousand.puzzle_play import PuzzleSet
 
 
 def register_puzzle(app: typer.Typer) -> None:
@@ -26,6 +32,12 @@ def register_puzzle(app: typer.Typer) -> None:
         seed: int = typer.Option(
             None, "--seed", help="Seed of the puzzles drawn (the same seed, the same puzzles)."
         ),
+        mine: bool = typer.Option(
+            False,
+            "--from-my-games",
+            help="Only puzzles from the games you played here (dicehall games): the positions where you had one "
+            "clearly best choice.",
+        ),
     ) -> None:
         """Solve Dice 1000 puzzles here, offline: bank or roll? Then every choice's chance to win and why.
 
@@ -41,9 +53,10 @@ def register_puzzle(app: typer.Typer) -> None:
         if wanted is not None and wanted not in puzzles.THEMES:
             raise fail(puzzle_play.PuzzleAnswerError(Message("puzzle.refusal.theme")))
         try:
-            puzzle_terminal.play(
-                console, puzzle_play.PuzzleSet(), wanted, count, ask, np.random.default_rng(seed)
-            )
+            chosen = _from_my_games() if mine else puzzle_play.PuzzleSet()
+            if chosen is None:
+                return
+            puzzle_terminal.play(console, chosen, wanted, count, ask, np.random.default_rng(seed))
         except DicehallError as exc:
             raise fail(exc) from None
         except KeyboardInterrupt:
@@ -67,3 +80,16 @@ def register_puzzle(app: typer.Typer) -> None:
         from dicehall.core.puzzle_cli import mine_with_progress
 
         mine_with_progress(puzzles.held_puzzles, puzzles.mine, out, count, seed)
+
+
+def _from_my_games() -> PuzzleSet | None:
+    """The puzzles found in the games kept at this terminal, or None (said why) when there are none."""
+    from dicehall.thousand.found_puzzles import history_puzzles
+    from dicehall.thousand.puzzle_play import PuzzleSet
+
+    found, games = history_puzzles(puzzles.Miner())
+    if not found:
+        console.print(escape(tr("puzzle.cli.from_games_none", games=games)), highlight=False)
+        return None
+    console.print(escape(tr("puzzle.cli.from_games", n=len(found), games=games)), highlight=False)
+    return PuzzleSet(found)

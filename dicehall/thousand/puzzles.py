@@ -182,20 +182,33 @@ class Miner:
         seats = self.seats(seed, game)
         dice = game_rng(seed, game)
         bot_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, 1)))
-        s = ThousandState(self.rules, 2)
+
+        def act(s: ThousandState) -> Any:
+            return s.sample_chance(dice) if s.is_chance_node() else self.choose(seats[s.player], s, bot_rng)
+
+        yield from self.play(ThousandState(self.rules, 2), act, game)
+
+    def play(
+        self,
+        s: ThousandState,
+        act: Callable[[ThousandState], Any | None],
+        game: int,
+        movers: frozenset[int] = frozenset((0, 1)),
+    ) -> Iterator[Puzzle]:
+        """The puzzles met at the decisions of ``movers`` while ``act`` plays ``s`` on (it gives each next action,
+        ``None`` to stop: a game that ended by resignation)."""
         turn, start, hot = -1, start_fields(s), False
         moves: list[str] = []
         while not s.is_terminal():
             if s.turns != turn:
                 turn, start, moves, hot = s.turns, start_fields(s), [], False
-            if s.is_chance_node():
-                action = s.sample_chance(dice)
-            else:
-                if len(s.legal_actions()) >= 2:
-                    found = self._puzzle(s, start, tuple(moves), hot, game)
-                    if found is not None:
-                        yield found
-                action = self.choose(seats[s.player], s, bot_rng)
+            if not s.is_chance_node() and s.player in movers and len(s.legal_actions()) >= 2:
+                found = self._puzzle(s, start, tuple(moves), hot, game)
+                if found is not None:
+                    yield found
+            action = act(s)
+            if action is None:
+                return
             moves.append(s.action_to_string(action))
             s.apply_action(action)
             hot = hot or s.hot_dice

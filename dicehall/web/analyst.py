@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 
 from dicehall.core.analysis import analyze, has_evaluator
 from dicehall.core.record import GameRecord
-from dicehall.web.db import Store
+from dicehall.web.db import FoundPuzzle, Store
+from dicehall.web.found_puzzles import find_puzzles
 from dicehall.web.live import Subscriber
 from dicehall.web.logs import table_fields
 from dicehall.web.manager import web_record
@@ -64,6 +65,11 @@ def figures_of(record: GameRecord) -> Figures:
     for t in analyze(record).totals:
         out[t.seat] = (t.decisions, t.mean_loss if t.decisions else None, t.luck)
     return out
+
+
+def work_of(record: GameRecord, people: list[int]) -> tuple[Figures, list[FoundPuzzle]]:
+    """(In the worker.) The figures, and the puzzles met at the people's decisions (found_puzzles.py)."""
+    return figures_of(record), find_puzzles(record, people)
 
 
 def _lower_priority() -> None:
@@ -104,26 +110,27 @@ class Analyst(Subscriber):
         for table_id in table_ids:
             if not store.claim_analysis(table_id, time.time(), now - STALE):
                 continue  # another process took it
-            figures = self._figures(store, table_id)
-            if figures is None:
+            work = self._work(store, table_id)
+            if work is None:
                 break  # stopping: the claim goes stale and is taken again
-            store.store_analysis(table_id, figures)
+            store.store_analysis(table_id, *work)
             handled.append(table_id)
             self.done.append(table_id)
         if handled:
             self.stored.set()
         return handled
 
-    def _figures(self, store: Store, table_id: str) -> Figures | None:
+    def _work(self, store: Store, table_id: str) -> tuple[Figures, list[FoundPuzzle]] | None:
         meta = store.get_table(table_id)
         if meta is None or not has_evaluator(meta.game):
-            return {}
+            return {}, []
         try:
             rec = web_record(meta, store.events(table_id))
             record = GameRecord(**{f.name: getattr(rec, f.name) for f in dataclasses.fields(GameRecord)})
+            people = store.linked_seats(table_id)
             if self.inline:
-                return figures_of(record)
-            return self._worker().submit(figures_of, record).result(timeout=TIMEOUT)
+                return work_of(record, people)
+            return self._worker().submit(work_of, record, people).result(timeout=TIMEOUT)
         except concurrent.futures.TimeoutError:
             log.warning(
                 "analysis of table %s took over %.0f s: given up",
@@ -136,7 +143,7 @@ class Analyst(Subscriber):
             if self._stop.is_set():
                 return None  # the worker was stopped under it
             log.warning("analysis of table %s failed: %s", table_id, exc, extra=table_fields(table_id))
-        return {}
+        return {}, []
 
     def _open(self) -> Store:
         if self._store is None:

@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -1133,12 +1133,23 @@ class Store:
         return claimed > 0
 
     def store_analysis(
-        self, table_id: str, figures: Mapping[int, tuple[int, float | None, float | None]]
+        self,
+        table_id: str,
+        figures: Mapping[int, tuple[int, float | None, float | None]],
+        found: Sequence[FoundPuzzle] = (),
     ) -> None:
-        """Write each linked seat's ``(decisions, accuracy, luck)`` in one transaction (a seat missing from
-        ``figures``, or every seat of a failed analysis: decisions 0, no figures)."""
+        """Write each linked seat's ``(decisions, accuracy, luck)`` and the puzzles found in the game in one
+        transaction (a seat missing from ``figures``, or every seat of a failed analysis: decisions 0, no figures;
+        a puzzle already found in another game is kept as it was)."""
 
         def stmts(conn: Connection) -> None:
+            if found:
+                insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(
+                    FoundPuzzleRow
+                )
+                now = time.time()
+                rows = [asdict(f) | {"table_id": table_id, "found": now} for f in found]
+                conn.execute(insert.on_conflict_do_nothing(), rows)
             seats = conn.execute(
                 select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.player_id.is_not(None))
             ).all()
@@ -1151,6 +1162,18 @@ class Store:
                 )
 
         self._transaction(stmts)
+
+    def linked_seats(self, table_id: str) -> list[int]:
+        """The seats of a table held by players (people; bots hold no player)."""
+        stmt = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.player_id.is_not(None))
+        return sorted(r[0] for r in self._read(stmt))
+
+    def found_puzzles(self, game: str) -> list[Any]:
+        """The puzzles found in games played here, of ``game``, oldest first: rows of ``puzzle``, ``body``,
+        ``table_id``, ``step``."""
+        t = FoundPuzzleRow
+        stmt = select(t.puzzle, t.body, t.table_id, t.step).where(t.game == game).order_by(t.found, t.puzzle)
+        return self._read(stmt)
 
     def player_any(self, player_id: str) -> Player | None:
         """The player, deleted ones included (a profile says "deleted player")."""
@@ -1303,3 +1326,29 @@ class PuzzleAnswerRow(Base):
     at: Mapped[float] = mapped_column(Float)
     rating_before: Mapped[float] = mapped_column(Float)
     rating: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(frozen=True)
+class FoundPuzzle:
+    """A puzzle found in a finished game, as :meth:`Store.store_analysis` keeps it."""
+
+    game: str
+    puzzle: str
+    body: str
+    step: int
+    seat: int
+
+
+class FoundPuzzleRow(Base):
+    """A puzzle found in a game played here (migration 0010): the position a person met, kept as the game's
+    puzzle file line (``body``), with the table and step it came from; a position found again is kept once."""
+
+    __tablename__ = "dh_found_puzzles"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    puzzle: Mapped[str] = mapped_column(String(32), primary_key=True)
+    body: Mapped[str] = mapped_column(Text)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("dh_tables.id"))
+    step: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    found: Mapped[float] = mapped_column(Float)

@@ -158,7 +158,7 @@ def test_the_migration_makes_the_player_tables_on_sqlite(server, db_url):
     with server():
         pass
     with create_engine(db_url).connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0009"]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0010"]
         insp = inspect(conn)
         assert {"dh_players", "dh_sessions"} <= set(insp.get_table_names())
         assert insp.get_pk_constraint("dh_sessions")["constrained_columns"] == ["id_hash"]

@@ -152,7 +152,7 @@ def test_default_database_is_a_wal_sqlite_file_in_the_user_data_dir(tmp_path: Pa
     engine = create_engine(f"sqlite:///{path}")
     with engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0009"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0010"
         assert conn.execute(text("SELECT count(*) FROM dh_tables")).scalar_one() == 1
     engine.dispose()
 

@@ -70,7 +70,7 @@ def test_the_server_migrates_a_fresh_postgres_database_on_start(server, db_url):
             assert c.get("/api/health").json()["status"] == "ok"
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0009"]
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0010"]
         cols = {c["name"]: str(c["type"]) for c in inspect(conn).get_columns("dh_events")}
         assert (
             cols["at"] == "DOUBLE PRECISION" and cols["seq"] == "INTEGER"

@@ -1,0 +1,82 @@
+"""Dice 1000 puzzles found in games people played: the positions of a finished game where a person had a clear
+best choice by the exact table, under the same rules as the mined puzzles (:mod:`dicehall.thousand.puzzles`).
+
+Only classic two-player games qualify (the table is classic's), and only the decisions of the seats named (the
+people at the table), so a puzzle is a position a person really met. The server finds them when it analyses a
+finished game (``dicehall/web/found_puzzles.py``); docs/puzzles.md, "Puzzles from your games".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection
+from typing import Any
+
+from dicehall.core.errors import DicehallError
+from dicehall.core.history import history_files
+from dicehall.core.record import GameRecord, is_resign
+from dicehall.thousand.puzzles import Miner, Puzzle, classic
+from dicehall.thousand.state import ThousandState
+
+FOUND = -1
+"""The ``game`` field of a found puzzle (mined ones name their seeded game): where it was met is kept beside it."""
+
+
+def qualifies(record: GameRecord) -> bool:
+    """Whether the record's positions can be puzzles: Dice 1000, two players, the classic rules exactly."""
+    if record.game != "thousand" or len(record.players) != 2:
+        return False
+    try:
+        return record.rules() == classic()
+    except DicehallError:  # rules that do not even read: no source of puzzles
+        return False
+
+
+@dataclasses.dataclass(frozen=True)
+class Found:
+    puzzle: Puzzle
+    step: int
+    """The events of the record before the position (the analysis board's ``step``)."""
+
+
+def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) -> list[Found]:
+    """The puzzles met at the decisions of ``seats`` in ``record``, in the order met (none when the record does
+    not qualify). A position met twice gives one puzzle, where it was first met."""
+    if not qualifies(record):
+        return []
+    step = 0
+
+    def act(s: ThousandState) -> Any | None:
+        nonlocal step
+        if step == len(record.events) or is_resign(record.events[step]):
+            return None
+        step += 1
+        return s.string_to_action(record.events[step - 1].move)
+
+    found: dict[str, Found] = {}
+    for p in miner.play(ThousandState(miner.rules, 2), act, FOUND, frozenset(seats)):
+        found.setdefault(p.key, Found(p, step))
+    return list(found.values())
+
+
+def people(record: GameRecord) -> list[int]:
+    """The seats people held in a game played at the terminal (bots' seats are named ``bot:NAME``)."""
+    return [i for i, p in enumerate(record.players) if not str(p.get("name", "")).startswith("bot:")]
+
+
+def history_puzzles(miner: Miner) -> tuple[list[Puzzle], int]:
+    """The puzzles in the games kept at this terminal (``dicehall games``), each position once, and how many of
+    those games could give puzzles (classic, two players). A file that does not read is passed over."""
+    found: dict[str, Puzzle] = {}
+    games = 0
+    for path in history_files():
+        try:
+            record = GameRecord.load(path)
+        except DicehallError:
+            continue
+        if not qualifies(record):
+            continue
+        games += 1
+        for f in puzzles_in_record(record, people(record), miner):
+            found.setdefault(f.puzzle.key, f.puzzle)
+    return list(found.values()), games
