@@ -10,9 +10,9 @@ import json
 from collections.abc import Callable
 from functools import cache
 
+from dicehall.core.puzzles import puzzle_id
 from dicehall.core.record import GameRecord
 from dicehall.thousand.found_puzzles import puzzles_in_record
-from dicehall.core.puzzles import puzzle_id
 from dicehall.thousand.puzzles import Miner
 from dicehall.web.db import FoundPuzzle
 

@@ -10,8 +10,8 @@ import pytest
 from test_web_profile import become, play_games
 
 import dicehall.web.manager as manager_module
-from dicehall.thousand.found_puzzles import puzzles_in_record
 from dicehall.core.puzzles import puzzle_id
+from dicehall.thousand.found_puzzles import puzzles_in_record
 from dicehall.thousand.puzzles import Miner
 from dicehall.web.analyst import Analyst
 from dicehall.web.db import Store
