@@ -153,6 +153,27 @@ class PuzzleSet(Generic[P]):
         for rows in self._sorted.values():
             rows.sort()
 
+    def copy(self) -> PuzzleSet[P]:
+        """A set of the same puzzles that :meth:`add` extends without touching this one."""
+        new = object.__new__(type(self))
+        new.game, new.by_id, new.rating = self.game, dict(self.by_id), dict(self.rating)
+        new._sorted = {k: list(v) for k, v in self._sorted.items()}
+        return new
+
+    def add(self, puzzles: Iterable[P]) -> list[str]:
+        """Add puzzles found later (in games played here); one already held is left as it is. The ids added."""
+        added = []
+        for p in puzzles:
+            pid = puzzle_id(p)
+            if pid in self.by_id:
+                continue
+            self.by_id[pid] = p
+            self.rating[pid] = self.game.rating(p)
+            for key in (None, p.theme):
+                bisect.insort(self._sorted.setdefault(key, []), (self.rating[pid], pid))
+            added.append(pid)
+        return added
+
     def get(self, pid: str) -> P:
         found = self.by_id.get(pid)
         if found is None:

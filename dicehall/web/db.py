@@ -1168,6 +1168,11 @@ class Store:
         stmt = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.player_id.is_not(None))
         return sorted(r[0] for r in self._read(stmt))
 
+    def found_count(self, game: str) -> int:
+        """How many puzzles have been found in games of ``game`` played here."""
+        stmt = select(func.count()).select_from(FoundPuzzleRow).where(FoundPuzzleRow.game == game)
+        return int(self._read(stmt)[0][0])
+
     def found_puzzles(self, game: str) -> list[Any]:
         """The puzzles found in games played here, of ``game``, oldest first: rows of ``puzzle``, ``body``,
         ``table_id``, ``step``."""

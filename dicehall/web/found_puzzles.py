@@ -10,10 +10,12 @@ import json
 from collections.abc import Callable
 from functools import cache
 
+from typing import Any
+
 from dicehall.core.puzzles import puzzle_id
 from dicehall.core.record import GameRecord
 from dicehall.thousand.found_puzzles import puzzles_in_record
-from dicehall.thousand.puzzles import Miner
+from dicehall.thousand.puzzles import Miner, Puzzle
 from dicehall.web.db import FoundPuzzle
 
 
@@ -36,6 +38,8 @@ def _thousand(record: GameRecord, people: list[int]) -> list[FoundPuzzle]:
 
 
 FINDERS: dict[str, Callable[[GameRecord, list[int]], list[FoundPuzzle]]] = {"thousand": _thousand}
+READERS: dict[str, Callable[[dict[str, Any]], Any]] = {"thousand": Puzzle.from_json}
+"""How a game's stored puzzle line is read back (the puzzle page serves it like a shipped one)."""
 
 
 def find_puzzles(record: GameRecord, people: list[int]) -> list[FoundPuzzle]:

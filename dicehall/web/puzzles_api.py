@@ -12,7 +12,11 @@ rating and the streak; a later one is answered alike but marked ``rated: false``
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
+import logging
+import threading
 import time
 from typing import Any
 
@@ -29,8 +33,10 @@ from dicehall.core.puzzles import PuzzleAnswerError, PuzzleGame, PuzzleSet, Skil
 from dicehall.i18n.message import Message
 from dicehall.thousand import puzzle_play as thousand_puzzles
 from dicehall.web.db import PuzzleAnswerRow, PuzzleRatingRow, Store
+from dicehall.web.found_puzzles import READERS
 from dicehall.web.players import clear_cookie, players_of
 
+log = logging.getLogger("dicehall.web")
 router = APIRouter(prefix="/api/puzzles")
 GAMES: dict[str, PuzzleGame[Any]] = {"thousand": thousand_puzzles.GAME, "clever": clever_puzzles.GAME}
 MAX_CHOICE = 16  # (the longest move, "black Y.r1c1" or "+1 W:Y.r1c1", fits the answers table)
@@ -42,6 +48,66 @@ def puzzle_set(game: str = "thousand") -> PuzzleSet[Any]:
     if game not in GAMES:
         raise PuzzleAnswerError(Message("puzzle.refusal.game"))
     return PuzzleSet(GAMES[game])
+
+
+@dataclasses.dataclass
+class _Served:
+    """A game's puzzles as one server serves them: the shipped ones and those found in its games (found_puzzles.py),
+    with where each found one came from."""
+
+    puzzles: PuzzleSet[Any]
+    sources: dict[str, tuple[str, int]] = dataclasses.field(default_factory=dict)
+    rows: int = 0
+
+
+_SERVED_LOCK = threading.Lock()
+
+
+def served(request: Request, game: str) -> _Served:
+    """The game's puzzles for this server, brought up to date with the puzzles found in its games (a count first:
+    nothing more is read while none is new). An unknown game is refused."""
+    shipped = puzzle_set(game)
+    state = request.app.state
+    with _SERVED_LOCK:
+        sets: dict[str, _Served] | None = getattr(state, "served_puzzles", None)
+        if sets is None:
+            sets = state.served_puzzles = {}
+        mine = sets.get(game)
+        if mine is None:
+            mine = sets[game] = _Served(shipped.copy())
+    reader = READERS.get(game)
+    if reader is None:
+        return mine
+    store = _store(request)
+    count = store.found_count(game)
+    if count == mine.rows:
+        return mine
+    with _SERVED_LOCK:
+        fresh = []
+        for r in store.found_puzzles(game):
+            if r.puzzle in mine.sources:
+                continue
+            try:
+                p = reader(json.loads(r.body))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                log.warning("a found puzzle of %s does not read: %s (passed over)", game, r.puzzle)
+                continue
+            if puzzle_id(p) != r.puzzle:
+                log.warning("a found puzzle of %s is not what its id says: %s (passed over)", game, r.puzzle)
+                continue
+            mine.sources[r.puzzle] = (r.table_id, r.step)
+            fresh.append(p)
+        mine.puzzles.add(fresh)
+        mine.rows = count
+    return mine
+
+
+def _source(mine: _Served, pid: str) -> dict[str, Any]:
+    """Where a found puzzle came from: the finished table and the decision's step on its analysis board."""
+    if pid not in mine.sources:
+        return {}
+    table, step = mine.sources[pid]
+    return {"source": {"table": table, "step": step + 1}}
 
 
 def _store(request: Request) -> Store:
@@ -103,10 +169,10 @@ def _answered(store: Store, player_id: str, game: str) -> set[str]:
     }
 
 
-def position(game: str, pid: str) -> dict[str, Any]:
+def position(game: str, pid: str, puzzles: PuzzleSet[Any] | None = None) -> dict[str, Any]:
     """What the page draws (the game's :attr:`PuzzleGame.position`: the table's view of the position, the
     solver's seat, the theme), never the answer."""
-    puzzles = puzzle_set(game)
+    puzzles = puzzles or puzzle_set(game)
     return {"id": pid, **puzzles.game.position(puzzles.get(pid))}
 
 
@@ -115,9 +181,10 @@ async def next_puzzle(game: str, request: Request, response: Response, theme: st
     """An unanswered puzzle near the player's rating (of ``theme``, one of the themes); ``{"id": null}`` when the
     player has answered them all. A GET makes no player: one without a session gets the starting rating."""
     try:
-        puzzles = puzzle_set(game)
+        mine = served(request, game)
     except PuzzleAnswerError as exc:
         return _refused(exc, 404)
+    puzzles = mine.puzzles
     player, stale = players_of(request, _store(request)).current(request)
     if stale:
         clear_cookie(request, response)
@@ -129,7 +196,8 @@ async def next_puzzle(game: str, request: Request, response: Response, theme: st
         pid = puzzles.pick(rating, theme or None, answered, np.random.default_rng())
     except PuzzleAnswerError as exc:
         return _refused(exc, 400)
-    out: dict[str, Any] = {"id": None} if pid is None else position(game, pid)
+    out: dict[str, Any] = {"id": None} if pid is None else position(game, pid, puzzles)
+    out["found"] = pid in mine.sources
     out["rating"] = _rating_json(row)
     out["themes"] = list(puzzles.game.themes)
     return out
@@ -140,9 +208,11 @@ async def one_puzzle(game: str, pid: str, request: Request, response: Response) 
     """One puzzle's position by id (a link to a puzzle: the page opened at ``/puzzles/GAME/ID``), with the
     player's rating as ``next`` gives it; an unknown game or id is 404."""
     try:
-        out = position(game, pid)
+        mine = served(request, game)
+        out = position(game, pid, mine.puzzles)
     except PuzzleAnswerError as exc:
         return _refused(exc, 404)
+    out["found"] = pid in mine.sources
     player, stale = players_of(request, _store(request)).current(request)
     if stale:
         clear_cookie(request, response)
@@ -221,7 +291,8 @@ async def answer(game: str, pid: str, request: Request, response: Response) -> A
         body = None
     choice = body.get("choice") if isinstance(body, dict) else None
     try:
-        puzzles = puzzle_set(game)
+        mine = served(request, game)
+        puzzles = mine.puzzles
         p = puzzles.get(pid)
         if not isinstance(choice, str) or len(choice) > MAX_CHOICE:
             raise PuzzleAnswerError(Message(puzzles.game.choice_refusal))
@@ -250,6 +321,7 @@ async def answer(game: str, pid: str, request: Request, response: Response) -> A
         "puzzle_rating": round(against),
         "rating": {**rating, "delta": round(row.rating) - round(before) if rated else 0},
         **puzzles.game.verdict_extra(p),
+        **_source(mine, pid),
     }
 
 

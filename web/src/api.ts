@@ -418,6 +418,8 @@ export interface PuzzlePosition {
   rules?: Record<string, unknown>;
   rating: PuzzleRating;
   themes: string[];
+  /** Found in a game played here (the verdict links it). */
+  found?: boolean;
 }
 
 /** `POST /api/puzzles/{game}/{id}/answer`: the server's verdict on a choice. */
@@ -432,6 +434,8 @@ export interface PuzzleVerdict {
   why: EngineMessage;
   /** false: the player answered this puzzle before (shown, not rated again). */
   rated: boolean;
+  /** A puzzle found in a game played here: that table and the decision's step on its analysis board. */
+  source?: { table: string; step: number };
   puzzle_rating: number;
   rating: PuzzleRating & { delta: number };
 }

@@ -172,6 +172,9 @@ export function renderPuzzles(app: HTMLElement, game: string, linked: string | n
       ),
       h("p", { class: "puzzle-why", "data-testid": "puzzle-why" }, engineText(v.why, "")),
       h("p", { class: "muted small" }, t("puzzle.page.puzzle_rating", { rating: String(v.puzzle_rating) }), v.rated ? null : [" · ", h("span", { "data-testid": "puzzle-not-rated" }, t("puzzle.page.not_rated"))]),
+      v.source
+        ? h("p", { class: "small", "data-testid": "puzzle-source" }, t("puzzle.page.found"), " ", h("a", { href: `/table/${encodeURIComponent(v.source.table)}/analysis?step=${v.source.step}` }, t("puzzle.page.found_link")))
+        : null,
     ]);
     for (const b of buttons) b.classList.toggle("chosen", b.dataset.move === v.choice);
     showRating(v.rating, v.rating.delta, v.rated);
