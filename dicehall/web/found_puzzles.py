@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache
-
 from typing import Any
 
 from dicehall.core.puzzles import puzzle_id
