@@ -3,6 +3,9 @@
 - The turn: for mover states of yard (and of a small yard), with random values for each way a turn can end, the
   model's best turn equals an expectimax through the engine's own ``ThousandState`` (every roll of the dice in
   hand, every legal decision; the way the turn ended read from the engine's narration), and so do its decisions.
+- Between turns: every end of a turn (each bank, a zero first roll, a later zero, an overshoot) of sampled
+  positions leads where the engine goes — both seats and the skip flags, the next mover included —, every such
+  position is one the model counts, and whole turns valued by the next positions equal the engine's.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from collections.abc import Callable
 import pytest
 
 from dicehall.thousand.rules import ThousandRules
-from dicehall.thousand.solver.size import FullState
-from dicehall.thousand.solver.yard import NEG, Ends, Turn
+from dicehall.thousand.solver.size import FullState, Seat
+from dicehall.thousand.solver.yard import NEG, Ends, Position, Positions, Turn
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
 
@@ -68,9 +71,10 @@ def end_of(before: ThousandState, after: ThousandState) -> tuple[str, int]:
 
 
 def engine_turn(
-    start: ThousandState, value_of_end: Callable[[str, int], float]
+    start: ThousandState, value_of_end: Callable[[ThousandState, ThousandState], float]
 ) -> tuple[float, dict[tuple[int, int, int], bool]]:
-    """The best turn from ``start`` through the engine, and its clear decisions ``(t, n, counted rolls) -> roll``."""
+    """The best turn from ``start`` through the engine, and its clear decisions ``(t, n, counted rolls) -> roll``;
+    ``value_of_end(before, after)`` values the action from ``before`` that ended the turn in ``after``."""
     memo: dict[tuple[object, ...], float] = {}
     decisions: dict[tuple[int, int, int], bool] = {}
 
@@ -89,7 +93,7 @@ def engine_turn(
 
     def then(s: ThousandState, c: ThousandState) -> float:
         if c.phase == OVER or c.turns != s.turns:
-            return value_of_end(*end_of(s, c))
+            return value_of_end(s, c)
         return value(c)
 
     def value(s: ThousandState) -> float:
@@ -148,7 +152,8 @@ def test_the_turn_equals_the_engines_best_turn(rules: ThousandRules, mover: Full
         rules, need, limit, ends._replace(bank=[b if t * 5 >= need else NEG for t, b in enumerate(ends.bank)])
     )
 
-    def value_of_end(kind: str, total: int) -> float:
+    def value_of_end(before: ThousandState, after: ThousandState) -> float:
+        kind, total = end_of(before, after)
         if kind == "bank":
             assert need <= total <= limit
             return ends.bank[total // 5]
@@ -159,3 +164,118 @@ def test_the_turn_equals_the_engines_best_turn(rules: ThousandRules, mover: Full
     assert decisions
     for (t, n, r), roll in decisions.items():
         assert turn.decide(t, n, r) == roll, (t, n, r)
+
+
+# -- between turns -------------------------------------------------------------------------------------------------
+def engine_seat(s: ThousandState, seat: int) -> FullState:
+    return FullState(s.score[seat], s.opened[seat], s.bolts[seat], s.falls[seat], s.attempts[seat])
+
+
+class RandomValues:
+    """A made-up value of every position (the same one each time it is asked): ends valued with it are equal only
+    if they lead to the same positions."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.values: dict[Position, float] = {}
+
+    def __call__(self, pos: Position) -> float:
+        if pos not in self.values:
+            self.values[pos] = self.rng.random()
+        return self.values[pos]
+
+
+def engine_next(seat: Seat, s: ThousandState, value: RandomValues) -> tuple[float, Position]:
+    """The mover's (seat 0's) value of the engine's position after a turn, and that position (its next mover's
+    view: the next mover's flag is always spent)."""
+    if s.phase == OVER:
+        return (1.0 if s.winner == 0 else 0.0), Position(engine_seat(s, 0), engine_seat(s, 1))
+    p = s.player
+    assert not s.skip_next[p]
+    pos = Position(
+        seat.canonical(engine_seat(s, p)), seat.canonical(engine_seat(s, 1 - p)), s.skip_next[1 - p]
+    )
+    return (value(pos) if p == 0 else 1.0 - value(pos)), pos
+
+
+def sampled_positions(model: Positions, count: int, seed: int) -> list[Position]:
+    """Positions of the model: random seats, and seats on or near the barrel, with the flag wherever it can be."""
+    rng = random.Random(seed)
+    states = [p for p in model.states if p.score >= FLOOR + 200]  # the floor is the model's own rule
+    special = [
+        p for p in states if p.attempts or p.falls or not p.opened or p.score >= model.rules.barrel_score - 60
+    ]
+    out = []
+    for _ in range(count):
+        for m, o in ((rng.choice(states), rng.choice(states)), (rng.choice(special), rng.choice(states))):
+            for pos in (Position(m, o), Position(o, m), Position(m, o, True), Position(o, m, True)):
+                if model.holds(pos):
+                    out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("rules", [YARD, SMALL], ids=["yard", "small"])
+def test_each_end_of_a_turn_leads_where_the_engine_goes(rules: ThousandRules) -> None:
+    model = Positions(rules, FLOOR)
+    value = RandomValues(5)
+    seen: Counter[str] = Counter()
+    for pos in sampled_positions(model, 60, seed=len(model.states)):
+        ends = model.ends(pos, value)
+        start = engine_position(rules, pos.mover, pos.opponent, pos.flagged)
+        # a zero first roll
+        s = start.clone()
+        s.apply_action((2, 2, 3, 4, 6))
+        got, nxt = engine_next(model.seat, s, value)
+        assert ends.zero_first == got and model.holds(nxt), pos
+        seen["flag" if s.skip_next[0] else "no flag"] += 1
+        seen["both spent" if pos.flagged else "passes"] += s.player == 1
+        # a zero after a scoring first roll (one 1 kept)
+        if rules.target - pos.mover.score >= 10:
+            s = start.clone()
+            s.apply_action((1, 2, 3, 4, 6))
+            s.apply_action(ROLL)
+            s.apply_action((2, 2, 3, 4))
+            got, nxt = engine_next(model.seat, s, value)
+            assert ends.zero == got and model.holds(nxt), pos
+        # the exact target passed: a one on top of the largest total allowed
+        s = start.clone()
+        s.phase, s.turn_total, s.in_hand = DECIDING, model.limit(pos.mover), 1
+        s.apply_action(ROLL)
+        s.apply_action((1,))
+        got, nxt = engine_next(model.seat, s, value)
+        assert ends.fail == got and model.holds(nxt), pos
+        # every bank
+        for ti in range(1, len(ends.bank)):
+            s = start.clone()
+            s.phase, s.turn_total, s.in_hand = DECIDING, ti * 5, 1
+            if ends.bank[ti] == NEG:
+                assert not s.can_bank(), (pos, ti)
+                continue
+            s.apply_action(BANK)
+            got, nxt = engine_next(model.seat, s, value)
+            assert ends.bank[ti] == got, (pos, ti)
+            seen["again"] += s.phase != OVER and s.player == 0
+            assert s.phase == OVER or model.holds(nxt), (pos, ti)
+            if s.phase != OVER and nxt.opponent.score == 0 and pos.opponent.score == ti * 5 + pos.mover.score:
+                seen["reset"] += 1
+    assert all(seen[k] for k in ("flag", "no flag", "both spent", "passes", "again", "reset")), seen
+
+
+@pytest.mark.parametrize(
+    "rules, pos",
+    [
+        (YARD, Position(FullState(905, True, attempts=2), FullState(935, True, falls=1), True)),
+        (YARD, Position(FullState(700, True, bolts=2), FullState(905, True, attempts=1))),
+        (YARD, Position(FullState(860, True, falls=2), FullState(900, True), True)),
+        (SMALL, Position(FullState(0, False), FullState(0, False))),
+        (SMALL, Position(FullState(100, True, bolts=2), FullState(185, True, attempts=2), True)),
+    ],
+)
+def test_a_whole_turn_valued_by_the_next_positions_equals_the_engines(
+    rules: ThousandRules, pos: Position
+) -> None:
+    model = Positions(rules, FLOOR)
+    value = RandomValues(11)
+    start = engine_position(rules, pos.mover, pos.opponent, pos.flagged)
+    want, _ = engine_turn(start, lambda before, after: engine_next(model.seat, after, value)[0])
+    assert model.turn(pos, value).value == pytest.approx(want, abs=1e-12)

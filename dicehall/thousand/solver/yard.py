@@ -12,7 +12,11 @@ or a pair re-roll (three dice aside, a non-scoring pair on the other two), a con
 rise except at a pair re-roll, which leads to the hot roll of the same total: the turn is solved from the largest
 total down, with no fixed point (the exact target bounds the total).
 
-The positions between turns follow in the next step.
+**Between turns** (:class:`Positions`): a position is (mover, opponent, the opponent skips their next turn), the
+seats as :mod:`size` finds them (``size.Seat``: banks, zero rolls, overshooting, bolts, barrel attempts and falls,
+exact landing, overtaking, knock-offs). :meth:`Positions.ends` values a turn's ends from the values of the next
+positions: after a flagged opponent's skipped turn the mover moves again; if the mover is flagged while the
+opponent's flag is pending, both are spent and the opponent plays next.
 
 This is the model in Python, checked against the engine's own turns and transitions
 (``tests/thousand/test_solver_yard.py``). The compiled kernels do not follow it yet, so ``build_space`` still
@@ -23,10 +27,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from typing import NamedTuple
 
 from dicehall.thousand.dp import STEP, Outcome, outcomes
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver.size import FullState, Seat, player_states
 
 NEG = float("-inf")
 
@@ -132,3 +138,100 @@ class Turn:
     def decide(self, t: int, n: int, r: int) -> bool:
         """True to roll the ``n`` dice in hand at total ``t`` after ``r`` counted rolls, False to bank."""
         return self.roll_ok[t // STEP][n][r if self.counted else 0]
+
+
+# -- between turns ------------------------------------------------------------------------------------------------
+class Position(NamedTuple):
+    mover: FullState
+    opponent: FullState
+    flagged: bool = False
+    """The opponent skips their next turn."""
+
+
+Values = Callable[[Position], float]
+"""The mover's win chance at a position."""
+
+
+class Positions:
+    """The positions of ``rules`` between turns and what each end of a turn leads to."""
+
+    def __init__(self, rules: ThousandRules, floor: int) -> None:
+        if not covers(rules):
+            raise ValueError("these rules are not yard's kind: see yard.covers")
+        self.rules = rules
+        self.seat = Seat(rules, floor)
+        self.states = player_states(rules, floor)
+        self.state_set = frozenset(self.states)
+        seat = self.seat
+        self.flaggable = frozenset(seat.canonical(seat.fail(p, zero=True)) for p in self.states)
+
+    def holds(self, pos: Position) -> bool:
+        """Whether ``pos`` is a position of the model: two seats, flagged only where the opponent's state is one a
+        zero roll leaves and someone has banked (``size.table_size`` counts these)."""
+        m, o, flagged = pos
+        if m not in self.state_set or o not in self.state_set:
+            return False
+        return not flagged or (
+            self.rules.skip_on_zero_first and o in self.flaggable and (m.opened or o.opened)
+        )
+
+    def need(self, p: FullState) -> int:
+        return self.seat.need(p)
+
+    def limit(self, p: FullState) -> int:
+        limit = self.seat.limit(p)
+        assert limit is not None
+        return limit
+
+    def after_bank(self, m: FullState, total: int, o: FullState) -> tuple[FullState | None, FullState]:
+        """The mover (None: won) and the opponent after the mover banks ``total``, in the engine's order
+        (``_bank``): an exact landing resets the opponent to 0 (ruling 12, before overtaking: a reset opponent is
+        not also overtaken), else overtaking; the mover's dump truck; a climb onto the barrel knocks the opponent
+        off it."""
+        r, seat = self.rules, self.seat
+        old = m.score
+        new = old + total
+        climbs = not seat.on_barrel(old) and new >= r.barrel_score and new != r.target
+        after = seat.bank(m, total)
+        if after is None:
+            return None, o
+        if r.exact_reset and new > 0 and o.score == new:
+            o = seat.set_score(o, 0)
+        elif r.overtake_penalty and old < o.score < new:
+            o = seat.penalize(o, r.overtake_penalty)
+        if climbs and seat.on_barrel(after.score) and seat.on_barrel(o.score):
+            o = seat.knock(o)
+        return seat.canonical(after), seat.canonical(o)
+
+    def next_value(
+        self, pos: Position, mover: FullState, opponent: FullState, flag: bool, value: Values
+    ) -> float:
+        """The mover's win chance once their turn from ``pos`` has left them at ``mover`` (flagged to skip: ``flag``)
+        and the opponent at ``opponent`` (the engine's ``_start_turn`` with two seats)."""
+        if pos.flagged and not flag:  # the opponent's turn is skipped: the mover again
+            return value(Position(mover, opponent))
+        # both flags spent at once when both are set
+        return 1.0 - value(Position(opponent, mover, flag and not pos.flagged))
+
+    def ends(self, pos: Position, value: Values) -> Ends:
+        """The values of each end of the mover's turn from ``pos``."""
+        m, o = pos.mover, pos.opponent
+        seat = self.seat
+        limit = self.limit(m)
+        bank = [NEG] * (limit // STEP + 1)
+        for total in seat.bank_totals(m):
+            if total > limit:
+                continue
+            after, other = self.after_bank(m, total, o)
+            bank[total // STEP] = 1.0 if after is None else self.next_value(pos, after, other, False, value)
+        zeroed = seat.canonical(seat.fail(m, zero=True))
+        flag = self.rules.skip_on_zero_first and (m.opened or o.opened)
+        return Ends(
+            bank=bank,
+            zero_first=self.next_value(pos, zeroed, o, flag, value),
+            zero=self.next_value(pos, zeroed, o, False, value),
+            fail=self.next_value(pos, seat.canonical(seat.fail(m, zero=False)), o, False, value),
+        )
+
+    def turn(self, pos: Position, value: Values) -> Turn:
+        return Turn(self.rules, self.need(pos.mover), self.limit(pos.mover), self.ends(pos, value))
