@@ -6,6 +6,9 @@
 - Between turns: every end of a turn (each bank, a zero first roll, a later zero, an overshoot) of sampled
   positions leads where the engine goes — both seats and the skip flags, the next mover included —, every such
   position is one the model counts, and whole turns valued by the next positions equal the engine's.
+- The compiled turn (``yard_kernel``) equals the model's on random values, and the small-rules solver
+  (``yard_solve``) equals an independent value iteration over the engine's own turns on a tiny yard (target 40):
+  turn graphs explored through ``ThousandState``, each end leading where the engine goes.
 """
 
 from __future__ import annotations
@@ -15,11 +18,16 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver import yard_kernel
 from dicehall.thousand.solver.size import FullState, Seat
 from dicehall.thousand.solver.yard import NEG, Ends, Position, Positions, Turn
+from dicehall.thousand.solver.yard_solve import solve_small
+from dicehall.thousand.solver.yard_space import build_yard_space, kernel_tables
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
 
@@ -279,3 +287,209 @@ def test_a_whole_turn_valued_by_the_next_positions_equals_the_engines(
     start = engine_position(rules, pos.mover, pos.opponent, pos.flagged)
     want, _ = engine_turn(start, lambda before, after: engine_next(model.seat, after, value)[0])
     assert model.turn(pos, value).value == pytest.approx(want, abs=1e-12)
+
+
+# -- the compiled turn against the model ------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", [YARD, SMALL], ids=["yard", "small"])
+def test_the_compiled_turn_equals_the_model(rules: ThousandRules) -> None:
+    space = build_yard_space(rules, FLOOR)
+    tables = kernel_tables(space)
+    rng = np.random.default_rng(3)
+    size = space.size
+    W, F = rng.random((size, size)), rng.random((size, size))
+    out = np.zeros((size, size))
+
+    def value(pos: Position) -> float:
+        a, b = space.index[pos.mover], space.index[pos.opponent]
+        return float((F if pos.flagged else W)[b, a])
+
+    for pos in sampled_positions(space.model, 15, seed=size):
+        m, o = space.index[pos.mover], space.index[pos.opponent]
+        lo = max(0, o - 3)
+        yard_kernel.row(m, lo, o + 1, int(pos.flagged), W, F, W, out, tables)
+        assert out[o, m] == pytest.approx(space.model.turn(pos, value).value, abs=1e-12), pos
+
+
+# -- the independent brute force: value iteration over the engine's own turns ---------------------------------------
+TINY = ThousandRules.from_preset(
+    "yard",
+    {
+        "target": 40,
+        "open_min": 10,
+        "pits": [[15, 20]],
+        "dump_truck_score": 25,
+        "overtake_penalty": 5,
+        "bolts_count": 2,
+        "bolt_penalty": 10,
+        "barrel_score": 30,
+        "barrel_fall_penalty": 10,
+        "barrel_attempts": 2,
+        "barrel_falls_to_zero": 2,
+    },
+)
+TINY_FLOOR = -10
+Key = tuple[object, ...]
+END_IDS = {"zero_first": 0, "zero": 1, "fail": 2, "win": 3}  # banks: 4 + total / 5
+
+
+def seat_key(s: ThousandState, seat: int, floor: int) -> Key:
+    """A seat as the brute force keys it: the engine's counts, the score floored, the counts that no longer matter
+    dropped (bolts while unopened, falls past the one that zeroes, attempts off the barrel)."""
+    r = s.rules
+    falls = min(s.falls[seat], r.barrel_falls_to_zero - 1)
+    return (
+        max(s.score[seat], floor),
+        s.opened[seat],
+        s.bolts[seat] if s.opened[seat] else 0,
+        falls,
+        s.attempts[seat] if s.on_barrel[seat] else 0,
+    )
+
+
+def key_position(rules: ThousandRules, key: Key) -> ThousandState:
+    mover, other, flagged = key
+    return engine_position(rules, FullState(*mover), FullState(*other), bool(flagged))  # type: ignore[misc]
+
+
+class TurnGraph:
+    """One turn of a (need, limit) through the engine: nodes children first; a node is a decision (the best of
+    its options) or a roll (the sum over its outcomes); an edge leads to a node or, negative, to an end."""
+
+    def __init__(self, start: ThousandState) -> None:
+        self.nodes: list[tuple[bool, list[tuple[float, int]]]] = []
+        memo: dict[Key, int] = {}
+
+        def key(s: ThousandState) -> Key:
+            return (s.phase, s.turn_total, s.in_hand, s.free_rolls, min(s.rolls, 2), s.hot_dice, s._forced,
+                    s._confirm, len(s.set_aside_dice))  # fmt: skip
+
+        def target(s: ThousandState, c: ThousandState) -> int:
+            if c.phase == OVER or c.turns != s.turns:
+                kind, total = end_of(s, c)
+                return -1 - (4 + total // 5 if kind == "bank" else END_IDS[kind])
+            return visit(c)
+
+        def visit(s: ThousandState) -> int:
+            k = key(s)
+            if k in memo:
+                return memo[k]
+            edges: dict[int, float] = {}
+            if s.phase == ROLLING:
+                for dice, p in ROLLS[s.in_hand]:
+                    c = s.clone()
+                    c.apply_action(dice)
+                    t = target(s, c)
+                    edges[t] = edges.get(t, 0.0) + p
+            else:
+                for a in s.legal_actions():
+                    c = s.clone()
+                    c.apply_action(a)
+                    edges[target(s, c)] = 1.0
+            self.nodes.append((s.phase == ROLLING, [(p, t) for t, p in edges.items()]))
+            memo[k] = len(self.nodes) - 1
+            return memo[k]
+
+        self.start = visit(start)
+
+
+def brute_force(rules: ThousandRules, floor: int, tol: float = 1e-10) -> dict[Key, tuple[float, float]]:
+    """Both bounds of every position reachable from the start, by value iteration over the engine's turns: each
+    end of a turn leads to the position the engine goes to (``value`` for the same mover, ``1 - value`` for the
+    other, 1 for a win), positions sharing a turn graph solved together."""
+    graphs: dict[tuple[int, int | None], TurnGraph] = {}
+    start = ThousandState(rules, 2)
+    start_key: Key = (seat_key(start, 0, floor), seat_key(start, 1, floor), False)
+    ids = {start_key: 0}
+    todo = [start_key]
+    classes: dict[tuple[int, int | None], list[tuple[int, dict[int, tuple[int, bool]]]]] = {}
+
+    def goes(s: ThousandState) -> tuple[int, bool]:
+        """Where the engine went: (position id or -1 for a win, the same mover)."""
+        if s.phase == OVER:
+            return -1, True
+        p = s.player
+        k: Key = (seat_key(s, p, floor), seat_key(s, 1 - p, floor), s.skip_next[1 - p])
+        if k not in ids:
+            ids[k] = len(ids)
+            todo.append(k)
+        return ids[k], p == 0
+
+    while todo:
+        k = todo.pop()
+        s = key_position(rules, k)
+        cls = (s.min_bank(), s.max_bank())
+        if cls not in graphs:
+            graphs[cls] = TurnGraph(s)
+        ends: dict[int, tuple[int, bool]] = {}
+        c = s.clone()
+        c.apply_action((2, 2, 3, 4, 6))
+        ends[END_IDS["zero_first"]] = goes(c)
+        c = s.clone()
+        c.apply_action((5, 2, 3, 4, 4))
+        c.apply_action(ROLL)
+        c.apply_action((2, 2, 3, 4))
+        ends[END_IDS["zero"]] = goes(c)
+        limit = s.max_bank()
+        assert limit is not None  # yard's exact target
+        c = s.clone()
+        c.phase, c.turn_total, c.in_hand = DECIDING, limit, 1
+        c.apply_action(ROLL)
+        c.apply_action((1,))
+        ends[END_IDS["fail"]] = goes(c)
+        for total in range(s.min_bank() or 5, limit + 5, 5):
+            c = s.clone()
+            c.phase, c.turn_total, c.in_hand = DECIDING, total, 1
+            c.apply_action(BANK)
+            ends[4 + total // 5] = goes(c)
+        classes.setdefault(cls, []).append((ids[k], ends))
+    n = len(ids)
+    bounds = [np.zeros(n), np.ones(n)]
+    plans = []
+    for cls, members in classes.items():
+        rows = np.array([i for i, _ in members])
+        # per end id: the next position of each member and whether it is the same mover's
+        nxt = {e: np.array([m[e][0] for _, m in members]) for e in members[0][1]}
+        same = {e: np.array([m[e][1] for _, m in members]) for e in members[0][1]}
+        plans.append((graphs[cls], rows, nxt, same))
+    for _ in range(3000):
+        change = 0.0
+        for graph, rows, nxt, same in plans:
+            for b in (0, 1):
+                other = bounds[1 - b]
+                end_values = {}
+                for e, idx in nxt.items():
+                    at = np.maximum(idx, 0)
+                    v = np.where(same[e], bounds[b][at], 1.0 - other[at])
+                    end_values[e] = np.where(idx < 0, 1.0, v)
+                end_values[END_IDS["win"]] = np.ones(len(rows))
+                vals: list[npt.NDArray[np.float64]] = []
+                for is_roll, edges in graph.nodes:
+                    parts = [end_values[-1 - t] if t < 0 else vals[t] for _, t in edges]
+                    if is_roll:
+                        acc = np.zeros(len(rows))
+                        for (p, _), x in zip(edges, parts, strict=True):
+                            acc += p * x
+                        vals.append(acc)
+                    else:
+                        vals.append(np.maximum.reduce(parts))
+                new = vals[graph.start]
+                change = max(change, float(np.abs(new - bounds[b][rows]).max()))
+                bounds[b][rows] = new
+        if change < tol:
+            break
+    return {k: (float(bounds[0][i]), float(bounds[1][i])) for k, i in ids.items()}
+
+
+def test_the_solver_equals_value_iteration_over_the_engines_turns() -> None:
+    expected = brute_force(TINY, TINY_FLOOR)
+    solution = solve_small(TINY, TINY_FLOOR, tol=1e-11)
+    assert solution.converged and solution.gap < 1e-9
+    worst = 0.0
+    flagged = 0
+    for (mover, other, flag), (lo, hi) in expected.items():
+        assert hi - lo < 1e-8
+        got = solution.bounds(FullState(*mover), FullState(*other), bool(flag))  # type: ignore[misc]
+        worst = max(worst, abs(got[0] - lo), abs(got[1] - hi))
+        flagged += bool(flag)
+    assert worst < 1e-8
+    assert len(expected) > 1000 and flagged > 100
