@@ -8,7 +8,8 @@
   position is one the model counts, and whole turns valued by the next positions equal the engine's.
 - The compiled turn (``yard_kernel``) equals the model's on random values, and the small-rules solver
   (``yard_solve``) equals an independent value iteration over the engine's own turns on a tiny yard (target 40):
-  turn graphs explored through ``ThousandState``, each end leading where the engine goes.
+  turn graphs explored through ``ThousandState``, each end leading where the engine goes; policy iteration on
+  the compiled exits (where a turn played by fixed decisions ends) reaches the same values.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import yard_kernel
 from dicehall.thousand.solver.size import FullState, Seat
 from dicehall.thousand.solver.yard import NEG, Ends, Position, Positions, Turn
-from dicehall.thousand.solver.yard_solve import solve_small
+from dicehall.thousand.solver.yard_solve import policy_iteration_small, solve_small
 from dicehall.thousand.solver.yard_space import build_yard_space, kernel_tables
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
@@ -493,3 +494,16 @@ def test_the_solver_equals_value_iteration_over_the_engines_turns() -> None:
         flagged += bool(flag)
     assert worst < 1e-8
     assert len(expected) > 1000 and flagged > 100
+
+
+def test_policy_iteration_reaches_the_value_iterations_values() -> None:
+    bounds = solve_small(TINY, TINY_FLOOR, tol=1e-12)
+    pi = policy_iteration_small(TINY, TINY_FLOOR, tol=1e-11)
+    assert pi.residual <= 1e-11 and 1 < pi.steps < 30
+    flaggable = bounds.space.flaggable.astype(bool)
+    for got, lo, hi in (
+        (pi.values, bounds.lower, bounds.upper),
+        (pi.flagged, bounds.lower_flagged, bounds.upper_flagged),
+    ):
+        rows = slice(None) if got is pi.values else flaggable
+        assert np.abs(got - lo)[rows].max() < 1e-9 and np.abs(got - hi)[rows].max() < 1e-9
