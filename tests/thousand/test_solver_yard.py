@@ -18,6 +18,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +28,7 @@ from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import yard_kernel
 from dicehall.thousand.solver.size import FullState, Seat
 from dicehall.thousand.solver.yard import NEG, Ends, Position, Positions, Turn
+from dicehall.thousand.solver.yard_pi import solve_levels, yard_levels
 from dicehall.thousand.solver.yard_solve import policy_iteration_small, solve_small
 from dicehall.thousand.solver.yard_space import build_yard_space, kernel_tables
 from dicehall.thousand.state import BANK, ROLL, ThousandState
@@ -507,3 +509,20 @@ def test_policy_iteration_reaches_the_value_iterations_values() -> None:
     ):
         rows = slice(None) if got is pi.values else flaggable
         assert np.abs(got - lo)[rows].max() < 1e-9 and np.abs(got - hi)[rows].max() < 1e-9
+
+
+def test_policy_iteration_by_levels_equals_value_iteration_and_resumes(tmp_path: Path) -> None:
+    bounds = solve_small(TINY, TINY_FLOOR, tol=1e-12)
+    size = bounds.space.size
+    checkpoint = tmp_path / "yard.npz"
+    part = solve_levels(TINY, TINY_FLOOR, tol=1e-11, checkpoint=checkpoint, max_levels=1)
+    assert not part.complete and len(part.levels) == 1 and checkpoint.exists()
+    table = solve_levels(TINY, TINY_FLOOR, tol=1e-11, checkpoint=checkpoint)
+    assert table.complete and len(table.levels) == len(yard_levels(table.space)) == 3
+    assert table.levels[0] == part.levels[0]  # resumed, not solved again
+    W = table.values[: size * size].reshape(size, size)
+    F = table.values[size * size :].reshape(size, size)
+    flaggable = bounds.space.flaggable.astype(bool)
+    assert np.abs(W - bounds.lower).max() < 1e-9 and np.abs(W - bounds.upper).max() < 1e-9
+    assert np.abs(F - bounds.lower_flagged)[flaggable].max() < 1e-9
+    assert all(lv.residual <= 1e-11 for lv in table.levels)

@@ -255,8 +255,8 @@ def sweep(L, LF, U, UF, tables, flaggable, skip):
 
 
 @numba.njit(cache=True, nogil=True)
-def flow(m, B, RV, tables, PB, PZ):
-    """Where one lane's turn of mover ``m`` ends when played by the decisions ``RV > B`` (roll where rolling is
+def flow(m, B, RV, j, tables, PB, PZ):
+    """Where lane ``j``'s turn of mover ``m`` ends when played by the decisions ``RV > B`` (roll where rolling is
     worth more than banking): the chance of banking each total into ``PB[t]``, of a zero first roll, a later
     zero, no zero and a golden win into ``PZ[0..3]``. Totals only rise (a pair re-roll keeps it: decisions at a
     total before its forced rolls), so the chances flow in one pass from the first roll up."""
@@ -276,8 +276,8 @@ def flow(m, B, RV, tables, PB, PZ):
                 mass = M[t, n, r]
                 if mass == 0.0:
                     continue
-                b = B[t] if t >= need else NEG
-                if RV[t, n, r] > b:
+                b = B[t, j] if t >= need else NEG
+                if RV[t, n, r, j] > b:
                     _spread(t, n, r + 1 if counted else 0, 0, 0, mass, m, M, MH, PB, PZ, tables)
                 else:
                     PB[t] += mass
@@ -306,3 +306,63 @@ def _spread(t, n, r, confirm, is_first, mass, m, M, MH, PB, PZ, tables):
             PB[t2] += p
         else:
             M[t2, kept, r] += p
+
+
+@numba.njit(cache=True, nogil=True)
+def level_rows(m, olo, ohi, flagged, V, local, tables, start, cols, vals, end, diag, rhs, tv):
+    """Policy iteration's rows of mover ``m`` against opponents ``olo..ohi`` (flagged: ``flagged``), for the turn
+    played greedily for the values ``V`` (stacked ``[W.ravel(), F.ravel()]``): the row of position ``x =
+    local[its column]`` is ``(1 + diag[x]) v[x] + Σ vals[k] v[cols[k]] = rhs[x]`` over ``start[x]..end[x]``,
+    entries to positions outside the level (``local`` -1, solved already) moved into ``rhs``; ``tv[x]`` the
+    greedy turn's value (for the residual)."""
+    size = tables[1].shape[0]
+    half = size * size
+    width = tables[7].shape[1]
+    rr = tables[0][0] + 1 if tables[0][0] > 0 else 1
+    lanes = ohi - olo
+    W = V[:half].reshape(size, size)
+    F = V[half:].reshape(size, size)
+    B = np.empty((width, lanes))
+    Z = np.empty((3, lanes))
+    D = np.empty((width, 6, rr, lanes))
+    RV = np.empty((width, 6, rr, lanes))
+    H = np.empty((width, rr, lanes))
+    first = np.empty(lanes)
+    ends(m, olo, ohi, flagged, W, F, W, B, Z, tables)
+    turn(m, B, Z, D, H, RV, first, tables)
+    col = np.empty(width + 3, dtype=np.int64)
+    same = np.empty(width + 3, dtype=np.int64)
+    PB = np.empty(width)
+    PZ = np.empty(4)
+    for j in range(lanes):
+        o = olo + j
+        x = local[flagged * half + o * size + m]
+        flow(m, B, RV, j, tables, PB, PZ)
+        end_targets(m, o, flagged, tables, col, same)
+        k = start[x]
+        d = 0.0
+        b = PZ[3]
+        for e in range(width + 3):
+            p = PB[e] if e < width else PZ[e - width]
+            if p == 0.0:
+                continue
+            c = col[e]
+            if c == -1:  # a win
+                b += p
+                continue
+            coef = -p if same[e] else p
+            if not same[e]:
+                b += p
+            lc = local[c]
+            if lc == x:
+                d += coef
+            elif lc >= 0:
+                cols[k] = lc
+                vals[k] = coef
+                k += 1
+            else:
+                b -= coef * V[c]
+        end[x] = k
+        diag[x] = d
+        rhs[x] = b
+        tv[x] = first[j]

@@ -123,9 +123,7 @@ def policy_iteration_small(
                 for o in range(size):
                     i = flagged * half + o * size + m
                     residual = max(residual, abs(start[o] - V[i]))
-                    yard_kernel.flow(
-                        m, np.ascontiguousarray(B[:, o]), np.ascontiguousarray(RV[..., o]), tables, PB, PZ
-                    )
+                    yard_kernel.flow(m, B, RV, o, tables, PB, PZ)
                     yard_kernel.end_targets(m, o, flagged, tables, col, same)
                     rhs[i] = PZ[3]
                     for e, p in [*enumerate(PB), *((width + k, PZ[k]) for k in range(3))]:
