@@ -31,7 +31,7 @@ from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import yard_kernel
-from dicehall.thousand.solver.size import FullState, Seat
+from dicehall.thousand.solver.size import FullState, Seat, table_size
 from dicehall.thousand.solver.yard import NEG, Ends, Position, Positions, Turn
 from dicehall.thousand.solver.yard_bot import YardTableBot, YardTurn
 from dicehall.thousand.solver.yard_pi import solve_levels, yard_levels
@@ -565,3 +565,16 @@ def test_the_tables_player_decides_as_the_model_and_wins_first_at_the_solved_cha
         wins += state.returns()[0]
     half_width = 2.576 * math.sqrt(p * (1 - p) / games)
     assert abs(wins / games - p) <= half_width, (wins / games, p, half_width)
+
+
+@pytest.mark.parametrize("rules", [YARD, SMALL], ids=["yard", "small"])
+def test_the_model_holds_the_positions_the_size_counts(rules: ThousandRules) -> None:
+    model = Positions(rules, FLOOR)
+    opened = sum(p.opened for p in model.states)
+    unopened = len(model.states) - opened
+    flagged = 0
+    for o in model.flaggable:
+        flagged += len(model.states) if o.opened else opened  # someone has banked
+        assert model.holds(Position(model.states[0], o, True)) == (o.opened or model.states[0].opened)
+    assert len(model.states) ** 2 + flagged == table_size(rules, FLOOR).positions
+    assert unopened and not model.holds(Position(FullState(0, False), FullState(0, False), True))
