@@ -20,7 +20,7 @@ from dicehall.thousand.solver import yard_kernel
 from dicehall.thousand.solver.size import FullState
 from dicehall.thousand.solver.yard_pi import YardTable
 from dicehall.thousand.solver.yard_space import kernel_tables
-from dicehall.thousand.state import BANK, ROLL, ThousandState
+from dicehall.thousand.state import ThousandState
 
 
 def seat_of(table: YardTable, state: ThousandState, seat: int) -> int:
@@ -88,6 +88,3 @@ class YardTableBot(ThousandBot):
 
     def wants_roll(self, state: ThousandState) -> bool:
         return self.turn(state).wants_roll(state.turn_total, state.in_hand, state.free_rolls)
-
-
-__all__ = ["BANK", "ROLL", "YardTableBot", "YardTurn", "seat_of"]

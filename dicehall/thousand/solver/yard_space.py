@@ -62,9 +62,6 @@ class YardSpace:
     def size(self) -> int:
         return len(self.states)
 
-    def position(self, mover: FullState, opponent: FullState) -> tuple[int, int]:
-        return self.index[mover], self.index[opponent]
-
 
 def build_yard_space(rules: ThousandRules, floor: int) -> YardSpace:
     model = Positions(rules, floor)
