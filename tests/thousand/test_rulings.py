@@ -72,3 +72,14 @@ def test_nonsense_rule_sets_are_refused_with_the_reason() -> None:
         == 995
     )
     assert ThousandRules.from_preset("classic", {"bolts": False, "bolts_count": 1}).bolt_penalty == 100
+
+
+def test_yard_a_zero_confirmation_roll_does_not_skip_and_two_flags_are_spent_together() -> None:
+    # ruling 13: only the turn's first roll flags — a straight (hot) then a zero confirmation roll does not
+    s = play(at([100, 100], "yard"), "1,2,3,4,5", "roll", ZERO5)
+    assert s.player == 1 and s.skip_next == [False, False]
+    # P1 is flagged; P2's zero first roll flags P2 too: both are spent and P1 plays next
+    s = play(at([100, 100], "yard"), ZERO5)
+    assert s.skip_next == [True, False] and s.player == 1
+    play(s, ZERO5)
+    assert s.player == 0 and s.skip_next == [False, False]
