@@ -96,9 +96,13 @@ def _ring_offsets(step: float = 1.5, reach: float = ARENA_MM * 1.5) -> list[tupl
     return out
 
 
-_RINGS = _ring_offsets()
-_RING_DX = np.array([dx for dx, _ in _RINGS])
-_RING_DY = np.array([dy for _, dy in _RINGS])
+@functools.cache
+def _rings() -> tuple[list[tuple[float, float]], np.ndarray, np.ndarray]:
+    """The ring points and their offsets as arrays, made on first use (not at import: every command imports this)."""
+    rings = _ring_offsets()
+    return rings, np.array([dx for dx, _ in rings]), np.array([dy for _, dy in rings])
+
+
 _RING_CHUNK = 256  # the nearest free spot is usually within the first few hundred ring points
 
 
@@ -187,10 +191,11 @@ def _nearest_free_on_rings(
     limit = hd + hd * (np.abs(ca * cb + sa * sb) + np.abs(sa * cb - ca * sb))
     within = (DIE_MM * _SQRT2) ** 2
     far, near = (DIE_MM * _SQRT2) ** 2, DIE_MM**2
+    _, ring_dx, ring_dy = _rings()
     start, size = 0, _RING_CHUNK
-    while start < len(_RING_DX):
-        cx = x + _RING_DX[start : start + size]
-        cy = y + _RING_DY[start : start + size]
+    while start < len(ring_dx):
+        cx = x + ring_dx[start : start + size]
+        cy = y + ring_dy[start : start + size]
         start, size = start + size, size * 2  # far searches (a die landing on a block) take few chunks
         idx = np.flatnonzero((h <= cx) & (cx <= ARENA_MM - h) & (h <= cy) & (cy <= ARENA_MM - h))
         if idx.size == 0:

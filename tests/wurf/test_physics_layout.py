@@ -133,7 +133,8 @@ def test_the_ring_search_finds_the_nearest_free_spot_point_by_point_would() -> N
 
     def one_by_one(x: float, y: float, yaw: float, taken: list[tuple[float, float, float]]) -> object:
         return next(
-            ((x + dx, y + dy) for dx, dy in layout._RINGS if layout._free(x + dx, y + dy, yaw, taken)), None
+            ((x + dx, y + dy) for dx, dy in layout._rings()[0] if layout._free(x + dx, y + dy, yaw, taken)),
+            None,
         )
 
     rng = np.random.default_rng(11)
