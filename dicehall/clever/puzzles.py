@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gzip
 import hashlib
 import itertools
 import json
@@ -34,11 +33,9 @@ from dicehall.clever import sheet as S
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, CleverState, Sheet
 from dicehall.core.agents import Agent, make_bot
-from dicehall.core.errors import DicehallError
+from dicehall.core.puzzles import FORMAT, PuzzleFileError, cut_unfinished, held_in_file, read_puzzle_file
 from dicehall.core.rng import game_rng
-from dicehall.i18n.message import Message
 
-FORMAT = "dicehall-puzzles/1"
 MARGIN = 5.0
 """Points the best option must beat the second by, in play (:func:`rollout_values`); and by at least
 :data:`Z` standard errors of that difference, so no answer is within the rollouts' own noise."""
@@ -65,10 +62,6 @@ JUDGES = ("expert", "greedy")
 DIFFICULTY = ("easy", "medium", "hard")
 THEMES = ("round 4", "opening", "foxes", "bonus chain", "passive pick", "which die")
 SHIPPED = Path(__file__).parent / "data" / "puzzles.jsonl.gz"
-
-
-class PuzzleFileError(DicehallError):
-    """A puzzle file that cannot be continued (another seed or margin, not a Clever puzzle file)."""
 
 
 # -- the position as data ------------------------------------------------------------------------------------
@@ -366,18 +359,7 @@ def _header(seed: int, margin: float) -> dict[str, Any]:
 
 def read_file(path: Path) -> tuple[dict[str, Any] | None, list[Puzzle]]:
     """The header and puzzles of a puzzle file (``.gz`` read as gzip); an unfinished last line is left out."""
-    opener: Callable[..., Any] = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        text = f.read()
-    lines = text.split("\n")
-    if not text.endswith("\n"):
-        lines = lines[:-1]  # cut while being written
-    rows = [json.loads(line) for line in lines if line.strip()]
-    if not rows:
-        return None, []
-    if rows[0].get("format") != FORMAT or rows[0].get("game") != "clever":
-        raise PuzzleFileError(Message("puzzle.error.not_puzzles", path=str(path)))
-    return rows[0], [Puzzle.from_json(r) for r in rows[1:]]
+    return read_puzzle_file(path, "clever", Puzzle.from_json)
 
 
 def load_puzzles(path: Path | None = None) -> list[Puzzle]:
@@ -387,19 +369,7 @@ def load_puzzles(path: Path | None = None) -> list[Puzzle]:
 
 def held_puzzles(path: Path, seed: int, margin: float = MARGIN) -> list[Puzzle]:
     """The puzzles a file to be continued holds (none when it is new); refuses another run's file."""
-    if not path.exists() or not path.stat().st_size:
-        return []
-    try:
-        old, done = read_file(path)
-    except PuzzleFileError:
-        raise
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError):
-        raise PuzzleFileError(Message("puzzle.error.unreadable", path=str(path))) from None
-    if old is not None and (old["seed"], old["margin"]) != (seed, margin):
-        raise PuzzleFileError(
-            Message("puzzle.error.other_run", path=str(path), seed=old["seed"], margin=old["margin"])
-        )
-    return done
+    return held_in_file(path, "clever", Puzzle.from_json, seed, margin)
 
 
 def mine(
@@ -419,7 +389,7 @@ def mine(
     """
     done = held_puzzles(path, seed, margin)
     if done:
-        _cut_unfinished(path)
+        cut_unfinished(path)
     else:
         path.write_text(json.dumps(_header(seed, margin)) + "\n", encoding="utf-8")
     seen = {p.key for p in done}
@@ -473,11 +443,4 @@ def _games(
         pool.terminate()
 
 
-def _cut_unfinished(path: Path) -> None:
-    """Drop a last line left half-written by a killed run."""
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
-
-
-__all__ = ["MARGIN", "THEMES", "A", "Miner", "Puzzle", "load_puzzles", "mine", "position_json", "state_from"]
+__all__ = ["MARGIN", "THEMES", "A", "Miner", "Puzzle", "PuzzleFileError", "load_puzzles", "mine", "position_json", "state_from"]

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import gzip
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -205,3 +208,56 @@ class PuzzleSet(Generic[P]):
             if pid not in answered:
                 near.append(pid)
         return near[int(rng.integers(len(near)))] if near else None
+
+
+# -- puzzle files: a header line, then one puzzle a line (both games' miners write them) --------------------------
+FORMAT = "dicehall-puzzles/1"
+
+
+class PuzzleFileError(DicehallError):
+    """A puzzle file that cannot be read or continued (another seed or margin, not a puzzle file)."""
+
+
+def read_puzzle_file(
+    path: Path, game: str, parse: Callable[[dict[str, Any]], P]
+) -> tuple[dict[str, Any] | None, list[P]]:
+    """The header and puzzles of ``game``'s puzzle file (``.gz`` read as gzip); an unfinished last line is left
+    out."""
+    opener: Callable[..., Any] = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        text = f.read()
+    lines = text.split("\n")
+    if not text.endswith("\n"):
+        lines = lines[:-1]  # cut while being written
+    rows = [json.loads(line) for line in lines if line.strip()]
+    if not rows:
+        return None, []
+    if rows[0].get("format") != FORMAT or rows[0].get("game") != game:
+        raise PuzzleFileError(Message("puzzle.error.not_puzzles", path=str(path)))
+    return rows[0], [parse(r) for r in rows[1:]]
+
+
+def held_in_file(
+    path: Path, game: str, parse: Callable[[dict[str, Any]], P], seed: int, margin: float
+) -> list[P]:
+    """The puzzles a file to be continued holds (none when it is new); refuses another run's file."""
+    if not path.exists() or not path.stat().st_size:
+        return []
+    try:
+        old, done = read_puzzle_file(path, game, parse)
+    except PuzzleFileError:
+        raise
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError):
+        raise PuzzleFileError(Message("puzzle.error.unreadable", path=str(path))) from None
+    if old is not None and (old["seed"], old["margin"]) != (seed, margin):
+        raise PuzzleFileError(
+            Message("puzzle.error.other_run", path=str(path), seed=old["seed"], margin=old["margin"])
+        )
+    return done
+
+
+def cut_unfinished(path: Path) -> None:
+    """Drop a last line left half-written by a killed run."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])

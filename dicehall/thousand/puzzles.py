@@ -15,7 +15,6 @@ what an uninterrupted one does. The shipped batch is the same lines gzipped (:fu
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,13 +23,12 @@ from typing import Any
 import numpy as np
 
 from dicehall.core.agents import Agent, make_bot
-from dicehall.core.errors import DicehallError
+from dicehall.core.puzzles import FORMAT, PuzzleFileError, cut_unfinished, held_in_file, read_puzzle_file
 from dicehall.core.rng import game_rng
 from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import ThousandState
 
-FORMAT = "dicehall-puzzles/1"
 MARGIN = 3.0
 """Win-% points the best choice must beat the other by: between the analysis's inaccuracy (2) and mistake (4)
 bands, so the wrong answer always costs at least an inaccuracy and a puzzle is never a near-tie; 400 000 times
@@ -44,10 +42,6 @@ JUDGES = ("cautious", "expert", "bold")
 DIFFICULTY = ("easy", "medium", "hard", "hard")
 THEMES = ("opening", "pit escape", "barrel", "bolts", "hot dice", "bank or roll")
 SHIPPED = Path(__file__).parent / "data" / "puzzles.jsonl.gz"
-
-
-class PuzzleFileError(DicehallError):
-    """A puzzle file that cannot be continued (another seed or margin, not a puzzle file)."""
 
 
 def classic() -> ThousandRules:
@@ -250,18 +244,7 @@ def _header(seed: int, margin: float) -> dict[str, Any]:
 
 def read_file(path: Path) -> tuple[dict[str, Any] | None, list[Puzzle]]:
     """The header and puzzles of a puzzle file (``.gz`` read as gzip); an unfinished last line is left out."""
-    opener: Callable[..., Any] = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        text = f.read()
-    lines = text.split("\n")
-    if not text.endswith("\n"):
-        lines = lines[:-1]  # cut while being written
-    rows = [json.loads(line) for line in lines if line.strip()]
-    if not rows:
-        return None, []
-    if rows[0].get("format") != FORMAT:
-        raise PuzzleFileError(Message("puzzle.error.not_puzzles", path=str(path)))
-    return rows[0], [Puzzle.from_json(r) for r in rows[1:]]
+    return read_puzzle_file(path, "thousand", Puzzle.from_json)
 
 
 def load_puzzles(path: Path | None = None) -> list[Puzzle]:
@@ -271,19 +254,7 @@ def load_puzzles(path: Path | None = None) -> list[Puzzle]:
 
 def held_puzzles(path: Path, seed: int, margin: float = MARGIN) -> list[Puzzle]:
     """The puzzles a file to be continued holds (none when it is new); refuses another run's file."""
-    if not path.exists() or not path.stat().st_size:
-        return []
-    try:
-        old, done = read_file(path)
-    except PuzzleFileError:
-        raise
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError):
-        raise PuzzleFileError(Message("puzzle.error.unreadable", path=str(path))) from None
-    if old is not None and (old["seed"], old["margin"]) != (seed, margin):
-        raise PuzzleFileError(
-            Message("puzzle.error.other_run", path=str(path), seed=old["seed"], margin=old["margin"])
-        )
-    return done
+    return held_in_file(path, "thousand", Puzzle.from_json, seed, margin)
 
 
 def mine(
@@ -300,7 +271,7 @@ def mine(
     """
     done = held_puzzles(path, seed, margin)
     if done:
-        _cut_unfinished(path)
+        cut_unfinished(path)
     else:
         path.write_text(json.dumps(_header(seed, margin)) + "\n", encoding="utf-8")
     seen = {p.key for p in done}
@@ -326,10 +297,3 @@ def mine(
             if progress:
                 progress(held, game)
     return held
-
-
-def _cut_unfinished(path: Path) -> None:
-    """Drop a last line left half-written by a killed run."""
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
