@@ -443,4 +443,15 @@ def _games(
         pool.terminate()
 
 
-__all__ = ["MARGIN", "THEMES", "A", "Miner", "Puzzle", "PuzzleFileError", "load_puzzles", "mine", "position_json", "state_from"]
+__all__ = [
+    "MARGIN",
+    "THEMES",
+    "A",
+    "Miner",
+    "Puzzle",
+    "PuzzleFileError",
+    "load_puzzles",
+    "mine",
+    "position_json",
+    "state_from",
+]
