@@ -8,20 +8,16 @@ reason. A rating (Glicko-2, as on the page) and a streak are kept for the sessio
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import numpy as np
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
 from dicehall.clever import sheet as S
-from dicehall.clever.puzzle_play import PuzzleSet, check, theme_id
+from dicehall.clever.puzzle_play import check, theme_id
 from dicehall.clever.puzzles import Puzzle
 from dicehall.clever.state import PH_PASSIVE_PICK, PH_PICK, CleverState
 from dicehall.clever.terminal import dice_text, move_instruction, sheet_text
-from dicehall.core.cli_support import QuitGame
-from dicehall.core.puzzles import Skill, rate
+from dicehall.core.puzzle_terminal import Question
 from dicehall.i18n import current, tr
 
 WORDS = 46
@@ -90,59 +86,17 @@ def verdict_lines(console: Console, p: Puzzle, s: CleverState, choice: str) -> b
     return v.correct
 
 
-def play(
-    console: Console,
-    puzzles: PuzzleSet,
-    theme: str | None,
-    count: int,
-    ask: Callable[[str], str],
-    rng: np.random.Generator,
-) -> tuple[int, int, int]:
-    """Play up to ``count`` puzzles; returns (solved, tried, best streak). ``ask`` reads one line (EOF stops)."""
-    skill, answered = Skill(), set[str]()
-    solved = tried = streak = best_streak = 0
-    t = current()
-    for number in range(1, count + 1):
-        pid = puzzles.pick(skill.rating, theme, answered, rng)
-        if pid is None:
-            console.print(escape(tr("puzzle.cli.none_left")))
-            break
-        p = puzzles.get(pid)
-        s = p.state()
-        console.print()
-        moves = draw(console, p, s, number, count, skill.rating)
-        choice: str | None = None
-        while True:
-            try:
-                key = ask(f"{tr('puzzle.clever.cli.ask', n=len(moves))} > ").strip().lower()
-            except (EOFError, QuitGame):  # q, a quit word in the player's language, or the end of input
-                key = "q"
-            if key in ("q", "quit"):
-                break
-            if key.isdigit() and 1 <= int(key) <= len(moves):
-                choice = moves[int(key) - 1]
-                break
-            console.print(f"[yellow]{escape(tr('puzzle.clever.cli.keys', n=len(moves)))}[/]")
-        if choice is None:
-            break
-        answered.add(pid)
-        correct = verdict_lines(console, p, s, choice)
-        before, skill = skill, rate(skill, puzzles.rating[pid], correct)
-        tried += 1
-        solved += int(correct)
-        streak = streak + 1 if correct else 0
-        best_streak = max(best_streak, streak)
-        delta = round(skill.rating) - round(before.rating)
-        console.print(
-            escape(
-                tr(
-                    "puzzle.cli.after",
-                    rating=t.fixed(skill.rating, 0),
-                    delta=f"+{delta}" if delta >= 0 else f"−{-delta}",
-                    streak=streak,
-                )
-            )
-        )
-    console.print()
-    console.print(escape(tr("puzzle.cli.summary", solved=solved, tried=tried, streak=best_streak)))
-    return solved, tried, best_streak
+def present(console: Console, p: Puzzle, number: int, count: int, rating: float) -> Question:
+    """Draw the puzzle; its choices are answered by number (core/puzzle_terminal.py plays the session)."""
+    s = p.state()
+    moves = draw(console, p, s, number, count, rating)
+
+    def read(key: str) -> str | None:
+        return moves[int(key) - 1] if key.isdigit() and 1 <= int(key) <= len(moves) else None
+
+    return Question(
+        tr("puzzle.clever.cli.ask", n=len(moves)),
+        read,
+        tr("puzzle.clever.cli.keys", n=len(moves)),
+        lambda choice: verdict_lines(console, p, s, choice),
+    )

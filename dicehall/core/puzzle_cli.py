@@ -1,20 +1,74 @@
-"""The terminal's side of mining puzzles, for every game: the progress bar, resuming and the closing line
-(``dicehall puzzle mine GAME``; each game's miner is passed in)."""
+"""The terminal's side of puzzles, for every game: the ``puzzle`` and ``puzzle mine`` command groups and their
+shared options, solving (``dicehall puzzle GAME``: the theme checked, the session played, refusals said) and
+mining (``dicehall puzzle mine GAME``: the progress bar, resuming and the closing line). Each game passes in its
+puzzles, its drawing and its miner."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dicehall.core.cli_options import console, fail
+from dicehall.core.cli_options import command_group, console, fail
 from dicehall.core.errors import DicehallError
 from dicehall.i18n import current, tr
+from dicehall.i18n.message import Message
+
+if TYPE_CHECKING:  # (imported when a command runs: every dicehall command registers these)
+    from dicehall.core.puzzle_terminal import Present
+    from dicehall.core.puzzles import PuzzleSet
+
+COUNT = typer.Option(10, "--count", "-n", min=1, help="How many puzzles to play.")
+SEED = typer.Option(None, "--seed", help="Seed of the puzzles drawn (the same seed, the same puzzles).")
+MINE_COUNT = typer.Option(2000, "--count", "-n", min=1, help="Stop when the file holds this many.")
+MINE_OUT = typer.Option(..., "--out", help="JSON-lines file to write; an existing one is continued.")
+MINE_SEED = typer.Option(0, "--seed", help="Seed of the games (the same seed gives the same puzzles).")
+
+
+def theme_option(themes: tuple[str, ...]) -> Any:
+    return typer.Option(None, "--theme", help="Only puzzles of this theme: " + ", ".join(themes) + ".")
+
+
+def puzzle_groups(app: typer.Typer) -> tuple[typer.Typer, typer.Typer]:
+    """The ``puzzle`` group and its ``mine`` group (made by the first game to register, shared by the rest)."""
+    puzzle = command_group(
+        app, "puzzle", "Puzzles: positions from real games where one choice is clearly best."
+    )
+    return puzzle, command_group(puzzle, "mine", "Find puzzles in bot games (resumable).")
+
+
+def solve(
+    themes: tuple[str, ...],
+    theme: str | None,
+    count: int,
+    seed: int | None,
+    present: Present,
+    puzzles: Callable[[], PuzzleSet[Any] | None],
+) -> None:
+    """``dicehall puzzle GAME``: ``count`` puzzles of ``puzzles()`` (None: nothing to play, said why) near the
+    player's rating, of ``theme`` (``_`` or ``-`` for spaces) if given."""
+    import numpy as np
+
+    from dicehall.core.cli_support import ask
+    from dicehall.core.puzzle_terminal import play
+    from dicehall.core.puzzles import PuzzleAnswerError
+
+    wanted = theme.replace("_", " ").replace("-", " ") if theme else None
+    if wanted is not None and wanted not in themes:
+        raise fail(PuzzleAnswerError(Message("puzzle.refusal.theme")))
+    try:
+        chosen = puzzles()
+        if chosen is None:
+            return
+        play(console, chosen, present, wanted, count, ask, np.random.default_rng(seed))
+    except DicehallError as exc:
+        raise fail(exc) from None
+    except KeyboardInterrupt:
+        console.print()
 
 
 def mine_with_progress(
@@ -27,6 +81,8 @@ def mine_with_progress(
     """Mine into ``out`` until it holds ``count`` puzzles with a progress bar; ``held(out, seed)`` lists the
     puzzles a file to be continued holds, ``mine(out, count, seed=, progress=)`` mines (both refuse another run's
     file with a :class:`DicehallError`)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     try:
         before = len(held(out, seed))
     except DicehallError as exc:

@@ -1,4 +1,4 @@
-"""``dicehall puzzle mine thousand``: mine Dice 1000 puzzles into a JSON-lines file, resumably."""
+"""``dicehall puzzle thousand`` (solve at the terminal, `--from-my-games` too) and ``dicehall puzzle mine thousand``."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 import typer
 from rich.markup import escape
 
-from dicehall.core.cli_options import command_group, console, fail
+from dicehall.core import puzzle_cli as shared
+from dicehall.core.cli_options import console
 from dicehall.i18n import tr
-from dicehall.i18n.message import Message
 from dicehall.thousand import puzzles
 
 if TYPE_CHECKING:
@@ -18,20 +18,13 @@ if TYPE_CHECKING:
 
 
 def register_puzzle(app: typer.Typer) -> None:
-    puzzle = command_group(
-        app, "puzzle", "Puzzles: positions from real games where one choice is clearly best."
-    )
-    mine_group = command_group(puzzle, "mine", "Find puzzles in bot games (resumable).")
+    puzzle, mine_group = shared.puzzle_groups(app)
 
     @puzzle.command("thousand")
     def solve_thousand(
-        theme: str = typer.Option(
-            None, "--theme", help="Only puzzles of this theme: " + ", ".join(puzzles.THEMES) + "."
-        ),
-        count: int = typer.Option(10, "--count", "-n", min=1, help="How many puzzles to play."),
-        seed: int = typer.Option(
-            None, "--seed", help="Seed of the puzzles drawn (the same seed, the same puzzles)."
-        ),
+        theme: str = shared.theme_option(puzzles.THEMES),
+        count: int = shared.COUNT,
+        seed: int = shared.SEED,
         mine: bool = typer.Option(
             False,
             "--from-my-games",
@@ -43,43 +36,23 @@ def register_puzzle(app: typer.Typer) -> None:
 
         Keys: b bank, r roll, q stop. A puzzle rating and a streak are kept for the session.
         """
-        import numpy as np
-
-        from dicehall.core.cli_support import ask
-        from dicehall.core.errors import DicehallError
         from dicehall.thousand import puzzle_play, puzzle_terminal
 
-        wanted = theme.replace("_", " ").replace("-", " ") if theme else None
-        if wanted is not None and wanted not in puzzles.THEMES:
-            raise fail(puzzle_play.PuzzleAnswerError(Message("puzzle.refusal.theme")))
-        try:
-            chosen = _from_my_games() if mine else puzzle_play.PuzzleSet()
-            if chosen is None:
-                return
-            puzzle_terminal.play(console, chosen, wanted, count, ask, np.random.default_rng(seed))
-        except DicehallError as exc:
-            raise fail(exc) from None
-        except KeyboardInterrupt:
-            console.print()
+        chosen = _from_my_games if mine else puzzle_play.PuzzleSet
+        shared.solve(puzzles.THEMES, theme, count, seed, puzzle_terminal.present, chosen)
 
     @mine_group.command("thousand")
     def mine_thousand(
-        count: int = typer.Option(2000, "--count", "-n", min=1, help="Stop when the file holds this many."),
-        out: Path = typer.Option(
-            ..., "--out", help="JSON-lines file to write; an existing one is continued."
-        ),
-        seed: int = typer.Option(
-            0, "--seed", help="Seed of the games (the same seed gives the same puzzles)."
-        ),
+        count: int = shared.MINE_COUNT,
+        out: Path = shared.MINE_OUT,
+        seed: int = shared.MINE_SEED,
     ) -> None:
         """Mine two-player classic Dice 1000 puzzles from seeded bot games.
 
         A puzzle is a bank-or-roll decision where the best choice wins at least 3 win-% points more than the
         other, by the exact table. Run the same command again to continue an interrupted file.
         """
-        from dicehall.core.puzzle_cli import mine_with_progress
-
-        mine_with_progress(puzzles.held_puzzles, puzzles.mine, out, count, seed)
+        shared.mine_with_progress(puzzles.held_puzzles, puzzles.mine, out, count, seed)
 
 
 def _from_my_games() -> PuzzleSet | None:

@@ -8,16 +8,13 @@ kept for the session; puzzles are drawn near that rating.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import numpy as np
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from dicehall.core.cli_support import QuitGame
+from dicehall.core.puzzle_terminal import Question
 from dicehall.i18n import current, tr
-from dicehall.thousand.puzzle_play import PuzzleSet, Skill, check, rate
+from dicehall.thousand.puzzle_play import check
 from dicehall.thousand.puzzles import Puzzle
 from dicehall.thousand.state import ThousandState
 from dicehall.thousand.terminal import dice_inline, move_instruction, status_text
@@ -66,56 +63,14 @@ def verdict_lines(console: Console, p: Puzzle, s: ThousandState, choice: str) ->
     return v.correct
 
 
-def play(
-    console: Console,
-    puzzles: PuzzleSet,
-    theme: str | None,
-    count: int,
-    ask: Callable[[str], str],
-    rng: np.random.Generator,
-) -> tuple[int, int, int]:
-    """Play up to ``count`` puzzles; returns (solved, tried, best streak). ``ask`` reads one line (EOF stops)."""
-    skill, answered = Skill(), set[str]()
-    solved = tried = streak = best_streak = 0
-    t = current()
-    for number in range(1, count + 1):
-        pid = puzzles.pick(skill.rating, theme, answered, rng)
-        if pid is None:
-            console.print(escape(tr("puzzle.cli.none_left")))
-            break
-        p = puzzles.get(pid)
-        s = p.state()
-        console.print()
-        draw(console, p, s, number, count, skill.rating)
-        console.print(escape(f"  b: {move_instruction(s, 'bank')}    r: {move_instruction(s, 'roll')}"))
-        while True:
-            try:
-                key = ask(f"{tr('puzzle.cli.ask')} > ").strip().lower()
-            except (EOFError, QuitGame):  # q, a quit word in the player's language, or the end of input
-                key = "q"
-            if key in KEYS or key in ("q", "quit"):
-                break
-            console.print(f"[yellow]{escape(tr('puzzle.cli.keys'))}[/]")
-        if key not in KEYS:
-            break
-        answered.add(pid)
-        correct = verdict_lines(console, p, s, KEYS[key])
-        before, skill = skill, rate(skill, puzzles.rating[pid], correct)
-        tried += 1
-        solved += int(correct)
-        streak = streak + 1 if correct else 0
-        best_streak = max(best_streak, streak)
-        delta = round(skill.rating) - round(before.rating)
-        console.print(
-            escape(
-                tr(
-                    "puzzle.cli.after",
-                    rating=t.fixed(skill.rating, 0),
-                    delta=f"+{delta}" if delta >= 0 else f"−{-delta}",
-                    streak=streak,
-                )
-            )
-        )
-    console.print()
-    console.print(escape(tr("puzzle.cli.summary", solved=solved, tried=tried, streak=best_streak)))
-    return solved, tried, best_streak
+def present(console: Console, p: Puzzle, number: int, count: int, rating: float) -> Question:
+    """Draw the puzzle; it is answered with b or r (core/puzzle_terminal.py plays the session)."""
+    s = p.state()
+    draw(console, p, s, number, count, rating)
+    console.print(escape(f"  b: {move_instruction(s, 'bank')}    r: {move_instruction(s, 'roll')}"))
+    return Question(
+        tr("puzzle.cli.ask"),
+        KEYS.get,
+        tr("puzzle.cli.keys"),
+        lambda choice: verdict_lines(console, p, s, choice),
+    )
