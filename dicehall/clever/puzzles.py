@@ -306,16 +306,35 @@ class Miner:
         seats = self.table(seed, game, MINED_PLAYERS)
         dice = game_rng(seed, game)
         bot_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, 1)))
-        s = CleverState(self.rules, len(seats))
-        while not s.is_terminal():
+
+        def act(s: CleverState) -> int:
             if s.is_chance_node():
-                action = s.sample_chance(dice)
-            else:
-                if is_decision(s) and 2 <= len(s.legal_actions()) <= MAX_OPTIONS:
-                    found = self.puzzle(s, game)
-                    if found is not None:
-                        yield found
-                action = self.bots[seats[s.current_player()]].choose(s, bot_rng)
+                return s.sample_chance(dice)
+            return int(self.bots[seats[s.current_player()]].choose(s, bot_rng))
+
+        yield from self.play(CleverState(self.rules, len(seats)), act, game)
+
+    def play(
+        self,
+        s: CleverState,
+        act: Callable[[CleverState], int | None],
+        game: int,
+        movers: frozenset[int] | None = None,
+    ) -> Iterator[Puzzle]:
+        """The puzzles met at the decisions of ``movers`` (every seat's by default) while ``act`` plays ``s`` on
+        (it gives each next action, ``None`` to stop: a game that ended by resignation)."""
+        while not s.is_terminal():
+            if (
+                is_decision(s)
+                and (movers is None or s.current_player() in movers)
+                and 2 <= len(s.legal_actions()) <= MAX_OPTIONS
+            ):
+                found = self.puzzle(s, game)
+                if found is not None:
+                    yield found
+            action = act(s)
+            if action is None:
+                return
             s.apply_action(action)
 
     def puzzle(self, real: CleverState, game: int) -> Puzzle | None:

@@ -8,18 +8,14 @@ finished game (``dicehall/web/found_puzzles.py``); docs/puzzles.md, "Puzzles fro
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Collection
-from typing import Any
 
 from dicehall.core.errors import DicehallError
+from dicehall.core.found_puzzles import FOUND, Found, walk_record
 from dicehall.core.history import history_files
-from dicehall.core.record import GameRecord, is_resign
+from dicehall.core.record import GameRecord
 from dicehall.thousand.puzzles import Miner, Puzzle, classic
 from dicehall.thousand.state import ThousandState
-
-FOUND = -1
-"""The ``game`` field of a found puzzle (mined ones name their seeded game): where it was met is kept beside it."""
 
 
 def qualifies(record: GameRecord) -> bool:
@@ -32,31 +28,14 @@ def qualifies(record: GameRecord) -> bool:
         return False
 
 
-@dataclasses.dataclass(frozen=True)
-class Found:
-    puzzle: Puzzle
-    step: int
-    """The events of the record before the position (the analysis board's ``step``)."""
-
-
-def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) -> list[Found]:
+def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) -> list[Found[Puzzle]]:
     """The puzzles met at the decisions of ``seats`` in ``record``, in the order met (none when the record does
     not qualify). A position met twice gives one puzzle, where it was first met."""
     if not qualifies(record):
         return []
-    step = 0
-
-    def act(s: ThousandState) -> Any | None:
-        nonlocal step
-        if step == len(record.events) or is_resign(record.events[step]):
-            return None
-        step += 1
-        return s.string_to_action(record.events[step - 1].move)
-
-    found: dict[str, Found] = {}
-    for p in miner.play(ThousandState(miner.rules, 2), act, FOUND, frozenset(seats)):
-        found.setdefault(p.key, Found(p, step))
-    return list(found.values())
+    return walk_record(
+        record, lambda act: miner.play(ThousandState(miner.rules, 2), act, FOUND, frozenset(seats))
+    )
 
 
 def people(record: GameRecord) -> list[int]:

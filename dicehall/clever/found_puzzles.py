@@ -1,0 +1,49 @@
+"""Ganz schön clever puzzles found in games people played: the decisions of a finished solo game judged exactly
+as the mined puzzles are (:meth:`dicehall.clever.puzzles.Miner.puzzle`: the network's screen, then every choice
+played on), at the person's decisions.
+
+Only solo games with the standard rules qualify: the miner's judging is solo's (the network and the play-outs
+misjudge tables of 2–4, docs/puzzles.md, "Clever"). The server finds them when it analyses a finished game
+(``dicehall/web/found_puzzles.py``); docs/puzzles.md, "Puzzles from games played here".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from dicehall.clever.puzzles import MINED_PLAYERS, Miner, Puzzle
+from dicehall.clever.rules import CleverRules
+from dicehall.clever.state import CleverState
+from dicehall.core.errors import DicehallError
+from dicehall.core.found_puzzles import FOUND, Found, walk_record
+from dicehall.core.record import GameRecord
+
+
+def standard() -> CleverRules:
+    return CleverRules.from_preset("standard", {})
+
+
+def qualifies(record: GameRecord) -> bool:
+    """Whether the record's positions can be puzzles: Clever, solo, the standard rules exactly."""
+    if record.game != "clever" or len(record.players) not in MINED_PLAYERS:
+        return False
+    try:
+        return record.rules() == standard()
+    except DicehallError:  # rules that do not even read: no source of puzzles
+        return False
+
+
+def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) -> list[Found[Puzzle]]:
+    """The puzzles met at the decisions of ``seats`` in ``record``, in the order met (none when the record does
+    not qualify). A position met twice gives one puzzle, where it was first met."""
+    if not qualifies(record):
+        return []
+    n = len(record.players)
+    return walk_record(
+        record, lambda act: miner.play(CleverState(miner.rules, n), act, FOUND, frozenset(seats))
+    )
+
+
+def mover(p: Puzzle) -> int:
+    """The seat whose decision the puzzle is."""
+    return p.state().current_player()
