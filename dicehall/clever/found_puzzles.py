@@ -14,8 +14,7 @@ from collections.abc import Collection
 from dicehall.clever.puzzles import MINED_PLAYERS, Miner, Puzzle
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
-from dicehall.core.errors import DicehallError
-from dicehall.core.found_puzzles import FOUND, Found, walk_record
+from dicehall.core.found_puzzles import FOUND, Found, is_source, walk_record
 from dicehall.core.record import GameRecord
 
 
@@ -25,12 +24,7 @@ def standard() -> CleverRules:
 
 def qualifies(record: GameRecord) -> bool:
     """Whether the record's positions can be puzzles: Clever, solo, the standard rules exactly."""
-    if record.game != "clever" or len(record.players) not in MINED_PLAYERS:
-        return False
-    try:
-        return record.rules() == standard()
-    except DicehallError:  # rules that do not even read: no source of puzzles
-        return False
+    return is_source(record, "clever", MINED_PLAYERS, standard())
 
 
 def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) -> list[Found[Puzzle]]:

@@ -5,11 +5,13 @@ own judging), at the decisions of the seats named; a position met twice is one p
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any, Generic
 
+from dicehall.core.errors import DicehallError
 from dicehall.core.puzzles import P
 from dicehall.core.record import GameRecord, is_resign
+from dicehall.core.rules import RuleSet
 
 FOUND = -1
 """The ``game`` field of a found puzzle (mined ones name their seeded game): where it was met is kept beside it."""
@@ -23,6 +25,17 @@ class Found(Generic[P]):
     puzzle: P
     step: int
     """The events of the record before the position (the analysis board's ``step``)."""
+
+
+def is_source(record: GameRecord, game: str, players: Collection[int], rules: RuleSet) -> bool:
+    """Whether ``record`` is a game whose positions the game's miner judges: ``game``, a number of players among
+    ``players``, exactly ``rules``."""
+    if record.game != game or len(record.players) not in players:
+        return False
+    try:
+        return record.rules() == rules
+    except DicehallError:  # rules that do not even read: no source of puzzles
+        return False
 
 
 def walk_record(record: GameRecord, play: Callable[[Act], Iterable[P]]) -> list[Found[P]]:

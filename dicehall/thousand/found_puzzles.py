@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from dicehall.core.errors import DicehallError
-from dicehall.core.found_puzzles import FOUND, Found, walk_record
+from dicehall.core.found_puzzles import FOUND, Found, is_source, walk_record
 from dicehall.core.history import history_files
 from dicehall.core.record import GameRecord
 from dicehall.thousand.puzzles import Miner, Puzzle, classic
@@ -20,12 +20,7 @@ from dicehall.thousand.state import ThousandState
 
 def qualifies(record: GameRecord) -> bool:
     """Whether the record's positions can be puzzles: Dice 1000, two players, the classic rules exactly."""
-    if record.game != "thousand" or len(record.players) != 2:
-        return False
-    try:
-        return record.rules() == classic()
-    except DicehallError:  # rules that do not even read: no source of puzzles
-        return False
+    return is_source(record, "thousand", (2,), classic())
 
 
 def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) -> list[Found[Puzzle]]:

@@ -22,12 +22,15 @@ pytestmark = pytest.mark.browser
 FOUND = {"en-US": "This position came up in a game played here.", "ru-RU": "Эта позиция встретилась в партии"}
 
 
-def a_found_puzzle(server: Server, player: str) -> Any:
+def a_found_puzzle(
+    server: Server, player: str, game: str = "thousand", seats: list[dict[str, Any]] = BOTS, tries: int = 12
+) -> Any:
     """A finished bots' game with the player on seat 0, analysed until one gives a puzzle of seat 0's (most games
-    do: the cautious bot meets a clear bank-or-roll in nearly every game; twelve games at most)."""
+    do: the cautious bot meets a clear bank-or-roll in nearly every game, a solo Clever game has about three;
+    ``tries`` games at most)."""
     url = f"sqlite:///{server.db}"
-    for _ in range(12):
-        tid = finished_table(server, "thousand", BOTS)
+    for _ in range(tries):
+        tid = finished_table(server, game, seats)
         link_seat_zero(server, tid, player)
         analyst = Analyst(url, inline=True)
         try:
@@ -36,12 +39,12 @@ def a_found_puzzle(server: Server, player: str) -> Any:
             analyst.close()
         store = Store(url)
         try:
-            rows = [r for r in store.found_puzzles("thousand") if r.table_id == tid]
+            rows = [r for r in store.found_puzzles(game) if r.table_id == tid]
         finally:
             store.close()
         if rows:
             return rows[0]
-    raise AssertionError("twelve games gave no puzzle")
+    raise AssertionError(f"{tries} games gave no puzzle")
 
 
 @pytest.mark.parametrize("size", list(SIZES))

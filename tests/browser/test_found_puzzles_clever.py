@@ -11,39 +11,13 @@ from typing import Any
 
 import pytest
 
-from dicehall.web.analyst import Analyst
-from dicehall.web.db import Store
-
 from .conftest import Server
-from .test_analysis_view import finished_table
-from .test_profile import link_seat_zero
+from .test_found_puzzles import a_found_puzzle
 from .test_puzzles_clever import SIZES
 
 pytestmark = pytest.mark.browser
 FOUND = {"en-US": "This position came up in a game played here.", "pl-PL": "Ta pozycja pojawiła się w partii"}
 SOLO = [{"kind": "bot", "bot": "greedy"}]
-
-
-def a_found_puzzle(server: Server, player: str) -> Any:
-    """A finished solo game of bot:greedy with the player on its seat, analysed until one gives a puzzle (most
-    do: about three a game; six games at most)."""
-    url = f"sqlite:///{server.db}"
-    for _ in range(6):
-        tid = finished_table(server, "clever", SOLO)
-        link_seat_zero(server, tid, player)
-        analyst = Analyst(url, inline=True)
-        try:
-            assert analyst.analyse([tid]) == [tid]
-        finally:
-            analyst.close()
-        store = Store(url)
-        try:
-            rows = [r for r in store.found_puzzles("clever") if r.table_id == tid]
-        finally:
-            store.close()
-        if rows:
-            return rows[0]
-    raise AssertionError("six games gave no puzzle")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -57,12 +31,14 @@ def test_a_found_clever_puzzle_links_the_game_it_came_from(
     page = new_page(width, height, locale=locale)
     page.goto("/")
     me = page.evaluate("async () => (await (await fetch('/api/me', {method: 'POST'})).json()).player.id")
-    row = a_found_puzzle(server, me)
+    row = a_found_puzzle(server, me, "clever", SOLO, tries=6)  # (about three puzzles a game)
     best = json.loads(row.body)["best"]
     shown = server.get(f"/api/puzzles/clever/{row.puzzle}")
     assert shown["found"] is True
     page.goto(f"/puzzles/clever/{row.puzzle}")
-    page.wait_for_function("() => document.querySelector('[data-testid=puzzle-choice-1]')?.disabled === false")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=puzzle-choice-1]')?.disabled === false"
+    )
     at = shown["view"]["legal_actions"].index(best)
     page.get_by_test_id(f"puzzle-choice-{at + 1}").click()
     source = page.get_by_test_id("puzzle-source")

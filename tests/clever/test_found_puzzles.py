@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from dicehall.clever.found_puzzles import mover, puzzles_in_record, qualifies, standard
-from dicehall.clever.puzzles import MINED_PLAYERS, Miner, Puzzle, position_json, position_key
+from dicehall.clever.puzzles import (
+    MINED_PLAYERS,
+    SHIPPED,
+    Miner,
+    Puzzle,
+    position_json,
+    position_key,
+    read_file,
+)
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
 from dicehall.core.found_puzzles import FOUND
@@ -94,3 +102,12 @@ def test_only_solo_standard_games_and_the_persons_seat_give_puzzles(
     table = dataclasses.replace(record, players=[*record.players, {"name": "Bob"}])
     assert not qualifies(table)  # tables of 2–4: the judging is solo's
     assert not qualifies(dataclasses.replace(record, game="thousand", preset="classic"))
+
+
+def test_the_miner_walking_its_games_through_play_still_finds_the_shipped_batchs_first_puzzles(
+    miner: Miner,
+) -> None:
+    header, shipped = read_file(SHIPPED)
+    assert header is not None and header["seed"] == 0 and shipped[0].game == 0
+    first = [p for p in shipped if p.game == 0]
+    assert first and list(miner.game(0, 0)) == first
