@@ -20,7 +20,7 @@ from dicehall.clever.puzzles import (
 )
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
-from dicehall.core.found_puzzles import FOUND
+from dicehall.core.found_puzzles import FOUND, Found
 from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import game_rng
 
@@ -63,17 +63,22 @@ def recorded(miner: Miner) -> dict[int, GameRecord]:
     return {g: _recorded(miner, g) for g in GAMES}
 
 
+@pytest.fixture(scope="module")
+def found(miner: Miner, recorded: dict[int, GameRecord]) -> dict[int, list[Found[Puzzle]]]:
+    return {g: puzzles_in_record(recorded[g], (0,), miner) for g in GAMES}
+
+
 def test_a_recorded_solo_game_gives_the_puzzles_the_miner_finds_in_it(
-    miner: Miner, recorded: dict[int, GameRecord]
+    miner: Miner, recorded: dict[int, GameRecord], found: dict[int, list[Found[Puzzle]]]
 ) -> None:
     met = 0
     for game in GAMES:
         mined = [_as_found(p) for p in miner.game(SEED, game)]
         unique = list({p.key: p for p in reversed(mined)}.values())[::-1]
-        found = puzzles_in_record(recorded[game], (0,), miner)
-        assert [f.puzzle for f in found] == unique
-        for f in found:  # the step is where the position stands in the record, the person's decision
+        assert [f.puzzle for f in found[game]] == unique
+        for f in found[game]:  # the step is where the position stands in the record, the person's decision
             s = replay(recorded[game], f.step)
+            assert isinstance(s, CleverState)
             assert position_key(position_json(s)) == f.puzzle.key
             assert mover(f.puzzle) == 0 and s.current_player() == 0
         met += len(unique)
@@ -81,9 +86,9 @@ def test_a_recorded_solo_game_gives_the_puzzles_the_miner_finds_in_it(
 
 
 def test_a_resigned_game_gives_the_puzzles_before_the_resignation(
-    miner: Miner, recorded: dict[int, GameRecord]
+    miner: Miner, found: dict[int, list[Found[Puzzle]]]
 ) -> None:
-    whole = puzzles_in_record(recorded[1], (0,), miner)
+    whole = found[1]
     assert len(whole) >= 2
     cut = _recorded(miner, 1, resign_at=whole[0].step + 1)
     assert puzzles_in_record(cut, (0,), miner) == whole[:1]
@@ -97,7 +102,8 @@ def test_only_solo_standard_games_and_the_persons_seat_give_puzzles(
     assert qualifies(record)
     assert puzzles_in_record(record, (), miner) == []  # a bot's game: nobody's decisions
     other = _recorded(miner, 3, rules=CleverRules.from_preset("no-fallback", {}))
-    assert not other.rules().passive_fallback and not qualifies(other)
+    rules = other.rules()
+    assert isinstance(rules, CleverRules) and not rules.passive_fallback and not qualifies(other)
     assert puzzles_in_record(other, (0,), miner) == []
     table = dataclasses.replace(record, players=[*record.players, {"name": "Bob"}])
     assert not qualifies(table)  # tables of 2–4: the judging is solo's
