@@ -30,8 +30,8 @@ def theme_id(theme: str) -> str:
 
 def why(p: Puzzle) -> Message:
     """One sentence: why the best choice is best, from the theme and the numbers (expected final points)."""
-    best = round(p.options[p.best], 1)
-    other = round(max(v for k, v in p.options.items() if k != p.best), 1)
+    best = core.tenths(p.options[p.best])
+    other = core.tenths(max(v for k, v in p.options.items() if k != p.best))
     return Message(
         f"puzzle.clever.why.{theme_id(p.theme)}", best=best, other=other, margin=round(best - other, 1)
     )

@@ -15,6 +15,7 @@ import dataclasses
 import gzip
 import hashlib
 import json
+import math
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -127,6 +128,12 @@ class Verdict:
     options: list[dict[str, Any]]
     """Every choice, best first: ``move``, ``value``, ``best``, ``loss`` (below the best, in the game's unit)."""
     why: Message
+
+
+def tenths(v: float) -> float:
+    """``v`` to one decimal exactly as the page shows it (``Math.round(v * 10) / 10``: halves up, on the
+    double ``v * 10``), so a reason sentence and the list of values beside it never differ in the last digit."""
+    return math.floor(v * 10 + 0.5) / 10
 
 
 def check(p: Puzzle, choice: str, why: Message, refusal: str = "puzzle.refusal.choice") -> Verdict:

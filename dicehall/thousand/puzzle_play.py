@@ -36,7 +36,7 @@ def puzzle_rating(p: Puzzle) -> float:
 
 
 def _pct(v: float) -> float:
-    return round(v, 1)
+    return core.tenths(v)
 
 
 def why(p: Puzzle) -> Message:
