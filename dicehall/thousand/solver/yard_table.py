@@ -119,19 +119,19 @@ def save_yard_table(table: YardTable, floor: int, figures: dict[str, Any]) -> Pa
     return values_path
 
 
-_LOADED: dict[tuple[str, int, int], StoredYard] = {}
+_LOADED: dict[tuple[str, int, int, int, int], StoredYard] = {}
 _LOADED_KEEP = 2
 
 
 def load_yard_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> StoredYard | None:
     """The stored table of ``rules``, or None where it has not been made on this machine. A file that is not a
     yard table of these rules (another format, no flag, other rules or floor, the wrong size) is refused
-    (:class:`SolveError`, saying to make it again). Loaded once per process while the file stays the same."""
+    (:class:`SolveError`, saying to make it again). Loaded once per process while the files stay the same."""
     values_path, info_path = yard_paths(rules, floor)
     if not values_path.exists() or not info_path.exists():
         return None
-    stat = values_path.stat()
-    key = (str(values_path), stat.st_mtime_ns, stat.st_size)
+    stat, info_stat = values_path.stat(), info_path.stat()
+    key = (str(values_path), stat.st_mtime_ns, stat.st_size, info_stat.st_mtime_ns, info_stat.st_size)
     found = _LOADED.get(key)
     if found is not None:
         return found
