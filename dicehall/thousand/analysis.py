@@ -38,9 +38,7 @@ ROLL_OFF_ENUMERATED = 4
 """Roll-off chances are exact while at most this many contenders still have to roll (6**4 cases)."""
 
 
-def make_evaluator(
-    rules: RuleSet, num_players: int
-) -> WinEvaluator | YardWinEvaluator | TurnPointsEvaluator:
+def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | YardWinEvaluator | TurnPointsEvaluator:
     """The win-% evaluator where a table can be had, else the turn-points one with the reason in its note."""
     assert isinstance(rules, ThousandRules)
     if num_players != 2:
@@ -178,17 +176,17 @@ class YardWinEvaluator(WinEvaluator):
 
     def __init__(self, rules: ThousandRules, table: StoredYard) -> None:
         self.rules = rules
-        self.table = table  # type: ignore[assignment]
+        self.yard = table
         self.note = ""
         self._yard_turns: dict[tuple[int, int, bool], YardTurn] = {}
 
     def turn(self, state: ThousandState, seat: int) -> YardTurn:  # type: ignore[override]
-        key = position_of(self.table, state, seat, 1 - seat)
+        key = position_of(self.yard, state, seat, 1 - seat)
         tv = self._yard_turns.get(key)
         if tv is None:
             if len(self._yard_turns) > 256:
                 self._yard_turns.clear()
-            tv = self._yard_turns[key] = YardTurn(self.table, *key)
+            tv = self._yard_turns[key] = YardTurn(self.yard, *key)
         return tv
 
     def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:

@@ -163,7 +163,9 @@ def test_the_command_says_its_cost_resumes_stores_and_then_reports_the_cached_ta
         assert cached.exit_code == 0, cached.output
         figures = json.loads(cached.stdout)
         assert figures["cached"] and figures["skip_flag"] and figures["player_states"] == 37
-        assert figures["win_probability_first"] == pytest.approx(full.value(full.space.start, full.space.start))
+        assert figures["win_probability_first"] == pytest.approx(
+            full.value(full.space.start, full.space.start)
+        )
         refused = runner.invoke(app, ["solve", "thousand", *WIRE_ARGS, "--policy", "--lang", "uk"])
         assert refused.exit_code == 2 and "--policy" in refused.output and "без них" in refused.output
 
@@ -226,7 +228,9 @@ def test_bot_optimal_plays_yard_from_the_table_and_wins_first_at_its_chance(
 
 # -- hints and analysis --------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("flagged", [False, True], ids=["no-flag", "flag"])
-def test_hints_and_analysis_read_the_table_with_the_flag(stored: yard_table.StoredYard, flagged: bool) -> None:
+def test_hints_and_analysis_read_the_table_with_the_flag(
+    stored: yard_table.StoredYard, flagged: bool
+) -> None:
     mover, other = FullState(10, True), FullState(5, True)
     pos = Position(mover, other, flagged)
     assert stored.space.model.holds(pos)

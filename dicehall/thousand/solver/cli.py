@@ -98,7 +98,13 @@ def register_solve(app: typer.Typer) -> None:
             given = {"--plot": plot, "--policy": policy, "--export-compact": export_compact}
             classic_only = [name for name, value in given.items() if value]
             solve_yard(
-                rules, floor, tol, fresh=fresh, as_json=as_json, threads=threads or None, classic_only=classic_only
+                rules,
+                floor,
+                tol,
+                fresh=fresh,
+                as_json=as_json,
+                threads=threads or None,
+                classic_only=classic_only,
             )
             return
         problems = unsupported(rules)

@@ -85,10 +85,10 @@ class YardTurn:
     def _ti(self, total: int) -> int:
         # a score below the model's floor (kept at it) has a longer way to the exact target than the model's:
         # its totals past the model's last are played as that one (the floor's approximation)
-        return min(total // STEP, self.bank.shape[0] - 1, self.limit)
+        return int(min(total // STEP, self.bank.shape[0] - 1, self.limit))
 
     def _r(self, counted: int) -> int:
-        return min(counted, self.rolls.shape[2] - 1)
+        return int(min(counted, self.rolls.shape[2] - 1))
 
     def bank_value(self, total: int) -> float | None:
         """The win chance after banking ``total`` now (None: banking is refused)."""
@@ -143,4 +143,3 @@ class YardTableBot(ThousandBot):
                 msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
                 self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
         return roll
-

@@ -16,7 +16,7 @@ from dicehall.i18n import localize, tr
 from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import yard_table
-from dicehall.thousand.solver.solve import peak_memory_mb
+from dicehall.thousand.solver.solve import SolveError, peak_memory_mb
 from dicehall.thousand.solver.yard_pi import YardTable, solve_levels
 
 
@@ -40,7 +40,7 @@ def solve_yard(
     else:
         try:
             stored = yard_table.load_yard_table(rules, floor)
-        except yard_table.SolveError as exc:
+        except SolveError as exc:
             raise fail(exc) from None
         if stored is not None and stored.info.get("tolerance", 1.0) <= tol:
             summary = dict(stored.info, cached=True, table=str(yard_table.yard_paths(rules, floor)[0]))
@@ -106,7 +106,10 @@ def _summary(table: YardTable, floor: int, tol: float, seconds: float) -> dict[s
         "states": sum(int(lv.positions) for lv in levels),
         "player_states": table.space.size,
         "sweeps": sum(int(lv.steps) for lv in levels),
-        "levels": [{k: float(v) if k == "residual" else round(v, 1) for k, v in lv._asdict().items()} for lv in levels],
+        "levels": [
+            {k: float(v) if k == "residual" else round(v, 1) for k, v in lv._asdict().items()}
+            for lv in levels
+        ],
         "tolerance": tol,
         "seconds": round(seconds, 2),
         "cpu_seconds": round(sum(lv.cpu_seconds for lv in levels), 2),

@@ -39,8 +39,8 @@ YARD_PEAK_GB = 6.2
 
 def is_yard(rules: ThousandRules) -> bool:
     """Rules that yard's model follows (:func:`yard.covers`) with every amount on the model's steps of 5."""
-    amounts = (rules.target, rules.barrel_score, rules.overtake_penalty, rules.bolt_penalty)
-    amounts += (rules.barrel_fall_penalty, rules.open_min, *(x for pit in rules.pits for x in pit))
+    amounts = [rules.target, rules.barrel_score, rules.overtake_penalty, rules.bolt_penalty]
+    amounts += [rules.barrel_fall_penalty, rules.open_min, *(x for pit in rules.pits for x in pit)]
     return covers(rules) and all(a % STEP == 0 for a in amounts)
 
 
