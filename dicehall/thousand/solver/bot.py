@@ -136,10 +136,12 @@ def optimal_bot(rules: RuleSet) -> ThousandBot:
     from dicehall.thousand.solver import yard_table
 
     if yard_table.is_yard(rules):
-        from dicehall.thousand.solver.yard_bot import YardTableBot
+        from dicehall.thousand.solver.yard_bot import KeptDecisions, YardTableBot
 
         stored = yard_table.load_yard_table(rules)
         if stored is None:
             raise yard_table.missing(rules)
-        return YardTableBot(stored)
+        if stored.kept is None:
+            stored.kept = KeptDecisions()
+        return YardTableBot(stored, stored.kept)
     return OptimalBot(rules)

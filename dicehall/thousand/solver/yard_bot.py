@@ -108,15 +108,45 @@ class YardTurn:
         bank = self.bank_value(total)
         return self.roll_value(total, in_hand, counted) > (yard_kernel.NEG if bank is None else bank)
 
+    def decisions(self) -> npt.NDArray[np.uint8]:
+        """The turn's decisions, one byte per (turn total, counted rolls): bit ``n`` = roll with ``n`` dice."""
+        t = np.arange(self.bank.shape[0])
+        bank = np.where(t >= self.need, self.bank[:, 0], -np.inf)
+        rolls = self.rolls[:, 1:, :, 0] > bank[:, None, None]  # [t, n - 1, r]
+        bits = (rolls << np.arange(1, 6)[None, :, None]).sum(axis=1)
+        return bits.astype(np.uint8)
+
+
+class KeptDecisions:
+    """The decisions of the positions met so far (:meth:`YardTurn.decisions`), shared by every ``bot:optimal``
+    playing from one stored table (``decide.Decisions`` does this for classic): a position's turn is solved once,
+    not once per bot and game. At most ``keep`` positions (≈ 1 KB each on yard), the oldest forgotten first."""
+
+    def __init__(self, keep: int = 32_768) -> None:
+        self.keep = keep
+        self.rows: dict[tuple[int, int, bool], tuple[npt.NDArray[np.uint8], int]] = {}
+
+    def row(self, table: Values, key: tuple[int, int, bool]) -> tuple[npt.NDArray[np.uint8], int]:
+        """(decisions, the largest turn total index that goes on) of ``key``'s turn."""
+        found = self.rows.get(key)
+        if found is None:
+            if len(self.rows) >= self.keep:
+                del self.rows[next(iter(self.rows))]
+            turn = YardTurn(table, *key)
+            found = self.rows[key] = (turn.decisions(), min(turn.limit, turn.bank.shape[0] - 1))
+        return found
+
 
 class YardTableBot(ThousandBot):
     """Yard from a solved table: forced moves as every bot, else roll where rolling is worth more."""
 
     name = "optimal"
 
-    def __init__(self, table: Values) -> None:
+    def __init__(self, table: Values, kept: KeptDecisions | None = None) -> None:
+        """``kept``: the decisions shared with the other players of ``table`` (a private store without it)."""
         super().__init__(table.space.rules)
         self.table = table
+        self.kept = kept if kept is not None else KeptDecisions()
         self._key: tuple[int, int, bool] | None = None
         self._turn: YardTurn | None = None
 
@@ -132,9 +162,12 @@ class YardTableBot(ThousandBot):
         return super().choose(state, rng)
 
     def wants_roll(self, state: ThousandState) -> bool:
-        turn = self.turn(state)
-        roll = turn.wants_roll(state.turn_total, state.in_hand, state.free_rolls)
+        key = position_of(self.table, state, state.player, leader(state))
+        row, last = self.kept.row(self.table, key)
+        r = min(state.free_rolls, row.shape[1] - 1)
+        roll = bool(row[min(state.turn_total // STEP, last), r] >> state.in_hand & 1)
         if self.explain:
+            turn = self.turn(state)
             rolling = round(100 * turn.roll_value(state.turn_total, state.in_hand, state.free_rolls), 1)
             bank = turn.bank_value(state.turn_total)
             if bank is None:

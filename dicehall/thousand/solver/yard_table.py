@@ -69,6 +69,8 @@ class StoredYard:
     space: YardSpace
     values: npt.NDArray[np.float32]
     info: dict[str, Any]
+    kept: Any = dataclasses.field(default=None, repr=False, compare=False)
+    """The decisions of the positions met so far (:class:`yard_bot.KeptDecisions`, made on first use)."""
 
     def value(self, mover: int, opponent: int, flagged: bool = False) -> float:
         size = self.space.size
