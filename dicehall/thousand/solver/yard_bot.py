@@ -113,8 +113,8 @@ class YardTurn:
         t = np.arange(self.bank.shape[0])
         bank = np.where(t >= self.need, self.bank[:, 0], -np.inf)
         rolls = self.rolls[:, 1:, :, 0] > bank[:, None, None]  # [t, n - 1, r]
-        bits = (rolls << np.arange(1, 6)[None, :, None]).sum(axis=1)
-        return bits.astype(np.uint8)
+        bits: npt.NDArray[np.uint8] = (rolls << np.arange(1, 6)[None, :, None]).sum(axis=1).astype(np.uint8)
+        return bits
 
 
 class KeptDecisions:
