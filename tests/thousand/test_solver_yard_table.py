@@ -10,7 +10,8 @@ no score goes below 0: 2,441 positions).
   decides as the model's turn over the table's values, flag or not, and against itself wins first at the
   table's chance.
 - Hints and analysis: win % equal to the model's turn over the table at a hand-made position with the flag set and
-  not set; without the table, the turn's points with the note saying how to make it.
+  not set; without the table, the turn's points with the note saying how to make it; analysed games of the
+  table's best moves against random ones add up (each seat's change of value = its luck minus the losses).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from typer.testing import CliRunner
 from dicehall.cli import _register_games, app
 from dicehall.core import analysis
 from dicehall.core.agents import make_bot
-from dicehall.core.analysis import evaluator_for, position_hints
+from dicehall.core.analysis import analyze, evaluator_for, position_hints
+from dicehall.core.record import GameRecord
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
 from dicehall.i18n import translator
@@ -272,3 +274,40 @@ def test_hints_without_the_table_are_the_turns_points_and_say_how_to_make_it(tmp
         assert evaluator.unit == "points"
         assert "dicehall solve thousand" in str(evaluator.note)
         assert "точная таблица этих правил" in translator("ru").message(evaluator.note)
+
+
+def test_analysis_of_yard_games_adds_up_and_the_tables_side_loses_nothing(
+    stored: yard_table.StoredYard,
+) -> None:
+    """Best moves by the table against random ones: the best side loses nothing, and each seat's value changes
+    over the game by its luck minus the losses (the other seat's counted against it) — the values at a roll (the
+    first roll, a counted roll, the forced roll of five) are the expectations of the values after it."""
+    evaluator = evaluator_for("thousand", WIRE, 2)
+    decided = theirs = 0.0
+    flagged = 0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        state = ThousandState(WIRE, 2)
+        record = GameRecord.start("thousand", WIRE, ["a", "b"])
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat < 0:
+                action = state.sample_chance(rng)
+            elif seat == 0:
+                action = max(evaluator.decision_values(state), key=lambda av: av[1])[0]
+            else:
+                legal = list(state.legal_actions())
+                action = legal[int(rng.integers(len(legal)))]
+            record.add(state, action)
+            state.apply_action(action)
+            flagged += any(state.skip_next)
+        record.finish(state)
+        a = analyze(record, evaluator)
+        me, other = a.totals
+        assert me.loss == 0.0 and (me.inaccuracies, me.mistakes, me.blunders) == (0, 0, 0)
+        decided += me.decisions
+        theirs += other.loss
+        signed = sum((1.0 if s.seat == 0 else -1.0) * (s.luck - s.loss) for s in a.steps)
+        assert a.series[-1][0] - a.series[0][0] == pytest.approx(signed, abs=1e-3)
+        assert a.series[-1] == [100.0 * r for r in record.result["returns"]]  # type: ignore[index]
+    assert decided > 10 and theirs > 0 and flagged > 0
