@@ -16,7 +16,7 @@ from dicehall.i18n import localize, tr
 from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import yard_table
-from dicehall.thousand.solver.solve import SolveError, peak_memory_mb
+from dicehall.thousand.solver.solve import SolveError, default_threads, peak_memory_mb
 from dicehall.thousand.solver.yard_pi import YardTable, solve_levels
 
 
@@ -69,7 +69,7 @@ def solve_yard(
 def _run(
     rules: ThousandRules, floor: int, tol: float, ckpt: Any, threads: int | None, quiet: bool
 ) -> YardTable:
-    threads = threads or 2
+    threads = threads or default_threads()
     if quiet:
         return solve_levels(rules, floor, tol=tol, checkpoint=ckpt, threads=threads)
     columns = (
