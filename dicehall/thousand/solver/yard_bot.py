@@ -8,12 +8,11 @@ three or more players it plays against the leader only, as ``bot:optimal`` does 
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from dicehall.core.game import State
 from dicehall.i18n.message import Message
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.dp import STEP
@@ -156,10 +155,6 @@ class YardTableBot(ThousandBot):
             self._turn = YardTurn(self.table, *key)
             self._key = key
         return self._turn
-
-    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
-        assert isinstance(state, ThousandState)
-        return super().choose(state, rng)
 
     def wants_roll(self, state: ThousandState) -> bool:
         key = position_of(self.table, state, state.player, leader(state))
