@@ -5,7 +5,9 @@ Usage: nice -n 19 python scripts/thousand_yard_solve.py [--floor -300] [--tol 1e
 Resumable: the finished levels are kept in ``--out`` (default: the solver's cache directory,
 ``<rules key>.yard.npz``); run the same command again to go on. Prints each policy step (level, step, residual
 max |T(V) − V|, CPU seconds, peak memory) and, at the end, the first player's win chance and the figures as JSON.
-The table is not used by ``bot:optimal`` or ``dicehall solve`` yet (docs/thousand-solved.md, "Yard's model").
+``dicehall solve thousand --preset yard`` does the same with a progress bar and stores the table for
+``bot:optimal``, hints and analysis; run after this script (default ``--out``), it stores the finished run without
+solving again (docs/thousand-solved.md, "Yard's model").
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 - :class:`WinEvaluator`: two players and a solved table (``dicehall solve thousand``; classic without one reads the
   compact table shipped in the package, its note says so; small rule sets are solved on first use, as for
   ``bot:optimal``): the chance to win under optimal play, in win %.
+- :class:`YardWinEvaluator`: the same from yard's stored table (yard-like rules, two players; the table is made by
+  ``dicehall solve thousand``, and until then the turn's points below, the note saying how to make it).
 - :class:`TurnPointsEvaluator`: every other case (classic until it is solved, rule sets the solver does not
   cover, one or 3+ players): the expert's turn DP (:mod:`dicehall.thousand.dp`). A seat's value is its score plus,
   for the seat whose turn it is, the expected useful points of the rest of the turn — points, not win %, and the
@@ -26,6 +28,8 @@ from dicehall.thousand.bots import turn_model
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import Table
+from dicehall.thousand.solver.yard_bot import YardTurn, position_of
+from dicehall.thousand.solver.yard_table import StoredYard
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 
 POINT_THRESHOLDS = Thresholds(10.0, 25.0, 50.0)
@@ -34,15 +38,18 @@ ROLL_OFF_ENUMERATED = 4
 """Roll-off chances are exact while at most this many contenders still have to roll (6**4 cases)."""
 
 
-def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | TurnPointsEvaluator:
+def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | YardWinEvaluator | TurnPointsEvaluator:
     """The win-% evaluator where a table can be had, else the turn-points one with the reason in its note."""
     assert isinstance(rules, ThousandRules)
     if num_players != 2:
         why: str = Message("analysis.why.players", n=num_players)
         return TurnPointsEvaluator(rules, why)
+    from dicehall.thousand.solver import yard_table
     from dicehall.thousand.solver.bot import table_for
     from dicehall.thousand.solver.solve import SolveError
 
+    if yard_table.is_yard(rules):
+        return _yard_evaluator(rules)
     try:
         table = table_for(rules)
     except SolveError:
@@ -51,6 +58,20 @@ def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | TurnPoint
     except DicehallError as exc:
         return TurnPointsEvaluator(rules, exc.text)
     return WinEvaluator(rules, table)
+
+
+def _yard_evaluator(rules: ThousandRules) -> YardWinEvaluator | TurnPointsEvaluator:
+    """Yard-like rules: win % from yard's stored table, else the turn's points with how to make the table."""
+    from dicehall.thousand.solver import yard_table
+
+    try:
+        stored = yard_table.load_yard_table(rules)
+    except DicehallError as exc:
+        return TurnPointsEvaluator(rules, exc.text)
+    if stored is None:
+        _, hours, _ = yard_table.cost(rules)
+        return TurnPointsEvaluator(rules, Message("analysis.why.yard_unsolved", hours=round(hours, 1)))
+    return YardWinEvaluator(rules, stored)
 
 
 def _state(state: State[Any]) -> ThousandState:
@@ -147,6 +168,55 @@ class WinEvaluator:
 
     def roller(self, state: State[Any]) -> int:
         return _state(state).player
+
+
+class YardWinEvaluator(WinEvaluator):
+    """The chance to win (percent) from yard's stored table (:mod:`solver.yard_table`): the turn of (mover,
+    opponent, the opponent flagged to skip) played by :class:`yard_bot.YardTurn`, as ``bot:optimal`` plays it."""
+
+    def __init__(self, rules: ThousandRules, table: StoredYard) -> None:
+        self.rules = rules
+        self.yard = table
+        self.note = ""
+        self._yard_turns: dict[tuple[int, int, bool], YardTurn] = {}
+
+    def turn(self, state: ThousandState, seat: int) -> YardTurn:  # type: ignore[override]
+        key = position_of(self.yard, state, seat, 1 - seat)
+        tv = self._yard_turns.get(key)
+        if tv is None:
+            if len(self._yard_turns) > 256:
+                self._yard_turns.clear()
+            tv = self._yard_turns[key] = YardTurn(self.yard, *key)
+        return tv
+
+    def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
+        s = _state(state)
+        tv = self.turn(s, s.player)
+        t, n, r = s.turn_total, s.in_hand, s.free_rolls
+        out: list[tuple[Any, float]] = []
+        for action in s.legal_actions():
+            if action == ROLL:
+                out.append((action, 100.0 * (tv.hot_value(t, r) if s.hot_dice else tv.roll_value(t, n, r))))
+            elif action == BANK:
+                bank = tv.bank_value(t)
+                out.append((action, 100.0 * (bank if bank is not None else 0.0)))
+            else:
+                raise DicehallError(f"the solved table has no value for {action!r}")
+        return out
+
+    def chance_value(self, state: State[Any]) -> list[float]:
+        s = _state(state)
+        if s.roll_off_contenders:
+            return self.values(s)
+        tv = self.turn(s, s.player)
+        t, n, r = s.turn_total, s.in_hand, s.free_rolls
+        if s.rolls_this_turn == 0:
+            win = tv.start()
+        elif n == 5:  # hot dice or a pair re-roll: the forced roll of five
+            win = tv.hot_value(t, r)
+        else:
+            win = tv.roll_value(t, n, r)
+        return self._split(s.player, win)
 
 
 class TurnPointsEvaluator:

@@ -67,7 +67,6 @@ def table_for(rules: ThousandRules) -> Table:
     return found
 
 
-@register_bot("thousand", "optimal", Message("bot.thousand.optimal.doc"))
 class OptimalBot(ThousandBot):
     name = "optimal"
 
@@ -127,3 +126,22 @@ class OptimalBot(ThousandBot):
 register_playout(
     ThousandState, playout.play_out, agent_type=OptimalBot
 )  # against itself: the compiled kernel
+
+
+@register_bot("thousand", "optimal", Message("bot.thousand.optimal.doc"))
+def optimal_bot(rules: RuleSet) -> ThousandBot:
+    """``bot:optimal``: yard-like rules play from yard's stored table (:mod:`yard_table`, made by ``dicehall
+    solve thousand``), every other rule set from the classic model's table."""
+    assert isinstance(rules, ThousandRules)
+    from dicehall.thousand.solver import yard_table
+
+    if yard_table.is_yard(rules):
+        from dicehall.thousand.solver.yard_bot import KeptDecisions, YardTableBot
+
+        stored = yard_table.load_yard_table(rules)
+        if stored is None:
+            raise yard_table.missing(rules)
+        if stored.kept is None:
+            stored.kept = KeptDecisions()
+        return YardTableBot(stored, stored.kept)
+    return OptimalBot(rules)

@@ -90,6 +90,23 @@ def register_solve(app: typer.Typer) -> None:
             check_floor(floor)
         except DicehallError as exc:
             raise fail(exc) from None
+        from dicehall.thousand.solver import yard_table
+
+        if yard_table.is_yard(rules):  # yard's own model (solver/yard_cli.py)
+            from dicehall.thousand.solver.yard_cli import solve_yard
+
+            given = {"--plot": plot, "--policy": policy, "--export-compact": export_compact}
+            classic_only = [name for name, value in given.items() if value]
+            solve_yard(
+                rules,
+                floor,
+                tol,
+                fresh=fresh,
+                as_json=as_json,
+                threads=threads or None,
+                classic_only=classic_only,
+            )
+            return
         problems = unsupported(rules)
         if problems:  # before any progress bar: the refusal with the size and what a solve would need
             raise fail(refusal(rules, floor, problems))

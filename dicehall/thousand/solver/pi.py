@@ -40,7 +40,77 @@ class LevelResult(NamedTuple):
     converged: bool
 
 
-class _System:
+class RowSystem:
+    """``(I + Q) x = rhs`` with ``Q``'s rows in fixed slots laid out in Gauss–Seidel order (int32 columns, float64
+    chances), and the products GMRES needs: the residual, the preconditioner (one Gauss–Seidel sweep of the
+    fixed policy from zero) and ``(I + Q) M⁻¹ r`` in one pass. A model fills the rows (``start``, ``end``, ``cols``,
+    ``vals``, ``diag``, ``rhs``) from its exits and calls :meth:`split` after each build: classic's turn
+    (:class:`_System`, :func:`pi_kernel.exits`), yard's (``yard_pi``, ``yard_kernel.level_rows``)."""
+
+    def __init__(self, widths: npt.NDArray[np.int64], order_key: npt.NDArray[np.int64]) -> None:
+        """``widths``: the slots of each position's row; ``order_key``: higher first in the sweep (a bank raises a
+        score, so most successors come first)."""
+        self.n = len(widths)
+        self.order = np.argsort(-order_key, kind="stable").astype(np.int64)
+        # row slots laid out in that order: every pass over Q then reads it front to back
+        self.start = np.zeros(self.n, dtype=np.int64)
+        self.start[self.order[1:]] = np.cumsum(widths[self.order])[:-1]
+        self.capacity = int(widths.sum())
+        self.rank = np.empty(self.n, dtype=np.int64)
+        self.rank[self.order] = np.arange(self.n)
+        self.mid = np.zeros(self.n, dtype=np.int64)
+        self.cols = np.empty(self.capacity, dtype=np.int32)
+        self.vals = np.empty(self.capacity)
+        self.end = np.zeros(self.n, dtype=np.int64)
+        self.diag = np.zeros(self.n)
+        self.rhs = np.zeros(self.n)
+        self.tv = np.zeros(self.n)
+
+    def entries(self) -> int:
+        return int((self.end - self.start).sum())
+
+    def split(self) -> None:
+        """Each row's entries to earlier positions of the Gauss–Seidel order first (after every build)."""
+        pi_kernel.split_rows(self.rank, self.start, self.end, self.cols, self.vals, self.mid)
+
+    def _halves(self, pool: ThreadPoolExecutor | None, fn: Callable[[int, int], None]) -> None:
+        """``fn(a, b)`` over the rows, in two halves at once where there is a pool (the kernels release the GIL)."""
+        if pool is None:
+            fn(0, self.n)
+        else:
+            h = self.n // 2
+            list(pool.map(fn, (0, h), (h, self.n)))
+
+    def residual(self, x: Vec, pool: ThreadPoolExecutor | None = None) -> Vec:
+        """``rhs − (I + Q) x``."""
+        out = np.empty(self.n)
+
+        def part(a: int, b: int) -> None:
+            pi_kernel.matvec(x, self.order, self.start, self.end, self.cols, self.vals, self.diag, out, a, b)
+
+        self._halves(pool, part)
+        return self.rhs - out
+
+    def precond(self, r: Vec) -> Vec:
+        """``M⁻¹ r``: one Gauss–Seidel sweep of the fixed policy from zero."""
+        z = np.empty(self.n)
+        pi_kernel.gauss_seidel(r, self.order, self.start, self.mid, self.cols, self.vals, self.diag, z)
+        return z
+
+    def apply(self, r: Vec, pool: ThreadPoolExecutor | None = None) -> Vec:
+        """``(I + Q) M⁻¹ r`` in one pass over ``Q``."""
+        r = np.ascontiguousarray(r)
+        z = self.precond(r)
+        w = np.empty(self.n)
+
+        def part(a: int, b: int) -> None:
+            pi_kernel.later_part(r, z, self.order, self.mid, self.end, self.cols, self.vals, w, a, b)
+
+        self._halves(pool, part)
+        return w
+
+
+class _System(RowSystem):
     """The level's positions, their row slots and ``Q`` of the current policy."""
 
     def __init__(self, space: Space, level: Level) -> None:
@@ -51,7 +121,6 @@ class _System:
             sides.append((int(space.falls_of[mlo]), int(space.falls_of[olo]), mlo, mhi, olo, ohi, off))
             off += (mhi - mlo) * (ohi - olo)
         self.sides = np.array(sides, dtype=np.int64)
-        self.n = off
         widths = []
         order_key = []
         for _, _, mlo, mhi, olo, ohi, _ in sides:
@@ -60,31 +129,13 @@ class _System:
             sm = space.score_of[mlo:mhi][:, None]
             so = space.score_of[olo:ohi][None, :]
             order_key.append((sm + so).reshape(-1))
-        w = np.concatenate(widths)
-        # Gauss–Seidel order: higher score sums first (a bank raises a score)
-        self.order = np.argsort(-np.concatenate(order_key), kind="stable").astype(np.int64)
-        # row slots laid out in that order: every pass over Q then reads it front to back
-        self.start = np.zeros(self.n, dtype=np.int64)
-        self.start[self.order[1:]] = np.cumsum(w[self.order])[:-1]
-        self.capacity = int(w.sum())
-        self.rank = np.empty(self.n, dtype=np.int64)
-        self.rank[self.order] = np.arange(self.n)
-        self.mid = np.zeros(self.n, dtype=np.int64)
-        self.cols = np.empty(self.capacity, dtype=np.int32)
-        self.vals = np.empty(self.capacity)
-        self.end = np.zeros(self.n, dtype=np.int64)
-        self.diag = np.zeros(self.n)
-        self.rhs = np.zeros(self.n)
-        self.tv = np.zeros(self.n)
+        super().__init__(np.concatenate(widths), np.concatenate(order_key))
         # fingerprints of each row's policy (see pi_kernel.exits): a build keeps the rows whose policy is unchanged
         self.marks = np.zeros(self.n, dtype=np.int64)
         self.salt = np.random.default_rng(16).integers(
             np.iinfo(np.int64).min, np.iinfo(np.int64).max, (int(space.top.max()) + 1) * 6, dtype=np.int64
         )
         self.built = False
-
-    def entries(self) -> int:
-        return int((self.end - self.start).sum())
 
     def values(self, W: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """The level's part of ``W`` as a vector in the level's index."""
@@ -140,46 +191,6 @@ class _System:
         else:
             list(pool.map(run, jobs))
         self.built = True
-
-    def split(self) -> None:
-        """Each row's entries to earlier positions of the Gauss–Seidel order first (after every build)."""
-        pi_kernel.split_rows(self.rank, self.start, self.end, self.cols, self.vals, self.mid)
-
-    def _halves(self, pool: ThreadPoolExecutor | None, fn: Callable[[int, int], None]) -> None:
-        """``fn(a, b)`` over the rows, in two halves at once where there is a pool (the kernels release the GIL)."""
-        if pool is None:
-            fn(0, self.n)
-        else:
-            h = self.n // 2
-            list(pool.map(fn, (0, h), (h, self.n)))
-
-    def residual(self, x: Vec, pool: ThreadPoolExecutor | None = None) -> Vec:
-        """``rhs − (I + Q) x``."""
-        out = np.empty(self.n)
-
-        def part(a: int, b: int) -> None:
-            pi_kernel.matvec(x, self.order, self.start, self.end, self.cols, self.vals, self.diag, out, a, b)
-
-        self._halves(pool, part)
-        return self.rhs - out
-
-    def precond(self, r: Vec) -> Vec:
-        """``M⁻¹ r``: one Gauss–Seidel sweep of the fixed policy from zero."""
-        z = np.empty(self.n)
-        pi_kernel.gauss_seidel(r, self.order, self.start, self.mid, self.cols, self.vals, self.diag, z)
-        return z
-
-    def apply(self, r: Vec, pool: ThreadPoolExecutor | None = None) -> Vec:
-        """``(I + Q) M⁻¹ r`` in one pass over ``Q``."""
-        r = np.ascontiguousarray(r)
-        z = self.precond(r)
-        w = np.empty(self.n)
-
-        def part(a: int, b: int) -> None:
-            pi_kernel.later_part(r, z, self.order, self.mid, self.end, self.cols, self.vals, w, a, b)
-
-        self._halves(pool, part)
-        return w
 
 
 def warm_start(space: Space, level: Level, W: npt.NDArray[np.float64]) -> None:

@@ -19,8 +19,9 @@ positions: after a flagged opponent's skipped turn the mover moves again; if the
 opponent's flag is pending, both are spent and the opponent plays next.
 
 This is the model in Python, checked against the engine's own turns and transitions
-(``tests/thousand/test_solver_yard.py``); ``yard_kernel`` compiles it. ``build_space``, ``dicehall solve`` and
-``bot:optimal`` do not use it yet and still refuse yard (docs/thousand-solved.md, "Yard's model").
+(``tests/thousand/test_solver_yard.py``); ``yard_kernel`` compiles it. ``dicehall solve``, ``bot:optimal`` and the
+hints use it on yard-like rules (:mod:`yard_table`); ``build_space`` still refuses yard (docs/thousand-solved.md,
+"Yard's model").
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ exits: :func:`yard_kernel.level_rows`).
 Values are one vector ``V = [W.ravel(), F.ravel()]`` (:mod:`yard_space`: ``F`` the positions whose opponent is
 flagged to skip). A level holds the positions whose players have a given pair of fall counts, both flags; falls
 never go down, so a level reads only itself and the levels solved before it. Per level: the turn played greedily
-for ``V`` gives the linear system of that policy, solved by GMRES preconditioned with one Gauss–Seidel sweep
-(``pi_kernel``'s products, on this module's rows), until ``max |T(V) − V| <= tol``. The finished levels are kept
-in a checkpoint (resumable). Not wired into ``dicehall solve`` yet (docs/thousand-solved.md, "Yard's model").
+for ``V`` gives the linear system of that policy (:class:`pi.RowSystem` built from yard's exits), solved by GMRES
+preconditioned with one Gauss–Seidel sweep, until ``max |T(V) − V| <= tol``. The finished levels are kept in a
+checkpoint (resumable). ``dicehall solve thousand`` runs it on yard-like rules (:mod:`yard_cli`) and stores the
+table (:mod:`yard_table`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from dicehall.thousand.rules import ThousandRules
-from dicehall.thousand.solver import krylov, pi_kernel, yard_kernel
+from dicehall.thousand.solver import krylov, yard_kernel
+from dicehall.thousand.solver.pi import RowSystem
 from dicehall.thousand.solver.yard_space import YardSpace, build_yard_space, kernel_tables
 
 Vec = npt.NDArray[np.float64]
@@ -63,8 +65,9 @@ def yard_levels(space: YardSpace) -> list[list[Side]]:
     return out
 
 
-class _System:
-    """One level's positions, their row slots and the rows of the current policy (``pi._System``'s layout)."""
+class _System(RowSystem):
+    """One level's positions, their row slots and the rows of the current policy (:class:`pi.RowSystem`, built
+    from yard's exits)."""
 
     def __init__(self, space: YardSpace, sides: list[Side]) -> None:
         size = space.size
@@ -77,28 +80,10 @@ class _System:
             columns.append((s.flagged * half + o * size + m).reshape(-1))
             widths.append(np.repeat(space.limit_of[s.mlo : s.mhi] + 4, s.ohi - s.olo))
             keys.append((space.score_of[m] + space.score_of[o]).reshape(-1))
+        super().__init__(np.concatenate(widths), np.concatenate(keys))
         self.columns = np.concatenate(columns)
-        self.n = len(self.columns)
         self.local = np.full(2 * half, -1, dtype=np.int64)
         self.local[self.columns] = np.arange(self.n)
-        w = np.concatenate(widths)
-        # Gauss–Seidel order: higher score sums first (a bank raises a score)
-        self.order = np.argsort(-np.concatenate(keys), kind="stable").astype(np.int64)
-        self.start = np.zeros(self.n, dtype=np.int64)
-        self.start[self.order[1:]] = np.cumsum(w[self.order])[:-1]
-        self.rank = np.empty(self.n, dtype=np.int64)
-        self.rank[self.order] = np.arange(self.n)
-        capacity = int(w.sum())
-        self.cols = np.empty(capacity, dtype=np.int32)
-        self.vals = np.empty(capacity)
-        self.mid = np.zeros(self.n, dtype=np.int64)
-        self.end = np.zeros(self.n, dtype=np.int64)
-        self.diag = np.zeros(self.n)
-        self.rhs = np.zeros(self.n)
-        self.tv = np.zeros(self.n)
-
-    def entries(self) -> int:
-        return int((self.end - self.start).sum())
 
     def build(self, V: Vec, tables: tuple[object, ...], pool: ThreadPoolExecutor | None) -> None:
         jobs = [
@@ -119,39 +104,7 @@ class _System:
             run(jobs)
         else:
             list(pool.map(run, [jobs[k::2] for k in range(2)]))
-        pi_kernel.split_rows(self.rank, self.start, self.end, self.cols, self.vals, self.mid)
-
-    def _halves(self, pool: ThreadPoolExecutor | None, fn: Callable[[int, int], None]) -> None:
-        if pool is None:
-            fn(0, self.n)
-        else:
-            h = self.n // 2
-            list(pool.map(fn, (0, h), (h, self.n)))
-
-    def residual(self, x: Vec, pool: ThreadPoolExecutor | None) -> Vec:
-        out = np.empty(self.n)
-
-        def part(a: int, b: int) -> None:
-            pi_kernel.matvec(x, self.order, self.start, self.end, self.cols, self.vals, self.diag, out, a, b)
-
-        self._halves(pool, part)
-        return self.rhs - out
-
-    def precond(self, r: Vec) -> Vec:
-        z = np.empty(self.n)
-        pi_kernel.gauss_seidel(r, self.order, self.start, self.mid, self.cols, self.vals, self.diag, z)
-        return z
-
-    def apply(self, r: Vec, pool: ThreadPoolExecutor | None) -> Vec:
-        r = np.ascontiguousarray(r)
-        z = self.precond(r)
-        w = np.empty(self.n)
-
-        def part(a: int, b: int) -> None:
-            pi_kernel.later_part(r, z, self.order, self.mid, self.end, self.cols, self.vals, w, a, b)
-
-        self._halves(pool, part)
-        return w
+        self.split()
 
 
 def warm_start(space: YardSpace, sys_: _System, V: Vec) -> None:
