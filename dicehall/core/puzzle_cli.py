@@ -71,6 +71,42 @@ def solve(
         console.print()
 
 
+def from_my_games(
+    said: str,
+    none: str,
+    find: Callable[[Callable[[int, int], None]], tuple[list[Any], int]],
+    make: Callable[[list[Any]], PuzzleSet[Any]],
+) -> PuzzleSet[Any] | None:
+    """``--from-my-games``: the puzzles ``find(progress)`` finds in the kept games and how many games could give
+    them, said by the message ``said``; or None, said by ``none`` (why, and what to play), when there are none. A
+    bar shows the games being judged while any are (``progress(judged, to judge)``), at a terminal."""
+    from contextlib import ExitStack
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with ExitStack() as stack:
+        bar: list[tuple[Progress, Any]] = []
+
+        def progress(done: int, total: int) -> None:
+            if not console.is_terminal:  # (a bar that cannot redraw would only leave its lines behind)
+                return
+            if not bar:
+                columns = (TextColumn(tr("puzzle.cli.judging")), BarColumn(), MofNCompleteColumn())
+                shown = stack.enter_context(
+                    Progress(*columns, TimeElapsedColumn(), console=console, transient=True)
+                )
+                bar.append((shown, shown.add_task("judge", total=total)))
+            shown, task = bar[0]
+            shown.update(task, completed=done)
+
+        found, games = find(progress)
+    if not found:
+        console.print(escape(tr(none, games=games)), highlight=False)
+        return None
+    console.print(escape(tr(said, n=len(found), games=games)), highlight=False)
+    return make(found)
+
+
 def mine_with_progress(
     held: Callable[[Path, int], list[Any]],
     mine: Callable[..., int],
