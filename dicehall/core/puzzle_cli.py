@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -21,6 +21,8 @@ from dicehall.i18n.message import Message
 if TYPE_CHECKING:  # (imported when a command runs: every dicehall command registers these)
     from dicehall.core.puzzle_terminal import Present
     from dicehall.core.puzzles import PuzzleSet
+
+S = TypeVar("S", bound="PuzzleSet[Any]")
 
 COUNT = typer.Option(10, "--count", "-n", min=1, help="How many puzzles to play.")
 SEED = typer.Option(None, "--seed", help="Seed of the puzzles drawn (the same seed, the same puzzles).")
@@ -75,8 +77,8 @@ def from_my_games(
     said: str,
     none: str,
     find: Callable[[Callable[[int, int], None]], tuple[list[Any], int]],
-    make: Callable[[list[Any]], PuzzleSet[Any]],
-) -> PuzzleSet[Any] | None:
+    make: Callable[[list[Any]], S],
+) -> S | None:
     """``--from-my-games``: the puzzles ``find(progress)`` finds in the kept games and how many games could give
     them, said by the message ``said``; or None, said by ``none`` (why, and what to play), when there are none. A
     bar shows the games being judged while any are (``progress(judged, to judge)``), at a terminal."""

@@ -32,9 +32,7 @@ def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) 
     )
 
 
-def history_puzzles(
-    miner: Miner, progress: kept_puzzles.Progress | None = None
-) -> tuple[list[Puzzle], int]:
+def history_puzzles(miner: Miner, progress: kept_puzzles.Progress | None = None) -> tuple[list[Puzzle], int]:
     """The puzzles in the games kept at this terminal (``dicehall games``), each position once, and how many of
     those games could give puzzles (classic, two players). Not cached: the exact table judges a game in
     milliseconds (Clever's judging is cached, ``clever/found_puzzles.py``)."""

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from dicehall.cli import _register_games, app
 from dicehall.clever.found_puzzles import (
     history_puzzles,
     judge_fingerprint,
@@ -33,6 +32,7 @@ from dicehall.clever.puzzles import (
 )
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
+from dicehall.cli import _register_games, app
 from dicehall.core.found_puzzles import FOUND, Found
 from dicehall.core.history import keep
 from dicehall.core.record import GameRecord, replay
@@ -205,7 +205,9 @@ def test_the_terminal_offers_the_puzzles_of_your_own_solo_games(
     shutil.copytree(data, tmp_path / "data")  # judged already: the command reads what was found
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     res = runner.invoke(
-        app, ["--lang", lang, "puzzle", "clever", "--from-my-games", "--count", "1", "--seed", "1"], input="q\n"
+        app,
+        ["--lang", lang, "puzzle", "clever", "--from-my-games", "--count", "1", "--seed", "1"],
+        input="q\n",
     )
     assert res.exit_code == 0, res.output
     said = translator(lang)("puzzle.cli.clever.from_games", n=len(mine), games=2)
