@@ -9,11 +9,14 @@ misjudge tables of 2–4, docs/puzzles.md, "Clever"). The server finds them when
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import functools
+from collections.abc import Callable, Collection
+from pathlib import Path
 
 from dicehall.clever.puzzles import MINED_PLAYERS, Miner, Puzzle
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
+from dicehall.core import kept_puzzles
 from dicehall.core.found_puzzles import FOUND, Found, is_source, walk_record
 from dicehall.core.record import GameRecord
 
@@ -41,3 +44,27 @@ def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) 
 def mover(p: Puzzle) -> int:
     """The seat whose decision the puzzle is."""
     return p.state().current_player()
+
+
+def judge_fingerprint() -> str:
+    """What the judging depends on: the Clever package's code (the miner, the rules, the judges' bots) and the
+    solo network, so a kept game is judged again once any of them changes."""
+    here = Path(__file__).parent
+    return kept_puzzles.fingerprint([*here.rglob("*.py"), here / "data" / "master.npz"])
+
+
+def history_puzzles(
+    miner: Callable[[], Miner] = Miner, progress: kept_puzzles.Progress | None = None
+) -> tuple[list[Puzzle], int]:
+    """The puzzles in the games kept at this terminal (``dicehall games``), each position once, and how many of
+    those games could give puzzles (solo, the standard rules). Judging costs about 3 s a game, so what was found
+    is cached (:class:`dicehall.core.kept_puzzles.Cache`) and ``miner`` (it loads the network: seconds) is made
+    only when a game is to be judged."""
+    made = functools.cache(miner)
+    cache = kept_puzzles.Cache[Puzzle].named("clever", judge_fingerprint(), Puzzle.to_json, Puzzle.from_json)
+    return kept_puzzles.history_puzzles(
+        qualifies,
+        lambda record, seats: [f.puzzle for f in puzzles_in_record(record, seats, made())],
+        cache,
+        progress,
+    )

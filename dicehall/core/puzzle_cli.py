@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -21,6 +21,8 @@ from dicehall.i18n.message import Message
 if TYPE_CHECKING:  # (imported when a command runs: every dicehall command registers these)
     from dicehall.core.puzzle_terminal import Present
     from dicehall.core.puzzles import PuzzleSet
+
+S = TypeVar("S", bound="PuzzleSet[Any]")
 
 COUNT = typer.Option(10, "--count", "-n", min=1, help="How many puzzles to play.")
 SEED = typer.Option(None, "--seed", help="Seed of the puzzles drawn (the same seed, the same puzzles).")
@@ -69,6 +71,42 @@ def solve(
         raise fail(exc) from None
     except KeyboardInterrupt:
         console.print()
+
+
+def from_my_games(
+    said: str,
+    none: str,
+    find: Callable[[Callable[[int, int], None]], tuple[list[Any], int]],
+    make: Callable[[list[Any]], S],
+) -> S | None:
+    """``--from-my-games``: the puzzles ``find(progress)`` finds in the kept games and how many games could give
+    them, said by the message ``said``; or None, said by ``none`` (why, and what to play), when there are none. A
+    bar shows the games being judged while any are (``progress(judged, to judge)``), at a terminal."""
+    from contextlib import ExitStack
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with ExitStack() as stack:
+        bar: list[tuple[Progress, Any]] = []
+
+        def progress(done: int, total: int) -> None:
+            if not console.is_terminal:  # (a bar that cannot redraw would only leave its lines behind)
+                return
+            if not bar:
+                columns = (TextColumn(tr("puzzle.cli.judging")), BarColumn(), MofNCompleteColumn())
+                shown = stack.enter_context(
+                    Progress(*columns, TimeElapsedColumn(), console=console, transient=True)
+                )
+                bar.append((shown, shown.add_task("judge", total=total)))
+            shown, task = bar[0]
+            shown.update(task, completed=done)
+
+        found, games = find(progress)
+    if not found:
+        console.print(escape(tr(none, games=games)), highlight=False)
+        return None
+    console.print(escape(tr(said, n=len(found), games=games)), highlight=False)
+    return make(found)
 
 
 def mine_with_progress(

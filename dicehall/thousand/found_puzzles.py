@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from dicehall.core.errors import DicehallError
+from dicehall.core import kept_puzzles
 from dicehall.core.found_puzzles import FOUND, Found, is_source, walk_record
-from dicehall.core.history import history_files
 from dicehall.core.record import GameRecord
 from dicehall.thousand.puzzles import Miner, Puzzle, classic
 from dicehall.thousand.state import ThousandState
@@ -33,24 +32,12 @@ def puzzles_in_record(record: GameRecord, seats: Collection[int], miner: Miner) 
     )
 
 
-def people(record: GameRecord) -> list[int]:
-    """The seats people held in a game played at the terminal (bots' seats are named ``bot:NAME``)."""
-    return [i for i, p in enumerate(record.players) if not str(p.get("name", "")).startswith("bot:")]
-
-
-def history_puzzles(miner: Miner) -> tuple[list[Puzzle], int]:
+def history_puzzles(miner: Miner, progress: kept_puzzles.Progress | None = None) -> tuple[list[Puzzle], int]:
     """The puzzles in the games kept at this terminal (``dicehall games``), each position once, and how many of
-    those games could give puzzles (classic, two players). A file that does not read is passed over."""
-    found: dict[str, Puzzle] = {}
-    games = 0
-    for path in history_files():
-        try:
-            record = GameRecord.load(path)
-        except DicehallError:
-            continue
-        if not qualifies(record):
-            continue
-        games += 1
-        for f in puzzles_in_record(record, people(record), miner):
-            found.setdefault(f.puzzle.key, f.puzzle)
-    return list(found.values()), games
+    those games could give puzzles (classic, two players). Not cached: the exact table judges a game in
+    milliseconds (Clever's judging is cached, ``clever/found_puzzles.py``)."""
+    return kept_puzzles.history_puzzles(
+        qualifies,
+        lambda record, seats: [f.puzzle for f in puzzles_in_record(record, seats, miner)],
+        progress=progress,
+    )

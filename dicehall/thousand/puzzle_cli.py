@@ -6,11 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.markup import escape
 
 from dicehall.core import puzzle_cli as shared
-from dicehall.core.cli_options import console
-from dicehall.i18n import tr
 from dicehall.thousand import puzzles
 
 if TYPE_CHECKING:
@@ -60,9 +57,9 @@ def _from_my_games() -> PuzzleSet | None:
     from dicehall.thousand.found_puzzles import history_puzzles
     from dicehall.thousand.puzzle_play import PuzzleSet
 
-    found, games = history_puzzles(puzzles.Miner())
-    if not found:
-        console.print(escape(tr("puzzle.cli.from_games_none", games=games)), highlight=False)
-        return None
-    console.print(escape(tr("puzzle.cli.from_games", n=len(found), games=games)), highlight=False)
-    return PuzzleSet(found)
+    return shared.from_my_games(
+        "puzzle.cli.from_games",
+        "puzzle.cli.from_games_none",
+        lambda progress: history_puzzles(puzzles.Miner(), progress),
+        PuzzleSet,
+    )

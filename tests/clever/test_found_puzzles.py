@@ -4,11 +4,23 @@ finds at the person's decisions (clever/found_puzzles.py)."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
-from dicehall.clever.found_puzzles import mover, puzzles_in_record, qualifies, standard
+from dicehall.clever.found_puzzles import (
+    history_puzzles,
+    judge_fingerprint,
+    mover,
+    puzzles_in_record,
+    qualifies,
+    standard,
+)
 from dicehall.clever.puzzles import (
     MINED_PLAYERS,
     SHIPPED,
@@ -20,13 +32,18 @@ from dicehall.clever.puzzles import (
 )
 from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
+from dicehall.cli import _register_games, app
 from dicehall.core.found_puzzles import FOUND, Found
+from dicehall.core.history import keep
 from dicehall.core.record import GameRecord, replay
 from dicehall.core.rng import game_rng
+from dicehall.i18n import translator
 
 SEED = 11
 GAMES = (1, 2, 3)
 """Seeded solo games of 1 to 3 puzzles (bot:master twice, bot:random once): a few seconds each."""
+_register_games()
+runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +134,82 @@ def test_the_miner_walking_its_games_through_play_still_finds_the_shipped_batchs
     assert header is not None and header["seed"] == 0 and shipped[0].game == 0
     first = [p for p in shipped if p.game == 0]
     assert first and list(miner.game(0, 0)) == first
+
+
+# -- at the terminal: dicehall puzzle clever --from-my-games -----------------------------------------------------
+def _kept(record: GameRecord, name: str) -> GameRecord:
+    record = dataclasses.replace(record, players=[{"name": name} for _ in record.players])
+    keep(record)
+    return record
+
+
+def _never() -> Miner:
+    raise AssertionError("a game already judged was judged again")
+
+
+@pytest.fixture(scope="module")
+def kept_games(
+    miner: Miner, recorded: dict[int, GameRecord], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Path, list[Puzzle]]]:
+    """A data directory whose history keeps Ann's solo game 1, a bot's solo game, Ann's game at a table and Ann's
+    game under other rules, judged once (the cache filled); and the puzzles of Ann's decisions in game 1."""
+    data = tmp_path_factory.mktemp("data")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_DATA_HOME", str(data))
+        _kept(recorded[1], "Ann")
+        _kept(recorded[3], "bot:master")  # no person at the table: no puzzle of anyone's
+        _kept(dataclasses.replace(recorded[2], players=[{"name": "Ann"}, {"name": "bot:expert"}]), "Ann")
+        _kept(_recorded(miner, 2, rules=CleverRules.from_preset("no-fallback", {})), "Ann")
+        judged: list[tuple[int, int]] = []
+        mine, games = history_puzzles(lambda: miner, lambda done, total: judged.append((done, total)))
+        assert judged == [(0, 2), (1, 2), (2, 2)]  # the two standard solo games, each judged once
+        yield data, mine
+    assert games == 2
+
+
+def test_the_kept_solo_games_give_the_persons_puzzles_judged_once(
+    kept_games: tuple[Path, list[Puzzle]],
+    found: dict[int, list[Found[Puzzle]]],
+    miner: Miner,
+    recorded: dict[int, GameRecord],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data, mine = kept_games
+    ann = [f.puzzle for f in found[1]]
+    assert ann and mine == ann
+    shutil.copytree(data, tmp_path / "data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    judged: list[tuple[int, int]] = []
+    assert history_puzzles(_never, lambda d, t: judged.append((d, t))) == (ann, 2) and not judged
+    # a kept game that changes (here: resigned after its first puzzle) is judged again, the old entry forgotten
+    cut = _recorded(miner, 1, resign_at=found[1][0].step + 1)
+    _kept(dataclasses.replace(cut, game_id=recorded[1].game_id), "Ann")  # the same game, kept in its file
+    assert history_puzzles(lambda: miner, lambda d, t: judged.append((d, t))) == (ann[:1], 2)
+    assert judged == [(0, 1), (1, 1)]
+    cache = json.loads((tmp_path / "data" / "dicehall" / "found-puzzles-clever.json").read_text())
+    assert len(cache["games"]) == 2 and cache["judge"] == judge_fingerprint()
+    assert sorted(len(v) for v in cache["games"].values()) == [0, 1]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "pl"])
+def test_the_terminal_offers_the_puzzles_of_your_own_solo_games(
+    lang: str, kept_games: tuple[Path, list[Puzzle]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "empty"))
+    none = runner.invoke(app, ["--lang", lang, "puzzle", "clever", "--from-my-games"], input="q\n")
+    assert none.exit_code == 0, none.output
+    assert " ".join(none.output.split()) == translator(lang)("puzzle.cli.clever.from_games_none", games=0)
+    assert all(len(line) <= 80 for line in none.output.splitlines()), none.output
+    data, mine = kept_games
+    shutil.copytree(data, tmp_path / "data")  # judged already: the command reads what was found
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    res = runner.invoke(
+        app,
+        ["--lang", lang, "puzzle", "clever", "--from-my-games", "--count", "1", "--seed", "1"],
+        input="q\n",
+    )
+    assert res.exit_code == 0, res.output
+    said = translator(lang)("puzzle.cli.clever.from_games", n=len(mine), games=2)
+    assert " ".join(res.output.split()).startswith(said), res.output  # (the line wrapped at 80 columns)
+    assert all(len(line) <= 80 for line in res.output.splitlines() if " > " not in line), res.output
