@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from dicehall.i18n import reset_language
+from dicehall.i18n.cli import start_invocation
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -44,5 +45,7 @@ def _english_unless_asked(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
     reset_language()
+    start_invocation()  # a `dicehall --lang X …` run by an earlier test must not choose this test's language
     yield
     reset_language()
+    start_invocation()
