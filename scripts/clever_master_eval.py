@@ -1,10 +1,11 @@
 """bot:master on held-out solo games: figures per setting and paired differences (docs/clever-training.md).
 
 Usage: python scripts/clever_master_eval.py [--weights A.npz,B.npz] [--games 1000] [--seed 2029]
-           [--lookahead off,24:3:2,24:3:2:all] [--json OUT]
+           [--lookahead off,24:3:2,24:3:2:all,24:3:2:low=0.5:wide=9/4/2] [--json OUT]
 
 Every combination of weights and look-ahead (ROLLS:MARGIN:WIDTH[:all], or off) plays the same games; the first one is
-the reference of the paired differences. ``package`` names the shipped weights.
+the reference of the paired differences (the mean's with a normal 95 % interval; p10's and the worst tenth's
+with a paired bootstrap). ``package`` names the shipped weights.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ sys.path.insert(
     0, str(Path(__file__).resolve().parents[1])
 )  # the repository root, for tools/ (not installed)
 
-from tools.master_eval import master_agent, paired, parse_lookahead, solo_games, summary
+from tools.master_eval import master_agent, paired, paired_tail, parse_lookahead, solo_games, summary
 
 
 def main() -> None:
@@ -41,6 +42,7 @@ def main() -> None:
                 reference = scores
             else:
                 row["diff"], row["diff_ci95"] = (round(v, 2) for v in paired(scores, reference))
+                row["tail_diff"] = paired_tail(scores, reference)
             rows.append(row)
             print(json.dumps(row), flush=True)
     if args.json:
