@@ -24,7 +24,7 @@ AREAS = ("yellow", "blue", "green", "orange", "purple")
 
 
 def parse_lookahead(text: str) -> Lookahead | None:
-    """``ROLLS:MARGIN:WIDTH[:all][:low=B][:wide=MARGIN/WIDTH[/ROUNDS]]`` as the scripts take it, or ``off``
+    """``ROLLS:MARGIN:WIDTH[:all][:low=B[/ROUNDS]][:wide=MARGIN/WIDTH[/ROUNDS]][:risk=K]`` as the scripts take it, or ``off``
     (``low`` and ``wide``: the low-tail corrections of :class:`Lookahead`)."""
     if text == "off":
         return None
@@ -32,7 +32,10 @@ def parse_lookahead(text: str) -> Lookahead | None:
     extra: dict[str, float | int] = {}
     for item in rest:
         if item.startswith("low="):
-            extra["low"] = float(item[4:])
+            b, *r = item[4:].split("/")
+            extra.update(low=float(b), low_rounds=int(r[0]) if r else 0)
+        elif item.startswith("risk="):
+            extra["risk"] = float(item[5:])
         elif item.startswith("wide="):
             m, w, *r = item[5:].split("/")
             extra.update(wide_margin=float(m), wide_width=int(w), wide_rounds=int(r[0]) if r else 0)

@@ -82,7 +82,8 @@ class Lookahead:
     point of the lowest area ``low`` points more while the game goes on (as if ``low`` more foxes were to come);
     ``wide_width`` > 0 widens the look-ahead to ``wide_margin`` points and ``wide_width`` candidates, every roll,
     where the fox product is at stake (a close candidate ends with other fox points), with at most
-    ``wide_rounds`` rounds left (0: any)."""
+    ``wide_rounds`` rounds left (0: any); ``low_rounds`` limits the bonus the same way; ``risk`` takes that many
+    times the mean shortfall below the mean off a looked-at candidate's value."""
 
     rolls: int = 24
     margin: float = 3.0
@@ -92,12 +93,16 @@ class Lookahead:
     wide_margin: float = 0.0
     wide_width: int = 0
     wide_rounds: int = 0
+    low_rounds: int = 0
+    risk: float = 0.0
 
     def __post_init__(self) -> None:
         if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
             raise ValueError("look-ahead: rolls a positive multiple of 6, margin and width not negative")
-        if self.wide_margin < 0 or self.wide_width < 0 or self.wide_rounds < 0:
-            raise ValueError("look-ahead: the wide margin, width and rounds not negative")
+        if min(self.wide_margin, self.wide_width, self.wide_rounds, self.low_rounds, self.risk) < 0:
+            raise ValueError(
+                "look-ahead: the wide margin, width and rounds, the low rounds and risk not negative"
+            )
 
     @cached_property
     def table(self) -> np.ndarray:
@@ -110,6 +115,8 @@ class Lookahead:
         out[SR.TAIL_MARGIN] = self.wide_margin / net.SCALE
         out[SR.TAIL_WIDTH] = self.wide_width
         out[SR.TAIL_ROUNDS] = self.wide_rounds
+        out[SR.TAIL_LOW_ROUNDS] = self.low_rounds
+        out[SR.TAIL_RISK] = self.risk
         return out
 
     def args(self) -> tuple[np.ndarray, float, int, bool, np.ndarray]:

@@ -46,7 +46,7 @@ def test_the_low_bonus_is_the_lowest_area_of_each_afterstate_the_game_goes_on_fr
         g = B.from_state(state)
         k = net.afterstate_values(g, 0, *w, out, values)
         plain = values[:k].copy()
-        SR.add_low_bonus(g, 0, out, values, k, 0.25)
+        SR.add_low_bonus(g, 0, out, values, k, 0.25, 0)
         for i, action in enumerate(out[:k].tolist()):
             child = state.child(action)
             expected = 0.0 if child.is_terminal() else 0.25 * _lowest(child)
@@ -67,7 +67,7 @@ def test_the_bonus_of_a_hand_made_sheet() -> None:
     out, values = net.decision_scratch()
     k = K.legal(g, out)
     values[:k] = 0.0
-    SR.add_low_bonus(g, 0, out, values, k, 1.0)
+    SR.add_low_bonus(g, 0, out, values, k, 1.0, 0)
     by_action = {s.action_to_string(a): v for a, v in zip(out[:k].tolist(), values[:k], strict=True)}
     assert by_action["O:O"] == by_action["reroll"] == 3.0  # green stays the lowest
     assert by_action["G:G"] == 6.0  # green's third cross: 6 points, still the lowest
@@ -113,3 +113,32 @@ def test_the_scripts_read_the_corrections() -> None:
     with pytest.raises(ValueError, match="unknown"):
         parse_lookahead("24:3:2:deep")
 
+
+def test_the_risk_term_is_the_mean_shortfall_below_the_mean_over_the_rolls() -> None:
+    w = load_weights()[0]
+    rolls = Lookahead().table
+    out, values = net.decision_scratch()
+    keys = np.zeros(6)
+    checked = 0
+    for state in _decisions(7, 60):
+        g = B.from_state(state)
+        for action in state.legal_actions():
+            h = g.copy()
+            K.apply(h, action)
+            if not SR.leads_to_roll(action, h, 0, False):
+                continue
+            seen = []
+            for r in range(rolls.shape[0]):
+                rolled = h.copy()
+                K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
+                seen.append(net.best_value(rolled, 0, *w, out, values))
+            mean = float(np.mean(seen))
+            shortfall = float(np.mean([max(mean - v, 0.0) for v in seen]))
+            tail = Lookahead(risk=0.5).tail
+            assert SR.next_roll_value(h, 0, rolls, *w, tail) == pytest.approx(
+                mean - 0.5 * shortfall, abs=1e-12
+            )
+            assert SR.next_roll_value(h, 0, rolls, *w, SR.TAIL_OFF) == pytest.approx(mean, abs=1e-12)
+            checked += shortfall > 0
+            break
+    assert checked > 5

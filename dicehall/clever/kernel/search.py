@@ -22,7 +22,19 @@ from __future__ import annotations
 import numpy as np
 
 from dicehall.clever.kernel import rules as K
-from dicehall.clever.kernel.layout import ACTIVE, FOX, PHASE, ROLLS, ROUND, ROUNDS, SHEETS, SIZE, STRIDE, N, njit
+from dicehall.clever.kernel.layout import (
+    ACTIVE,
+    FOX,
+    PHASE,
+    ROLLS,
+    ROUND,
+    ROUNDS,
+    SHEETS,
+    SIZE,
+    STRIDE,
+    N,
+    njit,
+)
 from dicehall.clever.kernel.net import (
     afterstate_values,
     best_value,
@@ -33,9 +45,9 @@ from dicehall.clever.kernel.net import (
 from dicehall.core.game import CHANCE, TERMINAL
 
 # the ``tail`` array: [low bonus (value units per point of the lowest area), wide margin (value units), wide
-# width, at most this many rounds left (0: any)]
-TAIL_LOW, TAIL_MARGIN, TAIL_WIDTH, TAIL_ROUNDS = 0, 1, 2, 3
-TAIL_OFF = np.zeros(4)
+# width, at most this many rounds left for the widening (0: any), the same for the low bonus, risk]
+TAIL_LOW, TAIL_MARGIN, TAIL_WIDTH, TAIL_ROUNDS, TAIL_LOW_ROUNDS, TAIL_RISK = 0, 1, 2, 3, 4, 5
+TAIL_OFF = np.zeros(6)
 
 
 def roll_table(count: int, seed: int = 12) -> np.ndarray:
@@ -58,24 +70,29 @@ def next_roll_value(
     b2: np.ndarray,
     w3: np.ndarray,
     b3: np.ndarray,
-    low: float,
+    tail: np.ndarray,
 ) -> float:
     """Mean over ``rolls`` of the best afterstate value ``p`` reaches by the decision after the roll at ``h``
-    (each value with the lowest-area bonus ``low``, :func:`add_low_bonus`)."""
+    (each value with the lowest-area bonus of ``tail``, :func:`add_low_bonus`), less ``tail``'s risk times the
+    mean shortfall below that mean."""
     out, values = decision_scratch()
     rolled = np.empty(SIZE, np.int64)
     keys = np.zeros(6)
-    acc = 0.0
+    low, low_rounds, risk = tail[TAIL_LOW], int(tail[TAIL_LOW_ROUNDS]), tail[TAIL_RISK]
+    seen = np.empty(rolls.shape[0])
     for r in range(rolls.shape[0]):
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
         if low == 0.0:
-            acc += best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
+            seen[r] = best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
         else:
             k = afterstate_values(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
-            add_low_bonus(rolled, p, out, values, k, low)
-            acc += values[first_best(values, k)]
-    return float(acc / rolls.shape[0])
+            add_low_bonus(rolled, p, out, values, k, low, low_rounds)
+            seen[r] = values[first_best(values, k)]
+    mean = seen.mean()
+    if risk == 0.0:
+        return float(mean)
+    return float(mean - risk * np.maximum(mean - seen, 0.0).mean())
 
 
 @njit
@@ -88,14 +105,16 @@ def lowest_area(g: np.ndarray, p: int) -> int:
 
 
 @njit
-def add_low_bonus(g: np.ndarray, p: int, out: np.ndarray, values: np.ndarray, k: int, low: float) -> None:
+def add_low_bonus(
+    g: np.ndarray, p: int, out: np.ndarray, values: np.ndarray, k: int, low: float, rounds: int
+) -> None:
     """Add ``low`` × the lowest area's points to the values of the ``k`` afterstates of ``out`` at ``g`` that the
-    game goes on from (a finished game's value is its score)."""
+    game goes on from (a finished game's value is its score) with at most ``rounds`` rounds left (0: any)."""
     h = np.empty(SIZE, np.int64)
     for i in range(k):
         h[:] = g
         K.apply(h, out[i])
-        if h[PHASE] != K.PH_OVER:
+        if h[PHASE] != K.PH_OVER and (rounds <= 0 or h[ROUNDS] - h[ROUND] + 1 <= rounds):
             values[i] += low * lowest_area(h, p)
 
 
@@ -152,7 +171,7 @@ def choose_search(
     k = afterstate_values(g, p, w1, b1, w2, b2, w3, b3, out, values)
     low = tail[TAIL_LOW]
     if low != 0.0 and k > 1:
-        add_low_bonus(g, p, out, values, k, low)
+        add_low_bonus(g, p, out, values, k, low, int(tail[TAIL_LOW_ROUNDS]))
     best = first_best(values, k)
     if k == 1 or width <= 0:
         return best
@@ -173,7 +192,7 @@ def choose_search(
         h[:] = g
         K.apply(h, out[i])
         if leads_to_roll(out[i], h, p, every_roll):
-            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3, low)
+            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3, tail)
             looked += 1
     if looked == 0:
         return best
