@@ -79,17 +79,21 @@ def next_roll_value(
     rolled = np.empty(SIZE, np.int64)
     keys = np.zeros(6)
     low, low_rounds, risk = tail[TAIL_LOW], int(tail[TAIL_LOW_ROUNDS]), tail[TAIL_RISK]
-    seen = np.empty(rolls.shape[0])
+    seen = np.empty(rolls.shape[0] if risk != 0.0 else 0)  # kept only for the risk term
+    acc = 0.0
     for r in range(rolls.shape[0]):
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
         if low == 0.0:
-            seen[r] = best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
+            v = best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
         else:
             k = afterstate_values(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
             add_low_bonus(rolled, p, out, values, k, low, low_rounds)
-            seen[r] = values[first_best(values, k)]
-    mean = seen.mean()
+            v = values[first_best(values, k)]
+        acc += v
+        if risk != 0.0:
+            seen[r] = v
+    mean = acc / rolls.shape[0]
     if risk == 0.0:
         return float(mean)
     return float(mean - risk * np.maximum(mean - seen, 0.0).mean())
