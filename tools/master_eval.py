@@ -110,7 +110,8 @@ def paired_tail(a: np.ndarray, b: np.ndarray, resamples: int = 2000, seed: int =
 
 
 def _worst_tenths(x: np.ndarray) -> np.ndarray:
-    return np.sort(x, axis=-1)[:, : max(1, x.shape[-1] // 10)].mean(axis=-1)
+    """Each row's worst-tenth mean."""
+    return np.asarray(np.sort(x, axis=-1)[:, : max(1, x.shape[-1] // 10)].mean(axis=-1), np.float64)
 
 
 def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:

@@ -15,7 +15,7 @@ from dicehall.clever.rules import CleverRules
 from dicehall.clever.state import CleverState
 from dicehall.core.rng import seeded_rng
 from tests.clever.helpers import mark, new, roll
-from tools.master_eval import parse_lookahead
+from tools.master_eval import paired_tail, parse_lookahead, worst_tenth
 
 
 def _decisions(seed: int, count: int) -> list[CleverState]:
@@ -142,3 +142,13 @@ def test_the_risk_term_is_the_mean_shortfall_below_the_mean_over_the_rolls() -> 
             checked += shortfall > 0
             break
     assert checked > 5
+
+
+def test_the_tail_figures_of_the_eval_script() -> None:
+    scores = np.arange(100, 300, dtype=float)  # 200 games: the worst tenth is 100..119
+    assert worst_tenth(scores) == pytest.approx(109.5)
+    shifted = paired_tail(scores + 3.0, scores)  # every game 3 points better on the same dice
+    assert shifted == {"p10": [3.0, 3.0, 3.0], "worst_tenth": [3.0, 3.0, 3.0]}
+    best_only = scores.copy()
+    best_only[-20:] += 50.0  # only the best tenth moves: the tail does not
+    assert paired_tail(best_only, scores)["worst_tenth"][0] == 0.0
