@@ -65,8 +65,7 @@ def clairvoyant(seed: int, weights: list[np.ndarray]) -> int:
 def plain(seed: int, weights: list[np.ndarray], lookahead: bool) -> int:
     g, rng = _new(), seeded_rng(seed)
     if lookahead:
-        rolls, margin, width, every = LOOKAHEAD.args()
-        SR.play_search(g, rng, *weights, rolls, margin, width, every)
+        SR.play_search(g, rng, *weights, *LOOKAHEAD.args())
     else:
         net.play_greedy(g, rng, *weights)
     return int(K.total(g, 0))

@@ -24,11 +24,24 @@ AREAS = ("yellow", "blue", "green", "orange", "purple")
 
 
 def parse_lookahead(text: str) -> Lookahead | None:
-    """``ROLLS:MARGIN:WIDTH[:all]`` as the scripts take it, or ``off``."""
+    """``ROLLS:MARGIN:WIDTH[:all][:low=B[/ROUNDS]][:wide=MARGIN/WIDTH[/ROUNDS]][:risk=K]`` as the scripts take it, or ``off``
+    (``low`` and ``wide``: the low-tail corrections of :class:`Lookahead`)."""
     if text == "off":
         return None
-    rolls, margin, width, *every = text.split(":")
-    return Lookahead(int(rolls), float(margin), int(width), every == ["all"])
+    rolls, margin, width, *rest = text.split(":")
+    extra: dict[str, float | int] = {}
+    for item in rest:
+        if item.startswith("low="):
+            b, *r = item[4:].split("/")
+            extra.update(low=float(b), low_rounds=int(r[0]) if r else 0)
+        elif item.startswith("risk="):
+            extra["risk"] = float(item[5:])
+        elif item.startswith("wide="):
+            m, w, *r = item[5:].split("/")
+            extra.update(wide_margin=float(m), wide_width=int(w), wide_rounds=int(r[0]) if r else 0)
+        elif item != "all":
+            raise ValueError(f"unknown look-ahead option {item!r}")
+    return Lookahead(int(rolls), float(margin), int(width), "all" in rest, **extra)  # type: ignore[arg-type]
 
 
 def master_agent(weights: str, lookahead: Lookahead | None) -> MasterAgent:
@@ -69,12 +82,36 @@ def summary(scores: np.ndarray, stats: dict[str, np.ndarray], ms: float) -> dict
         "p10": round(float(np.percentile(scores, 10)), 1),
         "p50": round(float(np.percentile(scores, 50)), 1),
         "p90": round(float(np.percentile(scores, 90)), 1),
+        "worst_tenth": round(float(worst_tenth(scores)), 2),
         "ms_per_game": round(ms, 2),
     }
     for key in (*AREAS, "foxes", "fox_points"):
         if key in stats:
             out[key] = round(float(stats[key].mean()), 2)
     return out
+
+
+def worst_tenth(scores: np.ndarray) -> float:
+    """The mean of the lowest tenth of the scores (at least one game)."""
+    return float(np.sort(scores)[: max(1, len(scores) // 10)].mean())
+
+
+def paired_tail(a: np.ndarray, b: np.ndarray, resamples: int = 2000, seed: int = 0) -> dict[str, list[float]]:
+    """Differences ``a`` − ``b`` of p10 and of the worst tenth's mean over the same games, with 95 % intervals
+    from a paired bootstrap (the games resampled together)."""
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(a), (resamples, len(a)))
+    out = {}
+    for name, stat in (("p10", lambda x: np.percentile(x, 10, axis=-1)), ("worst_tenth", _worst_tenths)):
+        d = stat(a[idx]) - stat(b[idx])
+        point = float(stat(a[None])[0] - stat(b[None])[0])
+        out[name] = [round(point, 2), *(round(float(v), 2) for v in np.percentile(d, [2.5, 97.5]))]
+    return out
+
+
+def _worst_tenths(x: np.ndarray) -> np.ndarray:
+    """Each row's worst-tenth mean."""
+    return np.asarray(np.sort(x, axis=-1)[:, : max(1, x.shape[-1] // 10)].mean(axis=-1), np.float64)
 
 
 def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:

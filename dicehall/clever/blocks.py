@@ -15,6 +15,7 @@ from dicehall.clever import actions as A
 from dicehall.clever.kernel import block as KB
 from dicehall.clever.kernel import bridge as B
 from dicehall.clever.kernel import pcg
+from dicehall.clever.kernel import search as SR
 from dicehall.clever.rules import CleverRules
 from dicehall.core.agents import seat_names
 from dicehall.core.game import CHANCE
@@ -29,7 +30,7 @@ _NO_ROLLS = np.zeros((6, 6), np.int64)
 def play(
     job: SimulationJob,
     indices: range,
-    master: tuple[list[np.ndarray], tuple[np.ndarray, float, int, bool] | None] | None = None,
+    master: tuple[list[np.ndarray], tuple[np.ndarray, float, int, bool, np.ndarray] | None] | None = None,
 ) -> OutcomeBlock:
     """The games ``indices`` of ``job`` with every seat ``bot:random``, or with ``master`` = (weights, look-ahead
     arguments or None) every seat ``bot:master``."""
@@ -46,9 +47,9 @@ def play(
     codes = np.zeros((rows, width), np.int64)
     steps = np.zeros(rows, np.int64)
     if master is None:
-        kind, net, look = KB.RANDOM, list(_NO_NET), (_NO_ROLLS, 0.0, 0, False)
+        kind, net, look = KB.RANDOM, list(_NO_NET), (_NO_ROLLS, 0.0, 0, False, SR.TAIL_OFF)
     else:
-        kind, net, look = KB.MASTER, master[0], master[1] or (_NO_ROLLS, 0.0, 0, False)
+        kind, net, look = KB.MASTER, master[0], master[1] or (_NO_ROLLS, 0.0, 0, False, SR.TAIL_OFF)
     w1, b1, w2, b2, w3, b3 = net
     KB.play_block(
         kind,

@@ -76,24 +76,52 @@ def load_weights(
 @dataclasses.dataclass(frozen=True)
 class Lookahead:
     """The next-roll look-ahead: ``rolls`` sampled rolls (a multiple of 6), for the candidates leading to a roll
-    of the same turn whose plain value is within ``margin`` points of the best, at most ``width`` of them."""
+    of the same turn whose plain value is within ``margin`` points of the best, at most ``width`` of them.
+
+    The low-tail corrections (off by default; docs/clever-training.md, "The low tail"): ``low`` values every
+    point of the lowest area ``low`` points more while the game goes on (as if ``low`` more foxes were to come);
+    ``wide_width`` > 0 widens the look-ahead to ``wide_margin`` points and ``wide_width`` candidates, every roll,
+    where the fox product is at stake (a close candidate ends with other fox points), with at most
+    ``wide_rounds`` rounds left (0: any); ``low_rounds`` limits the bonus the same way; ``risk`` takes that many
+    times the mean shortfall below the mean off a looked-at candidate's value."""
 
     rolls: int = 24
     margin: float = 3.0
     width: int = 2
     every_roll: bool = False  # also the first roll of a turn and the solo passive roll
+    low: float = 0.0
+    wide_margin: float = 0.0
+    wide_width: int = 0
+    wide_rounds: int = 0
+    low_rounds: int = 0
+    risk: float = 0.0
 
     def __post_init__(self) -> None:
         if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
             raise ValueError("look-ahead: rolls a positive multiple of 6, margin and width not negative")
+        if min(self.wide_margin, self.wide_width, self.wide_rounds, self.low_rounds, self.risk) < 0:
+            raise ValueError(
+                "look-ahead: the wide margin, width and rounds, the low rounds and risk not negative"
+            )
 
     @cached_property
     def table(self) -> np.ndarray:
         return SR.roll_table(self.rolls)
 
-    def args(self) -> tuple[np.ndarray, float, int, bool]:
-        """The kernel's arguments (the margin in value units)."""
-        return self.table, self.margin / net.SCALE, self.width, self.every_roll
+    @cached_property
+    def tail(self) -> np.ndarray:
+        out = SR.TAIL_OFF.copy()
+        out[SR.TAIL_LOW] = self.low / net.SCALE
+        out[SR.TAIL_MARGIN] = self.wide_margin / net.SCALE
+        out[SR.TAIL_WIDTH] = self.wide_width
+        out[SR.TAIL_ROUNDS] = self.wide_rounds
+        out[SR.TAIL_LOW_ROUNDS] = self.low_rounds
+        out[SR.TAIL_RISK] = self.risk
+        return out
+
+    def args(self) -> tuple[np.ndarray, float, int, bool, np.ndarray]:
+        """The kernel's arguments (margins and the bonus in value units)."""
+        return self.table, self.margin / net.SCALE, self.width, self.every_roll, self.tail
 
 
 LOOKAHEAD = Lookahead()  # what bot:master plays with (figures in docs/clever-training.md)
@@ -142,8 +170,7 @@ class MasterAgent(Agent):
             return self.values(state)
         g = B.from_state(state)
         w1, b1, w2, b2, w3, b3 = self.weights_for(state.num_players)
-        rolls, margin, width, every = self.lookahead.args()
-        SR.choose_search(g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width, every)
+        SR.choose_search(g, w1, b1, w2, b2, w3, b3, self._out, self._values, *self.lookahead.args())
         k = K.legal(g, self._out)
         return [(int(self._out[i]), float(self._values[i] * net.SCALE)) for i in range(k)]
 
@@ -156,10 +183,7 @@ class MasterAgent(Agent):
         w1, b1, w2, b2, w3, b3 = self.weights_for(state.num_players)
         if self.lookahead is None:
             return int(self._out[net.choose(g, w1, b1, w2, b2, w3, b3, self._out, self._values)])
-        rolls, margin, width, every = self.lookahead.args()
-        pick = SR.choose_search(
-            g, w1, b1, w2, b2, w3, b3, self._out, self._values, rolls, margin, width, every
-        )
+        pick = SR.choose_search(g, w1, b1, w2, b2, w3, b3, self._out, self._values, *self.lookahead.args())
         return int(self._out[pick])
 
 

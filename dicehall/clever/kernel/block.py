@@ -87,6 +87,7 @@ def play_block(
     margin: float,
     width: int,
     every_roll: bool,
+    tail: np.ndarray,
     scores: np.ndarray,
     shares: np.ndarray,
     stats: np.ndarray,
@@ -96,7 +97,7 @@ def play_block(
 ) -> None:
     """Play games ``start``, ``start + 1``, … (as many as ``scores`` has rows) from the position ``new``: every
     seat ``bot:random`` (``kind`` RANDOM) or ``bot:master`` with ``weights`` and the look-ahead (``width`` 0:
-    plain argmax). With ``actors``/``codes`` of one row per game (else empty), row ``j`` gets who acted at each
+    plain argmax; ``tail``: its low-tail corrections, :mod:`search`). With ``actors``/``codes`` of one row per game (else empty), row ``j`` gets who acted at each
     step (``CHANCE`` for a roll) and the action's code, and ``steps_of[j]`` the number of steps."""
     w1, b1, w2, b2, w3, b3 = weights
     chance = np.zeros(6, np.uint64)
@@ -122,7 +123,9 @@ def play_block(
                 code = out[pcg.integers(bots, 0, k)]
             else:
                 code = out[
-                    choose_search(g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width, every_roll)
+                    choose_search(
+                        g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width, every_roll, tail
+                    )
                 ]
             if recording:
                 actors[j, steps] = p

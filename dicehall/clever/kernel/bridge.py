@@ -183,7 +183,7 @@ def finish_master(
     state: CleverState,
     chance_rng: np.random.Generator,
     weights: list[np.ndarray],
-    lookahead: tuple[np.ndarray, float, int, bool] | None = None,
+    lookahead: tuple[np.ndarray, float, int, bool, np.ndarray] | None = None,
 ) -> None:
     """Play ``state`` to the end with the learned policy in every seat (``bot:master`` needs no random draws);
     ``lookahead``: the arguments of :func:`search.choose_search` (None: the plain afterstate argmax)."""
@@ -194,6 +194,5 @@ def finish_master(
         net.play_greedy(g, chance_rng, *weights)
     else:
         w1, b1, w2, b2, w3, b3 = weights
-        rolls, margin, width, every = lookahead
-        search.play_search(g, chance_rng, w1, b1, w2, b2, w3, b3, rolls, margin, width, every)
+        search.play_search(g, chance_rng, w1, b1, w2, b2, w3, b3, *lookahead)
     to_state(g, state)

@@ -8,6 +8,13 @@ candidates within ``margin`` of the best plain value are looked at (at most ``wi
 choice is clear and the look-ahead would not change it. The rolls are a fixed table (each die's faces exactly
 uniform over the table), so the bot stays deterministic: the engine path and the kernel fast path play the
 same game.
+
+Two optional corrections for the low tail (docs/clever-training.md, "The low tail"), both off by default, given as
+the ``tail`` array (:data:`TAIL_OFF`; see :class:`dicehall.clever.master.Lookahead`): ``low`` adds, to the value of
+every afterstate the game goes on from, ``low`` times its lowest area's points (as if that many more foxes were
+to come: the fox product is what the worst games lose); where the fox product is *at stake* (a candidate within
+the wide margin ends with other fox points, foxes × lowest area, than the best one, and at most ``rounds`` rounds
+are left, 0: any) the look-ahead widens to that margin and width and looks at every roll.
 """
 
 from __future__ import annotations
@@ -15,7 +22,19 @@ from __future__ import annotations
 import numpy as np
 
 from dicehall.clever.kernel import rules as K
-from dicehall.clever.kernel.layout import ACTIVE, PHASE, ROLLS, SIZE, N, njit
+from dicehall.clever.kernel.layout import (
+    ACTIVE,
+    FOX,
+    PHASE,
+    ROLLS,
+    ROUND,
+    ROUNDS,
+    SHEETS,
+    SIZE,
+    STRIDE,
+    N,
+    njit,
+)
 from dicehall.clever.kernel.net import (
     afterstate_values,
     best_value,
@@ -24,6 +43,11 @@ from dicehall.clever.kernel.net import (
     roll_to_decision,
 )
 from dicehall.core.game import CHANCE, TERMINAL
+
+# the ``tail`` array: [low bonus (value units per point of the lowest area), wide margin (value units), wide
+# width, at most this many rounds left for the widening (0: any), the same for the low bonus, risk]
+TAIL_LOW, TAIL_MARGIN, TAIL_WIDTH, TAIL_ROUNDS, TAIL_LOW_ROUNDS, TAIL_RISK = 0, 1, 2, 3, 4, 5
+TAIL_OFF = np.zeros(6)
 
 
 def roll_table(count: int, seed: int = 12) -> np.ndarray:
@@ -46,17 +70,75 @@ def next_roll_value(
     b2: np.ndarray,
     w3: np.ndarray,
     b3: np.ndarray,
+    tail: np.ndarray,
 ) -> float:
-    """Mean over ``rolls`` of the best afterstate value ``p`` reaches by the decision after the roll at ``h``."""
+    """Mean over ``rolls`` of the best afterstate value ``p`` reaches by the decision after the roll at ``h``
+    (each value with the lowest-area bonus of ``tail``, :func:`add_low_bonus`), less ``tail``'s risk times the
+    mean shortfall below that mean."""
     out, values = decision_scratch()
     rolled = np.empty(SIZE, np.int64)
     keys = np.zeros(6)
+    low, low_rounds, risk = tail[TAIL_LOW], int(tail[TAIL_LOW_ROUNDS]), tail[TAIL_RISK]
+    seen = np.empty(rolls.shape[0] if risk != 0.0 else 0)  # kept only for the risk term
     acc = 0.0
     for r in range(rolls.shape[0]):
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
-        acc += best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
-    return float(acc / rolls.shape[0])
+        if low == 0.0:
+            v = best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
+        else:
+            k = afterstate_values(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
+            add_low_bonus(rolled, p, out, values, k, low, low_rounds)
+            v = values[first_best(values, k)]
+        acc += v
+        if risk != 0.0:
+            seen[r] = v
+    mean = acc / rolls.shape[0]
+    if risk == 0.0:
+        return float(mean)
+    return float(mean - risk * np.maximum(mean - seen, 0.0).mean())
+
+
+@njit
+def lowest_area(g: np.ndarray, p: int) -> int:
+    """The points of ``p``'s lowest area (the fox multiplier)."""
+    low = 1 << 30
+    for area in range(5):
+        low = min(low, K.area_score(g, p, area))
+    return low
+
+
+@njit
+def add_low_bonus(
+    g: np.ndarray, p: int, out: np.ndarray, values: np.ndarray, k: int, low: float, rounds: int
+) -> None:
+    """Add ``low`` × the lowest area's points to the values of the ``k`` afterstates of ``out`` at ``g`` that the
+    game goes on from (a finished game's value is its score) with at most ``rounds`` rounds left (0: any)."""
+    h = np.empty(SIZE, np.int64)
+    for i in range(k):
+        h[:] = g
+        K.apply(h, out[i])
+        if h[PHASE] != K.PH_OVER and (rounds <= 0 or h[ROUNDS] - h[ROUND] + 1 <= rounds):
+            values[i] += low * lowest_area(h, p)
+
+
+@njit
+def fox_at_stake(g: np.ndarray, p: int, out: np.ndarray, values: np.ndarray, k: int, margin: float) -> bool:
+    """Whether a candidate within ``margin`` of the best value ends with other fox points (foxes × lowest area)
+    than the best one: the decision moves the fox product."""
+    best = first_best(values, k)
+    h = np.empty(SIZE, np.int64)
+    h[:] = g
+    K.apply(h, out[best])
+    s = SHEETS + p * STRIDE
+    points = h[s + FOX] * lowest_area(h, p)
+    for i in range(k):
+        if i != best and values[i] >= values[best] - margin:
+            h[:] = g
+            K.apply(h, out[i])
+            if h[s + FOX] * lowest_area(h, p) != points:
+                return True
+    return False
 
 
 @njit
@@ -85,13 +167,26 @@ def choose_search(
     margin: float,
     width: int,
     every_roll: bool,
+    tail: np.ndarray,
 ) -> int:
-    """Like :func:`net.choose`, with the next-roll look-ahead for the close candidates that lead to a roll."""
+    """Like :func:`net.choose`, with the next-roll look-ahead for the close candidates that lead to a roll (and
+    the low-tail corrections ``tail``, module docstring)."""
     p = K.current_player(g)
     k = afterstate_values(g, p, w1, b1, w2, b2, w3, b3, out, values)
+    low = tail[TAIL_LOW]
+    if low != 0.0 and k > 1:
+        add_low_bonus(g, p, out, values, k, low, int(tail[TAIL_LOW_ROUNDS]))
     best = first_best(values, k)
     if k == 1 or width <= 0:
         return best
+    wide = int(tail[TAIL_WIDTH])
+    rounds = int(tail[TAIL_ROUNDS])
+    if (
+        wide > 0
+        and (rounds == 0 or g[ROUNDS] - g[ROUND] + 1 <= rounds)
+        and fox_at_stake(g, p, out, values, k, tail[TAIL_MARGIN])
+    ):
+        margin, width, every_roll = max(margin, tail[TAIL_MARGIN]), max(width, wide), True
     h = np.empty(SIZE, np.int64)
     top = values[best]
     looked = 0
@@ -101,7 +196,7 @@ def choose_search(
         h[:] = g
         K.apply(h, out[i])
         if leads_to_roll(out[i], h, p, every_roll):
-            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3)
+            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3, tail)
             looked += 1
     if looked == 0:
         return best
@@ -122,9 +217,10 @@ def play_search(
     margin: float,
     width: int,
     every_roll: bool,
+    tail: np.ndarray,
 ) -> None:
     """Finish the game with every seat playing :func:`choose_search`; dice from ``rng``."""
     out, values = decision_scratch()
     while roll_to_decision(g, rng) != TERMINAL:
-        pick = choose_search(g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width, every_roll)
+        pick = choose_search(g, w1, b1, w2, b2, w3, b3, out, values, rolls, margin, width, every_roll, tail)
         K.apply(g, out[pick])
