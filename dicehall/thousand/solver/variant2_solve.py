@@ -12,6 +12,7 @@ resumes from it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -24,7 +25,13 @@ import numpy.typing as npt
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState
-from dicehall.thousand.solver.variant2_space import Variant2Space, build_variant2_space, kernel_tables, levels
+from dicehall.thousand.solver.variant2_space import (
+    Variant2Space,
+    build_variant2_space,
+    kernel_tables,
+    levels,
+    schedule,
+)
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -38,6 +45,8 @@ class Level(NamedTuple):
     sweeps: int
     gap: float
     """The largest difference between the bounds left (≤ tol: solved)."""
+    residual: float
+    """The largest change of either bound in the last sweep, a plain one (max |T(V) − V|)."""
     converged: bool
     """The bounds met, or stopped moving (endless play: ``gap`` > tol)."""
     cpu_seconds: float
@@ -54,6 +63,11 @@ class Variant2Table:
     def bounds(self, mover: FullState, opponent: FullState) -> tuple[float, float]:
         a, b = self.space.index[mover], self.space.index[opponent]
         return float(self.lower[b, a]), float(self.upper[b, a])
+
+    @functools.cached_property
+    def middle(self) -> FloatArray:
+        """The middle of the bounds, every position (what the player from the table plays by)."""
+        return (self.lower + self.upper) / 2
 
     def value(self, mover: int, opponent: int) -> float:
         """The mover's win chance (the middle of the bounds: where play is endless, half-way)."""
@@ -77,6 +91,7 @@ def solve(
     only: Sequence[int] | None = None,
     max_levels: int | None = None,
     max_sweeps: int = 20_000,
+    group: int = 16,
     report: Report | None = None,
 ) -> Variant2Table:
     """Both bounds of every position of ``rules`` (:func:`variant2.covers`), level by level. ``only``: solve
@@ -108,11 +123,19 @@ def solve(
         for rows, cols in (((b_lo, b_hi), (a_lo, a_hi)), ((a_lo, a_hi), (b_lo, b_hi))):
             L[rows[0] : rows[1], cols[0] : cols[1]] = 0.0
             U[rows[0] : rows[1], cols[0] : cols[1]] = 1.0
-        sweeps, gap, converged = 0, 1.0, False
+        n = a_hi - a_lo + (0 if ka == kb else b_hi - b_lo)
+        slopes = np.zeros((2, n, n))
+        plan = (*schedule(space, (ka, kb), group), (a_lo, a_hi, b_lo))
+        sweeps, gap, residual, converged = 0, 1.0, 1.0, False
         while sweeps < max_sweeps:
-            change, gap = variant2_kernel.level_sweep(a_lo, a_hi, b_lo, b_hi, L, U, tables, space.score_of)
+            change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, True)
             sweeps += 1
-            if (gap <= tol and change < tol) or change < tol / 100:
+            if change >= tol / 10 and not (gap <= tol and change < tol):
+                continue
+            # a plain sweep certifies it: its change is the residual max |T(V) - V| of both bounds
+            residual, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, False)
+            sweeps += 1
+            if (gap <= tol and residual < tol) or residual < tol / 100:
                 converged = True
                 break
         level = Level(
@@ -121,6 +144,7 @@ def solve(
             space.level_positions((ka, kb)),
             sweeps,
             float(gap),
+            float(residual),
             converged,
             round(time.process_time() - cpu, 3),
         )

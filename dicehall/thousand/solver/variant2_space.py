@@ -127,6 +127,25 @@ def levels(space: Variant2Space) -> list[tuple[int, int]]:
     return [*opened, *((0, b) for b in range(1, k)), (0, 0)]
 
 
+def schedule(space: Variant2Space, level: tuple[int, int], group: int) -> tuple[IntArray, IntArray, IntArray]:
+    """The order of a level's sweep: each mover of either key against the other key's opponents in groups of
+    ``group`` (the kernel's lanes), by descending sum of the two scores (the middle of the group's). A position
+    reads what a zero roll leads to (the same scores) and, after a bank, positions with a larger sum, so this
+    order reads nearly everything already updated — but for the knock-back, which lowers the sum."""
+    ka, kb = level
+    rows: list[tuple[int, int, int, int]] = []
+    for mk, ok in ((ka, kb), (kb, ka)) if ka != kb else ((ka, ka),):
+        o_lo, o_hi = int(space.key_lo[ok]), int(space.key_hi[ok])
+        for m in range(int(space.key_lo[mk]), int(space.key_hi[mk])):
+            for lo in range(o_lo, o_hi, group):
+                hi = min(lo + group, o_hi)
+                key = 2 * int(space.score_of[m]) + int(space.score_of[lo]) + int(space.score_of[hi - 1])
+                rows.append((-key, m, lo, hi))
+    rows.sort()
+    table = np.array(rows, dtype=np.int64)
+    return table[:, 1].copy(), table[:, 2].copy(), table[:, 3].copy()
+
+
 @functools.cache
 def variant2_dice(rules: ThousandRules) -> tuple[IntArray, FloatArray, IntArray, IntArray, FloatArray]:
     """Rolling n = 1..5 dice: for each n the slice ``first[n]:first[n + 1]`` of the scoring outcomes
