@@ -134,14 +134,14 @@ def _mover(a, lo, hi, L, U, tables, work, S, pair, lv):
             lb = _local(b, a_lo, a_hi, b_lo)
             x = out[lane]
             s = slope[lane]
-            if pair:
-                # the partner (mover b) read this position's old value through its zero roll
+            if pair > 1.0:
+                # the partner (mover b) read this position's old value through its zero roll: the Newton step
+                # amplifies the plain one by 1 / (1 - s u), at most ``pair``-fold (decisions that change make
+                # the full step overshoot and cycle)
                 u = S[1 - side, la, lb]
-                st = s * u
-                if st < 1.0 - 1e-9:
-                    old = W[b, a]
-                    x = (x - st * old) / (1.0 - st)
-                    R[a, b] -= u * (x - old)
+                old = W[b, a]
+                x = old + (x - old) * min(pair, 1.0 / max(1.0 - s * u, 1e-12))
+                R[a, b] -= u * (x - old)
             change = max(change, abs(x - W[b, a]))
             W[b, a] = x
             S[side, lb, la] = s
