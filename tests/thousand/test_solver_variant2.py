@@ -36,7 +36,7 @@ from dicehall.thousand.solver.variant2 import FLOOR, NEG, Ends, Position, Positi
 from dicehall.thousand.solver.variant2_bot import Variant2TableBot, Variant2Turn
 from dicehall.thousand.solver.variant2_solve import solve
 from dicehall.thousand.solver.variant2_space import build_variant2_space, kernel_tables, levels
-from dicehall.thousand.state import BANK, ROLL, ThousandState
+from dicehall.thousand.state import BANK, ROLL, Action, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
 
 V2 = ThousandRules.from_preset("variant2")
@@ -94,7 +94,7 @@ def node_key(s: ThousandState) -> Key:
     return (s.phase, s.turn_total, s.in_hand, s.hot_dice, s._forced, s._confirm)
 
 
-def step(s: ThousandState, action: object, top: int) -> ThousandState:
+def step(s: ThousandState, action: Action, top: int) -> ThousandState:
     """The engine's state after ``action``, a turn total past ``top`` played as ``top``."""
     c = s.clone()
     c.apply_action(action)
@@ -267,7 +267,13 @@ def test_the_compiled_turn_equals_the_model(rules: ThousandRules) -> None:
     size = space.size
     R = np.random.default_rng(3).random((size, size))
     width = space.bank_next.shape[1]
-    B, Z, RV, H, out = np.empty((width, 4)), np.empty(4), np.empty((width, 6, 4)), np.empty((width, 4)), np.empty(4)
+    B, Z, RV, H, out = (
+        np.empty((width, 4)),
+        np.empty(4),
+        np.empty((width, 6, 4)),
+        np.empty((width, 4)),
+        np.empty(4),
+    )
     RS, HS, slope = np.empty((width, 6, 4)), np.empty((width, 4)), np.empty(4)
 
     def value(pos: Position) -> float:
@@ -281,7 +287,12 @@ def test_the_compiled_turn_equals_the_model(rules: ThousandRules) -> None:
         turn = space.model.turn(pos, value)
         assert out[o - lo] == pytest.approx(turn.value, abs=1e-12), pos
         # the zero roll's chance under these decisions: the turn's change when a zero roll is worth a little more
-        bumped = space.model.turn(pos, lambda q: value(q) - 1e-6 * (q == (pos.opponent, pos.mover)))
+        partner = Position(pos.opponent, pos.mover)
+
+        def bumped_value(q: Position, partner: Position = partner) -> float:
+            return value(q) - 1e-6 * (q == partner)
+
+        bumped = space.model.turn(pos, bumped_value)
         assert slope[o - lo] == pytest.approx((bumped.value - turn.value) / 1e-6, abs=1e-6), pos
 
 
@@ -331,18 +342,24 @@ class TurnGraph:
         self.top = top
 
 
-def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[Key, tuple[float, float]]:
+SeatKey = tuple[int, bool, int]
+PosKey = tuple[SeatKey, SeatKey]
+
+
+def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[PosKey, tuple[float, float]]:
     """Both bounds of every position reachable from the start, by value iteration over the engine's turns (Jacobi
     within a class of turns, classes in turn): each end leads to the position the engine goes to."""
 
-    def seat_key(s: ThousandState, p: int) -> Key:
+    def seat_key(s: ThousandState, p: int) -> SeatKey:
         opening = s.opening_score[p] if s.opened[p] else 0
         if opening >= rules.barrel_score:
-            opening = rules.open_min  # the engine knocks such a seat back to the minimum: that is all it keeps
+            opening = (
+                rules.open_min
+            )  # the engine knocks such a seat back to the minimum: that is all it keeps
         return (s.score[p], s.opened[p], opening)
 
     start = ThousandState(rules, 2)
-    start_key: Key = (seat_key(start, 0), seat_key(start, 1))
+    start_key: PosKey = (seat_key(start, 0), seat_key(start, 1))
     ids = {start_key: 0}
     todo = [start_key]
     classes: dict[tuple[int, int], list[tuple[int, dict[int, int]]]] = {}
@@ -353,7 +370,7 @@ def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[Key, tuple[flo
             assert s.winner == 0
             return -1
         assert s.player == 1
-        k: Key = (seat_key(s, 1), seat_key(s, 0))
+        k: PosKey = (seat_key(s, 1), seat_key(s, 0))
         if k not in ids:
             ids[k] = len(ids)
             todo.append(k)
@@ -361,7 +378,7 @@ def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[Key, tuple[flo
 
     while todo:
         k = todo.pop()
-        (ms, mo, mopen), (os_, oo, oopen) = k  # type: ignore[misc]
+        (ms, mo, mopen), (os_, oo, oopen) = k
         s = ThousandState.from_position(
             rules,
             [ms, os_],
@@ -395,7 +412,9 @@ def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[Key, tuple[flo
         for graph, rows, nxt in plans:
             for b in (0, 1):
                 other = bounds[1 - b]
-                end_values = {e: np.where(idx < 0, 1.0, 1.0 - other[np.maximum(idx, 0)]) for e, idx in nxt.items()}
+                end_values = {
+                    e: np.where(idx < 0, 1.0, 1.0 - other[np.maximum(idx, 0)]) for e, idx in nxt.items()
+                }
                 vals: list[npt.NDArray[np.float64]] = []
                 for is_roll, edges in graph.nodes:
                     parts = [end_values[t] if t < 0 else vals[t] for _, t in edges]
@@ -422,8 +441,7 @@ def test_the_solver_equals_value_iteration_over_the_engines_turns() -> None:
     for (mover, other), (lo, hi) in expected.items():
         assert hi - lo < 1e-9
         got = table.bounds(
-            FullState(mover[0], mover[1], opening=mover[2]),  # type: ignore[index]
-            FullState(other[0], other[1], opening=other[2]),  # type: ignore[index]
+            FullState(mover[0], mover[1], opening=mover[2]), FullState(other[0], other[1], opening=other[2])
         )
         worst = max(worst, abs(got[0] - lo), abs(got[1] - hi))
     assert worst < 1e-8

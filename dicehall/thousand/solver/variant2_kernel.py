@@ -147,7 +147,7 @@ def _mover(a, lo, hi, L, U, tables, work, S, pair, lv):
             S[side, lb, la] = s
     for lane in range(lanes):
         b = lo + lane
-        gap = max(gap, U[b, a] - L[b, a])
+        gap = max(gap, abs(U[b, a] - L[b, a]))
     return change, gap
 
 

@@ -91,7 +91,7 @@ def solve(
     only: Sequence[int] | None = None,
     max_levels: int | None = None,
     max_sweeps: int = 20_000,
-    group: int = 16,
+    group: int = 64,
     report: Report | None = None,
 ) -> Variant2Table:
     """Both bounds of every position of ``rules`` (:func:`variant2.covers`), level by level. ``only``: solve
@@ -110,7 +110,9 @@ def solve(
             if str(saved["key"]) != key:
                 raise ValueError(f"{checkpoint} holds another rule set's or tolerance's table")
             L[:], U[:] = saved["lower"], saved["upper"]
-            done = [Level(**{**lv, "openings": tuple(lv["openings"])}) for lv in json.loads(str(saved["levels"]))]
+            done = [
+                Level(**{**lv, "openings": tuple(lv["openings"])}) for lv in json.loads(str(saved["levels"]))
+            ]
     todo = list(only) if only is not None else list(range(len(done), len(order)))
     if max_levels is not None:
         todo = todo[:max_levels]
