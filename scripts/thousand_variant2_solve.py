@@ -1,10 +1,12 @@
 """Solve the exact two-player table of the ``variant2`` preset level by level (``solver/variant2_solve.py``).
 
-Usage: nice -n 19 python scripts/thousand_variant2_solve.py --out FILE [--tol 1e-10] [--levels N]
-       nice -n 19 python scripts/thousand_variant2_solve.py --sample 8 [--tol 1e-10]
+Usage: python scripts/thousand_variant2_solve.py --out FILE [--tol 1e-10] [--levels N] [--every 600]
+       python scripts/thousand_variant2_solve.py --sample 12 [--tol 1e-10]
 
-Resumable: finished levels are kept in ``--out`` (written at most every ``--every`` seconds and at the end); run
-the same command again to go on. ``--levels N`` stops after N more levels. Prints each level (number, the two
+It runs at the lowest priority (nice 19). Resumable: the bounds are kept in ``FILE.lower.npy`` and
+``FILE.upper.npy`` (2 × 1.2 GB when full; what is not yet solved stays a hole in the file) and ``FILE`` lists
+the finished levels (written at most every ``--every`` seconds and at the end); run the same command again to go
+on. ``--levels N`` stops after N more levels. Prints each level (number, the two
 opening scores, positions, sweeps, the bounds' gap, the residual, CPU seconds, peak memory) and, at the end, the
 first player's win chance and the figures as JSON. ``--sample K`` solves K levels of two opened players spread
 over the opening scores instead (nothing is kept) and prints the cost per position and the estimate for the
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import time
 from pathlib import Path
@@ -37,6 +40,7 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=600.0, help="seconds between checkpoints")
     parser.add_argument("--sample", type=int, default=0)
     args = parser.parse_args()
+    os.nice(19 - os.nice(0))
     if not args.sample and args.out is None:
         parser.error("--out FILE (the table and its checkpoint) or --sample K")
     rules = ThousandRules.from_preset("variant2")

@@ -100,19 +100,13 @@ def solve(
     space = build_variant2_space(rules)
     tables = kernel_tables(space)
     size = space.size
-    # zeros come from the system lazily: a sample of levels touches only its own pages
-    L, U = np.zeros((size, size)), np.zeros((size, size))
-    order = levels(space)
     done: list[Level] = []
     key = _checkpoint_key(rules, tol)
-    if checkpoint is not None and checkpoint.exists() and only is None:
-        with np.load(checkpoint) as saved:
-            if str(saved["key"]) != key:
-                raise ValueError(f"{checkpoint} holds another rule set's or tolerance's table")
-            L[:], U[:] = saved["lower"], saved["upper"]
-            done = [
-                Level(**{**lv, "openings": tuple(lv["openings"])}) for lv in json.loads(str(saved["levels"]))
-            ]
+    if checkpoint is not None and only is None:
+        L, U, done = _open(checkpoint, key, size)
+    else:  # zeros come from the system lazily: a sample of levels touches only its own pages
+        L, U = np.zeros((size, size)), np.zeros((size, size))
+    order = levels(space)
     todo = list(only) if only is not None else list(range(len(done), len(order)))
     if max_levels is not None:
         todo = todo[:max_levels]
@@ -239,7 +233,32 @@ class _Speedup:
         self.previous = values
 
 
+def _paths(checkpoint: Path) -> tuple[Path, Path]:
+    return checkpoint.with_name(checkpoint.name + ".lower.npy"), checkpoint.with_name(checkpoint.name + ".upper.npy")
+
+
+def _open(checkpoint: Path, key: str, size: int) -> tuple[FloatArray, FloatArray, list[Level]]:
+    """The bounds as arrays on disk next to ``checkpoint`` (a JSON file of the finished levels): what is never
+    written stays a hole in the file, so a fresh table takes no room, and the finished levels are the checkpoint
+    once flushed. A level cut short is solved again from the start."""
+    lower, upper = _paths(checkpoint)
+    if checkpoint.exists():
+        saved = json.loads(checkpoint.read_text())
+        if saved["key"] != key:
+            raise ValueError(f"{checkpoint} holds another rule set's or tolerance's table")
+        done = [Level(**{**lv, "openings": tuple(lv["openings"])}) for lv in saved["levels"]]
+        L = np.load(lower, mmap_mode="r+")
+        U = np.load(upper, mmap_mode="r+")
+        return L, U, done
+    L = np.lib.format.open_memmap(lower, mode="w+", dtype=np.float64, shape=(size, size))
+    U = np.lib.format.open_memmap(upper, mode="w+", dtype=np.float64, shape=(size, size))
+    return L, U, []
+
+
 def _save(path: Path, key: str, L: FloatArray, U: FloatArray, done: list[Level]) -> None:
-    tmp = path.with_name(path.name + ".part.npz")
-    np.savez(tmp, key=key, lower=L, upper=U, levels=json.dumps([lv._asdict() for lv in done]))
+    for X in (L, U):
+        if isinstance(X, np.memmap):
+            X.flush()
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps({"key": key, "levels": [lv._asdict() for lv in done]}))
     tmp.replace(path)
