@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -346,6 +347,7 @@ SeatKey = tuple[int, bool, int]
 PosKey = tuple[SeatKey, SeatKey]
 
 
+@functools.cache
 def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[PosKey, tuple[float, float]]:
     """Both bounds of every position reachable from the start, by value iteration over the engine's turns (Jacobi
     within a class of turns, classes in turn): each end leads to the position the engine goes to."""
@@ -433,10 +435,15 @@ def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[PosKey, tuple[
     return {k: (float(bounds[0][i]), float(bounds[1][i])) for k, i in ids.items()}
 
 
-def test_the_solver_equals_value_iteration_over_the_engines_turns() -> None:
+@pytest.mark.parametrize("ordered", [True, False], ids=["ordered pass", "sweeps only"])
+def test_the_solver_equals_value_iteration_over_the_engines_turns(ordered: bool) -> None:
     expected = brute_force(TINY)
-    table = solve(TINY, tol=1e-12)
+    table = solve(TINY, tol=1e-12, ordered=ordered)
     assert table.complete and all(lv.converged and lv.gap <= 1e-12 for lv in table.levels)
+    if (
+        ordered
+    ):  # the barrel's sweeps and the one ordered pass solved every level: the first plain sweep certified it
+        assert all(lv.sweeps == 1 and lv.endless == 0 for lv in table.levels)
     worst = 0.0
     for (mover, other), (lo, hi) in expected.items():
         assert hi - lo < 1e-9

@@ -176,3 +176,64 @@ def level_sweep(movers, lows, highs, lv, L, U, tables, S, pair):
         change = max(change, c)
         gap = max(gap, g)
     return change, gap
+
+
+@numba.njit(cache=True, nogil=True)
+def _one(a, b, R, tables, work):
+    """Mover ``a``'s turn against opponent ``b`` alone, reading ``R``: its value and its zero-roll chance."""
+    B, Z, RV, H, out, RS, HS, slope = work
+    ends(a, b, b + 1, R, tables, B, Z)
+    turn(a, 1, tables, B, Z, RV, H, out, RS, HS, slope)
+    return out[0], slope[0]
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair(a, b, X, Y, tables, work, tol):
+    """Solve together the position (mover ``a``, opponent ``b``) of the bound ``X`` and its zero roll's
+    (mover ``b``, opponent ``a``) of the other bound ``Y`` (``X = T(Y)``, ``Y = T(X)`` on these two, all else
+    fixed): Newton's method on the two turns, linear in each other's value with slope the zero-roll chance —
+    exact once the decisions stop changing. Returns the iterations, or -1 where both turns roll on until a zero
+    (their values depend only on each other: endless play, the bounds stay apart)."""
+    for it in range(1, 60):
+        x, y = X[b, a], Y[a, b]
+        f1, s1 = _one(a, b, Y, tables, work)  # reads y through the zero roll
+        f2, s2 = _one(b, a, X, tables, work)  # reads x
+        det = 1.0 - s1 * s2
+        if det < 1e-12:
+            X[b, a], Y[a, b] = f1, f2
+            return -1
+        nx = (f1 - s1 * f2 + s1 * y - s1 * s2 * x) / det
+        ny = f2 - s2 * (nx - x)
+        X[b, a], Y[a, b] = nx, ny
+        if abs(nx - x) < tol and abs(ny - y) < tol:
+            return it
+    return 60
+
+
+@numba.njit(cache=True, nogil=True)
+def ordered_pass(firsts, seconds, L, U, tables, tol):
+    """The positions of a level where nobody is on the barrel, in one pass by descending sum of the scores (a
+    bank raises the sum or climbs onto the barrel, solved before; a zero roll swaps the players, solved together
+    by :func:`_pair`): each pair ``(firsts[k], seconds[k])`` with its swap, both bounds. Returns the most
+    Newton iterations a pair took and how many pairs play on endlessly."""
+    width = tables[2].shape[1]
+    work = (
+        np.empty((width, 1)),
+        np.empty(1),
+        np.empty((width, 6, 1)),
+        np.empty((width, 1)),
+        np.empty(1),
+        np.empty((width, 6, 1)),
+        np.empty((width, 1)),
+        np.empty(1),
+    )
+    most = 0
+    endless = 0
+    for k in range(firsts.shape[0]):
+        a, b = firsts[k], seconds[k]
+        for side in range(2 if a != b else 1):
+            it = _pair(a, b, L, U, tables, work, tol) if side == 0 else _pair(a, b, U, L, tables, work, tol)
+            if it < 0:
+                endless += 1
+            most = max(most, it)
+    return most, endless

@@ -2,11 +2,20 @@
 (:mod:`variant2_kernel`).
 
 Levels (:func:`variant2_space.levels`) are solved one after the other: each reads only itself and finished
-levels. Within one, Gauss–Seidel sweeps set ``L = T(U)`` and ``U = T(L)`` (movers by descending score) until the
-bounds meet within ``tol`` — or stop moving while apart: optimal play from there never ends (both players refuse
-to climb onto the barrel, where the other would knock them back), and the bounds are what is known. Finished
-levels go to a checkpoint (at most once every ``checkpoint_every`` seconds, and at the end): the same call
-resumes from it.
+levels. Both bounds start at 0 and 1 (``L = T(U)``, ``U = T(L)``); within a level:
+
+1. the positions with a player on the barrel are swept until they settle: the only ones a bank can lead back to
+   (a climb knocks the player on the barrel back to their opening score), a few hundred a level;
+2. every other position in one pass by descending sum of the scores: a bank raises the sum or climbs (solved in
+   1.), a zero roll swaps the players (the same sum): each such pair solved together by Newton's method;
+3. plain sweeps over the whole level certify it (the largest change of the first is the residual
+   ``max |T(V) − V|``); should they not settle at once they go on with the speed-ups of 1. (:class:`_Speedup`).
+   ``ordered=False`` leaves 2. out (sweeps only: measured slower, docs/thousand-solved.md).
+
+Where the bounds stop moving while apart, optimal play from there never ends (both roll on until a zero roll),
+and the bounds are what is known. The speed-ups keep the bounds from proving bounds along the way; the result is
+certified by the residual. Finished levels go to a checkpoint (the bounds on disk as sparse arrays, and a list of
+the finished levels, at most once every ``checkpoint_every`` seconds and at the end): the same call resumes.
 """
 
 from __future__ import annotations
@@ -27,9 +36,11 @@ from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState
 from dicehall.thousand.solver.variant2_space import (
     Variant2Space,
+    barrel_schedule,
     build_variant2_space,
     kernel_tables,
     levels,
+    ordered_pairs,
     schedule,
 )
 
@@ -42,7 +53,14 @@ class Level(NamedTuple):
     openings: tuple[int, int]
     """The two players' opening scores (−1: not opened)."""
     positions: int
+    barrel_sweeps: int
+    """Sweeps over the positions with a player on the barrel (a few hundred positions a level)."""
+    newton: int
+    """The most Newton iterations a pair of positions (a zero roll's swap) took in the ordered pass."""
+    endless: int
+    """Pairs where both players roll on until a zero roll (their bounds stay apart)."""
     sweeps: int
+    """Sweeps over the whole level (the first certifies the result; more only where it did not)."""
     gap: float
     """The largest difference between the bounds left (≤ tol: solved)."""
     residual: float
@@ -92,6 +110,7 @@ def solve(
     max_levels: int | None = None,
     max_sweeps: int = 20_000,
     group: int = 64,
+    ordered: bool = True,
     report: Report | None = None,
 ) -> Variant2Table:
     """Both bounds of every position of ``rules`` (:func:`variant2.covers`), level by level. ``only``: solve
@@ -121,29 +140,46 @@ def solve(
             U[rows[0] : rows[1], cols[0] : cols[1]] = 1.0
         n = a_hi - a_lo + (0 if ka == kb else b_hi - b_lo)
         slopes = np.zeros((2, n, n))
-        plan = (*schedule(space, (ka, kb), group), (a_lo, a_hi, b_lo))
+        local = (a_lo, a_hi, b_lo)
         blocks = [(slice(b_lo, b_hi), slice(a_lo, a_hi))]
         if ka != kb:
             blocks.append((slice(a_lo, a_hi), slice(b_lo, b_hi)))
+        # 1. the positions with a player on the barrel: the knock-back's cycles, swept until they settle
+        plan = (*barrel_schedule(space, (ka, kb), group), local)
+        speed = _Speedup(L, U, blocks)
+        barrel_sweeps = 0
+        while barrel_sweeps < max_sweeps:
+            change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
+            barrel_sweeps += 1
+            speed.after_sweep(change)
+            if change < tol / 100 or (change < tol / 10 and gap <= tol / 10):
+                break
+        # 2. the rest in one pass: nothing there is read again but through a zero roll's swap
+        newton, endless = 0, 0
+        if ordered:
+            firsts, seconds = ordered_pairs(space, (ka, kb))
+            newton, endless = variant2_kernel.ordered_pass(firsts, seconds, L, U, tables, tol / 100)
+        # 3. plain sweeps certify it (their largest change is the residual max |T(V) - V| of both bounds), and
+        # go on with the speed-ups from 1. should they not
+        plan = (*schedule(space, (ka, kb), group), local)
         speed = _Speedup(L, U, blocks)
         sweeps, gap, residual, converged = 0, 1.0, 1.0, False
         while sweeps < max_sweeps:
-            change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
-            sweeps += 1
-            speed.after_sweep(change)
-            if change >= tol / 10 and not (gap <= tol and change < tol):
-                continue
-            # a plain sweep certifies it: its change is the residual max |T(V) - V| of both bounds
             residual, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, 0.0)
             sweeps += 1
             if (gap <= tol and residual < tol) or residual < tol / 100:
                 converged = True
                 break
-            speed.restart()
+            change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
+            sweeps += 1
+            speed.after_sweep(change)
         level = Level(
             number,
             (space.keys[ka], space.keys[kb]),
             space.level_positions((ka, kb)),
+            barrel_sweeps,
+            int(newton),
+            int(endless),
             sweeps,
             float(gap),
             float(residual),
@@ -234,7 +270,9 @@ class _Speedup:
 
 
 def _paths(checkpoint: Path) -> tuple[Path, Path]:
-    return checkpoint.with_name(checkpoint.name + ".lower.npy"), checkpoint.with_name(checkpoint.name + ".upper.npy")
+    return checkpoint.with_name(checkpoint.name + ".lower.npy"), checkpoint.with_name(
+        checkpoint.name + ".upper.npy"
+    )
 
 
 def _open(checkpoint: Path, key: str, size: int) -> tuple[FloatArray, FloatArray, list[Level]]:

@@ -146,6 +146,45 @@ def schedule(space: Variant2Space, level: tuple[int, int], group: int) -> tuple[
     return table[:, 1].copy(), table[:, 2].copy(), table[:, 3].copy()
 
 
+def barrel_schedule(
+    space: Variant2Space, level: tuple[int, int], group: int
+) -> tuple[IntArray, IntArray, IntArray]:
+    """The positions of a level with a player on the barrel, as :func:`schedule` rows: the only ones a turn can
+    come back to after a bank (a climb knocks the player on the barrel back, and only a climb leads there). Each
+    key's last state is its barrel score."""
+    ka, kb = level
+    rows: list[tuple[int, int, int, int]] = []
+    for mk, ok in ((ka, kb), (kb, ka)) if ka != kb else ((ka, ka),):
+        m_lo, m_hi = int(space.key_lo[mk]), int(space.key_hi[mk])
+        o_lo, o_hi = int(space.key_lo[ok]), int(space.key_hi[ok])
+        for lo in range(o_lo, o_hi, group):  # the mover on the barrel
+            rows.append((0, m_hi - 1, lo, min(lo + group, o_hi)))
+        for m in range(m_lo, m_hi - 1):  # the opponent on the barrel
+            rows.append((-int(space.score_of[m]), m, o_hi - 1, o_hi))
+    rows.sort()
+    table = np.array(rows, dtype=np.int64)
+    return table[:, 1].copy(), table[:, 2].copy(), table[:, 3].copy()
+
+
+def ordered_pairs(space: Variant2Space, level: tuple[int, int]) -> tuple[IntArray, IntArray]:
+    """The level's positions with nobody on the barrel as pairs ``(a, b)`` standing for (mover ``a``, opponent
+    ``b``) and the swap, by descending sum of the scores (:func:`variant2_kernel.ordered_pass`)."""
+    ka, kb = level
+    barrel = space.rules.barrel_score
+    a_states = range(int(space.key_lo[ka]), int(space.key_hi[ka]))
+    b_states = range(int(space.key_lo[kb]), int(space.key_hi[kb]))
+    score = space.score_of
+    rows = [
+        (-int(score[a] + score[b]), a, b)
+        for a in a_states
+        for b in b_states
+        if (ka != kb or b >= a) and score[a] < barrel and score[b] < barrel
+    ]
+    rows.sort()
+    table = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    return table[:, 1].copy(), table[:, 2].copy()
+
+
 @functools.cache
 def variant2_dice(rules: ThousandRules) -> tuple[IntArray, FloatArray, IntArray, IntArray, FloatArray]:
     """Rolling n = 1..5 dice: for each n the slice ``first[n]:first[n + 1]`` of the scoring outcomes
