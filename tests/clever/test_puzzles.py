@@ -129,14 +129,14 @@ def test_mining_is_deterministic_and_a_killed_run_resumes_to_the_same_file(
     tmp_path: Path, miner: Miner
 ) -> None:
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
-    assert mine(whole, 6, seed=5, miner=miner) == 6
-    assert mine(cut, 3, seed=5, miner=miner) == 3
-    with cut.open("a", encoding="utf-8") as f:  # killed while writing the fourth
-        f.write(whole.read_text(encoding="utf-8").splitlines()[4][:40])
-    assert mine(cut, 6, seed=5, miner=miner) == 6
+    assert mine(whole, 4, seed=5, miner=miner) == 4
+    assert mine(cut, 2, seed=5, miner=miner) == 2
+    with cut.open("a", encoding="utf-8") as f:  # killed while writing the third
+        f.write(whole.read_text(encoding="utf-8").splitlines()[3][:40])
+    assert mine(cut, 4, seed=5, miner=miner) == 4
     assert cut.read_bytes() == whole.read_bytes()
     parallel = tmp_path / "parallel.jsonl"  # two worker processes write the same file
-    assert mine(parallel, 6, seed=5, jobs=2) == 6
+    assert mine(parallel, 4, seed=5, jobs=2) == 4
     assert parallel.read_bytes() == whole.read_bytes()
     with pytest.raises(puzzles.PuzzleFileError):
         mine(whole, 20, seed=6, miner=miner)
@@ -144,11 +144,11 @@ def test_mining_is_deterministic_and_a_killed_run_resumes_to_the_same_file(
 
 def test_the_mine_command_resumes_and_says_so(tmp_path: Path) -> None:
     out = tmp_path / "p.jsonl"
-    res = runner.invoke(app, ["puzzle", "mine", "clever", "--count", "3", "--seed", "2", "--out", str(out)])
+    res = runner.invoke(app, ["puzzle", "mine", "clever", "--count", "1", "--seed", "2", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    res = runner.invoke(app, ["puzzle", "mine", "clever", "--count", "4", "--seed", "2", "--out", str(out)])
-    assert res.exit_code == 0 and "3" in res.output
-    assert len(load_puzzles(out)) == 4
+    res = runner.invoke(app, ["puzzle", "mine", "clever", "--count", "2", "--seed", "2", "--out", str(out)])
+    assert res.exit_code == 0 and "already there: 1." in res.output
+    assert len(load_puzzles(out)) == 2
     res = runner.invoke(app, ["puzzle", "mine", "clever", "--count", "4", "--seed", "9", "--out", str(out)])
     assert res.exit_code == 2
 
