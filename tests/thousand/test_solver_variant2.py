@@ -33,6 +33,7 @@ from dicehall.core.simulate import play_game
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState, Seat, table_size
+from dicehall.thousand.solver.solve import SolveError
 from dicehall.thousand.solver.variant2 import FLOOR, NEG, Ends, Position, Positions, Turn, covers
 from dicehall.thousand.solver.variant2_bot import Variant2TableBot, Variant2Turn
 from dicehall.thousand.solver.variant2_solve import solve
@@ -463,8 +464,9 @@ def test_the_solve_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     table = solve(TINY, tol=1e-11, checkpoint=checkpoint)
     assert table.complete and table.levels[:10] == part.levels  # resumed, not solved again
     assert np.array_equal(table.lower, whole.lower) and np.array_equal(table.upper, whole.upper)
-    with pytest.raises(ValueError, match="another rule set"):
+    with pytest.raises(SolveError, match="another precision") as refused:
         solve(TINY, tol=1e-9, checkpoint=checkpoint)
+    assert "--fresh" in refused.value.localized("uk") and "точністю" in refused.value.localized("uk")
 
 
 # -- playing from the table ----------------------------------------------------------------------------------------

@@ -31,9 +31,11 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState
+from dicehall.thousand.solver.solve import SolveError
 from dicehall.thousand.solver.variant2_space import (
     Variant2Space,
     barrel_schedule,
@@ -275,6 +277,11 @@ def _paths(checkpoint: Path) -> tuple[Path, Path]:
     )
 
 
+def checkpoint_files(checkpoint: Path) -> tuple[Path, Path, Path]:
+    """Every file of a run's checkpoint: the list of finished levels and the two bounds."""
+    return (checkpoint, *_paths(checkpoint))
+
+
 def _open(checkpoint: Path, key: str, size: int) -> tuple[FloatArray, FloatArray, list[Level]]:
     """The bounds as arrays on disk next to ``checkpoint`` (a JSON file of the finished levels): what is never
     written stays a hole in the file, so a fresh table takes no room, and the finished levels are the checkpoint
@@ -283,7 +290,7 @@ def _open(checkpoint: Path, key: str, size: int) -> tuple[FloatArray, FloatArray
     if checkpoint.exists():
         saved = json.loads(checkpoint.read_text())
         if saved["key"] != key:
-            raise ValueError(f"{checkpoint} holds another rule set's or tolerance's table")
+            raise SolveError(Message("solve.thousand.variant2_other_run", path=str(checkpoint)))
         done = [Level(**{**lv, "openings": tuple(lv["openings"])}) for lv in saved["levels"]]
         L = np.load(lower, mmap_mode="r+")
         U = np.load(upper, mmap_mode="r+")
