@@ -6,8 +6,10 @@ levels. Both bounds start at 0 and 1 (``L = T(U)``, ``U = T(L)``); within a leve
 
 1. the positions with a player on the barrel are swept until they settle: the only ones a bank can lead back to
    (a climb knocks the player on the barrel back to their opening score), a few hundred a level;
-2. every other position in one pass by descending sum of the scores: a bank raises the sum or climbs (solved in
-   1.), a zero roll swaps the players (the same sum): each such pair solved together by Newton's method;
+2. every other position in one pass: a bank raises the banker's score or climbs (solved in 1.), a zero roll
+   swaps the players: each such pair solved together by Newton's method — by tiles (one mover against a group of
+   opponents and the swaps, :func:`variant2_space.tiles`, each a call of lanes) or pair by pair by descending
+   sum of the scores;
 3. plain sweeps over the whole level certify it (the largest change of the first is the residual
    ``max |T(V) − V|``); should they not settle at once they go on with the speed-ups of 1. (:class:`_Speedup`).
    ``ordered=False`` leaves 2. out (sweeps only: measured slower, docs/thousand-solved.md).
@@ -44,6 +46,7 @@ from dicehall.thousand.solver.variant2_space import (
     levels,
     ordered_pairs,
     schedule,
+    tiles,
 )
 
 FloatArray = npt.NDArray[np.float64]
@@ -113,11 +116,14 @@ def solve(
     max_sweeps: int = 20_000,
     group: int = 64,
     ordered: bool = True,
+    tile: int = 16,
     report: Report | None = None,
 ) -> Variant2Table:
     """Both bounds of every position of ``rules`` (:func:`variant2.covers`), level by level. ``only``: solve
     just these levels (numbers in :func:`levels`; a timing sample: levels of two opened players read nothing
-    else); ``max_levels``: stop after this many more (a resumable part)."""
+    else); ``max_levels``: stop after this many more (a resumable part). ``tile``: the ordered pass by tiles of
+    this many opponents (:func:`variant2_kernel.tiled_pass`); 0: pair by pair (:func:`variant2_kernel.ordered_pass`,
+    about 2× slower)."""
     space = build_variant2_space(rules)
     tables = kernel_tables(space)
     size = space.size
@@ -158,7 +164,10 @@ def solve(
                 break
         # 2. the rest in one pass: nothing there is read again but through a zero roll's swap
         newton, endless = 0, 0
-        if ordered:
+        if ordered and tile:
+            plan_tiles = tiles(space, (ka, kb), tile)
+            newton, endless = variant2_kernel.tiled_pass(plan_tiles, L, U, tables, tol / 100)
+        elif ordered:
             firsts, seconds = ordered_pairs(space, (ka, kb))
             newton, endless = variant2_kernel.ordered_pass(firsts, seconds, L, U, tables, tol / 100)
         # 3. plain sweeps certify it (their largest change is the residual max |T(V) - V| of both bounds), and

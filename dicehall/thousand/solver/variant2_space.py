@@ -151,7 +151,9 @@ def barrel_schedule(
 ) -> tuple[IntArray, IntArray, IntArray]:
     """The positions of a level with a player on the barrel, as :func:`schedule` rows: the only ones a turn can
     come back to after a bank (a climb knocks the player on the barrel back, and only a climb leads there). Each
-    key's last state is its barrel score."""
+    key's last state is its barrel score. (The movers below the barrel against the opponent on it as one call of
+    lanes, :func:`variant2_kernel.column_ends`, made the sweeps Jacobi-like: 1,401 sweeps of level (400, 405)
+    against 45, not kept.)"""
     ka, kb = level
     rows: list[tuple[int, int, int, int]] = []
     for mk, ok in ((ka, kb), (kb, ka)) if ka != kb else ((ka, ka),):
@@ -183,6 +185,30 @@ def ordered_pairs(space: Variant2Space, level: tuple[int, int]) -> tuple[IntArra
     rows.sort()
     table = np.array(rows, dtype=np.int64).reshape(-1, 3)
     return table[:, 1].copy(), table[:, 2].copy()
+
+
+def tiles(space: Variant2Space, level: tuple[int, int], group: int) -> IntArray:
+    """The level's positions with nobody on the barrel as rows ``(a, lo, hi, warm)`` of
+    :func:`variant2_kernel.tiled_pass`: mover ``a`` of the first key against opponents ``lo..hi`` of the other
+    (their swaps with them), ``a`` by descending score and, for each, the opponents in groups of ``group`` by
+    descending score (one key: only opponents up to ``a``'s score); ``warm`` the mover 5 points up whose tile
+    starts it (-1: none). A tile reads, besides itself, only positions of a larger ``a`` (a bank of
+    ``a``), of a larger group (a bank of an opponent) and the barrel's."""
+    ka, kb = level
+    barrel = space.rules.barrel_score
+
+    def below(k: int) -> tuple[int, int]:  # the key's states below the barrel (scores rise within a key)
+        lo, hi = int(space.key_lo[k]), int(space.key_hi[k])
+        return lo, lo + int(np.count_nonzero(space.score_of[lo:hi] < barrel))
+
+    (a_lo, a_hi), (b_lo, b_hi) = below(ka), below(kb)
+    rows: list[tuple[int, int, int, int]] = []
+    for a in range(a_hi - 1, a_lo - 1, -1):
+        end = a + 1 if ka == kb else b_hi
+        warm = a + 1 if a + 1 < a_hi else -1
+        for hi in range(end, b_lo, -group):
+            rows.append((a, max(b_lo, hi - group), hi, warm))
+    return np.array(rows, dtype=np.int64).reshape(-1, 4)
 
 
 @functools.cache
