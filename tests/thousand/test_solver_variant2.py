@@ -36,7 +36,7 @@ from dicehall.thousand.solver.size import FullState, Seat, table_size
 from dicehall.thousand.solver.solve import SolveError
 from dicehall.thousand.solver.variant2 import FLOOR, NEG, Ends, Position, Positions, Turn, covers
 from dicehall.thousand.solver.variant2_bot import Variant2TableBot, Variant2Turn
-from dicehall.thousand.solver.variant2_solve import solve
+from dicehall.thousand.solver.variant2_solve import Level, solve
 from dicehall.thousand.solver.variant2_space import build_variant2_space, kernel_tables, levels
 from dicehall.thousand.state import BANK, ROLL, Action, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
@@ -489,6 +489,19 @@ def test_the_solve_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     with pytest.raises(SolveError, match="another precision") as refused:
         solve(TINY, tol=1e-9, checkpoint=checkpoint)
     assert "--fresh" in refused.value.localized("uk") and "точністю" in refused.value.localized("uk")
+
+
+def test_an_interrupted_solve_keeps_its_finished_levels(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "variant2.json"
+
+    def stop_after_three(level: Level, count: int) -> None:
+        if level.number == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # checkpoints due only every hour: kept by the interruption
+        solve(TINY, tol=1e-11, checkpoint=checkpoint, checkpoint_every=3600.0, report=stop_after_three)
+    part = solve(TINY, tol=1e-11, checkpoint=checkpoint, max_levels=0)
+    assert [lv.number for lv in part.levels] == [0, 1, 2]
 
 
 # -- playing from the table ----------------------------------------------------------------------------------------

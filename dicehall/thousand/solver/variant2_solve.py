@@ -138,75 +138,80 @@ def solve(
     if max_levels is not None:
         todo = todo[:max_levels]
     saved_at = time.monotonic()
-    for number in todo:
-        ka, kb = order[number]
-        a_lo, a_hi = int(space.key_lo[ka]), int(space.key_hi[ka])
-        b_lo, b_hi = int(space.key_lo[kb]), int(space.key_hi[kb])
-        cpu = time.process_time()
-        for rows, cols in (((b_lo, b_hi), (a_lo, a_hi)), ((a_lo, a_hi), (b_lo, b_hi))):
-            L[rows[0] : rows[1], cols[0] : cols[1]] = 0.0
-            U[rows[0] : rows[1], cols[0] : cols[1]] = 1.0
-        n = a_hi - a_lo + (0 if ka == kb else b_hi - b_lo)
-        slopes = np.zeros((2, n, n))
-        local = (a_lo, a_hi, b_lo)
-        blocks = [(slice(b_lo, b_hi), slice(a_lo, a_hi))]
-        if ka != kb:
-            blocks.append((slice(a_lo, a_hi), slice(b_lo, b_hi)))
-        # 1. the positions with a player on the barrel: the knock-back's cycles, swept until they settle
-        plan = (*barrel_schedule(space, (ka, kb), group), local)
-        speed = _Speedup(L, U, blocks)
-        barrel_sweeps = 0
-        while barrel_sweeps < max_sweeps:
-            change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
-            barrel_sweeps += 1
-            speed.after_sweep(change)
-            if change < tol / 100 or (change < tol / 10 and gap <= tol / 10):
-                break
-        # 2. the rest in one pass: nothing there is read again but through a zero roll's swap
-        newton, endless = 0, 0
-        if ordered and tile:
-            plan_tiles = tiles(space, (ka, kb), tile)
-            newton, endless = variant2_kernel.tiled_pass(plan_tiles, L, U, tables, tol / 100)
-        elif ordered:
-            firsts, seconds = ordered_pairs(space, (ka, kb))
-            newton, endless = variant2_kernel.ordered_pass(firsts, seconds, L, U, tables, tol / 100)
-        # 3. plain sweeps certify it (their largest change is the residual max |T(V) - V| of both bounds), and
-        # go on with the speed-ups from 1. should they not
-        plan = (*schedule(space, (ka, kb), group), local)
-        speed = _Speedup(L, U, blocks)
-        sweeps, gap, residual, converged = 0, 1.0, 1.0, False
-        while sweeps < max_sweeps:
-            residual, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, 0.0)
-            sweeps += 1
-            if (gap <= tol and residual < tol) or residual < tol / 100:
-                converged = True
-                break
-            change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
-            sweeps += 1
-            speed.after_sweep(change)
-        level = Level(
-            number,
-            (space.keys[ka], space.keys[kb]),
-            space.level_positions((ka, kb)),
-            barrel_sweeps,
-            int(newton),
-            int(endless),
-            sweeps,
-            float(gap),
-            float(residual),
-            converged,
-            round(time.process_time() - cpu, 3),
-        )
-        done.append(level)
-        if report is not None:
-            report(level, len(order))
-        if (
-            checkpoint is not None
-            and only is None
-            and (time.monotonic() - saved_at >= checkpoint_every or number == todo[-1])
-        ):
+    try:
+        for number in todo:
+            ka, kb = order[number]
+            a_lo, a_hi = int(space.key_lo[ka]), int(space.key_hi[ka])
+            b_lo, b_hi = int(space.key_lo[kb]), int(space.key_hi[kb])
+            cpu = time.process_time()
+            for rows, cols in (((b_lo, b_hi), (a_lo, a_hi)), ((a_lo, a_hi), (b_lo, b_hi))):
+                L[rows[0] : rows[1], cols[0] : cols[1]] = 0.0
+                U[rows[0] : rows[1], cols[0] : cols[1]] = 1.0
+            n = a_hi - a_lo + (0 if ka == kb else b_hi - b_lo)
+            slopes = np.zeros((2, n, n))
+            local = (a_lo, a_hi, b_lo)
+            blocks = [(slice(b_lo, b_hi), slice(a_lo, a_hi))]
+            if ka != kb:
+                blocks.append((slice(a_lo, a_hi), slice(b_lo, b_hi)))
+            # 1. the positions with a player on the barrel: the knock-back's cycles, swept until they settle
+            plan = (*barrel_schedule(space, (ka, kb), group), local)
+            speed = _Speedup(L, U, blocks)
+            barrel_sweeps = 0
+            while barrel_sweeps < max_sweeps:
+                change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
+                barrel_sweeps += 1
+                speed.after_sweep(change)
+                if change < tol / 100 or (change < tol / 10 and gap <= tol / 10):
+                    break
+            # 2. the rest in one pass: nothing there is read again but through a zero roll's swap
+            newton, endless = 0, 0
+            if ordered and tile:
+                plan_tiles = tiles(space, (ka, kb), tile)
+                newton, endless = variant2_kernel.tiled_pass(plan_tiles, L, U, tables, tol / 100)
+            elif ordered:
+                firsts, seconds = ordered_pairs(space, (ka, kb))
+                newton, endless = variant2_kernel.ordered_pass(firsts, seconds, L, U, tables, tol / 100)
+            # 3. plain sweeps certify it (their largest change is the residual max |T(V) - V| of both bounds), and
+            # go on with the speed-ups from 1. should they not
+            plan = (*schedule(space, (ka, kb), group), local)
+            speed = _Speedup(L, U, blocks)
+            sweeps, gap, residual, converged = 0, 1.0, 1.0, False
+            while sweeps < max_sweeps:
+                residual, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, 0.0)
+                sweeps += 1
+                if (gap <= tol and residual < tol) or residual < tol / 100:
+                    converged = True
+                    break
+                change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
+                sweeps += 1
+                speed.after_sweep(change)
+            level = Level(
+                number,
+                (space.keys[ka], space.keys[kb]),
+                space.level_positions((ka, kb)),
+                barrel_sweeps,
+                int(newton),
+                int(endless),
+                sweeps,
+                float(gap),
+                float(residual),
+                converged,
+                round(time.process_time() - cpu, 3),
+            )
+            done.append(level)
+            if report is not None:
+                report(level, len(order))
+            if (
+                checkpoint is not None
+                and only is None
+                and (time.monotonic() - saved_at >= checkpoint_every or number == todo[-1])
+            ):
+                _save(checkpoint, key, L, U, done)
+                saved_at = time.monotonic()
+    except KeyboardInterrupt:  # the levels finished so far are kept: the same call goes on from there
+        if checkpoint is not None and only is None:
             _save(checkpoint, key, L, U, done)
-            saved_at = time.monotonic()
+        raise
     complete = only is None and len(done) == len(order)
     return Variant2Table(space, L, U, done, complete)
 
