@@ -220,6 +220,24 @@ def test_bot_optimal_plays_variant2_from_the_table_and_wins_first_at_its_chance(
     assert abs(wins / games - p) <= half_width, (wins / games, p, half_width)
 
 
+def test_bot_optimal_with_three_players_plays_against_the_leader(
+    stored: variant2_table.StoredVariant2,
+) -> None:
+    bot = make_bot("thousand", "optimal", TINY)
+    assert isinstance(bot, Variant2TableBot)
+    s = ThousandState.from_position(
+        TINY, [30, 45, 20], opened=[True, True, True], opening_scores=[20, 25, 20]
+    )
+    s.phase, s.turn_total, s.in_hand = DECIDING, 15, 3
+    index = stored.space.index
+    mover, leader = index[FullState(30, True, opening=20)], index[FullState(45, True, opening=25)]
+    assert bot.turn(s) is not None and bot._key == (mover, leader)
+    state = ThousandState(TINY, 3)
+    bots = [make_bot("thousand", "optimal", TINY) for _ in range(3)]
+    play_game(state, bots, seeded_rng(3), agent_rng(3))
+    assert state.is_terminal()
+
+
 # -- hints and analysis --------------------------------------------------------------------------------------------
 def test_hints_and_analysis_read_the_table(stored: variant2_table.StoredVariant2) -> None:
     mover, other = FullState(30, True, opening=20), FullState(45, True, opening=25)
