@@ -437,13 +437,15 @@ def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[PosKey, tuple[
 
 
 @pytest.mark.parametrize(
-    ("ordered", "tile"),
-    [(True, 16), (True, 3), (True, 0), (False, 0)],
-    ids=["tiles of 16", "tiles of 3", "pair by pair", "sweeps only"],
+    ("ordered", "tile", "columns"),
+    [(True, 16, 4), (True, 3, 1), (True, 16, 0), (True, 0, 0), (False, 0, 4)],
+    ids=["tiles of 16", "tiles of 3", "barrel one by one", "pair by pair", "sweeps only"],
 )
-def test_the_solver_equals_value_iteration_over_the_engines_turns(ordered: bool, tile: int) -> None:
+def test_the_solver_equals_value_iteration_over_the_engines_turns(
+    ordered: bool, tile: int, columns: int
+) -> None:
     expected = brute_force(TINY)
-    table = solve(TINY, tol=1e-12, ordered=ordered, tile=tile)
+    table = solve(TINY, tol=1e-12, ordered=ordered, tile=tile, columns=columns)
     assert table.complete and all(lv.converged and lv.gap <= 1e-12 for lv in table.levels)
     if (
         ordered
@@ -461,15 +463,16 @@ def test_the_solver_equals_value_iteration_over_the_engines_turns(ordered: bool,
 
 
 def test_tiles_solve_sampled_levels_of_variant2_as_pair_by_pair() -> None:
-    """The ordered pass by tiles (the default) against the pair-by-pair one on real levels of two opened players
-    (two keys, one key, near the barrel): the same bounds, each level certified by its first plain sweep."""
+    """The ordered pass by tiles and the barrel's movers by 4 (the default) against the first way (pair by pair, one
+    by one) on real levels of two opened players (two keys, one key, near the barrel): the same bounds, each level
+    certified by its first plain sweep."""
     space = build_variant2_space(V2)
     order = levels(space)
     want = [(700, 705), (600, 600), (800, 845), (780, 790)]
     picks = [i for i, (ka, kb) in enumerate(order) if (space.keys[ka], space.keys[kb]) in want]
     assert len(picks) == len(want)
     tiled = solve(V2, 1e-10, only=picks)
-    pairs = solve(V2, 1e-10, only=picks, tile=0)
+    pairs = solve(V2, 1e-10, only=picks, tile=0, columns=0)
     assert all(lv.converged and lv.sweeps == 1 for lv in tiled.levels)
     rows = np.concatenate([np.arange(space.key_lo[k], space.key_hi[k]) for i in picks for k in order[i]])
     block = np.ix_(rows, rows)

@@ -158,6 +158,42 @@ def _mover(a, lo, hi, L, U, tables, work, S, pair, lv):
 
 
 @numba.njit(cache=True, nogil=True)
+def _column(o, lo, hi, L, U, tables, work, need, S, pair, lv):
+    """:func:`_mover` the other way round: movers ``lo..hi`` against opponent ``o``, one call of lanes
+    (:func:`column_ends`)."""
+    B, Z, RV, H, out, RS, HS, slope = work
+    a_lo, a_hi, b_lo = lv
+    lanes = hi - lo
+    movers = np.arange(lo, hi)
+    dice = tables[5]
+    change = 0.0
+    gap = 0.0
+    lo_ = _local(o, a_lo, a_hi, b_lo)
+    for side in range(2):
+        R = U if side == 0 else L
+        W = L if side == 0 else U
+        top = column_ends(movers, o, R, tables, B, Z, need)
+        lanes_turn(top, need, lanes, dice, B, Z, RV, H, out, RS, HS, slope)
+        for lane in range(lanes - 1, -1, -1):
+            m = lo + lane
+            lm = _local(m, a_lo, a_hi, b_lo)
+            x = out[lane]
+            s = slope[lane]
+            if pair > 1.0:
+                u = S[1 - side, lm, lo_]  # the partner: mover o against m
+                old = W[o, m]
+                x = old + (x - old) * min(pair, 1.0 / max(1.0 - s * u, 1e-12))
+                R[m, o] -= u * (x - old)
+            change = max(change, abs(x - W[o, m]))
+            W[o, m] = x
+            S[side, lo_, lm] = s
+    for lane in range(lanes):
+        m = lo + lane
+        gap = max(gap, abs(U[o, m] - L[o, m]))
+    return change, gap
+
+
+@numba.njit(cache=True, nogil=True)
 def level_sweep(movers, lows, highs, lv, L, U, tables, S, pair):
     """One Gauss–Seidel sweep of both bounds over a level in the order of its schedule
     (:func:`variant2_space.schedule`: mover ``movers[k]`` against opponents ``lows[k]..highs[k]``). ``lv``: the
@@ -175,10 +211,14 @@ def level_sweep(movers, lows, highs, lv, L, U, tables, S, pair):
         np.empty((width, lanes)),
         np.empty(lanes),
     )
+    need = np.empty(lanes, dtype=np.int64)
     change = 0.0
     gap = 0.0
     for k in range(movers.shape[0]):
-        c, g = _mover(movers[k], lows[k], highs[k], L, U, tables, work, S, pair, lv)
+        if movers[k] < 0:  # movers lows..highs against opponent -1 - movers[k]: one call of lanes
+            c, g = _column(-1 - movers[k], lows[k], highs[k], L, U, tables, work, need, S, pair, lv)
+        else:
+            c, g = _mover(movers[k], lows[k], highs[k], L, U, tables, work, S, pair, lv)
         change = max(change, c)
         gap = max(gap, g)
     return change, gap

@@ -117,13 +117,15 @@ def solve(
     group: int = 64,
     ordered: bool = True,
     tile: int = 16,
+    columns: int = 4,
     report: Report | None = None,
 ) -> Variant2Table:
     """Both bounds of every position of ``rules`` (:func:`variant2.covers`), level by level. ``only``: solve
     just these levels (numbers in :func:`levels`; a timing sample: levels of two opened players read nothing
     else); ``max_levels``: stop after this many more (a resumable part). ``tile``: the ordered pass by tiles of
     this many opponents (:func:`variant2_kernel.tiled_pass`); 0: pair by pair (:func:`variant2_kernel.ordered_pass`,
-    about 2× slower)."""
+    about 2× slower). ``columns``: the barrel's sweeps take the movers below an opponent on the barrel this many
+    at a time, by descending score (one call of lanes, :func:`variant2_kernel.column_ends`); 0: one by one."""
     space = build_variant2_space(rules)
     tables = kernel_tables(space)
     size = space.size
@@ -154,7 +156,7 @@ def solve(
             if ka != kb:
                 blocks.append((slice(a_lo, a_hi), slice(b_lo, b_hi)))
             # 1. the positions with a player on the barrel: the knock-back's cycles, swept until they settle
-            plan = (*barrel_schedule(space, (ka, kb), group), local)
+            plan = (*barrel_schedule(space, (ka, kb), group, columns), local)
             speed = _Speedup(L, U, blocks)
             barrel_sweeps = 0
             while barrel_sweeps < max_sweeps:

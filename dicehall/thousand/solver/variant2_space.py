@@ -147,13 +147,14 @@ def schedule(space: Variant2Space, level: tuple[int, int], group: int) -> tuple[
 
 
 def barrel_schedule(
-    space: Variant2Space, level: tuple[int, int], group: int
+    space: Variant2Space, level: tuple[int, int], group: int, columns: int = 0
 ) -> tuple[IntArray, IntArray, IntArray]:
     """The positions of a level with a player on the barrel, as :func:`schedule` rows: the only ones a turn can
     come back to after a bank (a climb knocks the player on the barrel back, and only a climb leads there). Each
-    key's last state is its barrel score. (The movers below the barrel against the opponent on it as one call of
-    lanes, :func:`variant2_kernel.column_ends`, made the sweeps Jacobi-like: 1,401 sweeps of level (400, 405)
-    against 45, not kept.)"""
+    key's last state is its barrel score. ``columns``: the movers below the barrel against the opponent on it in
+    calls of that many lanes by descending score (``movers`` ``-1 - opponent``, ``lows..highs`` the movers:
+    :func:`variant2_kernel.level_sweep`); 0: one a row. (All in one call, the sweep is Jacobi-like within it:
+    1,401 sweeps of level (400, 405) against 45; by 4, 47.)"""
     ka, kb = level
     rows: list[tuple[int, int, int, int]] = []
     for mk, ok in ((ka, kb), (kb, ka)) if ka != kb else ((ka, ka),):
@@ -161,8 +162,12 @@ def barrel_schedule(
         o_lo, o_hi = int(space.key_lo[ok]), int(space.key_hi[ok])
         for lo in range(o_lo, o_hi, group):  # the mover on the barrel
             rows.append((0, m_hi - 1, lo, min(lo + group, o_hi)))
-        for m in range(m_lo, m_hi - 1):  # the opponent on the barrel
-            rows.append((-int(space.score_of[m]), m, o_hi - 1, o_hi))
+        if columns:  # the opponent on the barrel: the movers below it in calls of ``columns`` lanes
+            for hi in range(m_hi - 1, m_lo, -columns):
+                rows.append((-int(space.score_of[hi - 1]), -o_hi, max(m_lo, hi - columns), hi))
+        else:
+            for m in range(m_lo, m_hi - 1):  # the opponent on the barrel
+                rows.append((-int(space.score_of[m]), m, o_hi - 1, o_hi))
     rows.sort()
     table = np.array(rows, dtype=np.int64)
     return table[:, 1].copy(), table[:, 2].copy(), table[:, 3].copy()

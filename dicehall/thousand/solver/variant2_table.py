@@ -32,9 +32,9 @@ from dicehall.thousand.solver.yard_table import rules_dict
 FORMAT = "variant2-1"
 """The stored layout: float32 ``X[b, a]``, the middle of the bounds of (mover ``a``, opponent ``b``)."""
 
-US_PER_POSITION = 107.5
-"""CPU microseconds a position of the level solve with the ordered pass by tiles (docs/thousand-solved.md,
-"Variant 2's model": the 12 sampled levels)."""
+US_PER_POSITION = 89.7
+"""CPU microseconds a position of the level solve with the ordered pass by tiles and the barrel's movers by 4
+(docs/thousand-solved.md, "Variant 2's model": the 12 sampled levels)."""
 PROCESS_GB = 0.2
 """Memory besides the two float64 bounds (the process and the compiled kernels)."""
 
