@@ -7,6 +7,8 @@ opponent states): :class:`variant2.Turn` over the ends :meth:`variant2.Positions
 ``B[t, lane]``: banking total ``t * STEP`` (``NEG`` where refused); ``RV[t, n, lane]``: rolling the ``n`` dice in
 hand at that total; ``H[t, lane]``: the confirmation roll of five after hot dice. Totals only rise (those above
 the top are kept at it), so the rows are solved from the top down; at the top a confirmation always banks.
+The other way round, many movers against one opponent (:func:`column_ends`, :func:`lanes_turn`): each lane its own
+smallest bank, the largest top for all, each lane's banks above its own top repeating its top's.
 """
 
 from __future__ import annotations
