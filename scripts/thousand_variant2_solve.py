@@ -10,8 +10,10 @@ on. ``--levels N`` stops after N more levels. Prints each level (number, the two
 opening scores, positions, sweeps, the bounds' gap, the residual, CPU seconds, peak memory) and, at the end, the
 first player's win chance and the figures as JSON. ``--sample K`` solves K levels of two opened players spread
 over the opening scores instead (nothing is kept) and prints the cost per position and the estimate for the
-whole table. The table is not used by ``bot:optimal`` or ``dicehall solve`` yet (docs/thousand-solved.md,
-"Variant 2's model").
+whole table. ``--tile G``: the ordered pass by tiles of G opponents (default 16; 0: pair by pair, the slower
+first way); ``--columns C``: the barrel's sweeps take the movers below an opponent on the barrel C at a time
+(default 4; 0: one by one). ``dicehall solve thousand --preset variant2`` runs the same solve with a progress bar and stores the
+table for ``bot:optimal``, the hints and the analysis (docs/thousand-solved.md, "Variant 2's model").
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def main() -> None:
     parser.add_argument(
         "--sweeps-only", action="store_true", help="no ordered pass: sweeps after the barrel's"
     )
+    parser.add_argument("--tile", type=int, default=16, help="opponents a tile of the ordered pass; 0: pairs")
+    parser.add_argument("--columns", type=int, default=4, help="barrel's movers a call; 0: one by one")
     args = parser.parse_args()
     os.nice(19 - os.nice(0))
     if not args.sample and args.out is None:
@@ -63,9 +67,13 @@ def main() -> None:
     if args.sample:
         opened = [i for i, (a, b) in enumerate(order) if a and b]
         picks = [opened[round(k * (len(opened) - 1) / max(1, args.sample - 1))] for k in range(args.sample)]
-        solve(rules, args.tol, only=picks[-1:])  # the kernels' compilation, not timed
+        solve(
+            rules, args.tol, only=picks[-1:], tile=args.tile, columns=args.columns
+        )  # the kernels' compilation, not timed
         base = peak_mb()  # the process, the model's tables and the compiled kernels
-        table = solve(rules, args.tol, only=picks, report=report, ordered=not args.sweeps_only)
+        table = solve(
+            rules, args.tol, only=picks, report=report, ordered=not args.sweeps_only, tile=args.tile
+        )
         sweeps = sum(lv.sweeps * lv.positions for lv in table.levels)
         cpu = sum(lv.cpu_seconds for lv in table.levels)
         positions = sum(lv.positions for lv in table.levels)
@@ -87,7 +95,7 @@ def main() -> None:
         )
         return
     table = solve(rules, args.tol, checkpoint=args.out, checkpoint_every=args.every, max_levels=args.levels,
-                  report=report, ordered=not args.sweeps_only)  # fmt: skip
+                  report=report, ordered=not args.sweeps_only, tile=args.tile, columns=args.columns)  # fmt: skip
     start = table.space.start
     print(
         json.dumps(

@@ -5,6 +5,8 @@
   ``bot:optimal``): the chance to win under optimal play, in win %.
 - :class:`YardWinEvaluator`: the same from yard's stored table (yard-like rules, two players; the table is made by
   ``dicehall solve thousand``, and until then the turn's points below, the note saying how to make it).
+- :class:`Variant2WinEvaluator`: the same from variant 2's stored table (variant-2-like rules, two players; made
+  by ``dicehall solve thousand`` too, and until then the turn's points, the note saying how to make it).
 - :class:`TurnPointsEvaluator`: every other case (classic until it is solved, rule sets the solver does not
   cover, one or 3+ players): the expert's turn DP (:mod:`dicehall.thousand.dp`). A seat's value is its score plus,
   for the seat whose turn it is, the expected useful points of the rest of the turn — points, not win %, and the
@@ -28,6 +30,9 @@ from dicehall.thousand.bots import turn_model
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import Table
+from dicehall.thousand.solver.variant2_bot import Variant2Turn
+from dicehall.thousand.solver.variant2_bot import position_of as variant2_position
+from dicehall.thousand.solver.variant2_table import StoredVariant2
 from dicehall.thousand.solver.yard_bot import YardTurn, position_of
 from dicehall.thousand.solver.yard_table import StoredYard
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
@@ -38,18 +43,22 @@ ROLL_OFF_ENUMERATED = 4
 """Roll-off chances are exact while at most this many contenders still have to roll (6**4 cases)."""
 
 
-def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | YardWinEvaluator | TurnPointsEvaluator:
+def make_evaluator(
+    rules: RuleSet, num_players: int
+) -> WinEvaluator | YardWinEvaluator | Variant2WinEvaluator | TurnPointsEvaluator:
     """The win-% evaluator where a table can be had, else the turn-points one with the reason in its note."""
     assert isinstance(rules, ThousandRules)
     if num_players != 2:
         why: str = Message("analysis.why.players", n=num_players)
         return TurnPointsEvaluator(rules, why)
-    from dicehall.thousand.solver import yard_table
+    from dicehall.thousand.solver import variant2_table, yard_table
     from dicehall.thousand.solver.bot import table_for
     from dicehall.thousand.solver.solve import SolveError
 
     if yard_table.is_yard(rules):
         return _yard_evaluator(rules)
+    if variant2_table.is_variant2(rules):
+        return _variant2_evaluator(rules)
     try:
         table = table_for(rules)
     except SolveError:
@@ -72,6 +81,20 @@ def _yard_evaluator(rules: ThousandRules) -> YardWinEvaluator | TurnPointsEvalua
         _, hours, _ = yard_table.cost(rules)
         return TurnPointsEvaluator(rules, Message("analysis.why.yard_unsolved", hours=round(hours, 1)))
     return YardWinEvaluator(rules, stored)
+
+
+def _variant2_evaluator(rules: ThousandRules) -> Variant2WinEvaluator | TurnPointsEvaluator:
+    """Variant-2-like rules: win % from variant 2's stored table, else the turn's points with how to make it."""
+    from dicehall.thousand.solver import variant2_table
+
+    try:
+        stored = variant2_table.load_variant2_table(rules)
+    except DicehallError as exc:
+        return TurnPointsEvaluator(rules, exc.text)
+    if stored is None:
+        _, hours, _ = variant2_table.cost(rules)
+        return TurnPointsEvaluator(rules, Message("analysis.why.yard_unsolved", hours=round(hours, 1)))
+    return Variant2WinEvaluator(rules, stored)
 
 
 def _state(state: State[Any]) -> ThousandState:
@@ -216,6 +239,51 @@ class YardWinEvaluator(WinEvaluator):
             win = tv.hot_value(t, r)
         else:
             win = tv.roll_value(t, n, r)
+        return self._split(s.player, win)
+
+
+class Variant2WinEvaluator(WinEvaluator):
+    """The chance to win (percent) from variant 2's stored table (:mod:`solver.variant2_table`): the turn of
+    (mover, opponent) played by :class:`variant2_bot.Variant2Turn`, as ``bot:optimal`` plays it; after hot dice
+    the forced roll of five is the confirmation roll."""
+
+    def __init__(self, rules: ThousandRules, table: StoredVariant2) -> None:
+        self.rules = rules
+        self.variant2 = table
+        self.note = ""
+        self._v2_turns: dict[tuple[int, int], Variant2Turn] = {}
+
+    def turn(self, state: ThousandState, seat: int) -> Variant2Turn:  # type: ignore[override]
+        key = variant2_position(self.variant2, state, seat, 1 - seat)
+        tv = self._v2_turns.get(key)
+        if tv is None:
+            if len(self._v2_turns) > 256:
+                self._v2_turns.clear()
+            tv = self._v2_turns[key] = Variant2Turn(self.variant2, *key)
+        return tv
+
+    def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
+        s = _state(state)
+        tv = self.turn(s, s.player)
+        t = s.turn_total
+        out: list[tuple[Any, float]] = []
+        for action in s.legal_actions():
+            if action == ROLL:
+                out.append((action, 100.0 * (tv.hot_value(t) if s.hot_dice else tv.roll_value(t, s.in_hand))))
+            elif action == BANK:
+                bank = tv.bank_value(t)
+                out.append((action, 100.0 * (bank if bank is not None else 0.0)))
+            else:
+                raise DicehallError(f"the solved table has no value for {action!r}")
+        return out
+
+    def chance_value(self, state: State[Any]) -> list[float]:
+        s = _state(state)
+        if s.roll_off_contenders:
+            return self.values(s)
+        tv = self.turn(s, s.player)
+        t = s.turn_total
+        win = tv.hot_value(t) if s.confirming else tv.roll_value(t, s.in_hand)
         return self._split(s.player, win)
 
 

@@ -33,9 +33,10 @@ from dicehall.core.simulate import play_game
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState, Seat, table_size
+from dicehall.thousand.solver.solve import SolveError
 from dicehall.thousand.solver.variant2 import FLOOR, NEG, Ends, Position, Positions, Turn, covers
 from dicehall.thousand.solver.variant2_bot import Variant2TableBot, Variant2Turn
-from dicehall.thousand.solver.variant2_solve import solve
+from dicehall.thousand.solver.variant2_solve import Level, solve
 from dicehall.thousand.solver.variant2_space import build_variant2_space, kernel_tables, levels
 from dicehall.thousand.state import BANK, ROLL, Action, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
@@ -435,10 +436,16 @@ def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[PosKey, tuple[
     return {k: (float(bounds[0][i]), float(bounds[1][i])) for k, i in ids.items()}
 
 
-@pytest.mark.parametrize("ordered", [True, False], ids=["ordered pass", "sweeps only"])
-def test_the_solver_equals_value_iteration_over_the_engines_turns(ordered: bool) -> None:
+@pytest.mark.parametrize(
+    ("ordered", "tile", "columns"),
+    [(True, 16, 4), (True, 3, 1), (True, 16, 0), (True, 0, 0), (False, 0, 4)],
+    ids=["tiles of 16", "tiles of 3", "barrel one by one", "pair by pair", "sweeps only"],
+)
+def test_the_solver_equals_value_iteration_over_the_engines_turns(
+    ordered: bool, tile: int, columns: int
+) -> None:
     expected = brute_force(TINY)
-    table = solve(TINY, tol=1e-12, ordered=ordered)
+    table = solve(TINY, tol=1e-12, ordered=ordered, tile=tile, columns=columns)
     assert table.complete and all(lv.converged and lv.gap <= 1e-12 for lv in table.levels)
     if (
         ordered
@@ -455,6 +462,25 @@ def test_the_solver_equals_value_iteration_over_the_engines_turns(ordered: bool)
     assert len(expected) > 1000
 
 
+def test_tiles_solve_sampled_levels_of_variant2_as_pair_by_pair() -> None:
+    """The ordered pass by tiles and the barrel's movers by 4 (the default) against the first way (pair by pair, one
+    by one) on real levels of two opened players (two keys, one key, near the barrel): the same bounds, each level
+    certified by its first plain sweep."""
+    space = build_variant2_space(V2)
+    order = levels(space)
+    want = [(700, 705), (600, 600), (800, 845), (780, 790)]
+    picks = [i for i, (ka, kb) in enumerate(order) if (space.keys[ka], space.keys[kb]) in want]
+    assert len(picks) == len(want)
+    tiled = solve(V2, 1e-10, only=picks)
+    pairs = solve(V2, 1e-10, only=picks, tile=0, columns=0)
+    assert all(lv.converged and lv.sweeps == 1 for lv in tiled.levels)
+    rows = np.concatenate([np.arange(space.key_lo[k], space.key_hi[k]) for i in picks for k in order[i]])
+    block = np.ix_(rows, rows)
+    assert np.abs(tiled.lower[block] - pairs.lower[block]).max() < 1e-10
+    assert np.abs(tiled.upper[block] - pairs.upper[block]).max() < 1e-10
+    assert tiled.lower[block].max() > 0.5  # solved, not the starting zeros
+
+
 def test_the_solve_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     whole = solve(TINY, tol=1e-11)
     checkpoint = tmp_path / "variant2.npz"
@@ -463,8 +489,22 @@ def test_the_solve_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     table = solve(TINY, tol=1e-11, checkpoint=checkpoint)
     assert table.complete and table.levels[:10] == part.levels  # resumed, not solved again
     assert np.array_equal(table.lower, whole.lower) and np.array_equal(table.upper, whole.upper)
-    with pytest.raises(ValueError, match="another rule set"):
+    with pytest.raises(SolveError, match="another precision") as refused:
         solve(TINY, tol=1e-9, checkpoint=checkpoint)
+    assert "--fresh" in refused.value.localized("uk") and "точністю" in refused.value.localized("uk")
+
+
+def test_an_interrupted_solve_keeps_its_finished_levels(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "variant2.json"
+
+    def stop_after_three(level: Level, count: int) -> None:
+        if level.number == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # checkpoints due only every hour: kept by the interruption
+        solve(TINY, tol=1e-11, checkpoint=checkpoint, checkpoint_every=3600.0, report=stop_after_three)
+    part = solve(TINY, tol=1e-11, checkpoint=checkpoint, max_levels=0)
+    assert [lv.number for lv in part.levels] == [0, 1, 2]
 
 
 # -- playing from the table ----------------------------------------------------------------------------------------

@@ -130,10 +130,11 @@ register_playout(
 
 @register_bot("thousand", "optimal", Message("bot.thousand.optimal.doc"))
 def optimal_bot(rules: RuleSet) -> ThousandBot:
-    """``bot:optimal``: yard-like rules play from yard's stored table (:mod:`yard_table`, made by ``dicehall
-    solve thousand``), every other rule set from the classic model's table."""
+    """``bot:optimal``: yard-like rules play from yard's stored table (:mod:`yard_table`), variant-2-like ones
+    from variant 2's (:mod:`variant2_table`) — both made by ``dicehall solve thousand`` —, every other rule set
+    from the classic model's table."""
     assert isinstance(rules, ThousandRules)
-    from dicehall.thousand.solver import yard_table
+    from dicehall.thousand.solver import variant2_table, yard_table
 
     if yard_table.is_yard(rules):
         from dicehall.thousand.solver.yard_bot import KeptDecisions, YardTableBot
@@ -144,4 +145,11 @@ def optimal_bot(rules: RuleSet) -> ThousandBot:
         if stored.kept is None:
             stored.kept = KeptDecisions()
         return YardTableBot(stored, stored.kept)
+    if variant2_table.is_variant2(rules):
+        from dicehall.thousand.solver.variant2_bot import Variant2TableBot
+
+        found = variant2_table.load_variant2_table(rules)
+        if found is None:
+            raise variant2_table.missing(rules)
+        return Variant2TableBot(found)
     return OptimalBot(rules)

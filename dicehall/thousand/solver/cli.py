@@ -81,6 +81,9 @@ def register_solve(app: typer.Typer) -> None:
         from it; a second run prints the cached result); an interrupted run resumes from its checkpoint (policy
         iteration: from the last finished level). Scores below --floor are kept at the floor: the model's one
         approximation (docs/thousand-solved.md).
+
+        The yard and variant 2 rules have tables of their own (hours of one processor core): the command says
+        what it takes before it starts, shows a bar by level and resumes from the last finished level.
         """
         if method not in ("auto", "vi", "pi"):
             raise fail(tr("solve.thousand.unknown_method", method=method))
@@ -90,13 +93,18 @@ def register_solve(app: typer.Typer) -> None:
             check_floor(floor)
         except DicehallError as exc:
             raise fail(exc) from None
-        from dicehall.thousand.solver import yard_table
+        from dicehall.thousand.solver import variant2_table, yard_table
 
+        given = {"--plot": plot, "--policy": policy, "--export-compact": export_compact}
+        classic_only = [name for name, value in given.items() if value]
+        if variant2_table.is_variant2(rules):  # variant 2's own model (solver/variant2_cli.py)
+            from dicehall.thousand.solver.variant2_cli import solve_variant2
+
+            solve_variant2(rules, tol, fresh=fresh, as_json=as_json, classic_only=classic_only)
+            return
         if yard_table.is_yard(rules):  # yard's own model (solver/yard_cli.py)
             from dicehall.thousand.solver.yard_cli import solve_yard
 
-            given = {"--plot": plot, "--policy": policy, "--export-compact": export_compact}
-            classic_only = [name for name, value in given.items() if value]
             solve_yard(
                 rules,
                 floor,

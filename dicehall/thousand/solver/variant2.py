@@ -15,8 +15,9 @@ opening bank's score (ruling 15 in docs/thousand.md: the opening minimum if that
 which :meth:`size.Seat.canonical` stores as the opening score). A zero roll changes nothing.
 
 This is the model in Python, checked against the engine's own turns and transitions
-(``tests/thousand/test_solver_variant2.py``); ``variant2_kernel`` compiles it. ``build_space``, ``dicehall
-solve`` and ``bot:optimal`` do not use it yet (docs/thousand-solved.md, "Variant 2's model").
+(``tests/thousand/test_solver_variant2.py``); ``variant2_kernel`` compiles it. ``dicehall solve``, ``bot:optimal``
+and the hints use it through ``variant2_table``; ``build_space`` does not (docs/thousand-solved.md, "Variant 2's
+model").
 """
 
 from __future__ import annotations

@@ -1,45 +1,62 @@
 """Playing variant-2-like rules from a solved table (:mod:`variant2_solve`): the decision of each turn's position
 read from the compiled turn (:mod:`variant2_kernel`) over the table's values.
 
-Two players only. Not registered as ``bot:optimal`` yet: that needs the full table solved and stored
-(docs/thousand-solved.md, "Variant 2's model"). The self-play test holds it to the table's first-player chance
-on small rules.
+``bot:optimal`` on variant-2-like rules (:func:`solver.bot.optimal_bot`) plays from the stored table
+(:mod:`variant2_table`); with three or more players it plays against the leader only, as the classic and yard
+tables do. :class:`Variant2Turn` also gives the hints and the analysis their values (``thousand/analysis.py``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from dicehall.core.game import State
+from dicehall.i18n.message import Message
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState
-from dicehall.thousand.solver.variant2_solve import Variant2Table
-from dicehall.thousand.solver.variant2_space import kernel_tables
+from dicehall.thousand.solver.variant2_space import Variant2Space, kernel_tables
+from dicehall.thousand.solver.yard_bot import leader
 from dicehall.thousand.state import ThousandState
 
 
-def seat_of(table: Variant2Table, state: ThousandState, seat: int) -> int:
+class Values(Protocol):
+    """A solved variant 2 table: :class:`variant2_solve.Variant2Table` (just solved) or
+    :class:`variant2_table.StoredVariant2` (its middle values in float32)."""
+
+    @property
+    def space(self) -> Variant2Space: ...
+
+    @property
+    def middle(self) -> npt.NDArray[np.floating]: ...
+
+
+def seat_of(table: Values, state: ThousandState, seat: int) -> int:
     """The table's player state of ``seat``."""
     p = FullState(state.score[seat], state.opened[seat], opening=state.opening_score[seat])
     return table.space.index[table.space.model.seat.canonical(p)]
 
 
-class Variant2Turn:
-    """The turn of one position played from the table: the bank values and the roll values."""
+def position_of(table: Values, state: ThousandState, seat: int, other: int) -> tuple[int, int]:
+    return seat_of(table, state, seat), seat_of(table, state, other)
 
-    def __init__(self, table: Variant2Table, mover: int, opponent: int) -> None:
+
+class Variant2Turn:
+    """The turn of one position played from the table: the bank values, the roll values (``rolls[t, n]``), the
+    confirmation rolls after hot dice (``hot[t]``) and the start (``value``)."""
+
+    def __init__(self, table: Values, mover: int, opponent: int) -> None:
         space = table.space
         tables = kernel_tables(space)
         width = space.bank_next.shape[1]
         self.bank = np.empty((width, 1))
         Z = np.empty(1)
         self.rolls: npt.NDArray[np.float64] = np.empty((width, 6, 1))
-        H, out = np.empty((width, 1)), np.empty(1)
+        self.hot: npt.NDArray[np.float64] = np.empty((width, 1))
+        H, out = self.hot, np.empty(1)
         RS, HS, slope = np.empty((width, 6, 1)), np.empty((width, 1)), np.empty(1)
         variant2_kernel.ends(mover, opponent, opponent + 1, table.middle, tables, self.bank, Z)
         variant2_kernel.turn(mover, 1, tables, self.bank, Z, self.rolls, H, out, RS, HS, slope)
@@ -47,34 +64,58 @@ class Variant2Turn:
         self.top = int(space.top_of[mover])
         self.value = float(out[0])
 
+    def _t(self, total: int) -> int:
+        return min(total // STEP, self.top)  # past the top every bank is alike
+
+    def start(self) -> float:
+        return self.value
+
+    def bank_value(self, total: int) -> float | None:
+        """Banking ``total`` (None where it may not be banked)."""
+        t = self._t(total)
+        return float(self.bank[t, 0]) if t >= self.need and self.bank[t, 0] >= 0 else None
+
+    def roll_value(self, total: int, in_hand: int) -> float:
+        return float(self.rolls[self._t(total), in_hand, 0])
+
+    def hot_value(self, total: int) -> float:
+        """The confirmation roll of five after hot dice at ``total``."""
+        return float(self.hot[self._t(total), 0])
+
     def wants_roll(self, total: int, in_hand: int) -> bool:
-        t = min(total // STEP, self.top)  # past the top every bank is alike
+        t = self._t(total)
         bank = float(self.bank[t, 0]) if t >= self.need else variant2_kernel.NEG
         return bool(self.rolls[t, in_hand, 0] > bank)
 
 
 class Variant2TableBot(ThousandBot):
-    """Two-player variant 2 from a solved table: forced moves as every bot, else roll where rolling is worth
-    more."""
+    """Variant 2 from a solved table: forced moves as every bot, else roll where rolling is worth more (three
+    or more players: against the leader, :func:`yard_bot.leader`)."""
 
-    name = "variant2-table"
+    name = "optimal"
 
-    def __init__(self, table: Variant2Table) -> None:
+    def __init__(self, table: Values) -> None:
         super().__init__(table.space.rules)
         self.table = table
         self._key: tuple[int, int] | None = None
         self._turn: Variant2Turn | None = None
 
     def turn(self, state: ThousandState) -> Variant2Turn:
-        key = (seat_of(self.table, state, state.player), seat_of(self.table, state, 1 - state.player))
+        key = position_of(self.table, state, state.player, leader(state))
         if key != self._key or self._turn is None:
             self._turn = Variant2Turn(self.table, *key)
             self._key = key
         return self._turn
 
-    def choose(self, state: State[Any], rng: np.random.Generator) -> Any:
-        assert isinstance(state, ThousandState) and state.n == 2
-        return super().choose(state, rng)
-
     def wants_roll(self, state: ThousandState) -> bool:
-        return self.turn(state).wants_roll(state.turn_total, state.in_hand)
+        turn = self.turn(state)
+        roll = turn.wants_roll(state.turn_total, state.in_hand)
+        if self.explain:
+            rolling = round(100 * turn.roll_value(state.turn_total, state.in_hand), 1)
+            bank = turn.bank_value(state.turn_total)
+            if bank is None:
+                self.last_reason = Message("thousand.bot.optimal_no_bank", rolling=rolling)
+            else:
+                msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
+                self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
+        return roll

@@ -7,6 +7,8 @@ opponent states): :class:`variant2.Turn` over the ends :meth:`variant2.Positions
 ``B[t, lane]``: banking total ``t * STEP`` (``NEG`` where refused); ``RV[t, n, lane]``: rolling the ``n`` dice in
 hand at that total; ``H[t, lane]``: the confirmation roll of five after hot dice. Totals only rise (those above
 the top are kept at it), so the rows are solved from the top down; at the top a confirmation always banks.
+The other way round, many movers against one opponent (:func:`column_ends`, :func:`lanes_turn`): each lane its own
+smallest bank, the largest top for all, each lane's banks above its own top repeating its top's.
 """
 
 from __future__ import annotations
@@ -49,9 +51,15 @@ def turn(a, lanes, tables, B, Z, RV, H, out, RS, HS, slope):
     (with ``RS``, ``HS`` for every row): the chance that the turn so played ends in a zero roll — the derivative
     of ``out`` by ``Z`` (no bank leads back to the position the zero roll leads to)."""
     need_of, top_of, _, _, _, dice = tables
+    need = np.full(lanes, need_of[a])
+    lanes_turn(top_of[a], need, lanes, dice, B, Z, RV, H, out, RS, HS, slope)
+
+
+@numba.njit(cache=True, nogil=True)
+def lanes_turn(top, need, lanes, dice, B, Z, RV, H, out, RS, HS, slope):
+    """:func:`turn` with a smallest bank ``need[lane]`` a lane and totals kept at ``top``: lanes of different
+    movers (:func:`column_ends`), each lane's banks past its own top extended by its top's."""
     first, prob, step, left, zero = dice
-    top = top_of[a]
-    need = need_of[a]
     for t in range(top, -1, -1):
         # the confirmation roll: a score banks from the minimum on, below it the turn goes on
         z = zero[5]
@@ -63,7 +71,7 @@ def turn(a, lanes, tables, B, Z, RV, H, out, RS, HS, slope):
             t2 = min(t + step[k], top)
             n2 = left[k]
             for lane in range(lanes):
-                if t2 >= need:
+                if t2 >= need[lane]:
                     v = B[t2, lane]
                     d = 0.0
                 elif n2 == 0:
@@ -152,6 +160,42 @@ def _mover(a, lo, hi, L, U, tables, work, S, pair, lv):
 
 
 @numba.njit(cache=True, nogil=True)
+def _column(o, lo, hi, L, U, tables, work, need, S, pair, lv):
+    """:func:`_mover` the other way round: movers ``lo..hi`` against opponent ``o``, one call of lanes
+    (:func:`column_ends`)."""
+    B, Z, RV, H, out, RS, HS, slope = work
+    a_lo, a_hi, b_lo = lv
+    lanes = hi - lo
+    movers = np.arange(lo, hi)
+    dice = tables[5]
+    change = 0.0
+    gap = 0.0
+    lo_ = _local(o, a_lo, a_hi, b_lo)
+    for side in range(2):
+        R = U if side == 0 else L
+        W = L if side == 0 else U
+        top = column_ends(movers, o, R, tables, B, Z, need)
+        lanes_turn(top, need, lanes, dice, B, Z, RV, H, out, RS, HS, slope)
+        for lane in range(lanes - 1, -1, -1):
+            m = lo + lane
+            lm = _local(m, a_lo, a_hi, b_lo)
+            x = out[lane]
+            s = slope[lane]
+            if pair > 1.0:
+                u = S[1 - side, lm, lo_]  # the partner: mover o against m
+                old = W[o, m]
+                x = old + (x - old) * min(pair, 1.0 / max(1.0 - s * u, 1e-12))
+                R[m, o] -= u * (x - old)
+            change = max(change, abs(x - W[o, m]))
+            W[o, m] = x
+            S[side, lo_, lm] = s
+    for lane in range(lanes):
+        m = lo + lane
+        gap = max(gap, abs(U[o, m] - L[o, m]))
+    return change, gap
+
+
+@numba.njit(cache=True, nogil=True)
 def level_sweep(movers, lows, highs, lv, L, U, tables, S, pair):
     """One Gauss–Seidel sweep of both bounds over a level in the order of its schedule
     (:func:`variant2_space.schedule`: mover ``movers[k]`` against opponents ``lows[k]..highs[k]``). ``lv``: the
@@ -169,10 +213,14 @@ def level_sweep(movers, lows, highs, lv, L, U, tables, S, pair):
         np.empty((width, lanes)),
         np.empty(lanes),
     )
+    need = np.empty(lanes, dtype=np.int64)
     change = 0.0
     gap = 0.0
     for k in range(movers.shape[0]):
-        c, g = _mover(movers[k], lows[k], highs[k], L, U, tables, work, S, pair, lv)
+        if movers[k] < 0:  # movers lows..highs against opponent -1 - movers[k]: one call of lanes
+            c, g = _column(-1 - movers[k], lows[k], highs[k], L, U, tables, work, need, S, pair, lv)
+        else:
+            c, g = _mover(movers[k], lows[k], highs[k], L, U, tables, work, S, pair, lv)
         change = max(change, c)
         gap = max(gap, g)
     return change, gap
@@ -236,4 +284,100 @@ def ordered_pass(firsts, seconds, L, U, tables, tol):
             if it < 0:
                 endless += 1
             most = max(most, it)
+    return most, endless
+
+
+@numba.njit(cache=True, nogil=True)
+def column_ends(movers, o, R, tables, B, Z, need):
+    """The ends of ``movers``' turns (one a lane) against opponent ``o``, from ``R``, for :func:`lanes_turn`:
+    ``need`` each mover's smallest bank; returns the common top (the largest), each lane's banks past its own top
+    being its top's — so that the rows above it repeat its top row, as its own turn keeps totals there."""
+    need_of, top_of, bank_next, bank_knocks, knock_next, _ = tables
+    k = knock_next[o]
+    knocked = o if k < 0 else k
+    top = 0
+    for lane in range(movers.shape[0]):
+        top = max(top, top_of[movers[lane]])
+    for lane in range(movers.shape[0]):
+        m = movers[lane]
+        Z[lane] = 1.0 - R[m, o]
+        need[lane] = need_of[m]
+        tm = top_of[m]
+        for t in range(tm + 1):
+            code = bank_next[m, t]
+            if t < need_of[m] or code == -2:
+                B[t, lane] = NEG
+            elif code == -1:
+                B[t, lane] = 1.0
+            elif bank_knocks[m, t]:
+                B[t, lane] = 1.0 - R[code, knocked]
+            else:
+                B[t, lane] = 1.0 - R[code, o]
+        for t in range(tm + 1, top + 1):
+            B[t, lane] = B[tm, lane]
+    return top
+
+
+@numba.njit(cache=True, nogil=True)
+def tiled_pass(plan, L, U, tables, tol):
+    """:func:`ordered_pass` by tiles: each row ``(a, lo, hi, warm)`` of ``plan`` (:func:`variant2_space.tiles`)
+    is mover ``a`` against opponents ``lo..hi`` together with those movers against ``a`` (the zero roll's swaps),
+    each a call of lanes, started from the values of mover ``warm`` (5 points up; -1: none). Per bound pair
+    (``X = T(Y)`` on the first, ``Y = T(X)`` on the swaps) Newton steps as in :func:`_pair`, lane by lane, until
+    no value moves by ``tol``; within the tile a swap reads the banks of the first ones with a larger opponent
+    score of the step before, so the lanes settle from the top down, and settled top lanes are left out of the
+    next step. Returns the most steps a tile took and the pairs where both turns roll on until a zero roll."""
+    width = tables[2].shape[1]
+    lanes = 0
+    for k in range(plan.shape[0]):
+        lanes = max(lanes, plan[k, 2] - plan[k, 1])
+    B, Z, RV, H = (
+        np.empty((width, lanes)),
+        np.empty(lanes),
+        np.empty((width, 6, lanes)),
+        np.empty((width, lanes)),
+    )
+    RS, HS = np.empty((width, 6, lanes)), np.empty((width, lanes))
+    f1, s1, f2, s2 = np.empty(lanes), np.empty(lanes), np.empty(lanes), np.empty(lanes)
+    need = np.empty(lanes, dtype=np.int64)
+    dice = tables[5]
+    most = 0
+    endless = 0
+    for k in range(plan.shape[0]):
+        a, lo, top_lane, warm = plan[k, 0], plan[k, 1], plan[k, 2], plan[k, 3]
+        for side in range(2):
+            X = L if side == 0 else U
+            Y = U if side == 0 else L
+            if warm >= 0:  # start from the tile of the mover 5 points up: close, so fewer steps
+                for b in range(lo, top_lane):
+                    X[b, a], Y[a, b] = X[b, warm], Y[warm, b]
+            hi = top_lane
+            for it in range(1, 61):
+                n = hi - lo
+                movers = np.arange(lo, hi)
+                ends(a, lo, hi, Y, tables, B, Z)  # mover a against lo..hi: reads the swaps through Y
+                turn(a, n, tables, B, Z, RV, H, f1, RS, HS, s1)
+                top = column_ends(movers, a, X, tables, B, Z, need)  # lo..hi against a: reads X
+                lanes_turn(top, need, n, dice, B, Z, RV, H, f2, RS, HS, s2)
+                moved = 0.0
+                settled = hi  # the lanes from here up moved by less than tol: they read only lanes above
+                for lane in range(n - 1, -1, -1):
+                    b = lo + lane
+                    x, y = X[b, a], Y[a, b]
+                    det = 1.0 - s1[lane] * s2[lane]
+                    if det < 1e-12:
+                        nx, ny = f1[lane], f2[lane]
+                        if it == 60:
+                            endless += 1
+                    else:
+                        nx = (f1[lane] - s1[lane] * f2[lane] + s1[lane] * y - s1[lane] * s2[lane] * x) / det
+                        ny = f2[lane] - s2[lane] * (nx - x)
+                    moved = max(moved, abs(nx - x), abs(ny - y))
+                    if moved < tol:
+                        settled = b
+                    X[b, a], Y[a, b] = nx, ny
+                most = max(most, it)
+                if moved < tol:
+                    break
+                hi = settled
     return most, endless

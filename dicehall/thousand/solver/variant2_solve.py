@@ -6,8 +6,10 @@ levels. Both bounds start at 0 and 1 (``L = T(U)``, ``U = T(L)``); within a leve
 
 1. the positions with a player on the barrel are swept until they settle: the only ones a bank can lead back to
    (a climb knocks the player on the barrel back to their opening score), a few hundred a level;
-2. every other position in one pass by descending sum of the scores: a bank raises the sum or climbs (solved in
-   1.), a zero roll swaps the players (the same sum): each such pair solved together by Newton's method;
+2. every other position in one pass: a bank raises the banker's score or climbs (solved in 1.), a zero roll
+   swaps the players: each such pair solved together by Newton's method — by tiles (one mover against a group of
+   opponents and the swaps, :func:`variant2_space.tiles`, each a call of lanes) or pair by pair by descending
+   sum of the scores;
 3. plain sweeps over the whole level certify it (the largest change of the first is the residual
    ``max |T(V) − V|``); should they not settle at once they go on with the speed-ups of 1. (:class:`_Speedup`).
    ``ordered=False`` leaves 2. out (sweeps only: measured slower, docs/thousand-solved.md).
@@ -31,9 +33,11 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState
+from dicehall.thousand.solver.solve import SolveError
 from dicehall.thousand.solver.variant2_space import (
     Variant2Space,
     barrel_schedule,
@@ -42,6 +46,7 @@ from dicehall.thousand.solver.variant2_space import (
     levels,
     ordered_pairs,
     schedule,
+    tiles,
 )
 
 FloatArray = npt.NDArray[np.float64]
@@ -111,11 +116,16 @@ def solve(
     max_sweeps: int = 20_000,
     group: int = 64,
     ordered: bool = True,
+    tile: int = 16,
+    columns: int = 4,
     report: Report | None = None,
 ) -> Variant2Table:
     """Both bounds of every position of ``rules`` (:func:`variant2.covers`), level by level. ``only``: solve
     just these levels (numbers in :func:`levels`; a timing sample: levels of two opened players read nothing
-    else); ``max_levels``: stop after this many more (a resumable part)."""
+    else); ``max_levels``: stop after this many more (a resumable part). ``tile``: the ordered pass by tiles of
+    this many opponents (:func:`variant2_kernel.tiled_pass`); 0: pair by pair (:func:`variant2_kernel.ordered_pass`,
+    about 2× slower). ``columns``: the barrel's sweeps take the movers below an opponent on the barrel this many
+    at a time, by descending score (one call of lanes, :func:`variant2_kernel.column_ends`); 0: one by one."""
     space = build_variant2_space(rules)
     tables = kernel_tables(space)
     size = space.size
@@ -130,72 +140,80 @@ def solve(
     if max_levels is not None:
         todo = todo[:max_levels]
     saved_at = time.monotonic()
-    for number in todo:
-        ka, kb = order[number]
-        a_lo, a_hi = int(space.key_lo[ka]), int(space.key_hi[ka])
-        b_lo, b_hi = int(space.key_lo[kb]), int(space.key_hi[kb])
-        cpu = time.process_time()
-        for rows, cols in (((b_lo, b_hi), (a_lo, a_hi)), ((a_lo, a_hi), (b_lo, b_hi))):
-            L[rows[0] : rows[1], cols[0] : cols[1]] = 0.0
-            U[rows[0] : rows[1], cols[0] : cols[1]] = 1.0
-        n = a_hi - a_lo + (0 if ka == kb else b_hi - b_lo)
-        slopes = np.zeros((2, n, n))
-        local = (a_lo, a_hi, b_lo)
-        blocks = [(slice(b_lo, b_hi), slice(a_lo, a_hi))]
-        if ka != kb:
-            blocks.append((slice(a_lo, a_hi), slice(b_lo, b_hi)))
-        # 1. the positions with a player on the barrel: the knock-back's cycles, swept until they settle
-        plan = (*barrel_schedule(space, (ka, kb), group), local)
-        speed = _Speedup(L, U, blocks)
-        barrel_sweeps = 0
-        while barrel_sweeps < max_sweeps:
-            change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
-            barrel_sweeps += 1
-            speed.after_sweep(change)
-            if change < tol / 100 or (change < tol / 10 and gap <= tol / 10):
-                break
-        # 2. the rest in one pass: nothing there is read again but through a zero roll's swap
-        newton, endless = 0, 0
-        if ordered:
-            firsts, seconds = ordered_pairs(space, (ka, kb))
-            newton, endless = variant2_kernel.ordered_pass(firsts, seconds, L, U, tables, tol / 100)
-        # 3. plain sweeps certify it (their largest change is the residual max |T(V) - V| of both bounds), and
-        # go on with the speed-ups from 1. should they not
-        plan = (*schedule(space, (ka, kb), group), local)
-        speed = _Speedup(L, U, blocks)
-        sweeps, gap, residual, converged = 0, 1.0, 1.0, False
-        while sweeps < max_sweeps:
-            residual, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, 0.0)
-            sweeps += 1
-            if (gap <= tol and residual < tol) or residual < tol / 100:
-                converged = True
-                break
-            change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
-            sweeps += 1
-            speed.after_sweep(change)
-        level = Level(
-            number,
-            (space.keys[ka], space.keys[kb]),
-            space.level_positions((ka, kb)),
-            barrel_sweeps,
-            int(newton),
-            int(endless),
-            sweeps,
-            float(gap),
-            float(residual),
-            converged,
-            round(time.process_time() - cpu, 3),
-        )
-        done.append(level)
-        if report is not None:
-            report(level, len(order))
-        if (
-            checkpoint is not None
-            and only is None
-            and (time.monotonic() - saved_at >= checkpoint_every or number == todo[-1])
-        ):
+    try:
+        for number in todo:
+            ka, kb = order[number]
+            a_lo, a_hi = int(space.key_lo[ka]), int(space.key_hi[ka])
+            b_lo, b_hi = int(space.key_lo[kb]), int(space.key_hi[kb])
+            cpu = time.process_time()
+            for rows, cols in (((b_lo, b_hi), (a_lo, a_hi)), ((a_lo, a_hi), (b_lo, b_hi))):
+                L[rows[0] : rows[1], cols[0] : cols[1]] = 0.0
+                U[rows[0] : rows[1], cols[0] : cols[1]] = 1.0
+            n = a_hi - a_lo + (0 if ka == kb else b_hi - b_lo)
+            slopes = np.zeros((2, n, n))
+            local = (a_lo, a_hi, b_lo)
+            blocks = [(slice(b_lo, b_hi), slice(a_lo, a_hi))]
+            if ka != kb:
+                blocks.append((slice(a_lo, a_hi), slice(b_lo, b_hi)))
+            # 1. the positions with a player on the barrel: the knock-back's cycles, swept until they settle
+            plan = (*barrel_schedule(space, (ka, kb), group, columns), local)
+            speed = _Speedup(L, U, blocks)
+            barrel_sweeps = 0
+            while barrel_sweeps < max_sweeps:
+                change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
+                barrel_sweeps += 1
+                speed.after_sweep(change)
+                if change < tol / 100 or (change < tol / 10 and gap <= tol / 10):
+                    break
+            # 2. the rest in one pass: nothing there is read again but through a zero roll's swap
+            newton, endless = 0, 0
+            if ordered and tile:
+                plan_tiles = tiles(space, (ka, kb), tile)
+                newton, endless = variant2_kernel.tiled_pass(plan_tiles, L, U, tables, tol / 100)
+            elif ordered:
+                firsts, seconds = ordered_pairs(space, (ka, kb))
+                newton, endless = variant2_kernel.ordered_pass(firsts, seconds, L, U, tables, tol / 100)
+            # 3. plain sweeps certify it (their largest change is the residual max |T(V) - V| of both bounds), and
+            # go on with the speed-ups from 1. should they not
+            plan = (*schedule(space, (ka, kb), group), local)
+            speed = _Speedup(L, U, blocks)
+            sweeps, gap, residual, converged = 0, 1.0, 1.0, False
+            while sweeps < max_sweeps:
+                residual, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, 0.0)
+                sweeps += 1
+                if (gap <= tol and residual < tol) or residual < tol / 100:
+                    converged = True
+                    break
+                change, gap = variant2_kernel.level_sweep(*plan, L, U, tables, slopes, speed.pair)
+                sweeps += 1
+                speed.after_sweep(change)
+            level = Level(
+                number,
+                (space.keys[ka], space.keys[kb]),
+                space.level_positions((ka, kb)),
+                barrel_sweeps,
+                int(newton),
+                int(endless),
+                sweeps,
+                float(gap),
+                float(residual),
+                converged,
+                round(time.process_time() - cpu, 3),
+            )
+            done.append(level)
+            if report is not None:
+                report(level, len(order))
+            if (
+                checkpoint is not None
+                and only is None
+                and (time.monotonic() - saved_at >= checkpoint_every or number == todo[-1])
+            ):
+                _save(checkpoint, key, L, U, done)
+                saved_at = time.monotonic()
+    except KeyboardInterrupt:  # the levels finished so far are kept: the same call goes on from there
+        if checkpoint is not None and only is None:
             _save(checkpoint, key, L, U, done)
-            saved_at = time.monotonic()
+        raise
     complete = only is None and len(done) == len(order)
     return Variant2Table(space, L, U, done, complete)
 
@@ -275,6 +293,11 @@ def _paths(checkpoint: Path) -> tuple[Path, Path]:
     )
 
 
+def checkpoint_files(checkpoint: Path) -> tuple[Path, Path, Path]:
+    """Every file of a run's checkpoint: the list of finished levels and the two bounds."""
+    return (checkpoint, *_paths(checkpoint))
+
+
 def _open(checkpoint: Path, key: str, size: int) -> tuple[FloatArray, FloatArray, list[Level]]:
     """The bounds as arrays on disk next to ``checkpoint`` (a JSON file of the finished levels): what is never
     written stays a hole in the file, so a fresh table takes no room, and the finished levels are the checkpoint
@@ -283,7 +306,7 @@ def _open(checkpoint: Path, key: str, size: int) -> tuple[FloatArray, FloatArray
     if checkpoint.exists():
         saved = json.loads(checkpoint.read_text())
         if saved["key"] != key:
-            raise ValueError(f"{checkpoint} holds another rule set's or tolerance's table")
+            raise SolveError(Message("solve.thousand.variant2_other_run", path=str(checkpoint)))
         done = [Level(**{**lv, "openings": tuple(lv["openings"])}) for lv in saved["levels"]]
         L = np.load(lower, mmap_mode="r+")
         U = np.load(upper, mmap_mode="r+")

@@ -147,11 +147,14 @@ def schedule(space: Variant2Space, level: tuple[int, int], group: int) -> tuple[
 
 
 def barrel_schedule(
-    space: Variant2Space, level: tuple[int, int], group: int
+    space: Variant2Space, level: tuple[int, int], group: int, columns: int = 0
 ) -> tuple[IntArray, IntArray, IntArray]:
     """The positions of a level with a player on the barrel, as :func:`schedule` rows: the only ones a turn can
     come back to after a bank (a climb knocks the player on the barrel back, and only a climb leads there). Each
-    key's last state is its barrel score."""
+    key's last state is its barrel score. ``columns``: the movers below the barrel against the opponent on it in
+    calls of that many lanes by descending score (``movers`` ``-1 - opponent``, ``lows..highs`` the movers:
+    :func:`variant2_kernel.level_sweep`); 0: one a row. (All in one call, the sweep is Jacobi-like within it:
+    1,401 sweeps of level (400, 405) against 45; by 4, 47.)"""
     ka, kb = level
     rows: list[tuple[int, int, int, int]] = []
     for mk, ok in ((ka, kb), (kb, ka)) if ka != kb else ((ka, ka),):
@@ -159,8 +162,12 @@ def barrel_schedule(
         o_lo, o_hi = int(space.key_lo[ok]), int(space.key_hi[ok])
         for lo in range(o_lo, o_hi, group):  # the mover on the barrel
             rows.append((0, m_hi - 1, lo, min(lo + group, o_hi)))
-        for m in range(m_lo, m_hi - 1):  # the opponent on the barrel
-            rows.append((-int(space.score_of[m]), m, o_hi - 1, o_hi))
+        if columns:  # the opponent on the barrel: the movers below it in calls of ``columns`` lanes
+            for hi in range(m_hi - 1, m_lo, -columns):
+                rows.append((-int(space.score_of[hi - 1]), -o_hi, max(m_lo, hi - columns), hi))
+        else:
+            for m in range(m_lo, m_hi - 1):  # the opponent on the barrel
+                rows.append((-int(space.score_of[m]), m, o_hi - 1, o_hi))
     rows.sort()
     table = np.array(rows, dtype=np.int64)
     return table[:, 1].copy(), table[:, 2].copy(), table[:, 3].copy()
@@ -183,6 +190,30 @@ def ordered_pairs(space: Variant2Space, level: tuple[int, int]) -> tuple[IntArra
     rows.sort()
     table = np.array(rows, dtype=np.int64).reshape(-1, 3)
     return table[:, 1].copy(), table[:, 2].copy()
+
+
+def tiles(space: Variant2Space, level: tuple[int, int], group: int) -> IntArray:
+    """The level's positions with nobody on the barrel as rows ``(a, lo, hi, warm)`` of
+    :func:`variant2_kernel.tiled_pass`: mover ``a`` of the first key against opponents ``lo..hi`` of the other
+    (their swaps with them), ``a`` by descending score and, for each, the opponents in groups of ``group`` by
+    descending score (one key: only opponents up to ``a``'s score); ``warm`` the mover 5 points up whose tile
+    starts it (-1: none). A tile reads, besides itself, only positions of a larger ``a`` (a bank of
+    ``a``), of a larger group (a bank of an opponent) and the barrel's."""
+    ka, kb = level
+    barrel = space.rules.barrel_score
+
+    def below(k: int) -> tuple[int, int]:  # the key's states below the barrel (scores rise within a key)
+        lo, hi = int(space.key_lo[k]), int(space.key_hi[k])
+        return lo, lo + int(np.count_nonzero(space.score_of[lo:hi] < barrel))
+
+    (a_lo, a_hi), (b_lo, b_hi) = below(ka), below(kb)
+    rows: list[tuple[int, int, int, int]] = []
+    for a in range(a_hi - 1, a_lo - 1, -1):
+        end = a + 1 if ka == kb else b_hi
+        warm = a + 1 if a + 1 < a_hi else -1
+        for hi in range(end, b_lo, -group):
+            rows.append((a, max(b_lo, hi - group), hi, warm))
+    return np.array(rows, dtype=np.int64).reshape(-1, 4)
 
 
 @functools.cache
