@@ -100,9 +100,6 @@ class YardGameTables:
             self.index[(p.score - floor) // 5, int(p.opened), p.bolts, p.falls, p.attempts] = i
         size = space.size
         half = size * size
-        self.W = table.values[:half].reshape(size, size)
-        self.F = table.values[half:].reshape(size, size)
-        self.tables = kernel_tables(space)
         width = space.bank_next.shape[1]
         rr = r.max_rolls + 1 if r.max_rolls else 1
         rows = numba.typed.Dict.empty(key_type=numba.types.int64, value_type=numba.types.int64)
@@ -114,13 +111,31 @@ class YardGameTables:
             np.empty((width, rr, 1)),
             np.empty(1),
         )
-        self.store = (
+        store = (
             rows,
             np.zeros((capacity, width, rr), dtype=np.uint8),
             np.zeros(capacity, dtype=np.int64),
             np.full(capacity, -1, dtype=np.int64),
             np.zeros(1, dtype=np.int64),
-            work,
+        )
+        tables = kernel_tables(space)
+        # every array a plain argument of the kernel (yard_playout_kernel.play says why)
+        self.args: tuple[Any, ...] = (
+            self.R,
+            self.Y,
+            self.pits,
+            self.points,
+            self.kept,
+            self.golden,
+            self.pair,
+            self.sizes,
+            self.index,
+            table.values[:half].reshape(size, size),
+            table.values[half:].reshape(size, size),
+            *tables[:13],
+            *tables[13],  # type: ignore[misc]
+            *store,
+            *work,
         )
 
 
@@ -173,26 +188,7 @@ def play_out(
     tabs = game_tables(table)
     g, seat = _to_arrays(state)
     u = np.zeros(1)
-    status = K.play(
-        g,
-        seat,
-        tabs.R,
-        tabs.Y,
-        tabs.pits,
-        tabs.points,
-        tabs.kept,
-        tabs.golden,
-        tabs.pair,
-        tabs.sizes,
-        tabs.index,
-        MAX_STEPS,
-        chance_rng,
-        u,
-        tabs.W,
-        tabs.F,
-        tabs.tables,
-        tabs.store,
-    )
+    status = K.play(g, seat, u, chance_rng, MAX_STEPS, *tabs.args)
     if status == K.TOO_LONG:
         raise RuntimeError(f"game did not end within {MAX_STEPS} steps")
     _write_back(g, seat, state, tabs)
@@ -262,7 +258,9 @@ def _write_back(
     state._need_rule = PK.NEED_RULES[int(g[PK.NEED_RULE])]
     state._limit = int(g[K.LIMIT])
     rolls = tabs.rolls
-    kept = tuple(d for j in range(int(g[PK.NKEPT])) for d in rolls[g[PK.KEPT_K + j]][g[PK.KEPT_I + j]][1].kept)
+    kept = tuple(
+        d for j in range(int(g[PK.NKEPT])) for d in rolls[g[PK.KEPT_K + j]][g[PK.KEPT_I + j]][1].kept
+    )
     state.set_aside_dice = kept if g[PK.CLEARED] else state.set_aside_dice + kept
     if g[PK.NEW_ROLLS]:
         dice, info = rolls[g[PK.LAST_K]][g[PK.LAST_I]]

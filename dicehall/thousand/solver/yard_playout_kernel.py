@@ -247,7 +247,66 @@ def decision_row(m, o, flagged, W, F, tables, rows, pool, last, owner, cursor, w
 
 
 @numba.njit(cache=True)
-def play(g, seat, R, Y, pits, PTS, KEPT, GOLD, PAIR, SIZES, IDX, max_steps, rng, u, W, F, tables, kept):
+def play(
+    g,
+    seat,
+    u,
+    rng,
+    max_steps,
+    R,
+    Y,
+    pits,
+    PTS,
+    KEPT,
+    GOLD,
+    PAIR,
+    SIZES,
+    IDX,
+    W,
+    F,
+    t0,
+    t1,
+    t2,
+    t3,
+    t4,
+    t5,
+    t6,
+    t7,
+    t8,
+    t9,
+    t10,
+    t11,
+    t12,
+    d0,
+    d1,
+    d2,
+    d3,
+    d4,
+    d5,
+    rows,
+    pool,
+    last,
+    owner,
+    cursor,
+    w0,
+    w1,
+    w2,
+    w3,
+    w4,
+    w5,
+):
+    """:func:`_play` with every array a plain argument (``t*``: ``yard_space.kernel_tables``, ``d*`` its dice,
+    ``w*`` the turn's work arrays): Numba types arrays inside tuples in Python on every call, which cost more
+    than a short game."""
+    tables = (t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, (d0, d1, d2, d3, d4, d5))
+    kept = (rows, pool, last, owner, cursor, (w0, w1, w2, w3, w4, w5))
+    return _play(
+        g, seat, R, Y, pits, PTS, KEPT, GOLD, PAIR, SIZES, IDX, max_steps, rng, u, W, F, tables, kept
+    )
+
+
+@numba.njit(cache=True)
+def _play(g, seat, R, Y, pits, PTS, KEPT, GOLD, PAIR, SIZES, IDX, max_steps, rng, u, W, F, tables, kept):
     """Play on from ``g`` and ``seat`` (a turn's roll or decision) until the bank or the roll that wins
     (``WIN_BANK``, ``WIN_ROLL``), a position outside the table (``OUTSIDE``) or ``max_steps`` steps
     (``TOO_LONG``). ``kept``: :func:`decision_row`'s store."""
