@@ -150,3 +150,15 @@ def test_other_seats_or_players_keep_the_python_path(table: YardTable) -> None:
     explaining.explain = True
     assert not yard_playout.play_out(state, [explaining, YardTableBot(table)], rng, rng)
     assert state.signature() == ThousandState(TINY, 2).signature()
+
+
+def test_a_position_the_table_does_not_hold_is_refused_alike(table: YardTable) -> None:
+    # not opened after a barrel fall: no such player state in the model; the engine's bot refuses it, and the
+    # kernel hands the position back to the engine's loop, whose bot refuses it the same way
+    start = ThousandState.from_position(TINY, [-30, 20], opened=[False, True], barrel_falls=[1, 0])
+    bots = [YardTableBot(table), YardTableBot(table)]
+    with pytest.raises(KeyError) as engine:
+        play_game(start.clone(), bots, seeded_rng(1), agent_rng(1), fast=False)
+    with pytest.raises(KeyError) as kernel:
+        yard_playout.play_out(start.clone(), bots, seeded_rng(1), agent_rng(1))
+    assert str(kernel.value) == str(engine.value)
