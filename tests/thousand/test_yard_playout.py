@@ -15,9 +15,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from dicehall.core import playout as core_playout
 from dicehall.core.agents import make_bot
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
+from dicehall.thousand import fast as fast_loop
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import yard_playout
 from dicehall.thousand.solver.yard_bot import KeptDecisions, YardTableBot
@@ -41,7 +43,8 @@ def kernel_only(monkeypatch: pytest.MonkeyPatch) -> None:
     def refused(*args: Any) -> bool:
         raise AssertionError("the kernel handed the game to the Python loop")
 
-    monkeypatch.setattr(yard_playout.fast, "play_out", refused)
+    monkeypatch.setattr(fast_loop, "play_out", refused)
+    monkeypatch.setitem(core_playout._FOR_ANY, ThousandState, refused)  # play_game's general path
 
 
 def final(state: ThousandState, rng: np.random.Generator) -> tuple[Any, ...]:
