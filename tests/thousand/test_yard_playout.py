@@ -165,3 +165,15 @@ def test_a_position_the_table_does_not_hold_is_refused_alike(table: YardTable) -
     with pytest.raises(KeyError) as kernel:
         yard_playout.play_out(start.clone(), bots, seeded_rng(1), agent_rng(1))
     assert str(kernel.value) == str(engine.value)
+
+
+@pytest.mark.slow
+def test_kernel_games_equal_the_engine_many(table: YardTable, kernel_only: None) -> None:
+    for i in range(5000):
+        engine, fast = both_ways(table, ThousandState(TINY, 2), game_seed(29, i))
+        assert fast == engine, f"game {i}"
+    rng = random.Random(29)
+    for i in range(2000):
+        start = random_start(TINY, rng)
+        engine, fast = both_ways(table, start, game_seed(30, i))
+        assert fast == engine, f"position {i}: {start.signature()}"
