@@ -1,5 +1,6 @@
 """Solver figures for ``make bench``: a rule set solved and timed, ``optimal`` against ``expert``, decision time,
-and ``optimal`` against itself on classic (games a second on the compiled path, decision time).
+and ``optimal`` against itself on classic (games a second on the compiled path, decision time) and on yard (the
+tiny yard of the tests solved here; the real yard where its table is in the cache: it is never solved here).
 
 By default the table solved is ``BENCH_RULES`` with the floor at −100 (a no-barrel game to 300 with a pit,
 overtaking, bolts and the dump truck; about ten CPU-seconds), ``--quick`` a small barrel rule set. The classic
@@ -121,6 +122,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     out["optimal_decision_ms_p99"] = round(float(np.percentile(ms, 99)), 3)
     out.update(shipped_figures())
     out.update(selfplay_figures(500 if quick else 5000))
+    out.update(yard_selfplay_figures(2000 if quick else 20_000))
     if os.environ.get(CLASSIC_ENV):
         out.update(solve_figures(ThousandRules.from_preset("classic"), -300, "classic", resume=True))
     return out
@@ -159,6 +161,80 @@ def selfplay_figures(games: int) -> dict[str, Any]:
         out[f"optimal_classic_decision_ms_mean_{label}"] = round(float(ms.mean()), 4)
         out[f"optimal_classic_decision_ms_p99_{label}"] = round(float(np.percentile(ms, 99)), 4)
         out[f"optimal_classic_decision_ms_max_{label}"] = round(float(ms.max()), 3)
+    return out
+
+
+YARD_TINY = ThousandRules.from_preset(
+    "yard",
+    {
+        "target": 40,
+        "open_min": 10,
+        "pits": [[15, 20]],
+        "dump_truck_score": 25,
+        "overtake_penalty": 5,
+        "bolts_count": 2,
+        "bolt_penalty": 10,
+        "barrel_score": 30,
+        "barrel_fall_penalty": 10,
+        "barrel_attempts": 2,
+        "barrel_falls_to_zero": 2,
+    },
+)  # tests/thousand/test_solver_yard.py's TINY
+
+
+def yard_selfplay_figures(games: int) -> dict[str, Any]:
+    """Yard's ``bot:optimal`` against itself, games a CPU-second: the compiled path (:mod:`yard_playout`, through
+    ``play_game``) and the Python loop (``thousand/fast.py``) on the same games of the tiny yard (after 200 games
+    that compile the kernel and keep most decisions); on the real yard through ``simulate`` on one core where
+    its table is in the cache (it is never solved here: about 1.7 CPU-hours)."""
+    from dicehall.core.agents import parse_players
+    from dicehall.core.simulate import SimulationJob, simulate
+    from dicehall.thousand import fast
+    from dicehall.thousand.solver import yard_table
+    from dicehall.thousand.solver.yard_bot import KeptDecisions, YardTableBot
+    from dicehall.thousand.solver.yard_pi import solve_levels
+
+    table = solve_levels(YARD_TINY, -60, tol=1e-11)
+    kept = KeptDecisions()
+    bots = [YardTableBot(table, kept), YardTableBot(table, kept)]
+
+    def play(seed: int, n: int, compiled: bool) -> tuple[float, float]:
+        wins = 0.0
+        c0 = time.process_time()
+        for i in range(n):
+            s = game_seed(seed, i)
+            state = ThousandState(YARD_TINY, 2)
+            if compiled:
+                play_game(state, bots, seeded_rng(s), agent_rng(s))
+            else:
+                fast.play_out(state, bots, seeded_rng(s), agent_rng(s))
+            wins += state.returns()[0]
+        return wins, time.process_time() - c0
+
+    play(23, 200, True)
+    play(23, 200, False)
+    wins, cpu = play(24, games, True)
+    python_games = max(games // 10, 200)
+    _, python_cpu = play(24, python_games, False)
+    out: dict[str, Any] = {
+        "yard_tiny_selfplay_games": games,
+        "yard_tiny_selfplay_first_player": round(wins / games, 4),
+        "yard_tiny_selfplay_table_first_player": round(table.value(table.space.start, table.space.start), 4),
+        "yard_tiny_selfplay_games_per_cpu_second": round(games / cpu, 1),
+        "yard_tiny_python_loop_games_per_cpu_second": round(python_games / python_cpu, 1),
+    }
+    rules = ThousandRules.from_preset("yard")
+    if yard_table.load_yard_table(rules) is None:
+        out["yard_selfplay"] = "no yard table in the cache (dicehall solve thousand --preset yard)"
+        return out
+    players = tuple(parse_players("bot:optimal,bot:optimal"))
+    simulate(SimulationJob("thousand", rules, players, 20), 100, 1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    n = max(games // 10, 500)
+    simulate(SimulationJob("thousand", rules, players, 21), n, 1)
+    out["yard_selfplay_games"] = n
+    out["yard_selfplay_games_per_cpu_second"] = round(n / (time.process_time() - c0), 1)
+    out["yard_selfplay_games_per_second"] = round(n / (time.perf_counter() - t0), 1)
     return out
 
 

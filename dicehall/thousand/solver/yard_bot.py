@@ -8,11 +8,13 @@ three or more players it plays against the leader only, as ``bot:optimal`` does 
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from dicehall.core.playout import register_playout
 from dicehall.i18n.message import Message
 from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.dp import STEP
@@ -171,3 +173,14 @@ class YardTableBot(ThousandBot):
                 msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
                 self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
         return roll
+
+
+def _play_out(
+    state: ThousandState, agents: Sequence[Any], chance_rng: np.random.Generator, bot_rng: np.random.Generator
+) -> bool:
+    from dicehall.thousand.solver import yard_playout  # the game kernel: compiled on first use
+
+    return yard_playout.play_out(state, agents, chance_rng, bot_rng)
+
+
+register_playout(ThousandState, _play_out, agent_type=YardTableBot)  # against itself: the compiled kernel
