@@ -24,8 +24,9 @@ AREAS = ("yellow", "blue", "green", "orange", "purple")
 
 
 def parse_lookahead(text: str) -> Lookahead | None:
-    """``ROLLS:MARGIN:WIDTH[:all][:low=B[/ROUNDS]][:wide=MARGIN/WIDTH[/ROUNDS]][:risk=K]`` as the scripts take it, or ``off``
-    (``low`` and ``wide``: the low-tail corrections of :class:`Lookahead`)."""
+    """``ROLLS:MARGIN:WIDTH[:all][:low=B[/ROUNDS]][:wide=MARGIN/WIDTH[/ROUNDS]][:risk=K]
+    [:deep=ROUNDS[/ROLLS]]`` as the scripts take it, or ``off`` (``low``, ``wide``, ``risk``: the low-tail corrections
+    of :class:`Lookahead`; ``deep``: its deeper search)."""
     if text == "off":
         return None
     rolls, margin, width, *rest = text.split(":")
@@ -34,6 +35,9 @@ def parse_lookahead(text: str) -> Lookahead | None:
         if item.startswith("low="):
             b, *r = item[4:].split("/")
             extra.update(low=float(b), low_rounds=int(r[0]) if r else 0)
+        elif item.startswith("deep="):
+            r, *m = item[5:].split("/")
+            extra.update(deep_rounds=int(r), deep_rolls=int(m[0]) if m else 6)
         elif item.startswith("risk="):
             extra["risk"] = float(item[5:])
         elif item.startswith("wide="):

@@ -83,7 +83,12 @@ class Lookahead:
     ``wide_width`` > 0 widens the look-ahead to ``wide_margin`` points and ``wide_width`` candidates, every roll,
     where the fox product is at stake (a close candidate ends with other fox points), with at most
     ``wide_rounds`` rounds left (0: any); ``low_rounds`` limits the bonus the same way; ``risk`` takes that many
-    times the mean shortfall below the mean off a looked-at candidate's value."""
+    times the mean shortfall below the mean off a looked-at candidate's value.
+
+    The deep search (off by default; docs/clever-training.md, "A deeper search over the last round"):
+    ``deep_rounds`` > 0 looks two rolls deep with at most that many rounds left: after each of the ``rolls``
+    rolls the decision is itself made by the one-roll look-ahead over ``deep_rolls`` other rolls, and every roll
+    counts (the solo passive roll too)."""
 
     rolls: int = 24
     margin: float = 3.0
@@ -95,6 +100,8 @@ class Lookahead:
     wide_rounds: int = 0
     low_rounds: int = 0
     risk: float = 0.0
+    deep_rounds: int = 0
+    deep_rolls: int = 6
 
     def __post_init__(self) -> None:
         if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
@@ -103,10 +110,15 @@ class Lookahead:
             raise ValueError(
                 "look-ahead: the wide margin, width and rounds, the low rounds and risk not negative"
             )
+        if self.deep_rounds < 0 or self.deep_rolls <= 0 or self.deep_rolls % 6:
+            raise ValueError("look-ahead: deep rounds not negative, deep rolls a positive multiple of 6")
 
     @cached_property
     def table(self) -> np.ndarray:
-        return SR.roll_table(self.rolls)
+        """The look-ahead's rolls, then (deep search on) the inner rolls of the deep search."""
+        if self.deep_rounds == 0:
+            return SR.roll_table(self.rolls)
+        return np.vstack([SR.roll_table(self.rolls), SR.roll_table(self.deep_rolls, seed=13)])
 
     @cached_property
     def tail(self) -> np.ndarray:
@@ -117,6 +129,8 @@ class Lookahead:
         out[SR.TAIL_ROUNDS] = self.wide_rounds
         out[SR.TAIL_LOW_ROUNDS] = self.low_rounds
         out[SR.TAIL_RISK] = self.risk
+        out[SR.TAIL_DEEP_ROUNDS] = self.deep_rounds
+        out[SR.TAIL_DEEP_ROLLS] = self.deep_rolls if self.deep_rounds else 0
         return out
 
     def args(self) -> tuple[np.ndarray, float, int, bool, np.ndarray]:

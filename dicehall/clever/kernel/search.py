@@ -39,15 +39,20 @@ from dicehall.clever.kernel.net import (
     afterstate_values,
     best_value,
     decision_scratch,
+    afterstate_value,
     first_best,
     roll_to_decision,
+    value_scratch,
 )
 from dicehall.core.game import CHANCE, TERMINAL
 
 # the ``tail`` array: [low bonus (value units per point of the lowest area), wide margin (value units), wide
-# width, at most this many rounds left for the widening (0: any), the same for the low bonus, risk]
+# width, at most this many rounds left for the widening (0: any), the same for the low bonus, risk, the deep
+# search's rounds (0: off) and its inner rolls (the last rows of the roll table)]
 TAIL_LOW, TAIL_MARGIN, TAIL_WIDTH, TAIL_ROUNDS, TAIL_LOW_ROUNDS, TAIL_RISK = 0, 1, 2, 3, 4, 5
-TAIL_OFF = np.zeros(6)
+TAIL_DEEP_ROUNDS, TAIL_DEEP_ROLLS = 6, 7
+TAIL_OFF = np.zeros(8)
+TAIL_OFF_K = TAIL_OFF  # a global array is a compile-time constant in the kernel
 
 
 def roll_table(count: int, seed: int = 12) -> np.ndarray:
@@ -84,7 +89,9 @@ def next_roll_value(
     for r in range(rolls.shape[0]):
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
-        if low == 0.0:
+        if K.current_player(rolled) != p:  # nothing to decide after this roll (a solo passive roll): its value
+            v = leaf_value(rolled, p, w1, b1, w2, b2, w3, b3)
+        elif low == 0.0:
             v = best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
         else:
             k = afterstate_values(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
@@ -97,6 +104,89 @@ def next_roll_value(
     if risk == 0.0:
         return float(mean)
     return float(mean - risk * np.maximum(mean - seen, 0.0).mean())
+
+
+@njit
+def leaf_value(
+    g: np.ndarray,
+    p: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+) -> float:
+    """The value for ``p`` of a state nobody decides in (a roll to come, or the end: the exact score)."""
+    x, a1, a2 = value_scratch(b1, b2)
+    return afterstate_value(g, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
+
+
+@njit
+def decision_value(
+    g: np.ndarray,
+    p: int,
+    rolls: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    margin: float,
+    width: int,
+    out: np.ndarray,
+    values: np.ndarray,
+) -> float:
+    """The value for ``p`` of the state ``g`` after a roll: that of its best decision by the one-roll look-ahead
+    over ``rolls`` (every roll, the solo passive roll and a next turn's first roll included), or, where ``p``
+    does not decide, :func:`leaf_value`."""
+    if K.current_player(g) != p:
+        return leaf_value(g, p, w1, b1, w2, b2, w3, b3)
+    k = afterstate_values(g, p, w1, b1, w2, b2, w3, b3, out, values)
+    best = first_best(values, k)
+    if k == 1 or width <= 0:
+        return float(values[best])
+    h = np.empty(SIZE, np.int64)
+    top = values[best]
+    looked = 0
+    for i in np.argsort(-values[:k]):
+        if looked >= width or values[i] < top - margin:
+            break
+        h[:] = g
+        K.apply(h, out[i])
+        if leads_to_roll(out[i], h, p, True):
+            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3, TAIL_OFF_K)
+            looked += 1
+    return float(values[first_best(values, k)])
+
+
+@njit
+def deep_roll_value(
+    h: np.ndarray,
+    p: int,
+    outer: np.ndarray,
+    inner: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    margin: float,
+    width: int,
+) -> float:
+    """Two rolls deep: the mean over ``outer`` of :func:`decision_value` after the roll at ``h`` (whose close
+    candidates look one roll further over ``inner``)."""
+    out, values = decision_scratch()
+    rolled = np.empty(SIZE, np.int64)
+    keys = np.zeros(6)
+    acc = 0.0
+    for r in range(outer.shape[0]):
+        rolled[:] = h
+        K.apply(rolled, K.chance_code(rolled, outer[r], keys))
+        acc += decision_value(rolled, p, inner, w1, b1, w2, b2, w3, b3, margin, width, out, values)
+    return acc / outer.shape[0]
 
 
 @njit
@@ -187,6 +277,10 @@ def choose_search(
         and fox_at_stake(g, p, out, values, k, tail[TAIL_MARGIN])
     ):
         margin, width, every_roll = max(margin, tail[TAIL_MARGIN]), max(width, wide), True
+    inner_n = int(tail[TAIL_DEEP_ROLLS])  # the deep search's inner rolls: the table's last rows
+    outer = rolls[: rolls.shape[0] - inner_n]
+    deep_rounds = int(tail[TAIL_DEEP_ROUNDS])
+    deep = deep_rounds > 0 and g[ROUNDS] - g[ROUND] + 1 <= deep_rounds
     h = np.empty(SIZE, np.int64)
     top = values[best]
     looked = 0
@@ -195,9 +289,14 @@ def choose_search(
             break
         h[:] = g
         K.apply(h, out[i])
-        if leads_to_roll(out[i], h, p, every_roll):
-            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3, tail)
-            looked += 1
+        if not leads_to_roll(out[i], h, p, every_roll or deep):
+            continue
+        if deep:
+            inner = rolls[rolls.shape[0] - inner_n :]
+            values[i] = deep_roll_value(h, p, outer, inner, w1, b1, w2, b2, w3, b3, margin, width)
+        else:
+            values[i] = next_roll_value(h, p, outer, w1, b1, w2, b2, w3, b3, tail)
+        looked += 1
     if looked == 0:
         return best
     return first_best(values, k)
