@@ -25,7 +25,7 @@ AREAS = ("yellow", "blue", "green", "orange", "purple")
 
 def parse_lookahead(text: str) -> Lookahead | None:
     """``ROLLS:MARGIN:WIDTH[:all][:low=B[/ROUNDS]][:wide=MARGIN/WIDTH[/ROUNDS]][:risk=K]
-    [:deep=ROUNDS[/ROLLS]]`` as the scripts take it, or ``off`` (``low``, ``wide``, ``risk``: the low-tail corrections
+    [:deep=ROUNDS[/ROLLS[/OUTER]]]`` as the scripts take it, or ``off`` (``low``, ``wide``, ``risk``: the low-tail corrections
     of :class:`Lookahead`; ``deep``: its deeper search)."""
     if text == "off":
         return None
@@ -37,7 +37,7 @@ def parse_lookahead(text: str) -> Lookahead | None:
             extra.update(low=float(b), low_rounds=int(r[0]) if r else 0)
         elif item.startswith("deep="):
             r, *m = item[5:].split("/")
-            extra.update(deep_rounds=int(r), deep_rolls=int(m[0]) if m else 6)
+            extra.update(deep_rounds=int(r), deep_rolls=int(m[0]) if m else 6, deep_outer=int(m[1]) if m[1:] else 0)
         elif item.startswith("risk="):
             extra["risk"] = float(item[5:])
         elif item.startswith("wide="):

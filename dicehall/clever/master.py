@@ -102,6 +102,7 @@ class Lookahead:
     risk: float = 0.0
     deep_rounds: int = 0
     deep_rolls: int = 6
+    deep_outer: int = 0
 
     def __post_init__(self) -> None:
         if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
@@ -110,15 +111,18 @@ class Lookahead:
             raise ValueError(
                 "look-ahead: the wide margin, width and rounds, the low rounds and risk not negative"
             )
-        if self.deep_rounds < 0 or self.deep_rolls <= 0 or self.deep_rolls % 6:
-            raise ValueError("look-ahead: deep rounds not negative, deep rolls a positive multiple of 6")
+        if self.deep_rounds < 0 or self.deep_rolls <= 0 or self.deep_rolls % 6 or self.deep_outer % 6:
+            raise ValueError(
+                "look-ahead: deep rounds not negative, deep rolls a positive multiple of 6, outer ones a multiple"
+            )
 
     @cached_property
     def table(self) -> np.ndarray:
-        """The look-ahead's rolls, then (deep search on) the inner rolls of the deep search."""
+        """The look-ahead's rolls, then (deep search on) the deep search's outer rolls and its inner ones."""
         if self.deep_rounds == 0:
             return SR.roll_table(self.rolls)
-        return np.vstack([SR.roll_table(self.rolls), SR.roll_table(self.deep_rolls, seed=13)])
+        outer = [SR.roll_table(self.deep_outer, seed=14)] if self.deep_outer else []
+        return np.vstack([SR.roll_table(self.rolls), *outer, SR.roll_table(self.deep_rolls, seed=13)])
 
     @cached_property
     def tail(self) -> np.ndarray:
@@ -131,6 +135,7 @@ class Lookahead:
         out[SR.TAIL_RISK] = self.risk
         out[SR.TAIL_DEEP_ROUNDS] = self.deep_rounds
         out[SR.TAIL_DEEP_ROLLS] = self.deep_rolls if self.deep_rounds else 0
+        out[SR.TAIL_DEEP_OUTER] = self.deep_outer if self.deep_rounds else 0
         return out
 
     def args(self) -> tuple[np.ndarray, float, int, bool, np.ndarray]:

@@ -48,10 +48,11 @@ from dicehall.core.game import CHANCE, TERMINAL
 
 # the ``tail`` array: [low bonus (value units per point of the lowest area), wide margin (value units), wide
 # width, at most this many rounds left for the widening (0: any), the same for the low bonus, risk, the deep
-# search's rounds (0: off) and its inner rolls (the last rows of the roll table)]
+# search's rounds (0: off), its inner rolls (the roll table's last rows) and its outer rolls (the rows before
+# those; 0: the look-ahead's own rolls)]
 TAIL_LOW, TAIL_MARGIN, TAIL_WIDTH, TAIL_ROUNDS, TAIL_LOW_ROUNDS, TAIL_RISK = 0, 1, 2, 3, 4, 5
-TAIL_DEEP_ROUNDS, TAIL_DEEP_ROLLS = 6, 7
-TAIL_OFF = np.zeros(8)
+TAIL_DEEP_ROUNDS, TAIL_DEEP_ROLLS, TAIL_DEEP_OUTER = 6, 7, 8
+TAIL_OFF = np.zeros(9)
 TAIL_OFF_K = TAIL_OFF  # a global array is a compile-time constant in the kernel
 
 
@@ -277,8 +278,10 @@ def choose_search(
         and fox_at_stake(g, p, out, values, k, tail[TAIL_MARGIN])
     ):
         margin, width, every_roll = max(margin, tail[TAIL_MARGIN]), max(width, wide), True
-    inner_n = int(tail[TAIL_DEEP_ROLLS])  # the deep search's inner rolls: the table's last rows
-    outer = rolls[: rolls.shape[0] - inner_n]
+    inner_n, outer_n = int(tail[TAIL_DEEP_ROLLS]), int(tail[TAIL_DEEP_OUTER])
+    own = rolls[: rolls.shape[0] - inner_n - outer_n]  # the look-ahead's rolls, then the deep search's
+    outer = rolls[own.shape[0] : own.shape[0] + outer_n] if outer_n else own
+    inner = rolls[rolls.shape[0] - inner_n :]
     deep_rounds = int(tail[TAIL_DEEP_ROUNDS])
     deep = deep_rounds > 0 and g[ROUNDS] - g[ROUND] + 1 <= deep_rounds
     h = np.empty(SIZE, np.int64)
@@ -292,10 +295,9 @@ def choose_search(
         if not leads_to_roll(out[i], h, p, every_roll or deep):
             continue
         if deep:
-            inner = rolls[rolls.shape[0] - inner_n :]
             values[i] = deep_roll_value(h, p, outer, inner, w1, b1, w2, b2, w3, b3, margin, width)
         else:
-            values[i] = next_roll_value(h, p, outer, w1, b1, w2, b2, w3, b3, tail)
+            values[i] = next_roll_value(h, p, own, w1, b1, w2, b2, w3, b3, tail)
         looked += 1
     if looked == 0:
         return best
