@@ -36,8 +36,9 @@ def parse_lookahead(text: str) -> Lookahead | None:
             b, *r = item[4:].split("/")
             extra.update(low=float(b), low_rounds=int(r[0]) if r else 0)
         elif item.startswith("deep="):
-            r, *m = item[5:].split("/")
-            extra.update(deep_rounds=int(r), deep_rolls=int(m[0]) if m else 6, deep_outer=int(m[1]) if m[1:] else 0)
+            deep = [int(v) for v in item[5:].split("/")]
+            deep += [6, 0][len(deep) - 1 :]  # the inner rolls 6, the outer ones the look-ahead's
+            extra.update(deep_rounds=deep[0], deep_rolls=deep[1], deep_outer=deep[2])
         elif item.startswith("risk="):
             extra["risk"] = float(item[5:])
         elif item.startswith("wide="):

@@ -36,10 +36,10 @@ from dicehall.clever.kernel.layout import (
     njit,
 )
 from dicehall.clever.kernel.net import (
+    afterstate_value,
     afterstate_values,
     best_value,
     decision_scratch,
-    afterstate_value,
     first_best,
     roll_to_decision,
     value_scratch,
@@ -90,7 +90,9 @@ def next_roll_value(
     for r in range(rolls.shape[0]):
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
-        if K.current_player(rolled) != p:  # nothing to decide after this roll (a solo passive roll): its value
+        if (
+            K.current_player(rolled) != p
+        ):  # nothing to decide after this roll (a solo passive roll): its value
             v = leaf_value(rolled, p, w1, b1, w2, b2, w3, b3)
         elif low == 0.0:
             v = best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
@@ -187,7 +189,7 @@ def deep_roll_value(
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, outer[r], keys))
         acc += decision_value(rolled, p, inner, w1, b1, w2, b2, w3, b3, margin, width, out, values)
-    return acc / outer.shape[0]
+    return float(acc / outer.shape[0])
 
 
 @njit
