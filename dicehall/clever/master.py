@@ -103,6 +103,7 @@ class Lookahead:
     deep_rounds: int = 0
     deep_rolls: int = 6
     deep_outer: int = 0
+    exact: int = 0
 
     def __post_init__(self) -> None:
         if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
@@ -111,6 +112,8 @@ class Lookahead:
             raise ValueError(
                 "look-ahead: the wide margin, width and rounds, the low rounds and risk not negative"
             )
+        if self.exact < 0:
+            raise ValueError("look-ahead: the exact end's cap not negative")
         if self.deep_rounds < 0 or self.deep_rolls <= 0 or self.deep_rolls % 6 or self.deep_outer % 6:
             raise ValueError(
                 "look-ahead: deep rounds not negative, deep rolls a positive multiple of 6, outer ones a multiple"
@@ -136,6 +139,7 @@ class Lookahead:
         out[SR.TAIL_DEEP_ROUNDS] = self.deep_rounds
         out[SR.TAIL_DEEP_ROLLS] = self.deep_rolls if self.deep_rounds else 0
         out[SR.TAIL_DEEP_OUTER] = self.deep_outer if self.deep_rounds else 0
+        out[SR.TAIL_EXACT] = self.exact
         return out
 
     def args(self) -> tuple[np.ndarray, float, int, bool, np.ndarray]:

@@ -135,3 +135,50 @@ def test_the_deep_search_is_off_by_default_and_read_by_the_scripts() -> None:
     assert LOOK.table.shape == (18, 6) and dataclasses.replace(LOOK, deep_outer=6).table.shape == (24, 6)
     with pytest.raises(ValueError, match="deep"):
         Lookahead(deep_rounds=1, deep_rolls=4)
+
+
+def _best_final(s: CleverState, budget: list[int]) -> float | None:
+    """The best final score of player 0 over every decision left, through the engine (None: a roll comes)."""
+    if s.is_terminal():
+        return float(s.scores()[0])
+    if s.is_chance_node() or s.current_player() != 0:
+        return None
+    budget[0] -= 1
+    results = [_best_final(s.child(a), budget) for a in s.legal_actions()]
+    return None if any(r is None for r in results) else max(r for r in results if r is not None)
+
+
+def _after_the_last_roll(games: int) -> list[CleverState]:
+    """Decisions of bot:master's solo games once the last passive roll is made, with more than one choice."""
+    agent, found = MasterAgent(lookahead=None), []
+    for seed in range(games):
+        s = new()
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(s.sample_chance(rng))
+                continue
+            if s.round == s.rounds and len(s.legal_actions()) > 1 and not s.is_chance_node():
+                if _best_final(s, [10**6]) is not None:
+                    found.append(s.clone())
+            s.apply_action(agent.choose(s, rng))
+    return found
+
+
+def test_the_exact_end_values_every_action_by_the_best_final_score() -> None:
+    positions = _after_the_last_roll(12)
+    assert len(positions) >= 10
+    agent = MasterAgent(lookahead=Lookahead(exact=100_000))
+    plain = MasterAgent(lookahead=None)
+    differs = 0
+    for s in positions:
+        got = dict(agent.lookahead_values(s))
+        for action in s.legal_actions():
+            assert got[action] == pytest.approx(_best_final(s.child(action), [10**6]), abs=1e-9)
+        best = max(got.values())
+        assert got[agent.choose(s, np.random.default_rng(0))] == best
+        differs += any(abs(v - got[a]) > 1e-6 for a, v in plain.values(s))
+    assert differs > 0  # the network's values are not exact there
+    # a search past the cap keeps the look-ahead's values
+    capped = dict(MasterAgent(lookahead=Lookahead(exact=1)).lookahead_values(positions[0]))
+    assert capped == pytest.approx(dict(MasterAgent().lookahead_values(positions[0])), abs=1e-12)

@@ -36,6 +36,7 @@ from dicehall.clever.kernel.layout import (
     njit,
 )
 from dicehall.clever.kernel.net import (
+    SCALE,
     afterstate_value,
     afterstate_values,
     best_value,
@@ -49,10 +50,11 @@ from dicehall.core.game import CHANCE, TERMINAL
 # the ``tail`` array: [low bonus (value units per point of the lowest area), wide margin (value units), wide
 # width, at most this many rounds left for the widening (0: any), the same for the low bonus, risk, the deep
 # search's rounds (0: off), its inner rolls (the roll table's last rows) and its outer rolls (the rows before
-# those; 0: the look-ahead's own rolls)]
+# those; 0: the look-ahead's own rolls), the exact end's state cap (0: off)]
 TAIL_LOW, TAIL_MARGIN, TAIL_WIDTH, TAIL_ROUNDS, TAIL_LOW_ROUNDS, TAIL_RISK = 0, 1, 2, 3, 4, 5
 TAIL_DEEP_ROUNDS, TAIL_DEEP_ROLLS, TAIL_DEEP_OUTER = 6, 7, 8
-TAIL_OFF = np.zeros(9)
+TAIL_EXACT = 9  # > 0: the exact end (:func:`exact_value`), searching at most this many states per action
+TAIL_OFF = np.zeros(10)
 TAIL_OFF_K = TAIL_OFF  # a global array is a compile-time constant in the kernel
 
 
@@ -192,6 +194,69 @@ def deep_roll_value(
     return float(acc / outer.shape[0])
 
 
+EXACT_DEPTH = 48  # decisions in a row without a roll: far more than the +1 marks a sheet can hold
+
+
+@njit
+def exact_value(g: np.ndarray, p: int, cap: int) -> float:
+    """The best final score of ``p`` (value units) from ``g`` where no roll is left to come, searched over every
+    decision to the end of the game; NaN where a roll or another player comes first or more than ``cap`` states
+    would be searched."""
+    if g[PHASE] == K.PH_OVER:
+        return K.total(g, p) / SCALE
+    if K.current_player(g) != p:
+        return np.nan
+    states = np.empty((EXACT_DEPTH, SIZE), np.int64)
+    acts = np.empty((EXACT_DEPTH, K.MAX_LEGAL), np.int64)
+    count = np.zeros(EXACT_DEPTH, np.int64)
+    nxt = np.zeros(EXACT_DEPTH, np.int64)
+    best = np.full(EXACT_DEPTH, -np.inf)
+    states[0, :] = g
+    count[0] = K.legal(states[0], acts[0])
+    d, seen = 0, 0
+    while True:
+        if nxt[d] < count[d]:
+            a = acts[d, nxt[d]]
+            nxt[d] += 1
+            seen += 1
+            if seen > cap or d + 1 >= EXACT_DEPTH:
+                return np.nan
+            states[d + 1, :] = states[d, :]
+            K.apply(states[d + 1], a)
+            if states[d + 1, PHASE] == K.PH_OVER:
+                best[d] = max(best[d], K.total(states[d + 1], p) / SCALE)
+            elif K.current_player(states[d + 1]) != p:
+                return np.nan
+            else:
+                d += 1
+                count[d] = K.legal(states[d], acts[d])
+                nxt[d] = 0
+                best[d] = -np.inf
+        else:
+            if d == 0:
+                return float(best[0])
+            d -= 1
+            best[d] = max(best[d], best[d + 1])
+
+
+@njit
+def exact_values(g: np.ndarray, p: int, out: np.ndarray, values: np.ndarray, k: int, cap: int) -> bool:
+    """Replace the values of the ``k`` actions of ``out`` by :func:`exact_value` of their afterstates, if it is
+    known for every one (solo, the last round); whether it was."""
+    if g[N] != 1 or g[ROUND] != g[ROUNDS] or g[PHASE] == K.PH_PICK:
+        return False
+    exact = np.empty(k)
+    h = np.empty(SIZE, np.int64)
+    for i in range(k):
+        h[:] = g
+        K.apply(h, out[i])
+        exact[i] = exact_value(h, p, cap)
+        if np.isnan(exact[i]):
+            return False
+    values[:k] = exact
+    return True
+
+
 @njit
 def lowest_area(g: np.ndarray, p: int) -> int:
     """The points of ``p``'s lowest area (the fox multiplier)."""
@@ -269,6 +334,8 @@ def choose_search(
     low = tail[TAIL_LOW]
     if low != 0.0 and k > 1:
         add_low_bonus(g, p, out, values, k, low, int(tail[TAIL_LOW_ROUNDS]))
+    if k > 1 and tail[TAIL_EXACT] > 0 and exact_values(g, p, out, values, k, int(tail[TAIL_EXACT])):
+        return first_best(values, k)
     best = first_best(values, k)
     if k == 1 or width <= 0:
         return best
