@@ -137,14 +137,13 @@ def test_the_deep_search_is_off_by_default_and_read_by_the_scripts() -> None:
         Lookahead(deep_rounds=1, deep_rolls=4)
 
 
-def _best_final(s: CleverState, budget: list[int]) -> float | None:
+def _best_final(s: CleverState) -> float | None:
     """The best final score of player 0 over every decision left, through the engine (None: a roll comes)."""
     if s.is_terminal():
         return float(s.scores()[0])
     if s.is_chance_node() or s.current_player() != 0:
         return None
-    budget[0] -= 1
-    results = [_best_final(s.child(a), budget) for a in s.legal_actions()]
+    results = [_best_final(s.child(a)) for a in s.legal_actions()]
     return None if any(r is None for r in results) else max(r for r in results if r is not None)
 
 
@@ -158,9 +157,8 @@ def _after_the_last_roll(games: int) -> list[CleverState]:
             if s.is_chance_node():
                 s.apply_action(s.sample_chance(rng))
                 continue
-            if s.round == s.rounds and len(s.legal_actions()) > 1 and not s.is_chance_node():
-                if _best_final(s, [10**6]) is not None:
-                    found.append(s.clone())
+            if s.round == s.rounds and len(s.legal_actions()) > 1 and _best_final(s) is not None:
+                found.append(s.clone())
             s.apply_action(agent.choose(s, rng))
     return found
 
@@ -174,7 +172,7 @@ def test_the_exact_end_values_every_action_by_the_best_final_score() -> None:
     for s in positions:
         got = dict(agent.lookahead_values(s))
         for action in s.legal_actions():
-            assert got[action] == pytest.approx(_best_final(s.child(action), [10**6]), abs=1e-9)
+            assert got[action] == pytest.approx(_best_final(s.child(action)), abs=1e-9)
         best = max(got.values())
         assert got[agent.choose(s, np.random.default_rng(0))] == best
         differs += any(abs(v - got[a]) > 1e-6 for a, v in plain.values(s))
