@@ -3,7 +3,7 @@
 Usage: python scripts/clever_master_eval.py [--weights A.npz,B.npz] [--games 1000] [--seed 2029]
            [--lookahead off,24:3:2,24:3:2:all,24:3:2:risk=0.25] [--json OUT] [--scores OUT.npz]
 
-Every combination of weights and look-ahead (ROLLS:MARGIN:WIDTH[:all][:low=B[/R]][:wide=M/W[/R]][:risk=K][:deep=R[/M[/O]]][:exact=C], or off;
+Every combination of weights and look-ahead (ROLLS:MARGIN:WIDTH[:all][:low=B[/R]][:wide=M/W[/R]][:risk=K][:deep=R[/M[/O]]][:exact=C[/roll]], or off;
 the low-tail options are `Lookahead`'s, docs/clever-training.md) plays the same games; the first one is
 the reference of the paired differences (the mean's with a normal 95 % interval; p10's and the worst tenth's
 with a paired bootstrap). ``package`` names the shipped weights.

@@ -25,7 +25,7 @@ AREAS = ("yellow", "blue", "green", "orange", "purple")
 
 def parse_lookahead(text: str) -> Lookahead | None:
     """``ROLLS:MARGIN:WIDTH[:all][:low=B[/ROUNDS]][:wide=MARGIN/WIDTH[/ROUNDS]][:risk=K]
-    [:deep=ROUNDS[/ROLLS[/OUTER]]][:exact=CAP]`` as the scripts take it, or ``off`` (``low``, ``wide``, ``risk``: the low-tail corrections
+    [:deep=ROUNDS[/ROLLS[/OUTER]]][:exact=CAP[/roll]]`` as the scripts take it, or ``off`` (``low``, ``wide``, ``risk``: the low-tail corrections
     of :class:`Lookahead`; ``deep``: its deeper search)."""
     if text == "off":
         return None
@@ -40,7 +40,8 @@ def parse_lookahead(text: str) -> Lookahead | None:
             deep += [6, 0][len(deep) - 1 :]  # the inner rolls 6, the outer ones the look-ahead's
             extra.update(deep_rounds=deep[0], deep_rolls=deep[1], deep_outer=deep[2])
         elif item.startswith("exact="):
-            extra["exact"] = int(item[6:])
+            cap, *roll = item[6:].split("/")
+            extra.update(exact=int(cap), exact_roll=roll == ["roll"])
         elif item.startswith("risk="):
             extra["risk"] = float(item[5:])
         elif item.startswith("wide="):

@@ -104,6 +104,7 @@ class Lookahead:
     deep_rolls: int = 6
     deep_outer: int = 0
     exact: int = 0
+    exact_roll: bool = False
 
     def __post_init__(self) -> None:
         if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
@@ -140,6 +141,7 @@ class Lookahead:
         out[SR.TAIL_DEEP_ROLLS] = self.deep_rolls if self.deep_rounds else 0
         out[SR.TAIL_DEEP_OUTER] = self.deep_outer if self.deep_rounds else 0
         out[SR.TAIL_EXACT] = self.exact
+        out[SR.TAIL_EXACT_ROLL] = self.exact_roll
         return out
 
     def args(self) -> tuple[np.ndarray, float, int, bool, np.ndarray]:

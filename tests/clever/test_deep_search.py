@@ -14,7 +14,7 @@ from dicehall.clever.kernel import bridge as B
 from dicehall.clever.kernel import net
 from dicehall.clever.kernel import rules as K
 from dicehall.clever.master import Lookahead, MasterAgent, load_weights
-from dicehall.clever.state import CleverState
+from dicehall.clever.state import PH_PASSIVE_ROLL, CleverState
 from tests.clever.helpers import mark, new, roll
 from tools.master_eval import parse_lookahead
 
@@ -180,3 +180,47 @@ def test_the_exact_end_values_every_action_by_the_best_final_score() -> None:
     # a search past the cap keeps the look-ahead's values
     capped = dict(MasterAgent(lookahead=Lookahead(exact=1)).lookahead_values(positions[0]))
     assert capped == pytest.approx(dict(MasterAgent().lookahead_values(positions[0])), abs=1e-12)
+
+
+def _before_the_last_roll() -> CleverState:
+    """A decision of a bot:master solo game with two actions or more that lead to the last passive roll."""
+    agent = MasterAgent(lookahead=None)
+    for seed in range(50):
+        s = new()
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(s.sample_chance(rng))
+                continue
+            if s.round == s.rounds:
+                children = [s.child(a) for a in s.legal_actions()]
+                if sum(c.is_chance_node() and c.phase == PH_PASSIVE_ROLL for c in children) >= 2:
+                    return s
+            s.apply_action(agent.choose(s, rng))
+    raise AssertionError("no such position in 50 games")
+
+
+def test_the_exact_end_looks_over_the_last_passive_roll() -> None:
+    s = _before_the_last_roll()
+    look = Lookahead(margin=1000.0, width=50, exact=100_000, exact_roll=True)
+    got = dict(MasterAgent(lookahead=look).lookahead_values(s))
+    plain = dict(MasterAgent(lookahead=None).values(s))
+    looked = 0
+    for action in s.legal_actions():
+        child = s.child(action)
+        if not child.is_chance_node():
+            assert got[action] == pytest.approx(plain[action], abs=1e-9)
+            continue
+        if child.phase != PH_PASSIVE_ROLL:  # a re-roll: the one-roll look-ahead of the same turn
+            continue
+        finals = []
+        for dice in look.table:
+            rolled = child.clone()
+            rolled.apply_action(K.chance_code(B.from_state(child), dice, np.zeros(6)))
+            final = _best_final(rolled)
+            assert final is not None
+            finals.append(final)
+        assert got[action] == pytest.approx(np.mean(finals), abs=1e-9)
+        looked += 1
+    assert looked >= 2
+    assert parse_lookahead("24:3:2:exact=500/roll") == Lookahead(exact=500, exact_roll=True)

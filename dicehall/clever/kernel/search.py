@@ -54,7 +54,8 @@ from dicehall.core.game import CHANCE, TERMINAL
 TAIL_LOW, TAIL_MARGIN, TAIL_WIDTH, TAIL_ROUNDS, TAIL_LOW_ROUNDS, TAIL_RISK = 0, 1, 2, 3, 4, 5
 TAIL_DEEP_ROUNDS, TAIL_DEEP_ROLLS, TAIL_DEEP_OUTER = 6, 7, 8
 TAIL_EXACT = 9  # > 0: the exact end (:func:`exact_value`), searching at most this many states per action
-TAIL_OFF = np.zeros(10)
+TAIL_EXACT_ROLL = 10  # 1: solo, the last round's candidates before the passive roll looked at over it
+TAIL_OFF = np.zeros(11)
 TAIL_OFF_K = TAIL_OFF  # a global array is a compile-time constant in the kernel
 
 
@@ -87,6 +88,7 @@ def next_roll_value(
     rolled = np.empty(SIZE, np.int64)
     keys = np.zeros(6)
     low, low_rounds, risk = tail[TAIL_LOW], int(tail[TAIL_LOW_ROUNDS]), tail[TAIL_RISK]
+    cap = int(tail[TAIL_EXACT])
     seen = np.empty(rolls.shape[0] if risk != 0.0 else 0)  # kept only for the risk term
     acc = 0.0
     for r in range(rolls.shape[0]):
@@ -96,11 +98,12 @@ def next_roll_value(
             K.current_player(rolled) != p
         ):  # nothing to decide after this roll (a solo passive roll): its value
             v = leaf_value(rolled, p, w1, b1, w2, b2, w3, b3)
-        elif low == 0.0:
+        elif low == 0.0 and cap == 0:
             v = best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
         else:
             k = afterstate_values(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
-            add_low_bonus(rolled, p, out, values, k, low, low_rounds)
+            if cap == 0 or not exact_values(rolled, p, out, values, k, cap):
+                add_low_bonus(rolled, p, out, values, k, low, low_rounds)
             v = values[first_best(values, k)]
         acc += v
         if risk != 0.0:
@@ -353,6 +356,7 @@ def choose_search(
     inner = rolls[rolls.shape[0] - inner_n :]
     deep_rounds = int(tail[TAIL_DEEP_ROUNDS])
     deep = deep_rounds > 0 and g[ROUNDS] - g[ROUND] + 1 <= deep_rounds
+    last_roll = tail[TAIL_EXACT_ROLL] > 0 and g[N] == 1 and g[ROUND] == g[ROUNDS]
     h = np.empty(SIZE, np.int64)
     top = values[best]
     looked = 0
@@ -361,7 +365,7 @@ def choose_search(
             break
         h[:] = g
         K.apply(h, out[i])
-        if not leads_to_roll(out[i], h, p, every_roll or deep):
+        if not leads_to_roll(out[i], h, p, every_roll or deep or last_roll):
             continue
         if deep:
             values[i] = deep_roll_value(h, p, outer, inner, w1, b1, w2, b2, w3, b3, margin, width)
