@@ -1,5 +1,6 @@
 """``bot:master``: plays the legal action whose afterstate has the highest learned value, with a look-ahead over
-the turn's next roll where the choice is close (:mod:`dicehall.clever.kernel.search`).
+the turn's next roll where the choice is close, and, solo once the last roll is made, the best final score
+searched exactly (:mod:`dicehall.clever.kernel.search`).
 
 The value networks are loaded with numpy alone and evaluated by the compiled kernel: solo
 ``dicehall/clever/data/master.npz`` (the mean of networks trained by ``dicehall train clever`` from different seeds,
@@ -149,7 +150,8 @@ class Lookahead:
         return self.table, self.margin / net.SCALE, self.width, self.every_roll, self.tail
 
 
-LOOKAHEAD = Lookahead()  # what bot:master plays with (figures in docs/clever-training.md)
+EXACT_CAP = 20_000  # states per action of the exact end (docs/clever-training.md, "The exact end")
+LOOKAHEAD = Lookahead(exact=EXACT_CAP)  # what bot:master plays with (figures in docs/clever-training.md)
 
 
 class MasterAgent(Agent):

@@ -179,7 +179,9 @@ def test_the_exact_end_values_every_action_by_the_best_final_score() -> None:
     assert differs > 0  # the network's values are not exact there
     # a search past the cap keeps the look-ahead's values
     capped = dict(MasterAgent(lookahead=Lookahead(exact=1)).lookahead_values(positions[0]))
-    assert capped == pytest.approx(dict(MasterAgent().lookahead_values(positions[0])), abs=1e-12)
+    assert capped == pytest.approx(
+        dict(MasterAgent(lookahead=Lookahead()).lookahead_values(positions[0])), abs=1e-12
+    )
 
 
 def _before_the_last_roll() -> CleverState:
