@@ -1,10 +1,10 @@
 """bot:master on held-out solo games: figures per setting and paired differences (docs/clever-training.md).
 
 Usage: python scripts/clever_master_eval.py [--weights A.npz,B.npz] [--games 1000] [--seed 2029]
-           [--lookahead off,24:3:2,24:3:2:all,24:3:2:risk=0.25] [--json OUT] [--scores OUT.npz]
+           [--lookahead off,24:3:2,24:3:2:exact=20000,24:3:2:risk=0.25] [--json OUT] [--scores OUT.npz]
 
-Every combination of weights and look-ahead (ROLLS:MARGIN:WIDTH[:all][:low=B[/R]][:wide=M/W[/R]][:risk=K], or off;
-the low-tail options are `Lookahead`'s, docs/clever-training.md) plays the same games; the first one is
+Every combination of weights and look-ahead (ROLLS:MARGIN:WIDTH[:all][:low=B[/R]][:wide=M/W[/R]][:risk=K][:deep=R[/M[/O]]][:exact=C[/roll]], or off;
+the options are `Lookahead`'s, docs/clever-training.md; bot:master plays 24:3:2:exact=20000) plays the same games; the first one is
 the reference of the paired differences (the mean's with a normal 95 % interval; p10's and the worst tenth's
 with a paired bootstrap). ``package`` names the shipped weights.
 """
@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--weights", default="package")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2029)
-    parser.add_argument("--lookahead", default="off,24:3:2")
+    parser.add_argument("--lookahead", default="off,24:3:2:exact=20000")
     parser.add_argument("--json", type=Path)
     parser.add_argument(
         "--scores", type=Path, help="every setting's per-game scores (.npz), for pooling sets"

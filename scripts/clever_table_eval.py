@@ -2,7 +2,7 @@
 the candidate's seat rotating over every position; win shares with Wilson 95 % intervals (docs/clever-training.md).
 
 Usage: python scripts/clever_table_eval.py --weights RUN/best.npz [--against expert,package] [--seats 2,3,4]
-           [--games 120] [--seed 6007] [--lookahead 24:3:2|off] [--json OUT]
+           [--games 120] [--seed 6007] [--lookahead 24:3:2:exact=20000|off] [--json OUT]
 
 ``package`` names the shipped weights (as opponents they play as ``bot:master`` does, with the same look-ahead as
 the candidate). Use a games count that is a multiple of 12, so that every seat is played equally often.
@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--seats", default="2,3,4")
     parser.add_argument("--games", type=int, default=120)
     parser.add_argument("--seed", type=int, default=6007)
-    parser.add_argument("--lookahead", default="24:3:2")
+    parser.add_argument("--lookahead", default="24:3:2:exact=20000")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     look = parse_lookahead(args.lookahead)

@@ -24,8 +24,9 @@ AREAS = ("yellow", "blue", "green", "orange", "purple")
 
 
 def parse_lookahead(text: str) -> Lookahead | None:
-    """``ROLLS:MARGIN:WIDTH[:all][:low=B[/ROUNDS]][:wide=MARGIN/WIDTH[/ROUNDS]][:risk=K]`` as the scripts take it, or ``off``
-    (``low`` and ``wide``: the low-tail corrections of :class:`Lookahead`)."""
+    """``ROLLS:MARGIN:WIDTH[:all][:low=B[/ROUNDS]][:wide=MARGIN/WIDTH[/ROUNDS]][:risk=K]
+    [:deep=ROUNDS[/ROLLS[/OUTER]]][:exact=CAP[/roll]]`` as the scripts take it, or ``off`` (``low``, ``wide``, ``risk``: the low-tail corrections
+    of :class:`Lookahead`; ``deep``: its deeper search)."""
     if text == "off":
         return None
     rolls, margin, width, *rest = text.split(":")
@@ -34,6 +35,13 @@ def parse_lookahead(text: str) -> Lookahead | None:
         if item.startswith("low="):
             b, *r = item[4:].split("/")
             extra.update(low=float(b), low_rounds=int(r[0]) if r else 0)
+        elif item.startswith("deep="):
+            deep = [int(v) for v in item[5:].split("/")]
+            deep += [6, 0][len(deep) - 1 :]  # the inner rolls 6, the outer ones the look-ahead's
+            extra.update(deep_rounds=deep[0], deep_rolls=deep[1], deep_outer=deep[2])
+        elif item.startswith("exact="):
+            cap, *roll = item[6:].split("/")
+            extra.update(exact=int(cap), exact_roll=roll == ["roll"])
         elif item.startswith("risk="):
             extra["risk"] = float(item[5:])
         elif item.startswith("wide="):

@@ -1,5 +1,6 @@
 """``bot:master``: plays the legal action whose afterstate has the highest learned value, with a look-ahead over
-the turn's next roll where the choice is close (:mod:`dicehall.clever.kernel.search`).
+the turn's next roll where the choice is close, and, solo once the last roll is made, the best final score
+searched exactly (:mod:`dicehall.clever.kernel.search`).
 
 The value networks are loaded with numpy alone and evaluated by the compiled kernel: solo
 ``dicehall/clever/data/master.npz`` (the mean of networks trained by ``dicehall train clever`` from different seeds,
@@ -83,7 +84,12 @@ class Lookahead:
     ``wide_width`` > 0 widens the look-ahead to ``wide_margin`` points and ``wide_width`` candidates, every roll,
     where the fox product is at stake (a close candidate ends with other fox points), with at most
     ``wide_rounds`` rounds left (0: any); ``low_rounds`` limits the bonus the same way; ``risk`` takes that many
-    times the mean shortfall below the mean off a looked-at candidate's value."""
+    times the mean shortfall below the mean off a looked-at candidate's value.
+
+    The deep search (off by default; docs/clever-training.md, "A deeper search over the last round"):
+    ``deep_rounds`` > 0 looks two rolls deep with at most that many rounds left: after each of the ``rolls``
+    rolls the decision is itself made by the one-roll look-ahead over ``deep_rolls`` other rolls, and every roll
+    counts (the solo passive roll too)."""
 
     rolls: int = 24
     margin: float = 3.0
@@ -95,6 +101,11 @@ class Lookahead:
     wide_rounds: int = 0
     low_rounds: int = 0
     risk: float = 0.0
+    deep_rounds: int = 0
+    deep_rolls: int = 6
+    deep_outer: int = 0
+    exact: int = 0
+    exact_roll: bool = False
 
     def __post_init__(self) -> None:
         if self.rolls <= 0 or self.rolls % 6 or self.margin < 0 or self.width < 0:
@@ -103,10 +114,20 @@ class Lookahead:
             raise ValueError(
                 "look-ahead: the wide margin, width and rounds, the low rounds and risk not negative"
             )
+        if self.exact < 0:
+            raise ValueError("look-ahead: the exact end's cap not negative")
+        if self.deep_rounds < 0 or self.deep_rolls <= 0 or self.deep_rolls % 6 or self.deep_outer % 6:
+            raise ValueError(
+                "look-ahead: deep rounds not negative, deep rolls a positive multiple of 6, outer ones a multiple"
+            )
 
     @cached_property
     def table(self) -> np.ndarray:
-        return SR.roll_table(self.rolls)
+        """The look-ahead's rolls, then (deep search on) the deep search's outer rolls and its inner ones."""
+        if self.deep_rounds == 0:
+            return SR.roll_table(self.rolls)
+        outer = [SR.roll_table(self.deep_outer, seed=14)] if self.deep_outer else []
+        return np.vstack([SR.roll_table(self.rolls), *outer, SR.roll_table(self.deep_rolls, seed=13)])
 
     @cached_property
     def tail(self) -> np.ndarray:
@@ -117,6 +138,11 @@ class Lookahead:
         out[SR.TAIL_ROUNDS] = self.wide_rounds
         out[SR.TAIL_LOW_ROUNDS] = self.low_rounds
         out[SR.TAIL_RISK] = self.risk
+        out[SR.TAIL_DEEP_ROUNDS] = self.deep_rounds
+        out[SR.TAIL_DEEP_ROLLS] = self.deep_rolls if self.deep_rounds else 0
+        out[SR.TAIL_DEEP_OUTER] = self.deep_outer if self.deep_rounds else 0
+        out[SR.TAIL_EXACT] = self.exact
+        out[SR.TAIL_EXACT_ROLL] = self.exact_roll
         return out
 
     def args(self) -> tuple[np.ndarray, float, int, bool, np.ndarray]:
@@ -124,7 +150,8 @@ class Lookahead:
         return self.table, self.margin / net.SCALE, self.width, self.every_roll, self.tail
 
 
-LOOKAHEAD = Lookahead()  # what bot:master plays with (figures in docs/clever-training.md)
+EXACT_CAP = 20_000  # states per action of the exact end (docs/clever-training.md, "The exact end")
+LOOKAHEAD = Lookahead(exact=EXACT_CAP)  # what bot:master plays with (figures in docs/clever-training.md)
 
 
 class MasterAgent(Agent):

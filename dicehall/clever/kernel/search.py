@@ -36,18 +36,27 @@ from dicehall.clever.kernel.layout import (
     njit,
 )
 from dicehall.clever.kernel.net import (
+    SCALE,
+    afterstate_value,
     afterstate_values,
     best_value,
     decision_scratch,
     first_best,
     roll_to_decision,
+    value_scratch,
 )
 from dicehall.core.game import CHANCE, TERMINAL
 
 # the ``tail`` array: [low bonus (value units per point of the lowest area), wide margin (value units), wide
-# width, at most this many rounds left for the widening (0: any), the same for the low bonus, risk]
+# width, at most this many rounds left for the widening (0: any), the same for the low bonus, risk, the deep
+# search's rounds (0: off), its inner rolls (the roll table's last rows) and its outer rolls (the rows before
+# those; 0: the look-ahead's own rolls), the exact end's state cap (0: off)]
 TAIL_LOW, TAIL_MARGIN, TAIL_WIDTH, TAIL_ROUNDS, TAIL_LOW_ROUNDS, TAIL_RISK = 0, 1, 2, 3, 4, 5
-TAIL_OFF = np.zeros(6)
+TAIL_DEEP_ROUNDS, TAIL_DEEP_ROLLS, TAIL_DEEP_OUTER = 6, 7, 8
+TAIL_EXACT = 9  # > 0: the exact end (:func:`exact_value`), searching at most this many states per action
+TAIL_EXACT_ROLL = 10  # 1: solo, the last round's candidates before the passive roll looked at over it
+TAIL_OFF = np.zeros(11)
+TAIL_OFF_K = TAIL_OFF  # a global array is a compile-time constant in the kernel
 
 
 def roll_table(count: int, seed: int = 12) -> np.ndarray:
@@ -79,16 +88,22 @@ def next_roll_value(
     rolled = np.empty(SIZE, np.int64)
     keys = np.zeros(6)
     low, low_rounds, risk = tail[TAIL_LOW], int(tail[TAIL_LOW_ROUNDS]), tail[TAIL_RISK]
+    cap = int(tail[TAIL_EXACT])
     seen = np.empty(rolls.shape[0] if risk != 0.0 else 0)  # kept only for the risk term
     acc = 0.0
     for r in range(rolls.shape[0]):
         rolled[:] = h
         K.apply(rolled, K.chance_code(rolled, rolls[r], keys))
-        if low == 0.0:
+        if (
+            K.current_player(rolled) != p
+        ):  # nothing to decide after this roll (a solo passive roll): its value
+            v = leaf_value(rolled, p, w1, b1, w2, b2, w3, b3)
+        elif low == 0.0 and cap == 0:
             v = best_value(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
         else:
             k = afterstate_values(rolled, p, w1, b1, w2, b2, w3, b3, out, values)
-            add_low_bonus(rolled, p, out, values, k, low, low_rounds)
+            if cap == 0 or not exact_values(rolled, p, out, values, k, cap):
+                add_low_bonus(rolled, p, out, values, k, low, low_rounds)
             v = values[first_best(values, k)]
         acc += v
         if risk != 0.0:
@@ -97,6 +112,152 @@ def next_roll_value(
     if risk == 0.0:
         return float(mean)
     return float(mean - risk * np.maximum(mean - seen, 0.0).mean())
+
+
+@njit
+def leaf_value(
+    g: np.ndarray,
+    p: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+) -> float:
+    """The value for ``p`` of a state nobody decides in (a roll to come, or the end: the exact score)."""
+    x, a1, a2 = value_scratch(b1, b2)
+    return afterstate_value(g, p, w1, b1, w2, b2, w3, b3, x, a1, a2)
+
+
+@njit
+def decision_value(
+    g: np.ndarray,
+    p: int,
+    rolls: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    margin: float,
+    width: int,
+    out: np.ndarray,
+    values: np.ndarray,
+) -> float:
+    """The value for ``p`` of the state ``g`` after a roll: that of its best decision by the one-roll look-ahead
+    over ``rolls`` (every roll, the solo passive roll and a next turn's first roll included), or, where ``p``
+    does not decide, :func:`leaf_value`."""
+    if K.current_player(g) != p:
+        return leaf_value(g, p, w1, b1, w2, b2, w3, b3)
+    k = afterstate_values(g, p, w1, b1, w2, b2, w3, b3, out, values)
+    best = first_best(values, k)
+    if k == 1 or width <= 0:
+        return float(values[best])
+    h = np.empty(SIZE, np.int64)
+    top = values[best]
+    looked = 0
+    for i in np.argsort(-values[:k]):
+        if looked >= width or values[i] < top - margin:
+            break
+        h[:] = g
+        K.apply(h, out[i])
+        if leads_to_roll(out[i], h, p, True):
+            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3, TAIL_OFF_K)
+            looked += 1
+    return float(values[first_best(values, k)])
+
+
+@njit
+def deep_roll_value(
+    h: np.ndarray,
+    p: int,
+    outer: np.ndarray,
+    inner: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: np.ndarray,
+    margin: float,
+    width: int,
+) -> float:
+    """Two rolls deep: the mean over ``outer`` of :func:`decision_value` after the roll at ``h`` (whose close
+    candidates look one roll further over ``inner``)."""
+    out, values = decision_scratch()
+    rolled = np.empty(SIZE, np.int64)
+    keys = np.zeros(6)
+    acc = 0.0
+    for r in range(outer.shape[0]):
+        rolled[:] = h
+        K.apply(rolled, K.chance_code(rolled, outer[r], keys))
+        acc += decision_value(rolled, p, inner, w1, b1, w2, b2, w3, b3, margin, width, out, values)
+    return float(acc / outer.shape[0])
+
+
+EXACT_DEPTH = 48  # decisions in a row without a roll: far more than the +1 marks a sheet can hold
+
+
+@njit
+def exact_value(g: np.ndarray, p: int, cap: int) -> float:
+    """The best final score of ``p`` (value units) from ``g`` where no roll is left to come, searched over every
+    decision to the end of the game; NaN where a roll or another player comes first or more than ``cap`` states
+    would be searched."""
+    if g[PHASE] == K.PH_OVER:
+        return K.total(g, p) / SCALE
+    if K.current_player(g) != p:
+        return np.nan
+    states = np.empty((EXACT_DEPTH, SIZE), np.int64)
+    acts = np.empty((EXACT_DEPTH, K.MAX_LEGAL), np.int64)
+    count = np.zeros(EXACT_DEPTH, np.int64)
+    nxt = np.zeros(EXACT_DEPTH, np.int64)
+    best = np.full(EXACT_DEPTH, -np.inf)
+    states[0, :] = g
+    count[0] = K.legal(states[0], acts[0])
+    d, seen = 0, 0
+    while True:
+        if nxt[d] < count[d]:
+            a = acts[d, nxt[d]]
+            nxt[d] += 1
+            seen += 1
+            if seen > cap or d + 1 >= EXACT_DEPTH:
+                return np.nan
+            states[d + 1, :] = states[d, :]
+            K.apply(states[d + 1], a)
+            if states[d + 1, PHASE] == K.PH_OVER:
+                best[d] = max(best[d], K.total(states[d + 1], p) / SCALE)
+            elif K.current_player(states[d + 1]) != p:
+                return np.nan
+            else:
+                d += 1
+                count[d] = K.legal(states[d], acts[d])
+                nxt[d] = 0
+                best[d] = -np.inf
+        else:
+            if d == 0:
+                return float(best[0])
+            d -= 1
+            best[d] = max(best[d], best[d + 1])
+
+
+@njit
+def exact_values(g: np.ndarray, p: int, out: np.ndarray, values: np.ndarray, k: int, cap: int) -> bool:
+    """Replace the values of the ``k`` actions of ``out`` by :func:`exact_value` of their afterstates, if it is
+    known for every one (solo, the last round); whether it was."""
+    if g[N] != 1 or g[ROUND] != g[ROUNDS] or g[PHASE] == K.PH_PICK:
+        return False
+    exact = np.empty(k)
+    h = np.empty(SIZE, np.int64)
+    for i in range(k):
+        h[:] = g
+        K.apply(h, out[i])
+        exact[i] = exact_value(h, p, cap)
+        if np.isnan(exact[i]):
+            return False
+    values[:k] = exact
+    return True
 
 
 @njit
@@ -176,6 +337,8 @@ def choose_search(
     low = tail[TAIL_LOW]
     if low != 0.0 and k > 1:
         add_low_bonus(g, p, out, values, k, low, int(tail[TAIL_LOW_ROUNDS]))
+    if k > 1 and tail[TAIL_EXACT] > 0 and exact_values(g, p, out, values, k, int(tail[TAIL_EXACT])):
+        return first_best(values, k)
     best = first_best(values, k)
     if k == 1 or width <= 0:
         return best
@@ -187,6 +350,13 @@ def choose_search(
         and fox_at_stake(g, p, out, values, k, tail[TAIL_MARGIN])
     ):
         margin, width, every_roll = max(margin, tail[TAIL_MARGIN]), max(width, wide), True
+    inner_n, outer_n = int(tail[TAIL_DEEP_ROLLS]), int(tail[TAIL_DEEP_OUTER])
+    own = rolls[: rolls.shape[0] - inner_n - outer_n]  # the look-ahead's rolls, then the deep search's
+    outer = rolls[own.shape[0] : own.shape[0] + outer_n] if outer_n else own
+    inner = rolls[rolls.shape[0] - inner_n :]
+    deep_rounds = int(tail[TAIL_DEEP_ROUNDS])
+    deep = deep_rounds > 0 and g[ROUNDS] - g[ROUND] + 1 <= deep_rounds
+    last_roll = tail[TAIL_EXACT_ROLL] > 0 and g[N] == 1 and g[ROUND] == g[ROUNDS]
     h = np.empty(SIZE, np.int64)
     top = values[best]
     looked = 0
@@ -195,9 +365,13 @@ def choose_search(
             break
         h[:] = g
         K.apply(h, out[i])
-        if leads_to_roll(out[i], h, p, every_roll):
-            values[i] = next_roll_value(h, p, rolls, w1, b1, w2, b2, w3, b3, tail)
-            looked += 1
+        if not leads_to_roll(out[i], h, p, every_roll or deep or last_roll):
+            continue
+        if deep:
+            values[i] = deep_roll_value(h, p, outer, inner, w1, b1, w2, b2, w3, b3, margin, width)
+        else:
+            values[i] = next_roll_value(h, p, own, w1, b1, w2, b2, w3, b3, tail)
+        looked += 1
     if looked == 0:
         return best
     return first_best(values, k)
