@@ -285,6 +285,11 @@ class Miner:
         self.margin = margin
         self.evaluator = evaluator or PuzzleEvaluator()
         self.bots: dict[str, Agent] = {b: make_bot("clever", b, self.rules) for b in BOTS}
+        from dicehall.clever.master import Lookahead, MasterAgent
+
+        # The games are played as when the shipped batch was mined (bot:master before its exact end, 27 Nov), so
+        # a seed's games, and with them the batch, stay reproducible whatever bot:master plays today.
+        self.bots["master"] = MasterAgent(self.rules, lookahead=Lookahead())
 
     def table(self, seed: int, game: int, players: tuple[int, ...] = PLAYERS) -> tuple[str, ...]:
         """The seats' bots of one game (their number drawn too, from ``players``)."""
