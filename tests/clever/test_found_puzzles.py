@@ -40,7 +40,7 @@ from dicehall.core.rng import game_rng
 from dicehall.i18n import translator
 
 SEED = 11
-GAMES = (1, 2, 3)
+GAMES = (1, 3)  # the games mined; game 2 is kept only as a table's and another rule set's game
 """Seeded solo games of 1 to 3 puzzles (bot:master twice, bot:random once): a few seconds each."""
 _register_games()
 runner = CliRunner()
@@ -77,7 +77,7 @@ def _as_found(p: Puzzle) -> Puzzle:
 
 @pytest.fixture(scope="module")
 def recorded(miner: Miner) -> dict[int, GameRecord]:
-    return {g: _recorded(miner, g) for g in GAMES}
+    return {g: _recorded(miner, g) for g in (1, 2, 3)}
 
 
 @pytest.fixture(scope="module")

@@ -124,14 +124,24 @@ def run(
     return state, record
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_random_games_keep_invariants(preset: str) -> None:
+def _random_games_keep_invariants(preset: str, games: int) -> None:
     rules = ThousandRules.from_preset(preset)
     finished = 0
-    for i in range(600):
+    for i in range(games):
         state, _ = run(rules, 2 + i % 3, seed=i, greed=(50, 100, 200, 350)[i % 4])
         finished += state.is_terminal()
-    assert finished == 600
+    assert finished == games
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_games_keep_invariants(preset: str) -> None:
+    _random_games_keep_invariants(preset, 240)  # every seat count with every greed, 20 times
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_many_random_games_keep_invariants(preset: str) -> None:
+    _random_games_keep_invariants(preset, 3000)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
