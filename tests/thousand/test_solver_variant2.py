@@ -41,6 +41,8 @@ from dicehall.thousand.solver.variant2_space import build_variant2_space, kernel
 from dicehall.thousand.state import BANK, ROLL, Action, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
 
+from .exact_tables import RandomValues
+
 V2 = ThousandRules.from_preset("variant2")
 TINY = ThousandRules.from_preset("variant2", {"target": 100, "open_min": 20, "barrel_score": 60})
 
@@ -169,20 +171,6 @@ def test_the_turn_equals_the_engines_best_turn(rules: ThousandRules, mover: Full
 # -- between turns -------------------------------------------------------------------------------------------------
 def engine_seat(seat: Seat, s: ThousandState, p: int) -> FullState:
     return seat.canonical(FullState(s.score[p], s.opened[p], opening=s.opening_score[p]))
-
-
-class RandomValues:
-    """A made-up value of every position (the same one each time it is asked): ends valued with it are equal only
-    if they lead to the same positions."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.values: dict[Position, float] = {}
-
-    def __call__(self, pos: Position) -> float:
-        if pos not in self.values:
-            self.values[pos] = self.rng.random()
-        return self.values[pos]
 
 
 def engine_next(seat: Seat, s: ThousandState, value: RandomValues) -> tuple[float, Position]:

@@ -40,6 +40,8 @@ from dicehall.thousand.solver.yard_space import build_yard_space, kernel_tables
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
 
+from .exact_tables import RandomValues
+
 YARD = ThousandRules.from_preset("yard")
 SMALL = ThousandRules.from_preset("yard", {"target": 200, "open_min": 20})
 FLOOR = -300
@@ -186,20 +188,6 @@ def test_the_turn_equals_the_engines_best_turn(rules: ThousandRules, mover: Full
 # -- between turns -------------------------------------------------------------------------------------------------
 def engine_seat(s: ThousandState, seat: int) -> FullState:
     return FullState(s.score[seat], s.opened[seat], s.bolts[seat], s.falls[seat], s.attempts[seat])
-
-
-class RandomValues:
-    """A made-up value of every position (the same one each time it is asked): ends valued with it are equal only
-    if they lead to the same positions."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.values: dict[Position, float] = {}
-
-    def __call__(self, pos: Position) -> float:
-        if pos not in self.values:
-            self.values[pos] = self.rng.random()
-        return self.values[pos]
 
 
 def engine_next(seat: Seat, s: ThousandState, value: RandomValues) -> tuple[float, Position]:
