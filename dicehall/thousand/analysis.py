@@ -46,7 +46,8 @@ ROLL_OFF_ENUMERATED = 4
 
 
 def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | TurnPointsEvaluator:
-    """The win-% evaluator where a table can be had, else the turn-points one with the reason in its note."""
+    """The win-% evaluator where a table can be had (the stored table of the exact model that covers the rules,
+    :func:`solver.exact.model_for`, else classic's), else the turn-points one with the reason in its note."""
     assert isinstance(rules, ThousandRules)
     if num_players != 2:
         why: str = Message("analysis.why.players", n=num_players)
@@ -179,7 +180,7 @@ class WinEvaluator:
 
 class _StoredWinEvaluator(WinEvaluator, Generic[Turn]):
     """The chance to win (percent) from an exact model's stored table (:mod:`solver.exact`): the turn of
-    :meth:`position`'s key made by :meth:`make_turn`, as ``bot:optimal`` plays it; the last 256 kept."""
+    :meth:`position`'s key made by :meth:`make_turn` (the last 256 kept), valued as ``bot:optimal`` plays it."""
 
     def __init__(self, rules: ThousandRules, table: Any) -> None:
         self.rules = rules
@@ -193,6 +194,14 @@ class _StoredWinEvaluator(WinEvaluator, Generic[Turn]):
     def make_turn(self, key: tuple[Any, ...]) -> Turn:
         raise NotImplementedError
 
+    def roll_win(self, tv: Turn, s: ThousandState) -> float:
+        """The mover's win chance of rolling now (at a decision)."""
+        raise NotImplementedError
+
+    def chance_win(self, tv: Turn, s: ThousandState) -> float:
+        """The mover's win chance at this roll of the dice (before it is seen)."""
+        raise NotImplementedError
+
     def turn(self, state: ThousandState, seat: int) -> Turn:  # type: ignore[override]
         key = self.position(state, seat)
         tv = self._stored_turns.get(key)
@@ -201,6 +210,26 @@ class _StoredWinEvaluator(WinEvaluator, Generic[Turn]):
                 self._stored_turns.clear()
             tv = self._stored_turns[key] = self.make_turn(key)
         return tv
+
+    def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
+        s = _state(state)
+        tv: Any = self.turn(s, s.player)
+        out: list[tuple[Any, float]] = []
+        for action in s.legal_actions():
+            if action == ROLL:
+                out.append((action, 100.0 * self.roll_win(tv, s)))
+            elif action == BANK:
+                bank = tv.bank_value(s.turn_total)
+                out.append((action, 100.0 * (bank if bank is not None else 0.0)))
+            else:
+                raise DicehallError(f"the solved table has no value for {action!r}")
+        return out
+
+    def chance_value(self, state: State[Any]) -> list[float]:
+        s = _state(state)
+        if s.roll_off_contenders:
+            return self.values(s)
+        return self._split(s.player, self.chance_win(self.turn(s, s.player), s))
 
 
 class YardWinEvaluator(_StoredWinEvaluator[YardTurn]):
@@ -213,34 +242,17 @@ class YardWinEvaluator(_StoredWinEvaluator[YardTurn]):
     def make_turn(self, key: tuple[Any, ...]) -> YardTurn:
         return YardTurn(self.stored, *key)
 
-    def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
-        s = _state(state)
-        tv = self.turn(s, s.player)
-        t, n, r = s.turn_total, s.in_hand, s.free_rolls
-        out: list[tuple[Any, float]] = []
-        for action in s.legal_actions():
-            if action == ROLL:
-                out.append((action, 100.0 * (tv.hot_value(t, r) if s.hot_dice else tv.roll_value(t, n, r))))
-            elif action == BANK:
-                bank = tv.bank_value(t)
-                out.append((action, 100.0 * (bank if bank is not None else 0.0)))
-            else:
-                raise DicehallError(f"the solved table has no value for {action!r}")
-        return out
+    def roll_win(self, tv: YardTurn, s: ThousandState) -> float:
+        t, r = s.turn_total, s.free_rolls
+        return tv.hot_value(t, r) if s.hot_dice else tv.roll_value(t, s.in_hand, r)
 
-    def chance_value(self, state: State[Any]) -> list[float]:
-        s = _state(state)
-        if s.roll_off_contenders:
-            return self.values(s)
-        tv = self.turn(s, s.player)
+    def chance_win(self, tv: YardTurn, s: ThousandState) -> float:
         t, n, r = s.turn_total, s.in_hand, s.free_rolls
         if s.rolls_this_turn == 0:
-            win = tv.start()
-        elif n == 5:  # hot dice or a pair re-roll: the forced roll of five
-            win = tv.hot_value(t, r)
-        else:
-            win = tv.roll_value(t, n, r)
-        return self._split(s.player, win)
+            return tv.start()
+        if n == 5:  # hot dice or a pair re-roll: the forced roll of five
+            return tv.hot_value(t, r)
+        return tv.roll_value(t, n, r)
 
 
 class Variant2WinEvaluator(_StoredWinEvaluator[Variant2Turn]):
@@ -253,29 +265,11 @@ class Variant2WinEvaluator(_StoredWinEvaluator[Variant2Turn]):
     def make_turn(self, key: tuple[Any, ...]) -> Variant2Turn:
         return Variant2Turn(self.stored, *key)
 
-    def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
-        s = _state(state)
-        tv = self.turn(s, s.player)
-        t = s.turn_total
-        out: list[tuple[Any, float]] = []
-        for action in s.legal_actions():
-            if action == ROLL:
-                out.append((action, 100.0 * (tv.hot_value(t) if s.hot_dice else tv.roll_value(t, s.in_hand))))
-            elif action == BANK:
-                bank = tv.bank_value(t)
-                out.append((action, 100.0 * (bank if bank is not None else 0.0)))
-            else:
-                raise DicehallError(f"the solved table has no value for {action!r}")
-        return out
+    def roll_win(self, tv: Variant2Turn, s: ThousandState) -> float:
+        return tv.hot_value(s.turn_total) if s.hot_dice else tv.roll_value(s.turn_total, s.in_hand)
 
-    def chance_value(self, state: State[Any]) -> list[float]:
-        s = _state(state)
-        if s.roll_off_contenders:
-            return self.values(s)
-        tv = self.turn(s, s.player)
-        t = s.turn_total
-        win = tv.hot_value(t) if s.confirming else tv.roll_value(t, s.in_hand)
-        return self._split(s.player, win)
+    def chance_win(self, tv: Variant2Turn, s: ThousandState) -> float:
+        return tv.hot_value(s.turn_total) if s.confirming else tv.roll_value(s.turn_total, s.in_hand)
 
 
 class TurnPointsEvaluator:

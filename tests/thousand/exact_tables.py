@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from dicehall.core import analysis
@@ -139,3 +140,20 @@ def check_analysed_games_add_up(
         assert a.series[-1] == [100.0 * r for r in record.result["returns"]]  # type: ignore[index]
     assert decided > 10 and theirs > 0
     return count
+
+
+def graph_value(graph: Any, ends: dict[int, npt.NDArray[np.float64]], size: int) -> npt.NDArray[np.float64]:
+    """The value at the start of a turn graph explored through the engine (``graph.nodes``: (is a roll, edges of
+    (chance, target)), ``graph.start``) for ``size`` positions at once: an end ``t < 0`` valued ``ends[t]``, a roll
+    by its chances, a decision by its best."""
+    vals: list[npt.NDArray[np.float64]] = []
+    for is_roll, edges in graph.nodes:
+        parts = [ends[t] if t < 0 else vals[t] for _, t in edges]
+        if is_roll:
+            acc = np.zeros(size)
+            for (p, _), x in zip(edges, parts, strict=True):
+                acc += p * x
+            vals.append(acc)
+        else:
+            vals.append(np.maximum.reduce(parts))
+    return vals[graph.start]

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
@@ -41,7 +40,7 @@ from dicehall.thousand.solver.variant2_space import build_variant2_space, kernel
 from dicehall.thousand.state import BANK, ROLL, Action, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
 
-from .exact_tables import RandomValues
+from .exact_tables import RandomValues, graph_value
 
 V2 = ThousandRules.from_preset("variant2")
 TINY = ThousandRules.from_preset("variant2", {"target": 100, "open_min": 20, "barrel_score": 60})
@@ -406,17 +405,7 @@ def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[PosKey, tuple[
                 end_values = {
                     e: np.where(idx < 0, 1.0, 1.0 - other[np.maximum(idx, 0)]) for e, idx in nxt.items()
                 }
-                vals: list[npt.NDArray[np.float64]] = []
-                for is_roll, edges in graph.nodes:
-                    parts = [end_values[t] if t < 0 else vals[t] for _, t in edges]
-                    if is_roll:
-                        acc = np.zeros(len(rows))
-                        for (p, _), x in zip(edges, parts, strict=True):
-                            acc += p * x
-                        vals.append(acc)
-                    else:
-                        vals.append(np.maximum.reduce(parts))
-                new = vals[graph.start]
+                new = graph_value(graph, end_values, len(rows))
                 change = max(change, float(np.abs(new - bounds[b][rows]).max()))
                 bounds[b][rows] = new
         if change < tol:
