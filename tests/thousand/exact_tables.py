@@ -1,12 +1,11 @@
 """What the tests of the exact models besides classic's share (``test_solver_yard*.py``,
 ``test_solver_variant2*.py``): a private data directory per test module (so a stored table lives in it, and no
 evaluator made before it is kept), the module's table made once there, made-up values of positions, and the
-checks alike for every model: ``bot:optimal`` and the hints without the table, self-play at the table's chance,
-analysed games that add up."""
+checks alike for every model: ``bot:optimal`` and the hints without the table, analysed games that add up, the
+value of a turn graph explored through the engine (self-play at the table's chance: ``helpers.py``)."""
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
@@ -20,8 +19,6 @@ from dicehall.core import analysis
 from dicehall.core.agents import make_bot
 from dicehall.core.analysis import analyze, evaluator_for
 from dicehall.core.record import GameRecord
-from dicehall.core.rng import agent_rng, game_seed, seeded_rng
-from dicehall.core.simulate import play_game
 from dicehall.i18n import translator
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.solve import SolveError
@@ -88,20 +85,6 @@ def check_hints_without_the_table(rules: ThousandRules, tmp_path: Path) -> None:
         assert evaluator.unit == "points"
         assert "dicehall solve thousand" in str(evaluator.note)
         assert "точная таблица этих правил" in translator("ru").message(evaluator.note)
-
-
-def check_self_play_wins_first_at(rules: ThousandRules, p: float, seed: int, games: int = 3000) -> None:
-    """``bot:optimal`` against itself through the bot lookup: the first player's share within the 99 % interval
-    of the table's chance ``p``."""
-    wins = 0.0
-    for i in range(games):
-        s = game_seed(seed, i)
-        bots = [make_bot("thousand", "optimal", rules), make_bot("thousand", "optimal", rules)]
-        state = ThousandState(rules, 2)
-        play_game(state, bots, seeded_rng(s), agent_rng(s))
-        wins += state.returns()[0]
-    half_width = 2.576 * math.sqrt(p * (1 - p) / games)
-    assert abs(wins / games - p) <= half_width, (wins / games, p, half_width)
 
 
 def check_analysed_games_add_up(

@@ -42,10 +42,10 @@ from .exact_tables import (
     check_analysed_games_add_up,
     check_bot_refused_without_the_table,
     check_hints_without_the_table,
-    check_self_play_wins_first_at,
     made_in,
     private_data,
 )
+from .helpers import assert_optimal_self_play_wins_first_at
 from .test_solver_yard import engine_position, sampled_positions
 
 _register_games()
@@ -198,7 +198,9 @@ def test_bot_optimal_plays_yard_from_the_table_and_wins_first_at_its_chance(
             checked += 1
     assert checked > 200
     # self-play through the bot lookup: the first player's share within the 99 % interval of the table's chance
-    check_self_play_wins_first_at(WIRE, stored.value(space.start, space.start), seed=27)
+    assert_optimal_self_play_wins_first_at(
+        WIRE, stored.value(space.start, space.start), games=3000, stream=27
+    )
 
 
 # -- hints and analysis --------------------------------------------------------------------------------------------

@@ -154,3 +154,6 @@ class Loaded(Generic[T]):
                 del self.found[next(iter(self.found))]
             self.found[key] = found
         return found
+
+    def clear(self) -> None:
+        self.found.clear()
