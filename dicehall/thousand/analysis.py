@@ -154,15 +154,28 @@ class WinEvaluator:
             return self.chance_value(s)
         return self._split(s.player, max(v for _, v in self.decision_values(s)) / 100.0)
 
+    def roll_win(self, tv: Any, s: ThousandState) -> float:
+        """The mover's win chance of rolling now (at a decision), from the turn ``tv``."""
+        return float(tv.roll(s.turn_total, s.in_hand))
+
+    def bank_win(self, tv: Any, s: ThousandState) -> float | None:
+        """The mover's win chance of banking now (None: banking is refused)."""
+        bank: float | None = tv.bank(s.turn_total)
+        return bank
+
+    def chance_win(self, tv: Any, s: ThousandState) -> float:
+        """The mover's win chance at this roll of the dice (before it is seen)."""
+        return float(tv.roll(s.turn_total, s.in_hand))
+
     def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
         s = _state(state)
         tv = self.turn(s, s.player)
         out: list[tuple[Any, float]] = []
         for action in s.legal_actions():
             if action == ROLL:
-                out.append((action, 100.0 * tv.roll(s.turn_total, s.in_hand)))
+                out.append((action, 100.0 * self.roll_win(tv, s)))
             elif action == BANK:
-                bank = tv.bank(s.turn_total)
+                bank = self.bank_win(tv, s)
                 out.append((action, 100.0 * (bank if bank is not None else 0.0)))
             else:
                 raise DicehallError(f"the solved table has no value for {action!r}")
@@ -172,7 +185,7 @@ class WinEvaluator:
         s = _state(state)
         if s.roll_off_contenders:
             return self.values(s)
-        return self._split(s.player, self.turn(s, s.player).roll(s.turn_total, s.in_hand))
+        return self._split(s.player, self.chance_win(self.turn(s, s.player), s))
 
     def roller(self, state: State[Any]) -> int:
         return _state(state).player
@@ -194,14 +207,6 @@ class _StoredWinEvaluator(WinEvaluator, Generic[Turn]):
     def make_turn(self, key: tuple[Any, ...]) -> Turn:
         raise NotImplementedError
 
-    def roll_win(self, tv: Turn, s: ThousandState) -> float:
-        """The mover's win chance of rolling now (at a decision)."""
-        raise NotImplementedError
-
-    def chance_win(self, tv: Turn, s: ThousandState) -> float:
-        """The mover's win chance at this roll of the dice (before it is seen)."""
-        raise NotImplementedError
-
     def turn(self, state: ThousandState, seat: int) -> Turn:  # type: ignore[override]
         key = self.position(state, seat)
         tv = self._stored_turns.get(key)
@@ -211,25 +216,9 @@ class _StoredWinEvaluator(WinEvaluator, Generic[Turn]):
             tv = self._stored_turns[key] = self.make_turn(key)
         return tv
 
-    def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
-        s = _state(state)
-        tv: Any = self.turn(s, s.player)
-        out: list[tuple[Any, float]] = []
-        for action in s.legal_actions():
-            if action == ROLL:
-                out.append((action, 100.0 * self.roll_win(tv, s)))
-            elif action == BANK:
-                bank = tv.bank_value(s.turn_total)
-                out.append((action, 100.0 * (bank if bank is not None else 0.0)))
-            else:
-                raise DicehallError(f"the solved table has no value for {action!r}")
-        return out
-
-    def chance_value(self, state: State[Any]) -> list[float]:
-        s = _state(state)
-        if s.roll_off_contenders:
-            return self.values(s)
-        return self._split(s.player, self.chance_win(self.turn(s, s.player), s))
+    def bank_win(self, tv: Any, s: ThousandState) -> float | None:
+        bank: float | None = tv.bank_value(s.turn_total)
+        return bank
 
 
 class YardWinEvaluator(_StoredWinEvaluator[YardTurn]):
