@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from dicehall.core.analysis import WIN_THRESHOLDS, Thresholds, Unit
 from dicehall.core.errors import DicehallError
@@ -32,33 +32,33 @@ from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import Table
 from dicehall.thousand.solver.variant2_bot import Variant2Turn
 from dicehall.thousand.solver.variant2_bot import position_of as variant2_position
-from dicehall.thousand.solver.variant2_table import StoredVariant2
 from dicehall.thousand.solver.yard_bot import YardTurn, position_of
-from dicehall.thousand.solver.yard_table import StoredYard
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 
+if TYPE_CHECKING:
+    from dicehall.thousand.solver.exact import ExactModel
+
+Turn = TypeVar("Turn")
 POINT_THRESHOLDS = Thresholds(10.0, 25.0, 50.0)
 """Turn-points bands: a tenth, a quarter and a half of the 100 points a classic turn is worth on average."""
 ROLL_OFF_ENUMERATED = 4
 """Roll-off chances are exact while at most this many contenders still have to roll (6**4 cases)."""
 
 
-def make_evaluator(
-    rules: RuleSet, num_players: int
-) -> WinEvaluator | YardWinEvaluator | Variant2WinEvaluator | TurnPointsEvaluator:
-    """The win-% evaluator where a table can be had, else the turn-points one with the reason in its note."""
+def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | TurnPointsEvaluator:
+    """The win-% evaluator where a table can be had (the stored table of the exact model that covers the rules,
+    :func:`solver.exact.model_for`, else classic's), else the turn-points one with the reason in its note."""
     assert isinstance(rules, ThousandRules)
     if num_players != 2:
         why: str = Message("analysis.why.players", n=num_players)
         return TurnPointsEvaluator(rules, why)
-    from dicehall.thousand.solver import variant2_table, yard_table
     from dicehall.thousand.solver.bot import table_for
+    from dicehall.thousand.solver.exact import model_for
     from dicehall.thousand.solver.solve import SolveError
 
-    if yard_table.is_yard(rules):
-        return _yard_evaluator(rules)
-    if variant2_table.is_variant2(rules):
-        return _variant2_evaluator(rules)
+    model = model_for(rules)
+    if model is not None:
+        return _exact_evaluator(model, rules)
     try:
         table = table_for(rules)
     except SolveError:
@@ -69,32 +69,17 @@ def make_evaluator(
     return WinEvaluator(rules, table)
 
 
-def _yard_evaluator(rules: ThousandRules) -> YardWinEvaluator | TurnPointsEvaluator:
-    """Yard-like rules: win % from yard's stored table, else the turn's points with how to make the table."""
-    from dicehall.thousand.solver import yard_table
-
+def _exact_evaluator(model: ExactModel, rules: ThousandRules) -> WinEvaluator | TurnPointsEvaluator:
+    """Rules of an exact model of their own (:mod:`solver.exact`): win % from its stored table, else the turn's
+    points with how to make the table."""
     try:
-        stored = yard_table.load_yard_table(rules)
+        stored = model.load(rules)
     except DicehallError as exc:
         return TurnPointsEvaluator(rules, exc.text)
     if stored is None:
-        _, hours, _ = yard_table.cost(rules)
+        _, hours, _ = model.cost(rules)
         return TurnPointsEvaluator(rules, Message("analysis.why.yard_unsolved", hours=round(hours, 1)))
-    return YardWinEvaluator(rules, stored)
-
-
-def _variant2_evaluator(rules: ThousandRules) -> Variant2WinEvaluator | TurnPointsEvaluator:
-    """Variant-2-like rules: win % from variant 2's stored table, else the turn's points with how to make it."""
-    from dicehall.thousand.solver import variant2_table
-
-    try:
-        stored = variant2_table.load_variant2_table(rules)
-    except DicehallError as exc:
-        return TurnPointsEvaluator(rules, exc.text)
-    if stored is None:
-        _, hours, _ = variant2_table.cost(rules)
-        return TurnPointsEvaluator(rules, Message("analysis.why.yard_unsolved", hours=round(hours, 1)))
-    return Variant2WinEvaluator(rules, stored)
+    return model.evaluator(rules, stored)
 
 
 def _state(state: State[Any]) -> ThousandState:
@@ -169,15 +154,28 @@ class WinEvaluator:
             return self.chance_value(s)
         return self._split(s.player, max(v for _, v in self.decision_values(s)) / 100.0)
 
+    def roll_win(self, tv: Any, s: ThousandState) -> float:
+        """The mover's win chance of rolling now (at a decision), from the turn ``tv``."""
+        return float(tv.roll(s.turn_total, s.in_hand))
+
+    def bank_win(self, tv: Any, s: ThousandState) -> float | None:
+        """The mover's win chance of banking now (None: banking is refused)."""
+        bank: float | None = tv.bank(s.turn_total)
+        return bank
+
+    def chance_win(self, tv: Any, s: ThousandState) -> float:
+        """The mover's win chance at this roll of the dice (before it is seen)."""
+        return float(tv.roll(s.turn_total, s.in_hand))
+
     def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
         s = _state(state)
         tv = self.turn(s, s.player)
         out: list[tuple[Any, float]] = []
         for action in s.legal_actions():
             if action == ROLL:
-                out.append((action, 100.0 * tv.roll(s.turn_total, s.in_hand)))
+                out.append((action, 100.0 * self.roll_win(tv, s)))
             elif action == BANK:
-                bank = tv.bank(s.turn_total)
+                bank = self.bank_win(tv, s)
                 out.append((action, 100.0 * (bank if bank is not None else 0.0)))
             else:
                 raise DicehallError(f"the solved table has no value for {action!r}")
@@ -187,104 +185,80 @@ class WinEvaluator:
         s = _state(state)
         if s.roll_off_contenders:
             return self.values(s)
-        return self._split(s.player, self.turn(s, s.player).roll(s.turn_total, s.in_hand))
+        return self._split(s.player, self.chance_win(self.turn(s, s.player), s))
 
     def roller(self, state: State[Any]) -> int:
         return _state(state).player
 
 
-class YardWinEvaluator(WinEvaluator):
-    """The chance to win (percent) from yard's stored table (:mod:`solver.yard_table`): the turn of (mover,
-    opponent, the opponent flagged to skip) played by :class:`yard_bot.YardTurn`, as ``bot:optimal`` plays it."""
+class _StoredWinEvaluator(WinEvaluator, Generic[Turn]):
+    """The chance to win (percent) from an exact model's stored table (:mod:`solver.exact`): the turn of
+    :meth:`position`'s key made by :meth:`make_turn` (the last 256 kept), valued as ``bot:optimal`` plays it."""
 
-    def __init__(self, rules: ThousandRules, table: StoredYard) -> None:
+    def __init__(self, rules: ThousandRules, table: Any) -> None:
         self.rules = rules
-        self.yard = table
+        self.stored = table
         self.note = ""
-        self._yard_turns: dict[tuple[int, int, bool], YardTurn] = {}
+        self._stored_turns: dict[tuple[Any, ...], Turn] = {}
 
-    def turn(self, state: ThousandState, seat: int) -> YardTurn:  # type: ignore[override]
-        key = position_of(self.yard, state, seat, 1 - seat)
-        tv = self._yard_turns.get(key)
+    def position(self, state: ThousandState, seat: int) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def make_turn(self, key: tuple[Any, ...]) -> Turn:
+        raise NotImplementedError
+
+    def turn(self, state: ThousandState, seat: int) -> Turn:  # type: ignore[override]
+        key = self.position(state, seat)
+        tv = self._stored_turns.get(key)
         if tv is None:
-            if len(self._yard_turns) > 256:
-                self._yard_turns.clear()
-            tv = self._yard_turns[key] = YardTurn(self.yard, *key)
+            if len(self._stored_turns) > 256:
+                self._stored_turns.clear()
+            tv = self._stored_turns[key] = self.make_turn(key)
         return tv
 
-    def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
-        s = _state(state)
-        tv = self.turn(s, s.player)
-        t, n, r = s.turn_total, s.in_hand, s.free_rolls
-        out: list[tuple[Any, float]] = []
-        for action in s.legal_actions():
-            if action == ROLL:
-                out.append((action, 100.0 * (tv.hot_value(t, r) if s.hot_dice else tv.roll_value(t, n, r))))
-            elif action == BANK:
-                bank = tv.bank_value(t)
-                out.append((action, 100.0 * (bank if bank is not None else 0.0)))
-            else:
-                raise DicehallError(f"the solved table has no value for {action!r}")
-        return out
+    def bank_win(self, tv: Any, s: ThousandState) -> float | None:
+        bank: float | None = tv.bank_value(s.turn_total)
+        return bank
 
-    def chance_value(self, state: State[Any]) -> list[float]:
-        s = _state(state)
-        if s.roll_off_contenders:
-            return self.values(s)
-        tv = self.turn(s, s.player)
+
+class YardWinEvaluator(_StoredWinEvaluator[YardTurn]):
+    """From yard's stored table (:mod:`solver.yard_table`): the turn of (mover, opponent, the opponent flagged to
+    skip) played by :class:`yard_bot.YardTurn`."""
+
+    def position(self, state: ThousandState, seat: int) -> tuple[int, int, bool]:
+        return position_of(self.stored, state, seat, 1 - seat)
+
+    def make_turn(self, key: tuple[Any, ...]) -> YardTurn:
+        return YardTurn(self.stored, *key)
+
+    def roll_win(self, tv: YardTurn, s: ThousandState) -> float:
+        t, r = s.turn_total, s.free_rolls
+        return tv.hot_value(t, r) if s.hot_dice else tv.roll_value(t, s.in_hand, r)
+
+    def chance_win(self, tv: YardTurn, s: ThousandState) -> float:
         t, n, r = s.turn_total, s.in_hand, s.free_rolls
         if s.rolls_this_turn == 0:
-            win = tv.start()
-        elif n == 5:  # hot dice or a pair re-roll: the forced roll of five
-            win = tv.hot_value(t, r)
-        else:
-            win = tv.roll_value(t, n, r)
-        return self._split(s.player, win)
+            return tv.start()
+        if n == 5:  # hot dice or a pair re-roll: the forced roll of five
+            return tv.hot_value(t, r)
+        return tv.roll_value(t, n, r)
 
 
-class Variant2WinEvaluator(WinEvaluator):
-    """The chance to win (percent) from variant 2's stored table (:mod:`solver.variant2_table`): the turn of
-    (mover, opponent) played by :class:`variant2_bot.Variant2Turn`, as ``bot:optimal`` plays it; after hot dice
-    the forced roll of five is the confirmation roll."""
+class Variant2WinEvaluator(_StoredWinEvaluator[Variant2Turn]):
+    """From variant 2's stored table (:mod:`solver.variant2_table`): the turn of (mover, opponent) played by
+    :class:`variant2_bot.Variant2Turn`; after hot dice the forced roll of five is the confirmation roll."""
 
-    def __init__(self, rules: ThousandRules, table: StoredVariant2) -> None:
-        self.rules = rules
-        self.variant2 = table
-        self.note = ""
-        self._v2_turns: dict[tuple[int, int], Variant2Turn] = {}
+    def position(self, state: ThousandState, seat: int) -> tuple[int, int]:
+        return variant2_position(self.stored, state, seat, 1 - seat)
 
-    def turn(self, state: ThousandState, seat: int) -> Variant2Turn:  # type: ignore[override]
-        key = variant2_position(self.variant2, state, seat, 1 - seat)
-        tv = self._v2_turns.get(key)
-        if tv is None:
-            if len(self._v2_turns) > 256:
-                self._v2_turns.clear()
-            tv = self._v2_turns[key] = Variant2Turn(self.variant2, *key)
-        return tv
+    def make_turn(self, key: tuple[Any, ...]) -> Variant2Turn:
+        return Variant2Turn(self.stored, *key)
 
-    def decision_values(self, state: State[Any]) -> list[tuple[Any, float]]:
-        s = _state(state)
-        tv = self.turn(s, s.player)
-        t = s.turn_total
-        out: list[tuple[Any, float]] = []
-        for action in s.legal_actions():
-            if action == ROLL:
-                out.append((action, 100.0 * (tv.hot_value(t) if s.hot_dice else tv.roll_value(t, s.in_hand))))
-            elif action == BANK:
-                bank = tv.bank_value(t)
-                out.append((action, 100.0 * (bank if bank is not None else 0.0)))
-            else:
-                raise DicehallError(f"the solved table has no value for {action!r}")
-        return out
+    def roll_win(self, tv: Variant2Turn, s: ThousandState) -> float:
+        return tv.hot_value(s.turn_total) if s.hot_dice else tv.roll_value(s.turn_total, s.in_hand)
 
-    def chance_value(self, state: State[Any]) -> list[float]:
-        s = _state(state)
-        if s.roll_off_contenders:
-            return self.values(s)
-        tv = self.turn(s, s.player)
-        t = s.turn_total
-        win = tv.hot_value(t) if s.confirming else tv.roll_value(t, s.in_hand)
-        return self._split(s.player, win)
+    def chance_win(self, tv: Variant2Turn, s: ThousandState) -> float:
+        return tv.hot_value(s.turn_total) if s.confirming else tv.roll_value(s.turn_total, s.in_hand)
 
 
 class TurnPointsEvaluator:

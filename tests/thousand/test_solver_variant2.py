@@ -25,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
@@ -40,6 +39,8 @@ from dicehall.thousand.solver.variant2_solve import Level, solve
 from dicehall.thousand.solver.variant2_space import build_variant2_space, kernel_tables, levels
 from dicehall.thousand.state import BANK, ROLL, Action, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
+
+from .exact_tables import RandomValues, graph_value
 
 V2 = ThousandRules.from_preset("variant2")
 TINY = ThousandRules.from_preset("variant2", {"target": 100, "open_min": 20, "barrel_score": 60})
@@ -169,20 +170,6 @@ def test_the_turn_equals_the_engines_best_turn(rules: ThousandRules, mover: Full
 # -- between turns -------------------------------------------------------------------------------------------------
 def engine_seat(seat: Seat, s: ThousandState, p: int) -> FullState:
     return seat.canonical(FullState(s.score[p], s.opened[p], opening=s.opening_score[p]))
-
-
-class RandomValues:
-    """A made-up value of every position (the same one each time it is asked): ends valued with it are equal only
-    if they lead to the same positions."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.values: dict[Position, float] = {}
-
-    def __call__(self, pos: Position) -> float:
-        if pos not in self.values:
-            self.values[pos] = self.rng.random()
-        return self.values[pos]
 
 
 def engine_next(seat: Seat, s: ThousandState, value: RandomValues) -> tuple[float, Position]:
@@ -418,17 +405,7 @@ def brute_force(rules: ThousandRules, tol: float = 1e-12) -> dict[PosKey, tuple[
                 end_values = {
                     e: np.where(idx < 0, 1.0, 1.0 - other[np.maximum(idx, 0)]) for e, idx in nxt.items()
                 }
-                vals: list[npt.NDArray[np.float64]] = []
-                for is_roll, edges in graph.nodes:
-                    parts = [end_values[t] if t < 0 else vals[t] for _, t in edges]
-                    if is_roll:
-                        acc = np.zeros(len(rows))
-                        for (p, _), x in zip(edges, parts, strict=True):
-                            acc += p * x
-                        vals.append(acc)
-                    else:
-                        vals.append(np.maximum.reduce(parts))
-                new = vals[graph.start]
+                new = graph_value(graph, end_values, len(rows))
                 change = max(change, float(np.abs(new - bounds[b][rows]).max()))
                 bounds[b][rows] = new
         if change < tol:

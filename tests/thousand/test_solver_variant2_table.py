@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -25,13 +23,10 @@ import pytest
 from typer.testing import CliRunner
 
 from dicehall.cli import _register_games, app
-from dicehall.core import analysis
 from dicehall.core.agents import make_bot
-from dicehall.core.analysis import analyze, evaluator_for, position_hints
-from dicehall.core.record import GameRecord
-from dicehall.core.rng import agent_rng, game_seed, seeded_rng
+from dicehall.core.analysis import evaluator_for, position_hints
+from dicehall.core.rng import agent_rng, seeded_rng
 from dicehall.core.simulate import play_game
-from dicehall.i18n import translator
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_table
 from dicehall.thousand.solver.size import FullState
@@ -42,6 +37,14 @@ from dicehall.thousand.solver.variant2_solve import checkpoint_files, solve
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 from dicehall.thousand.tables import DECIDING
 
+from .exact_tables import (
+    check_analysed_games_add_up,
+    check_bot_refused_without_the_table,
+    check_hints_without_the_table,
+    made_in,
+    private_data,
+)
+from .helpers import assert_optimal_self_play_wins_first_at
 from .test_solver_variant2 import engine_position, sampled_positions
 
 _register_games()
@@ -52,30 +55,17 @@ TINY_ARGS = ["--preset", "variant2"] + [a for k, v in TINY_SET.items() for a in 
 TOL = 1e-11
 
 
-@pytest.fixture(scope="module")
-def data_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("variant2-data")
-
-
-@pytest.fixture(autouse=True)
-def private_cache(data_home: Path) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_DATA_HOME", str(data_home))
-        analysis._MADE.clear()  # an evaluator made before the table would be kept
-        yield
-        analysis._MADE.clear()
+data_home, private_cache = private_data("variant2-data")
 
 
 @pytest.fixture(scope="module")
 def stored(data_home: Path) -> variant2_table.StoredVariant2:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_DATA_HOME", str(data_home))
-        table = solve(TINY, tol=TOL)
-        variant2_table.save_variant2_table(table, {"tolerance": TOL})
-        found = variant2_table.load_variant2_table(TINY)
-        assert found is not None
-        assert np.array_equal(found.middle, ((table.lower + table.upper) / 2).astype(np.float32))
-        return found
+    table = made_in(data_home, lambda: solve(TINY, tol=TOL))
+    made_in(data_home, lambda: variant2_table.save_variant2_table(table, {"tolerance": TOL}))
+    found = made_in(data_home, lambda: variant2_table.load_variant2_table(TINY))
+    assert found is not None
+    assert np.array_equal(found.middle, ((table.lower + table.upper) / 2).astype(np.float32))
+    return found
 
 
 def model_value(stored: variant2_table.StoredVariant2) -> object:
@@ -176,12 +166,7 @@ def test_the_cost_of_the_full_variant2_is_said_in_hours() -> None:
 
 # -- bot:optimal ---------------------------------------------------------------------------------------------------
 def test_bot_optimal_without_the_table_says_how_to_make_it(tmp_path: Path) -> None:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_DATA_HOME", str(tmp_path))
-        with pytest.raises(SolveError) as refused:
-            make_bot("thousand", "optimal", TINY)
-        assert refused.value.msgid == "solve.thousand.yard_missing"
-        assert "dicehall solve thousand" in refused.value.localized("pl")
+    check_bot_refused_without_the_table(TINY, tmp_path)
 
 
 def test_bot_optimal_plays_variant2_from_the_table_and_wins_first_at_its_chance(
@@ -207,17 +192,9 @@ def test_bot_optimal_plays_variant2_from_the_table_and_wins_first_at_its_chance(
             checked += 1
     assert checked > 200
     # self-play through the bot lookup: the first player's share within the 99 % interval of the table's chance
-    p = stored.value(space.start, space.start)
-    games = 3000
-    wins = 0.0
-    for i in range(games):
-        seed = game_seed(2626, i)
-        bots = [make_bot("thousand", "optimal", TINY), make_bot("thousand", "optimal", TINY)]
-        state = ThousandState(TINY, 2)
-        play_game(state, bots, seeded_rng(seed), agent_rng(seed))
-        wins += state.returns()[0]
-    half_width = 2.576 * math.sqrt(p * (1 - p) / games)
-    assert abs(wins / games - p) <= half_width, (wins / games, p, half_width)
+    assert_optimal_self_play_wins_first_at(
+        TINY, stored.value(space.start, space.start), games=3000, stream=2626
+    )
 
 
 def test_bot_optimal_with_three_players_plays_against_the_leader(
@@ -274,47 +251,13 @@ def test_hints_and_analysis_read_the_table(stored: variant2_table.StoredVariant2
 
 
 def test_hints_without_the_table_are_the_turns_points_and_say_how_to_make_it(tmp_path: Path) -> None:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_DATA_HOME", str(tmp_path))
-        analysis._MADE.clear()
-        evaluator = evaluator_for("thousand", TINY, 2)
-        assert evaluator.unit == "points"
-        assert "dicehall solve thousand" in str(evaluator.note)
-        assert "точная таблица этих правил" in translator("ru").message(evaluator.note)
+    check_hints_without_the_table(TINY, tmp_path)
 
 
 def test_analysis_of_variant2_games_adds_up_and_the_tables_side_loses_nothing(
     stored: variant2_table.StoredVariant2,
 ) -> None:
-    """Best moves by the table against random ones: the best side loses nothing, and each seat's value changes
-    over the game by its luck minus the losses (the other seat's counted against it) — the values at a roll (the
-    first roll, a roll of the dice in hand, the confirmation roll) are the expectations of the values after it."""
-    evaluator = evaluator_for("thousand", TINY, 2)
-    decided = theirs = 0.0
-    confirmations = 0
-    for seed in range(8):
-        rng = np.random.default_rng(seed)
-        state = ThousandState(TINY, 2)
-        record = GameRecord.start("thousand", TINY, ["a", "b"])
-        while not state.is_terminal():
-            seat = state.current_player()
-            if seat < 0:
-                confirmations += state.confirming
-                action = state.sample_chance(rng)
-            elif seat == 0:
-                action = max(evaluator.decision_values(state), key=lambda av: av[1])[0]
-            else:
-                legal = list(state.legal_actions())
-                action = legal[int(rng.integers(len(legal)))]
-            record.add(state, action)
-            state.apply_action(action)
-        record.finish(state)
-        a = analyze(record, evaluator)
-        me, other = a.totals
-        assert me.loss == 0.0 and (me.inaccuracies, me.mistakes, me.blunders) == (0, 0, 0)
-        decided += me.decisions
-        theirs += other.loss
-        signed = sum((1.0 if s.seat == 0 else -1.0) * (s.luck - s.loss) for s in a.steps)
-        assert a.series[-1][0] - a.series[0][0] == pytest.approx(signed, abs=1e-3)
-        assert a.series[-1] == [100.0 * r for r in record.result["returns"]]  # type: ignore[index]
-    assert decided > 10 and theirs > 0 and confirmations > 0
+    """Best moves by the table against random ones add up (:func:`check_analysed_games_add_up`); the values at
+    a roll (the first roll, a roll of the dice in hand, the confirmation roll) are the expectations of the values
+    after it, and the games meet the confirmation roll."""
+    assert check_analysed_games_add_up(TINY, lambda s: int(s.confirming)) > 0

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from dicehall.core.rng import agent_rng, game_seed, seeded_rng
@@ -39,6 +38,8 @@ from dicehall.thousand.solver.yard_solve import policy_iteration_small, solve_sm
 from dicehall.thousand.solver.yard_space import build_yard_space, kernel_tables
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 from dicehall.thousand.tables import DECIDING, OVER, ROLLING
+
+from .exact_tables import RandomValues, graph_value
 
 YARD = ThousandRules.from_preset("yard")
 SMALL = ThousandRules.from_preset("yard", {"target": 200, "open_min": 20})
@@ -186,20 +187,6 @@ def test_the_turn_equals_the_engines_best_turn(rules: ThousandRules, mover: Full
 # -- between turns -------------------------------------------------------------------------------------------------
 def engine_seat(s: ThousandState, seat: int) -> FullState:
     return FullState(s.score[seat], s.opened[seat], s.bolts[seat], s.falls[seat], s.attempts[seat])
-
-
-class RandomValues:
-    """A made-up value of every position (the same one each time it is asked): ends valued with it are equal only
-    if they lead to the same positions."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.values: dict[Position, float] = {}
-
-    def __call__(self, pos: Position) -> float:
-        if pos not in self.values:
-            self.values[pos] = self.rng.random()
-        return self.values[pos]
 
 
 def engine_next(seat: Seat, s: ThousandState, value: RandomValues) -> tuple[float, Position]:
@@ -471,17 +458,7 @@ def brute_force(rules: ThousandRules, floor: int, tol: float = 1e-10) -> dict[Ke
                     v = np.where(same[e], bounds[b][at], 1.0 - other[at])
                     end_values[e] = np.where(idx < 0, 1.0, v)
                 end_values[END_IDS["win"]] = np.ones(len(rows))
-                vals: list[npt.NDArray[np.float64]] = []
-                for is_roll, edges in graph.nodes:
-                    parts = [end_values[-1 - t] if t < 0 else vals[t] for _, t in edges]
-                    if is_roll:
-                        acc = np.zeros(len(rows))
-                        for (p, _), x in zip(edges, parts, strict=True):
-                            acc += p * x
-                        vals.append(acc)
-                    else:
-                        vals.append(np.maximum.reduce(parts))
-                new = vals[graph.start]
+                new = graph_value(graph, {-1 - e: v for e, v in end_values.items()}, len(rows))
                 change = max(change, float(np.abs(new - bounds[b][rows]).max()))
                 bounds[b][rows] = new
         if change < tol:

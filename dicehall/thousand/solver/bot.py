@@ -11,7 +11,7 @@ the others. Its strength there is measured separately (docs/thousand-solved.md).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -67,6 +67,53 @@ def table_for(rules: ThousandRules) -> Table:
     return found
 
 
+# -- what bot:optimal does alike on every exact table (classic's here, yard_bot, variant2_bot): with three or
+# more players it plays against the leader only, and explains a choice by the win chances of rolling and banking
+def leader(state: ThousandState) -> int:
+    """The opponent the table plays against: the only one, else the leader (ties: who moves next)."""
+    me = state.player
+    seats = [(me + k) % state.n for k in range(1, state.n) if not state.out[(me + k) % state.n]]
+    return max(seats, key=lambda s: (state.score[s], -seats.index(s)))
+
+
+def reason(roll: bool, rolling: float, bank: float | None) -> Message:
+    """Why the bot rolls or banks: the win chances of both (``bank`` None: banking is refused)."""
+    rolled = round(100 * rolling, 1)
+    if bank is None:
+        return Message("thousand.bot.optimal_no_bank", rolling=rolled)
+    msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
+    return Message(msgid, rolling=rolled, banking=round(100 * bank, 1))
+
+
+Turn = TypeVar("Turn")
+
+
+class TableBot(ThousandBot, Generic[Turn]):
+    """Plays from a stored table against the leader: :meth:`turn` is the turn of this position (made by
+    :meth:`make_turn` from :meth:`position`'s key), kept while the position stays the same."""
+
+    name = "optimal"
+
+    def __init__(self, table: Any) -> None:
+        super().__init__(table.space.rules)
+        self.table = table
+        self._key: tuple[Any, ...] | None = None
+        self._turn: Turn | None = None
+
+    def position(self, state: ThousandState) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def make_turn(self, key: tuple[Any, ...]) -> Turn:
+        raise NotImplementedError
+
+    def turn(self, state: ThousandState) -> Turn:
+        key = self.position(state)
+        if key != self._key or self._turn is None:
+            self._turn = self.make_turn(key)
+            self._key = key
+        return self._turn
+
+
 class OptimalBot(ThousandBot):
     name = "optimal"
 
@@ -81,9 +128,7 @@ class OptimalBot(ThousandBot):
         self._row: list[int] = []
 
     def opponent(self, state: ThousandState) -> int:
-        me = state.player
-        seats = [(me + k) % state.n for k in range(1, state.n) if not state.out[(me + k) % state.n]]
-        return max(seats, key=lambda s: (state.score[s], -seats.index(s)))
+        return leader(state)
 
     def position(self, state: ThousandState) -> tuple[int, int]:
         """The table's (mover, opponent) of this turn."""
@@ -113,13 +158,9 @@ class OptimalBot(ThousandBot):
         roll = bool(row[min(state.turn_total // STEP, len(row) - 1)] >> state.in_hand & 1)
         if self.explain:
             tv = self.turn_values(state)
-            bank = tv.bank(state.turn_total)
-            rolling = round(100 * tv.roll(state.turn_total, state.in_hand), 1)
-            if bank is None:
-                self.last_reason = Message("thousand.bot.optimal_no_bank", rolling=rolling)
-            else:
-                msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
-                self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
+            self.last_reason = reason(
+                roll, tv.roll(state.turn_total, state.in_hand), tv.bank(state.turn_total)
+            )
         return roll
 
 
@@ -130,26 +171,16 @@ register_playout(
 
 @register_bot("thousand", "optimal", Message("bot.thousand.optimal.doc"))
 def optimal_bot(rules: RuleSet) -> ThousandBot:
-    """``bot:optimal``: yard-like rules play from yard's stored table (:mod:`yard_table`), variant-2-like ones
-    from variant 2's (:mod:`variant2_table`) — both made by ``dicehall solve thousand`` —, every other rule set
-    from the classic model's table."""
+    """``bot:optimal``: rules an exact model of their own covers (:func:`exact.model_for`: yard's, variant 2's)
+    play from its stored table, made by ``dicehall solve thousand``; every other rule set from the classic
+    model's table."""
     assert isinstance(rules, ThousandRules)
-    from dicehall.thousand.solver import variant2_table, yard_table
+    from dicehall.thousand.solver.exact import model_for
 
-    if yard_table.is_yard(rules):
-        from dicehall.thousand.solver.yard_bot import KeptDecisions, YardTableBot
-
-        stored = yard_table.load_yard_table(rules)
-        if stored is None:
-            raise yard_table.missing(rules)
-        if stored.kept is None:
-            stored.kept = KeptDecisions()
-        return YardTableBot(stored, stored.kept)
-    if variant2_table.is_variant2(rules):
-        from dicehall.thousand.solver.variant2_bot import Variant2TableBot
-
-        found = variant2_table.load_variant2_table(rules)
-        if found is None:
-            raise variant2_table.missing(rules)
-        return Variant2TableBot(found)
-    return OptimalBot(rules)
+    model = model_for(rules)
+    if model is None:
+        return OptimalBot(rules)
+    stored = model.load(rules)
+    if stored is None:
+        raise model.missing(rules)
+    return model.bot(stored)

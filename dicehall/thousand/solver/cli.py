@@ -93,19 +93,16 @@ def register_solve(app: typer.Typer) -> None:
             check_floor(floor)
         except DicehallError as exc:
             raise fail(exc) from None
-        from dicehall.thousand.solver import variant2_table, yard_table
+        from dicehall.thousand.solver.exact import model_for
 
-        given = {"--plot": plot, "--policy": policy, "--export-compact": export_compact}
-        classic_only = [name for name, value in given.items() if value]
-        if variant2_table.is_variant2(rules):  # variant 2's own model (solver/variant2_cli.py)
-            from dicehall.thousand.solver.variant2_cli import solve_variant2
+        model = model_for(rules)
+        if model is not None:  # yard's and variant 2's own models (solver/exact.py)
+            from dicehall.thousand.solver.exact_cli import solve_exact
 
-            solve_variant2(rules, tol, fresh=fresh, as_json=as_json, classic_only=classic_only)
-            return
-        if yard_table.is_yard(rules):  # yard's own model (solver/yard_cli.py)
-            from dicehall.thousand.solver.yard_cli import solve_yard
-
-            solve_yard(
+            given = {"--plot": plot, "--policy": policy, "--export-compact": export_compact}
+            classic_only = [name for name, value in given.items() if value]
+            solve_exact(
+                model,
                 rules,
                 floor,
                 tol,

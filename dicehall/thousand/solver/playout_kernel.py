@@ -136,8 +136,14 @@ def _in_pit(pits, score):
 
 @numba.njit(cache=True)
 def _start_turn(g, seat, R, pits):
-    n = seat.shape[1]
-    p = (g[PLAYER] + 1) % n
+    p = (g[PLAYER] + 1) % seat.shape[1]
+    _begin_turn(g, seat, R, pits, p, R[BARREL] and seat[ON_BARREL, p])
+
+
+@numba.njit(cache=True)
+def _begin_turn(g, seat, R, pits, p, barrel):
+    """Seat ``p``'s turn begins: the turn's counters cleared and its smallest bank (``barrel``: ``p`` is on the
+    barrel). The yard kernel's turn starts here too."""
     g[PLAYER] = p
     g[PHASE] = ROLLING
     g[TOTAL] = 0
@@ -158,7 +164,7 @@ def _start_turn(g, seat, R, pits):
     high = _in_pit(pits, score)
     if high and high - score > need:
         need, rule = high - score, 2
-    if R[BARREL] and seat[ON_BARREL, p]:
+    if barrel:
         need, rule = R[TARGET] - score, 3
     g[NEED] = need
     g[NEED_RULE] = rule
@@ -168,11 +174,23 @@ def _start_turn(g, seat, R, pits):
 def _fail(g, seat, R, pits):
     """A zero roll: barrel attempt and fall, the bolt, the failed opening; the next turn."""
     p = g[PLAYER]
-    bolt = R[BOLTS_ON] and (
-        R[BOLTS_EVERYWHERE]
-        or (seat[OPENED, p] and _in_pit(pits, seat[SCORE, p]) == 0 and not seat[ON_BARREL, p])
+    _no_bank(g, seat, R, pits, p, 1, R[BARREL] and seat[ON_BARREL, p])
+    _start_turn(g, seat, R, pits)
+
+
+@numba.njit(cache=True)
+def _no_bank(g, seat, R, pits, p, zero, barrel):
+    """What a turn of seat ``p`` that ends without a bank costs it: the barrel attempt and fall (``barrel``: ``p``
+    is on the barrel), the bolt of a ``zero`` roll, the failed opening. The yard kernel's too."""
+    bolt = (
+        zero
+        and R[BOLTS_ON]
+        and (
+            R[BOLTS_EVERYWHERE]
+            or (seat[OPENED, p] and _in_pit(pits, seat[SCORE, p]) == 0 and not seat[ON_BARREL, p])
+        )
     )
-    if R[BARREL] and seat[ON_BARREL, p]:
+    if barrel:
         seat[ATTEMPTS, p] += 1
         if R[BARREL_ATTEMPTS] and seat[ATTEMPTS, p] >= R[BARREL_ATTEMPTS]:
             _fall(g, seat, R, p)
@@ -184,7 +202,6 @@ def _fail(g, seat, R, pits):
             _penalize(g, seat, R, p, R[BOLT_PENALTY])
     if not seat[OPENED, p]:
         seat[OPEN_FAILS, p] += 1
-    _start_turn(g, seat, R, pits)
 
 
 @numba.njit(cache=True)

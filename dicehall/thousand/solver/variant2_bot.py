@@ -8,18 +8,16 @@ tables do. :class:`Variant2Turn` also gives the hints and the analysis their val
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from dicehall.i18n.message import Message
-from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.solver import variant2_kernel
+from dicehall.thousand.solver.bot import TableBot, leader, reason
 from dicehall.thousand.solver.size import FullState
 from dicehall.thousand.solver.variant2_space import Variant2Space, kernel_tables
-from dicehall.thousand.solver.yard_bot import leader
 from dicehall.thousand.state import ThousandState
 
 
@@ -88,34 +86,20 @@ class Variant2Turn:
         return bool(self.rolls[t, in_hand, 0] > bank)
 
 
-class Variant2TableBot(ThousandBot):
+class Variant2TableBot(TableBot[Variant2Turn]):
     """Variant 2 from a solved table: forced moves as every bot, else roll where rolling is worth more (three
-    or more players: against the leader, :func:`yard_bot.leader`)."""
+    or more players: against the leader, :func:`bot.leader`)."""
 
-    name = "optimal"
+    def position(self, state: ThousandState) -> tuple[int, int]:
+        return position_of(self.table, state, state.player, leader(state))
 
-    def __init__(self, table: Values) -> None:
-        super().__init__(table.space.rules)
-        self.table = table
-        self._key: tuple[int, int] | None = None
-        self._turn: Variant2Turn | None = None
-
-    def turn(self, state: ThousandState) -> Variant2Turn:
-        key = position_of(self.table, state, state.player, leader(state))
-        if key != self._key or self._turn is None:
-            self._turn = Variant2Turn(self.table, *key)
-            self._key = key
-        return self._turn
+    def make_turn(self, key: tuple[Any, ...]) -> Variant2Turn:
+        return Variant2Turn(self.table, *key)
 
     def wants_roll(self, state: ThousandState) -> bool:
         turn = self.turn(state)
         roll = turn.wants_roll(state.turn_total, state.in_hand)
         if self.explain:
-            rolling = round(100 * turn.roll_value(state.turn_total, state.in_hand), 1)
-            bank = turn.bank_value(state.turn_total)
-            if bank is None:
-                self.last_reason = Message("thousand.bot.optimal_no_bank", rolling=rolling)
-            else:
-                msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
-                self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
+            rolling = turn.roll_value(state.turn_total, state.in_hand)
+            self.last_reason = reason(roll, rolling, turn.bank_value(state.turn_total))
         return roll

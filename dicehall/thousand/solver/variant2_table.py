@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -23,14 +22,22 @@ import numpy.typing as npt
 from dicehall.i18n.message import Message
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver.exact import ExactModel, Loaded, Report, cost_words, missing_table
 from dicehall.thousand.solver.solve import SolveError, cache_dir, rules_key
 from dicehall.thousand.solver.variant2 import FLOOR, covers
 from dicehall.thousand.solver.variant2_solve import Variant2Table, checkpoint_files
 from dicehall.thousand.solver.variant2_space import Variant2Space, build_variant2_space, levels
 from dicehall.thousand.solver.yard_table import rules_dict
 
+if TYPE_CHECKING:
+    from dicehall.thousand.analysis import Variant2WinEvaluator
+    from dicehall.thousand.solver.variant2_bot import Variant2TableBot
+
 FORMAT = "variant2-1"
 """The stored layout: float32 ``X[b, a]``, the middle of the bounds of (mover ``a``, opponent ``b``)."""
+
+EXACT = Message("solve.thousand.variant2_exact")
+"""The model's approximation: none (scores never go below 0 under these rules)."""
 
 US_PER_POSITION = 89.7
 """CPU microseconds a position of the level solve with the ordered pass by tiles and the barrel's movers by 4
@@ -79,11 +86,7 @@ def cost(rules: ThousandRules) -> tuple[int, float, float]:
 
 def cost_message(rules: ThousandRules) -> Message:
     """What a solve will take, said before it starts (the words yard's solve says)."""
-    positions, hours, gb = cost(rules)
-    size = {"positions": positions, "memory": round(gb, 1)}
-    if hours >= 1:
-        return Message("solve.thousand.yard_cost_hours", hours=round(hours, 1), **size)
-    return Message("solve.thousand.yard_cost_minutes", minutes=max(1, math.ceil(hours * 60)), **size)
+    return cost_words(*cost(rules))
 
 
 def save_variant2_table(table: Variant2Table, figures: dict[str, Any]) -> Path:
@@ -109,8 +112,7 @@ def save_variant2_table(table: Variant2Table, figures: dict[str, Any]) -> Path:
     return values_path
 
 
-_LOADED: dict[tuple[str, int, int, int, int], StoredVariant2] = {}
-_LOADED_KEEP = 2
+_LOADED: Loaded[StoredVariant2] = Loaded()
 
 
 def load_variant2_table(rules: ThousandRules) -> StoredVariant2 | None:
@@ -118,29 +120,21 @@ def load_variant2_table(rules: ThousandRules) -> StoredVariant2 | None:
     variant 2 table of these rules (another format, other rules, the wrong size) is refused (:class:`SolveError`,
     saying to make it again). Loaded once per process (memory-mapped) while the files stay the same."""
     values_path, info_path = variant2_paths(rules)
-    if not values_path.exists() or not info_path.exists():
-        return None
-    stat, info_stat = values_path.stat(), info_path.stat()
-    key = (str(values_path), stat.st_mtime_ns, stat.st_size, info_stat.st_mtime_ns, info_stat.st_size)
-    found = _LOADED.get(key)
-    if found is not None:
-        return found
-    info = json.loads(info_path.read_text())
-    refused = SolveError(Message("solve.thousand.yard_other_table", path=str(values_path)))
-    if info.get("format") != FORMAT or info.get("rules") != rules_dict(rules):
-        raise refused
-    space = build_variant2_space(rules)
-    try:
-        values = np.asarray(np.load(values_path, mmap_mode="r"))  # a plain array for the kernels
-    except ValueError:
-        raise refused from None
-    if values.dtype != np.float32 or values.shape != (space.size, space.size):
-        raise refused
-    found = StoredVariant2(space, values, info)
-    if len(_LOADED) >= _LOADED_KEEP:
-        del _LOADED[next(iter(_LOADED))]
-    _LOADED[key] = found
-    return found
+
+    def read(info: dict[str, Any]) -> StoredVariant2:
+        refused = SolveError(Message("solve.thousand.yard_other_table", path=str(values_path)))
+        if info.get("format") != FORMAT or info.get("rules") != rules_dict(rules):
+            raise refused
+        space = build_variant2_space(rules)
+        try:
+            values = np.asarray(np.load(values_path, mmap_mode="r"))  # a plain array for the kernels
+        except ValueError:
+            raise refused from None
+        if values.dtype != np.float32 or values.shape != (space.size, space.size):
+            raise refused
+        return StoredVariant2(space, values, info)
+
+    return _LOADED.get(values_path, info_path, read)
 
 
 def remove_checkpoint(rules: ThousandRules) -> None:
@@ -151,5 +145,64 @@ def remove_checkpoint(rules: ThousandRules) -> None:
 def missing(rules: ThousandRules) -> SolveError:
     """The refusal of ``bot:optimal`` on variant-2-like rules whose table is not made yet, with what making it
     takes (the words of yard's)."""
-    _, hours, gb = cost(rules)
-    return SolveError(Message("solve.thousand.yard_missing", hours=round(hours, 1), memory=round(gb, 1)))
+    return missing_table(*cost(rules))
+
+
+class Variant2Model(ExactModel):
+    """Variant 2's model registered (:func:`exact.models`): no score floor (scores never go below 0 under these
+    rules: ``--floor`` is not read); its solve steps are :mod:`variant2_cli`'s."""
+
+    name = "variant2"
+    approximation = EXACT
+
+    def covers(self, rules: ThousandRules) -> bool:
+        return is_variant2(rules)
+
+    def load(self, rules: ThousandRules, floor: int = FLOOR) -> StoredVariant2 | None:
+        return load_variant2_table(rules)
+
+    def table_path(self, rules: ThousandRules, floor: int) -> Path:
+        return variant2_paths(rules)[0]
+
+    def checkpoint(self, rules: ThousandRules, floor: int) -> Path:
+        return variant2_checkpoint_path(rules)
+
+    def remove_checkpoint(self, rules: ThousandRules, floor: int) -> None:
+        remove_checkpoint(rules)
+
+    def cost(self, rules: ThousandRules, floor: int = FLOOR) -> tuple[int, float, float]:
+        return cost(rules)
+
+    def bot(self, stored: StoredVariant2) -> Variant2TableBot:
+        from dicehall.thousand.solver.variant2_bot import Variant2TableBot
+
+        return Variant2TableBot(stored)
+
+    def evaluator(self, rules: ThousandRules, stored: StoredVariant2) -> Variant2WinEvaluator:
+        from dicehall.thousand.analysis import Variant2WinEvaluator
+
+        return Variant2WinEvaluator(rules, stored)
+
+    def solve(
+        self,
+        rules: ThousandRules,
+        floor: int,
+        tol: float,
+        ckpt: Path,
+        threads: int | None,
+        report: Report | None,
+    ) -> Variant2Table:
+        from dicehall.thousand.solver import variant2_cli
+
+        return variant2_cli.solve(rules, tol, ckpt, report)
+
+    def summary(self, table: Variant2Table, floor: int, tol: float, seconds: float) -> dict[str, Any]:
+        from dicehall.thousand.solver import variant2_cli
+
+        return variant2_cli.summary(table, tol, seconds)
+
+    def save(self, table: Variant2Table, floor: int, figures: dict[str, Any]) -> Path:
+        return save_variant2_table(table, figures)
+
+
+MODEL = Variant2Model()

@@ -15,10 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from dicehall.core.playout import register_playout
-from dicehall.i18n.message import Message
-from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.solver import yard_kernel
+from dicehall.thousand.solver.bot import TableBot, leader, reason
 from dicehall.thousand.solver.size import FullState
 from dicehall.thousand.solver.yard_space import YardSpace, kernel_tables
 from dicehall.thousand.state import ThousandState
@@ -40,13 +39,6 @@ def seat_of(table: Values, state: ThousandState, seat: int) -> int:
         state.score[seat], state.opened[seat], state.bolts[seat], state.falls[seat], state.attempts[seat]
     )
     return table.space.index[table.space.model.seat.canonical(p)]
-
-
-def leader(state: ThousandState) -> int:
-    """The opponent the table plays against: the only one, else the leader (ties: who moves next)."""
-    me = state.player
-    seats = [(me + k) % state.n for k in range(1, state.n) if not state.out[(me + k) % state.n]]
-    return max(seats, key=lambda s: (state.score[s], -seats.index(s)))
 
 
 def position_of(table: Values, state: ThousandState, seat: int, other: int) -> tuple[int, int, bool]:
@@ -138,40 +130,28 @@ class KeptDecisions:
         return found
 
 
-class YardTableBot(ThousandBot):
+class YardTableBot(TableBot[YardTurn]):
     """Yard from a solved table: forced moves as every bot, else roll where rolling is worth more."""
-
-    name = "optimal"
 
     def __init__(self, table: Values, kept: KeptDecisions | None = None) -> None:
         """``kept``: the decisions shared with the other players of ``table`` (a private store without it)."""
-        super().__init__(table.space.rules)
-        self.table = table
+        super().__init__(table)
         self.kept = kept if kept is not None else KeptDecisions()
-        self._key: tuple[int, int, bool] | None = None
-        self._turn: YardTurn | None = None
 
-    def turn(self, state: ThousandState) -> YardTurn:
-        key = position_of(self.table, state, state.player, leader(state))
-        if key != self._key or self._turn is None:
-            self._turn = YardTurn(self.table, *key)
-            self._key = key
-        return self._turn
+    def position(self, state: ThousandState) -> tuple[int, int, bool]:
+        return position_of(self.table, state, state.player, leader(state))
+
+    def make_turn(self, key: tuple[Any, ...]) -> YardTurn:
+        return YardTurn(self.table, *key)
 
     def wants_roll(self, state: ThousandState) -> bool:
-        key = position_of(self.table, state, state.player, leader(state))
-        row, last = self.kept.row(self.table, key)
+        row, last = self.kept.row(self.table, self.position(state))
         r = min(state.free_rolls, row.shape[1] - 1)
         roll = bool(row[min(state.turn_total // STEP, last), r] >> state.in_hand & 1)
         if self.explain:
             turn = self.turn(state)
-            rolling = round(100 * turn.roll_value(state.turn_total, state.in_hand, state.free_rolls), 1)
-            bank = turn.bank_value(state.turn_total)
-            if bank is None:
-                self.last_reason = Message("thousand.bot.optimal_no_bank", rolling=rolling)
-            else:
-                msgid = "thousand.bot.optimal_rolls" if roll else "thousand.bot.optimal_banks"
-                self.last_reason = Message(msgid, rolling=rolling, banking=round(100 * bank, 1))
+            rolling = turn.roll_value(state.turn_total, state.in_hand, state.free_rolls)
+            self.last_reason = reason(roll, rolling, turn.bank_value(state.turn_total))
         return roll
 
 

@@ -7,8 +7,9 @@ The classic game kernel (:mod:`playout_kernel`) with yard's turn: counted rolls 
 roll after hot dice (and its reconfirmation), the pair re-roll, the golden win, the exact target (a total past it
 ends the turn), the exact landing that resets an opponent, the skip after a zero first roll, a climb onto the
 barrel that knocks the other off. It mirrors ``ThousandState._roll``, ``_take``, ``_resolve``, ``_fail``,
-``_bank`` and ``_start_turn`` for those rules and shares the seat's penalties, falls and dump truck
-(``_set_score``, ``_penalize``, ``_fall``) and the model index with the classic kernel. Each roll is one
+``_bank`` and ``_start_turn`` for those rules and shares the turn's start (``_begin_turn``), the costs of a turn
+without a bank (``_no_bank``), the seat's penalties, falls and dump truck (``_set_score``, ``_penalize``,
+``_fall``) and the model index with the classic kernel. Each roll is one
 ``rng.random()`` picking entry ``int(u * 6**k)`` of the engine's ordered rolls; each decision is ``bot:optimal``'s
 (``yard_bot.YardTableBot``): one byte per (turn total, counted rolls), bit ``n`` = roll with ``n`` dice, made by
 yard's compiled turn (:func:`yard_kernel.ends`, :func:`yard_kernel.turn`) the first time a position is met and
@@ -29,14 +30,7 @@ from dicehall.thousand.solver import yard_kernel
 from dicehall.thousand.solver.playout_kernel import (
     ANYONE,
     ATTEMPTS,
-    BARREL_ATTEMPTS,
     BARREL_SCORE,
-    BOLT_PENALTY,
-    BOLT_TOTAL,
-    BOLTS,
-    BOLTS_COUNT,
-    BOLTS_EVERYWHERE,
-    BOLTS_ON,
     CLEARED,
     DUMP,
     DUMP_SCORE,
@@ -50,12 +44,9 @@ from dicehall.thousand.solver.playout_kernel import (
     LAST_I,
     LAST_K,
     NEED,
-    NEED_RULE,
     NEW_ROLLS,
     NKEPT,
     ON_BARREL,
-    OPEN_FAILS,
-    OPEN_MIN,
     OPENED,
     OPENING,
     OVERTAKE,
@@ -69,10 +60,10 @@ from dicehall.thousand.solver.playout_kernel import (
     TARGET,
     TOTAL,
     TOTAL_ROLLS,
-    TURNS,
+    _begin_turn,
     _dump_check,
     _fall,
-    _in_pit,
+    _no_bank,
     _penalize,
     _set_score,
     model_index,
@@ -116,58 +107,17 @@ def _start_turn(g, seat, R, pits):
     while seat[SKIP, p]:
         seat[SKIP, p] = 0
         p = (p + 1) % n
-    g[PLAYER] = p
-    g[PHASE] = ROLLING
-    g[TOTAL] = 0
-    g[IN_HAND] = 5
-    g[NKEPT] = 0
-    g[CLEARED] = 1
-    g[ROLLS] = 0
-    g[FREE] = 0
-    g[HOT] = 0
-    g[FORCED] = 0
+    _begin_turn(g, seat, R, pits, p, seat[ON_BARREL, p])
     g[CONFIRM] = 0
-    g[TURNS] += 1
     g[ROW] = -2
-    score = seat[SCORE, p]
-    if seat[OPENED, p]:
-        need, rule = 0, 0
-    else:
-        need, rule = R[OPEN_MIN], 1
-    high = _in_pit(pits, score)
-    if high and high - score > need:
-        need, rule = high - score, 2
-    g[LIMIT] = R[TARGET] - score
-    if seat[ON_BARREL, p]:
-        need, rule = R[TARGET] - score, 3
-    g[NEED] = need
-    g[NEED_RULE] = rule
+    g[LIMIT] = R[TARGET] - seat[SCORE, p]
 
 
 @numba.njit(cache=True)
 def _fail(g, seat, R, Y, pits, zero):
     """The turn ends without a bank (a zero roll, a total past the target, out of rolls)."""
     p = g[PLAYER]
-    bolt = (
-        zero
-        and R[BOLTS_ON]
-        and (
-            R[BOLTS_EVERYWHERE]
-            or (seat[OPENED, p] and _in_pit(pits, seat[SCORE, p]) == 0 and not seat[ON_BARREL, p])
-        )
-    )
-    if seat[ON_BARREL, p]:
-        seat[ATTEMPTS, p] += 1
-        if R[BARREL_ATTEMPTS] and seat[ATTEMPTS, p] >= R[BARREL_ATTEMPTS]:
-            _fall(g, seat, R, p)
-    if bolt:
-        seat[BOLTS, p] += 1
-        if seat[BOLTS, p] >= R[BOLTS_COUNT]:
-            seat[BOLTS, p] = 0
-            g[BOLT_TOTAL] += 1
-            _penalize(g, seat, R, p, R[BOLT_PENALTY])
-    if not seat[OPENED, p]:
-        seat[OPEN_FAILS, p] += 1
+    _no_bank(g, seat, R, pits, p, zero, seat[ON_BARREL, p])
     if zero and Y[SKIP_ON_ZERO] and g[ROLLS] == 1 and g[ANYONE]:
         seat[SKIP, p] = 1
     _start_turn(g, seat, R, pits)

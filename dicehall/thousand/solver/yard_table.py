@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,11 +20,16 @@ import numpy.typing as npt
 from dicehall.i18n.message import Message
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver.exact import ExactModel, Loaded, Report, cost_words, missing_table
 from dicehall.thousand.solver.solve import SolveError, cache_dir, rules_key
 from dicehall.thousand.solver.space import DEFAULT_FLOOR
 from dicehall.thousand.solver.yard import covers
 from dicehall.thousand.solver.yard_pi import YardTable
 from dicehall.thousand.solver.yard_space import YardSpace, build_yard_space
+
+if TYPE_CHECKING:
+    from dicehall.thousand.analysis import YardWinEvaluator
+    from dicehall.thousand.solver.yard_bot import YardTableBot
 
 FORMAT = "yard-1"
 """The stored layout: float32 ``[W.ravel(), F.ravel()]``, ``X[b, a]`` = (mover ``a``, opponent ``b``)."""
@@ -93,11 +97,7 @@ def cost(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> tuple[int, float, 
 
 def cost_message(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> Message:
     """What a solve will take, said before it starts."""
-    positions, hours, gb = cost(rules, floor)
-    size = {"positions": positions, "memory": round(gb, 1)}
-    if hours >= 1:
-        return Message("solve.thousand.yard_cost_hours", hours=round(hours, 1), **size)
-    return Message("solve.thousand.yard_cost_minutes", minutes=max(1, math.ceil(hours * 60)), **size)
+    return cost_words(*cost(rules, floor))
 
 
 def save_yard_table(table: YardTable, floor: int, figures: dict[str, Any]) -> Path:
@@ -121,8 +121,7 @@ def save_yard_table(table: YardTable, floor: int, figures: dict[str, Any]) -> Pa
     return values_path
 
 
-_LOADED: dict[tuple[str, int, int, int, int], StoredYard] = {}
-_LOADED_KEEP = 2
+_LOADED: Loaded[StoredYard] = Loaded()
 
 
 def load_yard_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> StoredYard | None:
@@ -130,34 +129,85 @@ def load_yard_table(rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> StoredY
     yard table of these rules (another format, no flag, other rules or floor, the wrong size) is refused
     (:class:`SolveError`, saying to make it again). Loaded once per process while the files stay the same."""
     values_path, info_path = yard_paths(rules, floor)
-    if not values_path.exists() or not info_path.exists():
-        return None
-    stat, info_stat = values_path.stat(), info_path.stat()
-    key = (str(values_path), stat.st_mtime_ns, stat.st_size, info_stat.st_mtime_ns, info_stat.st_size)
-    found = _LOADED.get(key)
-    if found is not None:
-        return found
-    info = json.loads(info_path.read_text())
-    refused = SolveError(Message("solve.thousand.yard_other_table", path=str(values_path)))
-    if (
-        info.get("format") != FORMAT
-        or not info.get("skip_flag")
-        or info.get("rules") != rules_dict(rules)
-        or info.get("floor") != floor
-    ):
-        raise refused
-    space = build_yard_space(rules, floor)
-    values = np.load(values_path)
-    if values.dtype != np.float32 or values.shape != (2 * space.size**2,):
-        raise refused
-    found = StoredYard(space, values, info)
-    if len(_LOADED) >= _LOADED_KEEP:
-        del _LOADED[next(iter(_LOADED))]
-    _LOADED[key] = found
-    return found
+
+    def read(info: dict[str, Any]) -> StoredYard:
+        refused = SolveError(Message("solve.thousand.yard_other_table", path=str(values_path)))
+        if (
+            info.get("format") != FORMAT
+            or not info.get("skip_flag")
+            or info.get("rules") != rules_dict(rules)
+            or info.get("floor") != floor
+        ):
+            raise refused
+        space = build_yard_space(rules, floor)
+        values = np.load(values_path)
+        if values.dtype != np.float32 or values.shape != (2 * space.size**2,):
+            raise refused
+        return StoredYard(space, values, info)
+
+    return _LOADED.get(values_path, info_path, read)
 
 
 def missing(rules: ThousandRules) -> SolveError:
     """The refusal of ``bot:optimal`` on yard-like rules whose table is not made yet, with what making it takes."""
-    _, hours, gb = cost(rules)
-    return SolveError(Message("solve.thousand.yard_missing", hours=round(hours, 1), memory=round(gb, 1)))
+    return missing_table(*cost(rules))
+
+
+class YardModel(ExactModel):
+    """Yard's model registered (:func:`exact.models`): its solve steps are :mod:`yard_cli`'s."""
+
+    name = "yard"
+
+    def covers(self, rules: ThousandRules) -> bool:
+        return is_yard(rules)
+
+    def load(self, rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> StoredYard | None:
+        return load_yard_table(rules, floor)
+
+    def table_path(self, rules: ThousandRules, floor: int) -> Path:
+        return yard_paths(rules, floor)[0]
+
+    def checkpoint(self, rules: ThousandRules, floor: int) -> Path:
+        return yard_checkpoint_path(rules, floor)
+
+    def remove_checkpoint(self, rules: ThousandRules, floor: int) -> None:
+        yard_checkpoint_path(rules, floor).unlink(missing_ok=True)
+
+    def cost(self, rules: ThousandRules, floor: int = DEFAULT_FLOOR) -> tuple[int, float, float]:
+        return cost(rules, floor)
+
+    def bot(self, stored: StoredYard) -> YardTableBot:
+        from dicehall.thousand.solver.yard_bot import KeptDecisions, YardTableBot
+
+        if stored.kept is None:
+            stored.kept = KeptDecisions()
+        return YardTableBot(stored, stored.kept)
+
+    def evaluator(self, rules: ThousandRules, stored: StoredYard) -> YardWinEvaluator:
+        from dicehall.thousand.analysis import YardWinEvaluator
+
+        return YardWinEvaluator(rules, stored)
+
+    def solve(
+        self,
+        rules: ThousandRules,
+        floor: int,
+        tol: float,
+        ckpt: Path,
+        threads: int | None,
+        report: Report | None,
+    ) -> YardTable:
+        from dicehall.thousand.solver import yard_cli
+
+        return yard_cli.solve(rules, floor, tol, ckpt, threads, report)
+
+    def summary(self, table: YardTable, floor: int, tol: float, seconds: float) -> dict[str, Any]:
+        from dicehall.thousand.solver import yard_cli
+
+        return yard_cli.summary(table, floor, tol, seconds)
+
+    def save(self, table: YardTable, floor: int, figures: dict[str, Any]) -> Path:
+        return save_yard_table(table, floor, figures)
+
+
+MODEL = YardModel()
