@@ -67,10 +67,11 @@ function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
   const exactOf = new Map(hr.exact.map((ex) => [ex.preset, ex]));
   const unsolved = new Set(hr.unsolved);
   const presetName = (p: string) => tKey(`preset.thousand.${p}`, p);
-  const exactName = (p: string) => h("th", { scope: "row" }, t("strategy.page.house.exact_row", { preset: presetName(p) }));
+  // the preset's name is the row above's: said to a screen reader (which may read the row alone), not shown again
+  const exactName = (p: string) => h("th", { scope: "row" }, h("span", { class: "sr-only" }, `${presetName(p)}: `), t("strategy.page.house.exact_row"));
   const exactTr = (p: string, solved: boolean, cells: HTMLElement[]) =>
     h("tr", { "data-preset": "exact", "data-rules": p, class: solved ? "exact-row" : "exact-row unsolved" }, exactName(p), cells);
-  const notSolved = (p: string, span: number) => exactTr(p, false, [h("td", { colspan: span, class: "muted" }, t("strategy.page.house.unsolved"))]);
+  const notSolved = (p: string, span: number) => exactTr(p, false, [h("td", { colspan: span, class: "muted unsolved" }, t("strategy.page.house.unsolved"))]);
   const exactRows = (p: string, span: number, cells: (ex: ExactHouseRow) => HTMLElement[]): HTMLElement[] => {
     const ex = exactOf.get(p);
     if (ex) return [exactTr(p, true, cells(ex))];
