@@ -7,7 +7,8 @@ valued by the hit player's exact win chance at the start of the next turn, with 
 refused bank allowed) and as it happened. It *decided the game* when it turned that player from favourite
 (≥ 50 %) into underdog (< 50 %) and they lost (docs/strategy.md, "When a house rule decided a game"). The
 dump truck's own score is no position of the model (it is sent to 0 at once): with the truck undone the player
-is valued as the mean of the two scores beside it (one step, 5 points, either side).
+is valued as the mean of the two scores beside it (one step, 5 points, either side). Yard's positions carry the
+skip flag (the opponent flagged to skip their next turn), read from the state as ``bot:optimal`` reads it.
 """
 
 from __future__ import annotations
