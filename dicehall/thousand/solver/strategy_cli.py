@@ -174,12 +174,14 @@ def print_effects(t: Translator, data: dict[str, Any]) -> None:
                 _pct(t, ex["games_with"]["pit"]) if pits else "—",
                 _pct(t, by["pit"]) if pits else "—",
             )
-        elif row["preset"] in unsolved:
-            for grid in (table, decided):
-                grid.add_row(name, t("strategy.cli.presets.unsolved"))
     console.print(fit(table, console, width=width))
     console.print(fit(decided, console, width=width))
     console.print(escape(t("strategy.cli.presets.decided_note")), highlight=False)
+    if unsolved:  # one line, not a row each: "not solved yet" in a narrow cell would break into three
+        names = "; ".join(
+            t(f"preset.thousand.{row['preset']}") for row in data["presets"] if row["preset"] in unsolved
+        )
+        console.print(escape(t("strategy.cli.presets.unsolved", presets=names)), highlight=False)
     for preset, ex in exact.items():
         swing = ex["swing"]
         words = t(
