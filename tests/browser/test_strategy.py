@@ -174,6 +174,8 @@ def test_the_house_rules_exact_rows_show_the_solver_beside_the_games(
     assert swings.count() == len(solved)
     page.get_by_test_id("strategy-house-rules-title").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "strategy" / f"house-rules-{size}.png"))
+    table.locator("tr[data-preset='exact'][data-rules='yard']").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "strategy" / f"house-rules-{size}-yard.png"))
     box = table.locator("xpath=..")
     if box.evaluate("e => e.scrollWidth > e.clientWidth"):  # the phone: the figures scroll under the names
         box.evaluate("e => { e.scrollLeft = e.scrollWidth / 3; }")
