@@ -1,18 +1,21 @@
-"""The house rules' decisive moments valued by the exact table: classic, ``bot:optimal`` against itself.
+"""The house rules' decisive moments valued by the exact table: ``bot:optimal`` against itself under every preset
+whose table is stored on this machine (classic's is shipped; yard's and variant 2's are made by ``dicehall solve
+thousand --preset …``), with the first player's win chance from the table itself (its start position's value).
 
 Each event the game notes (:mod:`dicehall.thousand.lead`: a dump truck, a barrel fall, a bank a pit refused) is
 valued by the hit player's exact win chance at the start of the next turn, with the event's effect undone (the
 refused bank allowed) and as it happened. It *decided the game* when it turned that player from favourite
 (≥ 50 %) into underdog (< 50 %) and they lost (docs/strategy.md, "When a house rule decided a game"). The
 dump truck's own score is no position of the model (it is sent to 0 at once): with the truck undone the player
-is valued as the mean of the two scores beside it (one step, 5 points, either side).
+is valued as the mean of the two scores beside it (one step, 5 points, either side). Yard's positions carry the
+skip flag (the opponent flagged to skip their next turn), read from the state as ``bot:optimal`` reads it.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from dicehall.core.agents import Agent, make_bot
 from dicehall.core.game import CHANCE, TERMINAL
@@ -21,35 +24,125 @@ from dicehall.core.stats import Z95, wilson_interval
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.lead import BARREL, DUMP_TRUCK, KINDS, LeadEvent
 from dicehall.thousand.rules import ThousandRules
-from dicehall.thousand.solver.bot import table_for
-from dicehall.thousand.solver.solve import Table
+from dicehall.thousand.solver.size import FullState
+from dicehall.thousand.solver.solve import SolveError, Table
 from dicehall.thousand.solver.space import PlayerState
+from dicehall.thousand.solver.variant2_table import StoredVariant2
+from dicehall.thousand.solver.yard_table import StoredYard
 from dicehall.thousand.state import ThousandState
 
-PRESET = "classic"
 BOT = "optimal"
 DEFAULT_GAMES = 4000
 NAMES = {bit: kind for kind, bit in KINDS.items()}
 
 
-def _player(state: ThousandState, seat: int) -> PlayerState:
-    return PlayerState(
-        state.score[seat], state.opened[seat], state.bolts[seat], state.falls[seat], state.attempts[seat]
+def _player(state: ThousandState, seat: int) -> FullState:
+    return FullState(
+        state.score[seat],
+        state.opened[seat],
+        state.bolts[seat],
+        state.falls[seat],
+        state.attempts[seat],
+        opening=state.opening_score[seat],
     )
 
 
-def win_chance(table: Table, state: ThousandState, seat: int, player: PlayerState | None = None) -> float:
+class Values(Protocol):
+    """A stored exact table read at a turn's start: the mover's win chance against the other seat."""
+
+    max_error: float
+
+    def mover_wins(
+        self, state: ThousandState, mover: FullState, other: FullState, other_seat: int
+    ) -> float: ...
+
+
+class ClassicValues:
+    """The classic model's table (:mod:`solver.solve`): shipped for classic, solved here for the others."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.max_error = table.max_error
+
+    def mover_wins(self, state: ThousandState, mover: FullState, other: FullState, other_seat: int) -> float:
+        space = self.table.space
+        me, them = (space.index[space.canonical(PlayerState(*p[:5]))] for p in (mover, other))
+        return self.table.value(me, them)
+
+
+class YardValues:
+    """Yard's stored table (:mod:`solver.yard_table`): a position is (mover, opponent, the opponent flagged to
+    skip their next turn), as ``bot:optimal`` (:func:`yard_bot.position_of`) reads it."""
+
+    max_error = 0.0  # the exact table (float32)
+
+    def __init__(self, stored: StoredYard) -> None:
+        self.stored = stored
+
+    def mover_wins(self, state: ThousandState, mover: FullState, other: FullState, other_seat: int) -> float:
+        space = self.stored.space  # the seat as yard_bot.seat_of makes it
+        me, them = (space.index[space.model.seat.canonical(FullState(*p[:5]))] for p in (mover, other))
+        return self.stored.value(me, them, bool(state.skip_next[other_seat]))
+
+
+class Variant2Values:
+    """Variant 2's stored table (:mod:`solver.variant2_table`): a position is (mover, opponent)."""
+
+    max_error = 0.0
+
+    def __init__(self, stored: StoredVariant2) -> None:
+        self.stored = stored
+
+    def mover_wins(self, state: ThousandState, mover: FullState, other: FullState, other_seat: int) -> float:
+        space = self.stored.space  # the seat as variant2_bot.seat_of makes it
+        seats = (FullState(p.score, p.opened, opening=p.opening) for p in (mover, other))
+        me, them = (space.index[space.model.seat.canonical(p)] for p in seats)
+        return self.stored.value(me, them)
+
+
+def values_of(table: Table | Values) -> Values:
+    return ClassicValues(table) if isinstance(table, Table) else table
+
+
+def stored_values(rules: ThousandRules) -> Values | None:
+    """The exact table of ``rules`` stored on this machine (classic's shipped one included), or None: nothing is
+    solved here (``dicehall solve thousand --preset …`` makes it)."""
+    from dicehall.thousand.solver import variant2_table, yard_table
+    from dicehall.thousand.solver.solve import find_table
+
+    if yard_table.is_yard(rules):
+        yard = yard_table.load_yard_table(rules)
+        return None if yard is None else YardValues(yard)
+    if variant2_table.is_variant2(rules):
+        v2 = variant2_table.load_variant2_table(rules)
+        return None if v2 is None else Variant2Values(v2)
+    try:
+        table = find_table(rules)
+    except SolveError:
+        return None
+    return None if table is None else ClassicValues(table)
+
+
+def win_chance(
+    table: Table | Values, state: ThousandState, seat: int, player: FullState | None = None
+) -> float:
     """``seat``'s exact win chance at the start of the turn ``state`` is at (``player``: its state instead)."""
     if state.winner is not None:
         return 1.0 if state.winner == seat else 0.0
-    space = table.space
+    values = values_of(table)
     other = 1 - seat
-    me = space.index[space.canonical(player or _player(state, seat))]
-    them = space.index[space.canonical(_player(state, other))]
-    return table.value(me, them) if state.player == seat else 1.0 - table.value(them, me)
+    me, them = player or _player(state, seat), _player(state, other)
+    if state.player == seat:
+        return values.mover_wins(state, me, them, other)
+    return 1.0 - values.mover_wins(state, them, me, seat)
 
 
-def undone_chance(table: Table, state: ThousandState, event: LeadEvent) -> float:
+def solver_first_wins(table: Table | Values, rules: ThousandRules) -> float:
+    """The first player's win chance from the table itself: its value at the game's start position."""
+    return win_chance(table, ThousandState(rules, 2), 0)
+
+
+def undone_chance(table: Table | Values, state: ThousandState, event: LeadEvent) -> float:
     """The hit seat's win chance with the event's effect undone (state: the turn after the event's)."""
     now = _player(state, event.seat)
     if event.kind == DUMP_TRUCK:
@@ -68,7 +161,9 @@ class ValuedGame(NamedTuple):
     chances: list[tuple[int, float]]  # at every turn's start: (turn, seat 0's win chance)
 
 
-def play_valued(table: Table, rules: ThousandRules, seed: int, index: int, agents: list[Agent]) -> ValuedGame:
+def play_valued(
+    table: Table | Values, rules: ThousandRules, seed: int, index: int, agents: list[Agent]
+) -> ValuedGame:
     """Game ``index`` of ``seed`` step by step through the engine, its lead followed and valued."""
     state = ThousandState(rules, 2)
     watch = state.follow_lead()
@@ -124,11 +219,17 @@ def _mean(values: list[float]) -> dict[str, float] | None:
 
 
 def exact_effects(
-    games: int = DEFAULT_GAMES, seed: int = 26, progress: Callable[[int], None] | None = None
+    preset: str,
+    values: Values,
+    games: int = DEFAULT_GAMES,
+    seed: int = 26,
+    progress: Callable[[int], None] | None = None,
+    rules: ThousandRules | None = None,
 ) -> dict[str, Any]:
-    """The exact row: classic, ``bot:optimal`` against itself, events valued by the exact table."""
-    rules = ThousandRules.from_preset(PRESET)
-    table = table_for(rules)
+    """The exact row of ``preset`` (``rules``: these instead of the preset's): ``bot:optimal`` against itself,
+    events valued by the stored exact table ``values``, and the table's own first-player win chance."""
+    rules = rules or ThousandRules.from_preset(preset)
+    table = values
     agents = [make_bot("thousand", BOT, rules) for _ in range(2)]
     happened = dict.fromkeys(KINDS, 0)
     decided = dict.fromkeys(KINDS, 0)
@@ -148,11 +249,12 @@ def exact_effects(
         if progress is not None and ((i + 1) % 50 == 0 or i + 1 == games):
             progress(i + 1)
     return {
-        "preset": PRESET,
+        "preset": preset,
         "bot": BOT,
         "games": games,
         "seed": seed,
         "table_max_error": table.max_error,
+        "solver_first_player_wins": solver_first_wins(table, rules),
         "first_player_wins": _rate(first, games),
         "turns": _mean(turns),
         "games_with": {kind: _rate(happened[kind], games) for kind in KINDS},

@@ -2,8 +2,10 @@
 length in turns, how often the barrel's falls, the dump truck and a pit's refused bank come into a game, and how
 often each *decided* it (:mod:`dicehall.thousand.lead`; docs/strategy.md, "When a house rule decided a game").
 
-``bot:expert`` plays itself (two seats) under every preset, the same bot everywhere so that the presets compare:
-``bot:optimal`` exists for classic only. Games ``0 .. games − 1`` of ``seed`` (``core.simulate``'s seeding), so the
+``bot:expert`` plays itself (two seats) under every preset, the same bot everywhere so that the presets compare;
+the exact rows (:mod:`house_exact`: ``bot:optimal`` against itself, valued by the exact table) come for the presets
+whose exact table is stored on the machine that makes the table (classic's is shipped; yard's and variant 2's are
+made by ``dicehall solve thousand --preset …``), the others listed as ``unsolved``. Games ``0 .. games − 1`` of ``seed`` (``core.simulate``'s seeding), so the
 same command gives the same table: the games ``dicehall simulate`` plays, each followed by the engine
 (:meth:`ThousandState.follow_lead`) on the engine's fast path (``thousand/fast.py``, which plays through the
 state's own methods).
@@ -116,19 +118,31 @@ SHIPPED = Path(__file__).parent / "data" / "house_rules.json"
 """The table the page and ``dicehall strategy thousand --presets`` show, made by the command in ``command``."""
 
 
+def exact_tables() -> dict[str, house_exact.Values | None]:
+    """Each preset's exact table stored on this machine, None where none is (classic's is shipped)."""
+    return {preset: house_exact.stored_values(ThousandRules.from_preset(preset)) for preset in PRESETS}
+
+
 def effects(
     games: int = DEFAULT_GAMES,
     seed: int = DEFAULT_SEED,
     progress: Callable[[str, int], None] | None = None,
     exact_games: int = house_exact.DEFAULT_GAMES,
+    tables: dict[str, house_exact.Values | None] | None = None,
 ) -> dict[str, Any]:
-    """Every preset's row (the same games and seed for each), and the exact table's row of classic
-    (``exact_games`` games of ``bot:optimal`` against itself, the same seed; progress as ``"exact"``)."""
+    """Every preset's row (the same games and seed for each), and the exact row of every preset whose exact table
+    is stored here (``tables``, by default :func:`exact_tables`): ``exact_games`` games of ``bot:optimal``
+    against itself, the same seed; progress as ``"exact:<preset>"``. ``unsolved``: the presets without one."""
+    tables = exact_tables() if tables is None else tables
     rows = []
     for preset in PRESETS:
         step = None if progress is None else (lambda done, p=preset: progress(p, done))
         rows.append(preset_effects(preset, games, seed, step))
-    exact_step = None if progress is None else (lambda done: progress(EXACT, done))
+    exact = []
+    for preset, values in tables.items():
+        if values is not None:
+            step = None if progress is None else (lambda done, p=preset: progress(exact_key(p), done))
+            exact.append(house_exact.exact_effects(preset, values, exact_games, seed, step))
     return {
         "bot": BOT,
         "games": games,
@@ -136,8 +150,14 @@ def effects(
         "command": f"dicehall strategy thousand --presets --games {games} --exact-games {exact_games} "
         f"--seed {seed} --json",
         "presets": rows,
-        "exact": house_exact.exact_effects(exact_games, seed, exact_step),
+        "exact": exact,
+        "unsolved": [preset for preset, values in tables.items() if values is None],
     }
+
+
+def exact_key(preset: str) -> str:
+    """A preset's exact row in progress reports."""
+    return f"{EXACT}:{preset}"
 
 
 def shipped_effects() -> dict[str, Any]:

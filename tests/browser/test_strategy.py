@@ -123,12 +123,64 @@ def test_the_house_rules_table_shows_the_apis_figures(new_page: Any, artifacts: 
     for row in house["presets"]:
         cells = table.locator(f"tr[data-preset='{row['preset']}'] td")
         assert first_line(cells.nth(0)) == round(row["first_player_wins"]["value"] * 100, 1)
-        assert first_line(cells.nth(1)) == round(row["turns"]["value"], 1)
+        assert cells.nth(1).inner_text() == "—"  # the solver's figure is the exact row's
+        assert first_line(cells.nth(2)) == round(row["turns"]["value"], 1)
     title = page.get_by_test_id("strategy-house-rules-title").inner_text()
     assert str(house["games"]) in title.replace("\u00a0", "").replace(" ", "")
     assert table.get_attribute("aria-labelledby") == "strategy-house-rules-title"
     page.screenshot(path=str(artifacts / "strategy" / "notes-desktop-pl.png"), full_page=True)
     assert not violations(page, "strategy notes")
+
+
+UNSOLVED = {"en-US": "Not solved yet", "ru-RU": "Ещё не рассчитано"}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_house_rules_exact_rows_show_the_solver_beside_the_games(
+    new_page: Any, artifacts: Path, size: str
+) -> None:
+    """Under each preset its exact row: the games of optimal play and the table's own first-player chance beside
+    them where the preset is solved (classic, yard), "not solved yet" in words where not."""
+    w, h, locale = SIZES[size]
+    page = new_page(w, h, locale=locale)
+    with page.expect_response(lambda r: r.url.endswith("/api/strategy/thousand")) as got:
+        page.goto("/strategy/thousand")
+    house = got.value.json()["house_rules"]
+    table = page.get_by_test_id("strategy-house-rules")
+    rows = table.locator("tbody tr")
+    order = [
+        (rows.nth(i).get_attribute("data-preset"), rows.nth(i).get_attribute("data-rules"))
+        for i in range(rows.count())
+    ]
+    want = []
+    solved = {row["preset"]: row for row in house["exact"]}
+    assert {"classic", "yard"} <= set(solved)
+    for row in house["presets"]:
+        want.append((row["preset"], None))
+        if row["preset"] in solved or row["preset"] in house["unsolved"]:
+            want.append(("exact", row["preset"]))
+    assert order == want
+    decimal = "," if locale == "ru-RU" else "."
+    for preset, ex in solved.items():
+        cells = table.locator(f"tr[data-preset='exact'][data-rules='{preset}'] td")
+        assert first_line(cells.nth(0)) == round(ex["first_player_wins"]["value"] * 100, 1)
+        solver = f"{100 * ex['solver_first_player_wins']:.2f}".replace(".", decimal)
+        assert cells.nth(1).inner_text().replace("\u00a0", " ") == f"{solver} %"
+        assert first_line(cells.nth(2)) == round(ex["turns"]["value"], 1)
+    for preset in house["unsolved"]:
+        row = table.locator(f"tr[data-preset='exact'][data-rules='{preset}']")
+        assert row.locator("td").count() == 1 and UNSOLVED[locale] in row.inner_text()
+    swings = page.get_by_test_id("strategy-house-swing")
+    assert swings.count() == len(solved)
+    page.get_by_test_id("strategy-house-rules-title").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "strategy" / f"house-rules-{size}.png"))
+    table.locator("tr[data-preset='exact'][data-rules='yard']").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "strategy" / f"house-rules-{size}-yard.png"))
+    box = table.locator("xpath=..")
+    if box.evaluate("e => e.scrollWidth > e.clientWidth"):  # the phone: the figures scroll under the names
+        box.evaluate("e => { e.scrollLeft = e.scrollWidth / 3; }")
+        page.screenshot(path=str(artifacts / "strategy" / f"house-rules-{size}-scrolled.png"))
+    assert not violations(page, f"strategy house rules table {size}")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -153,18 +205,19 @@ def test_the_decided_table_shows_the_apis_figures(new_page: Any, artifacts: Path
         for k, (rate, shown) in enumerate(want):
             text = cells.nth(k).inner_text()
             assert (first_line(cells.nth(k)) == round(rate["value"] * 100, 1)) if shown else text == "—"
-    exact = house["exact"]
+    (exact,) = (row for row in house["exact"] if row["preset"] == "classic")
     rows = table.locator("tbody tr")
     names = [rows.nth(i).get_attribute("data-preset") for i in range(rows.count())]
     assert names[names.index("classic") + 1] == "exact"
-    cells = table.locator("tr[data-preset='exact'] td")
+    classic = "tr[data-preset='exact'][data-rules='classic']"
+    cells = table.locator(f"{classic} td")
     for k, rate in enumerate(
         [exact["decided_by"]["dump_truck"], exact["decided_by"]["barrel"], exact["games_with"]["pit"]]
     ):
         assert first_line(cells.nth(k)) == round(rate["value"] * 100, 1)
     label = {"en-US": "exact table, optimal play", "ru-RU": "точная таблица, безупречная игра"}[locale]
-    assert label in table.locator("tr[data-preset='exact'] th").inner_text()
-    swing = page.get_by_test_id("strategy-house-swing").inner_text()
+    assert label in table.locator(f"{classic} th").inner_text()
+    swing = page.locator("[data-testid=strategy-house-swing][data-rules=classic]").inner_text()
     assert str(round(100 * exact["swing"]["barrel"]["value"], 2)).replace(
         ".", "," if locale == "ru-RU" else "."
     ) in (swing.replace("\u2212", "-"))

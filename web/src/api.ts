@@ -620,18 +620,25 @@ export interface HouseRules {
     barrel: string;
     pits: number[][];
   }[];
-  /** Classic, bot:optimal against itself, each event valued by the exact table (dicehall/thousand/house_exact.py). */
-  exact: {
-    preset: string;
-    games: number;
-    first_player_wins: Estimate;
-    turns: Estimate;
-    barrel_falls_per_game: number;
-    games_with: Record<HouseEvent, Estimate>;
-    decided_by: Record<HouseEvent, Estimate>;
-    /** Mean change of the hit player's win chance (a fraction), over every event of the kind; null: none met. */
-    swing: Record<HouseEvent, (Estimate & { n: number }) | null>;
-  };
+  /** Each preset whose exact table was stored where the file was made: bot:optimal against itself, each event
+   * valued by the exact table (dicehall/thousand/house_exact.py). */
+  exact: ExactHouseRow[];
+  /** The presets with no exact table there: their exact row is "not solved yet". */
+  unsolved: string[];
+}
+
+export interface ExactHouseRow {
+  preset: string;
+  games: number;
+  /** The first player's win chance from the table itself (its start position's value, no sampling). */
+  solver_first_player_wins: number;
+  first_player_wins: Estimate;
+  turns: Estimate;
+  barrel_falls_per_game: number;
+  games_with: Record<HouseEvent, Estimate>;
+  decided_by: Record<HouseEvent, Estimate>;
+  /** Mean change of the hit player's win chance (a fraction), over every event of the kind; null: none met. */
+  swing: Record<HouseEvent, (Estimate & { n: number }) | null>;
 }
 
 export type HouseEvent = "dump_truck" | "barrel" | "pit";

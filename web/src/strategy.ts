@@ -4,7 +4,7 @@
 // or tapped is said in words beside it (aria-live). Below: how the situations change the answer, the barrel's map,
 // the opening turn, and the map as a table. Every number comes from GET /api/strategy/thousand.
 import "./strategy.css";
-import { api, type Estimate, type HouseRules, type Practical, type StrategyData, type StrategyMapData } from "./api";
+import { api, type Estimate, type ExactHouseRow, type HouseRules, type Practical, type StrategyData, type StrategyMapData } from "./api";
 import { append, clear, h } from "./dom";
 import { currentLanguage, formatList, formatNumber, t, tKey, type MessageId } from "./i18n";
 import { BANK_STOPS, css, ramp, StrategyMap, WIN_STOPS } from "./strategy-map";
@@ -58,41 +58,62 @@ function estimate(e: Estimate, scale: number, digits: number, unit: string): (HT
 }
 
 /** The house rules compared: every preset's first-player edge, length and barrel / dump-truck figures; then how
- * often each house rule decided the game; the exact table's classic row (bot:optimal) under classic in both. */
+ * often each house rule decided the game. Under each preset its exact row (bot:optimal valued by the exact table,
+ * with the table's own first-player chance beside the simulated one), or "not solved yet" where no table is. */
 function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
-  const cols: MessageId[] = ["strategy.page.house.preset", "strategy.page.house.first", "strategy.page.house.turns", "strategy.page.house.dump", "strategy.page.house.fall", "strategy.page.house.falls"];
+  const cols: MessageId[] = ["strategy.page.house.preset", "strategy.page.house.first", "strategy.page.house.solver_first", "strategy.page.house.turns", "strategy.page.house.dump", "strategy.page.house.fall", "strategy.page.house.falls"];
   const decidedCols: MessageId[] = ["strategy.page.house.preset", "strategy.page.house.decided.dump", "strategy.page.house.decided.fall", "strategy.page.house.decided.pit_refused", "strategy.page.house.decided.pit"];
   const rate = (e: Estimate, shown: boolean) => h("td", null, shown ? estimate(e, 100, 1, " %") : "—");
-  const ex = hr.exact;
-  const exactName = () => h("th", { scope: "row" }, t("strategy.page.house.exact_row"));
+  const exactOf = new Map(hr.exact.map((ex) => [ex.preset, ex]));
+  const unsolved = new Set(hr.unsolved);
+  const presetName = (p: string) => tKey(`preset.thousand.${p}`, p);
+  // the preset's name is the row above's: said to a screen reader (which may read the row alone), not shown again
+  const exactName = (p: string) => h("th", { scope: "row" }, h("span", { class: "sr-only" }, `${presetName(p)}: `), t("strategy.page.house.exact_row"));
+  const exactTr = (p: string, solved: boolean, cells: HTMLElement[]) =>
+    h("tr", { "data-preset": "exact", "data-rules": p, class: solved ? "exact-row" : "exact-row unsolved" }, exactName(p), cells);
+  const notSolved = (p: string, span: number) => exactTr(p, false, [h("td", { colspan: span, class: "muted unsolved" }, t("strategy.page.house.unsolved"))]);
+  const exactRows = (p: string, span: number, cells: (ex: ExactHouseRow) => HTMLElement[]): HTMLElement[] => {
+    const ex = exactOf.get(p);
+    if (ex) return [exactTr(p, true, cells(ex))];
+    return unsolved.has(p) ? [notSolved(p, span)] : [];
+  };
   const effects = hr.presets.flatMap((r) => [
     h(
       "tr",
       { "data-preset": r.preset },
-      h("th", { scope: "row" }, tKey(`preset.thousand.${r.preset}`, r.preset)),
+      h("th", { scope: "row" }, presetName(r.preset)),
       rate(r.first_player_wins, true),
+      h("td", null, "—"),
       h("td", null, estimate(r.turns, 1, 1, "")),
       rate(r.games_with_dump_truck, r.dump_truck),
       rate(r.games_with_barrel_fall, r.barrel !== "none"),
       h("td", null, r.barrel !== "none" ? fixed(r.barrel_falls_per_game, 2) : "—"),
     ),
-    ...(r.preset === ex.preset
-      ? [h("tr", { "data-preset": "exact", class: "exact-row" }, exactName(), rate(ex.first_player_wins, true), h("td", null, estimate(ex.turns, 1, 1, "")), rate(ex.games_with.dump_truck, true), rate(ex.games_with.barrel, true), h("td", null, fixed(ex.barrel_falls_per_game, 2)))]
-      : []),
+    ...exactRows(r.preset, cols.length - 1, (ex) => [
+      rate(ex.first_player_wins, true),
+      h("td", { "data-testid": "strategy-house-solver-first" }, `${fixed(100 * ex.solver_first_player_wins, 2)} %`),
+      h("td", null, estimate(ex.turns, 1, 1, "")),
+      rate(ex.games_with.dump_truck, r.dump_truck),
+      rate(ex.games_with.barrel, r.barrel !== "none"),
+      h("td", null, r.barrel !== "none" ? fixed(ex.barrel_falls_per_game, 2) : "—"),
+    ]),
   ]);
   const decided = hr.presets.flatMap((r) => [
     h(
       "tr",
       { "data-preset": r.preset },
-      h("th", { scope: "row" }, tKey(`preset.thousand.${r.preset}`, r.preset)),
+      h("th", { scope: "row" }, presetName(r.preset)),
       rate(r.decided_by.dump_truck, r.dump_truck),
       rate(r.decided_by.barrel, r.barrel !== "none"),
       rate(r.games_with_pit_refusal, r.pits.length > 0),
       rate(r.decided_by.pit, r.pits.length > 0),
     ),
-    ...(r.preset === ex.preset
-      ? [h("tr", { "data-preset": "exact", class: "exact-row" }, exactName(), rate(ex.decided_by.dump_truck, true), rate(ex.decided_by.barrel, true), rate(ex.games_with.pit, true), rate(ex.decided_by.pit, true))]
-      : []),
+    ...exactRows(r.preset, decidedCols.length - 1, (ex) => [
+      rate(ex.decided_by.dump_truck, r.dump_truck),
+      rate(ex.decided_by.barrel, r.barrel !== "none"),
+      rate(ex.games_with.pit, r.pits.length > 0),
+      rate(ex.decided_by.pit, r.pits.length > 0),
+    ]),
   ]);
   const swing = (e: (Estimate & { n: number }) | null): string => (e === null ? "—" : `${fixed(100 * e.value, 2)} (${fixed(100 * e.low, 2)}…${fixed(100 * e.high, 2)})`);
   // the title above the box, not a caption inside it: on a phone the table scrolls sideways, its title must not
@@ -115,7 +136,9 @@ function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
     table("strategy-house-rules", t("strategy.page.house.title", { games: hr.games }), cols, effects),
     table("strategy-house-decided", t("strategy.page.house.decided_title", { games: hr.games }), decidedCols, decided),
     h("p", { class: "muted small" }, t("strategy.page.house.decided_note")),
-    h("p", { class: "muted small", "data-testid": "strategy-house-swing" }, t("strategy.page.house.exact_note", { games: ex.games, dump: swing(ex.swing.dump_truck), fall: swing(ex.swing.barrel), pit: swing(ex.swing.pit) })),
+    hr.exact.map((ex) =>
+      h("p", { class: "muted small", "data-testid": "strategy-house-swing", "data-rules": ex.preset }, t("strategy.page.house.exact_note", { preset: presetName(ex.preset), games: ex.games, dump: swing(ex.swing.dump_truck), fall: swing(ex.swing.barrel), pit: swing(ex.swing.pit) })),
+    ),
     h("p", { class: "muted small" }, t("strategy.page.house.note", { first: pct(first) })),
   );
 }

@@ -13,7 +13,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from dicehall.core.cli_options import STRATEGY_HELP, command_group, console, fail
+from dicehall.core.cli_options import STRATEGY_HELP, command_group, console, err_console, fail
 from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.i18n import Translator, current
@@ -83,16 +83,26 @@ def report_lines(
 def _simulate(games: int, seed: int, exact_games: int) -> dict[str, Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+    t = current()
+    tables = house_rules.exact_tables()
+    for preset, values in tables.items():
+        if values is None:  # said before the games start, on stderr: --json's output stays the table alone
+            name = t(f"preset.thousand.{preset}")
+            err_console.print(escape(t("strategy.cli.presets.exact_skipped", preset=name, id=preset)))
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True
     ) as bar:
         tasks = {p: bar.add_task(p, total=games) for p in house_rules.PRESETS}
-        tasks[house_rules.EXACT] = bar.add_task("classic, bot:optimal", total=exact_games)
+        for preset, values in tables.items():
+            if values is not None:
+                key = house_rules.exact_key(preset)
+                tasks[key] = bar.add_task(f"{preset}, bot:optimal", total=exact_games)
         return house_rules.effects(
             games,
             seed,
             progress=lambda p, done: bar.update(tasks[p], completed=done),
             exact_games=exact_games,
+            tables=tables,
         )
 
 
@@ -112,7 +122,8 @@ def print_effects(t: Translator, data: dict[str, Any]) -> None:
     from rich.table import Table
 
     width = min(console.width, MAX_WIDTH)
-    exact = data.get("exact")
+    exact = {row["preset"]: row for row in data.get("exact", [])}
+    unsolved = set(data.get("unsolved", []))
     table = Table(
         title=t("strategy.cli.presets.title", games=data["games"], seed=data["seed"]), title_justify="left"
     )
@@ -125,49 +136,60 @@ def print_effects(t: Translator, data: dict[str, Any]) -> None:
         )
     for row in data["presets"]:
         turns = row["turns"]
+        dump, barrel, pits = row["dump_truck"], row["barrel"] != "none", bool(row["pits"])
+        preset = t(f"preset.thousand.{row['preset']}")
         table.add_row(
-            t(f"preset.thousand.{row['preset']}"),
+            preset,
             _pct(t, row["first_player_wins"]),
             f"{t.fixed(turns['value'], 1)}\n{t.fixed(turns['low'], 1)}–{t.fixed(turns['high'], 1)}",
-            _pct(t, row["games_with_dump_truck"]) if row["dump_truck"] else "—",
-            _pct(t, row["games_with_barrel_fall"]) if row["barrel"] != "none" else "—",
-            t.fixed(row["barrel_falls_per_game"], 2) if row["barrel"] != "none" else "—",
+            _pct(t, row["games_with_dump_truck"]) if dump else "—",
+            _pct(t, row["games_with_barrel_fall"]) if barrel else "—",
+            t.fixed(row["barrel_falls_per_game"], 2) if barrel else "—",
         )
         by = row["decided_by"]
         decided.add_row(
-            t(f"preset.thousand.{row['preset']}"),
-            _pct(t, by["dump_truck"]) if row["dump_truck"] else "—",
-            _pct(t, by["barrel"]) if row["barrel"] != "none" else "—",
-            _pct(t, row["games_with_pit_refusal"]) if row["pits"] else "—",
-            _pct(t, by["pit"]) if row["pits"] else "—",
+            preset,
+            _pct(t, by["dump_truck"]) if dump else "—",
+            _pct(t, by["barrel"]) if barrel else "—",
+            _pct(t, row["games_with_pit_refusal"]) if pits else "—",
+            _pct(t, by["pit"]) if pits else "—",
         )
-        if exact is not None and row["preset"] == exact["preset"]:
-            name = t("strategy.cli.presets.exact_row")
-            turns = exact["turns"]
+        name = t("strategy.cli.presets.exact_row", preset=preset)
+        ex = exact.get(row["preset"])
+        if ex is not None:
+            turns = ex["turns"]
             table.add_row(
                 name,
-                _pct(t, exact["first_player_wins"]),
+                _pct(t, ex["first_player_wins"]),
                 f"{t.fixed(turns['value'], 1)}\n{t.fixed(turns['low'], 1)}–{t.fixed(turns['high'], 1)}",
-                _pct(t, exact["games_with"]["dump_truck"]),
-                _pct(t, exact["games_with"]["barrel"]),
-                t.fixed(exact["barrel_falls_per_game"], 2),
+                _pct(t, ex["games_with"]["dump_truck"]) if dump else "—",
+                _pct(t, ex["games_with"]["barrel"]) if barrel else "—",
+                t.fixed(ex["barrel_falls_per_game"], 2) if barrel else "—",
             )
-            by = exact["decided_by"]
+            by = ex["decided_by"]
             decided.add_row(
                 name,
-                _pct(t, by["dump_truck"]),
-                _pct(t, by["barrel"]),
-                _pct(t, exact["games_with"]["pit"]),
-                _pct(t, by["pit"]),
+                _pct(t, by["dump_truck"]) if dump else "—",
+                _pct(t, by["barrel"]) if barrel else "—",
+                _pct(t, ex["games_with"]["pit"]) if pits else "—",
+                _pct(t, by["pit"]) if pits else "—",
             )
     console.print(fit(table, console, width=width))
     console.print(fit(decided, console, width=width))
     console.print(escape(t("strategy.cli.presets.decided_note")), highlight=False)
-    if exact is not None:
-        swing = exact["swing"]
+    if unsolved:  # one line, not a row each: "not solved yet" in a narrow cell would break into three
+        names = "; ".join(
+            t(f"preset.thousand.{row['preset']}") for row in data["presets"] if row["preset"] in unsolved
+        )
+        console.print(escape(t("strategy.cli.presets.unsolved", presets=names)), highlight=False)
+    for preset, ex in exact.items():
+        swing = ex["swing"]
         words = t(
             "strategy.cli.presets.exact_note",
-            games=exact["games"],
+            preset=t(f"preset.thousand.{preset}"),
+            games=ex["games"],
+            solver=t.fixed(100 * ex["solver_first_player_wins"], 2),
+            played=t.fixed(100 * ex["first_player_wins"]["value"], 1),
             dump=_points(t, swing["dump_truck"]),
             fall=_points(t, swing["barrel"]),
             pit=_points(t, swing["pit"]),
@@ -248,7 +270,8 @@ def register_strategy(app: typer.Typer) -> None:
             house_exact.DEFAULT_GAMES,
             "--exact-games",
             min=10,
-            help="With --presets and --games: classic games of bot:optimal valued by the exact table.",
+            help="With --presets and --games: games of bot:optimal valued by the exact table, for each preset "
+            "whose exact table is stored here.",
         ),
         seed: int = typer.Option(
             house_rules.DEFAULT_SEED, "--seed", help="With --presets and --games: the games' seed."
