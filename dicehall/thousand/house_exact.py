@@ -24,11 +24,10 @@ from dicehall.core.stats import Z95, wilson_interval
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.lead import BARREL, DUMP_TRUCK, KINDS, LeadEvent
 from dicehall.thousand.rules import ThousandRules
+from dicehall.thousand.solver.exact import ExactModel, model_for
 from dicehall.thousand.solver.size import FullState
 from dicehall.thousand.solver.solve import SolveError, Table
 from dicehall.thousand.solver.space import PlayerState
-from dicehall.thousand.solver.variant2_table import StoredVariant2
-from dicehall.thousand.solver.yard_table import StoredYard
 from dicehall.thousand.state import ThousandState
 
 BOT = "optimal"
@@ -70,34 +69,17 @@ class ClassicValues:
         return self.table.value(me, them)
 
 
-class YardValues:
-    """Yard's stored table (:mod:`solver.yard_table`): a position is (mover, opponent, the opponent flagged to
-    skip their next turn), as ``bot:optimal`` (:func:`yard_bot.position_of`) reads it."""
+class ModelValues:
+    """A stored table of an exact model besides classic's (:mod:`solver.exact`): the model reads a position."""
 
     max_error = 0.0  # the exact table (float32)
 
-    def __init__(self, stored: StoredYard) -> None:
+    def __init__(self, model: ExactModel, stored: Any) -> None:
+        self.model = model
         self.stored = stored
 
     def mover_wins(self, state: ThousandState, mover: FullState, other: FullState, other_seat: int) -> float:
-        space = self.stored.space  # the seat as yard_bot.seat_of makes it
-        me, them = (space.index[space.model.seat.canonical(FullState(*p[:5]))] for p in (mover, other))
-        return self.stored.value(me, them, bool(state.skip_next[other_seat]))
-
-
-class Variant2Values:
-    """Variant 2's stored table (:mod:`solver.variant2_table`): a position is (mover, opponent)."""
-
-    max_error = 0.0
-
-    def __init__(self, stored: StoredVariant2) -> None:
-        self.stored = stored
-
-    def mover_wins(self, state: ThousandState, mover: FullState, other: FullState, other_seat: int) -> float:
-        space = self.stored.space  # the seat as variant2_bot.seat_of makes it
-        seats = (FullState(p.score, p.opened, opening=p.opening) for p in (mover, other))
-        me, them = (space.index[space.model.seat.canonical(p)] for p in seats)
-        return self.stored.value(me, them)
+        return self.model.mover_wins(self.stored, state, mover, other, other_seat)
 
 
 def values_of(table: Table | Values) -> Values:
@@ -107,15 +89,12 @@ def values_of(table: Table | Values) -> Values:
 def stored_values(rules: ThousandRules) -> Values | None:
     """The exact table of ``rules`` stored on this machine (classic's shipped one included), or None: nothing is
     solved here (``dicehall solve thousand --preset …`` makes it)."""
-    from dicehall.thousand.solver import variant2_table, yard_table
     from dicehall.thousand.solver.solve import find_table
 
-    if yard_table.is_yard(rules):
-        yard = yard_table.load_yard_table(rules)
-        return None if yard is None else YardValues(yard)
-    if variant2_table.is_variant2(rules):
-        v2 = variant2_table.load_variant2_table(rules)
-        return None if v2 is None else Variant2Values(v2)
+    model = model_for(rules)
+    if model is not None:
+        stored = model.load(rules)
+        return None if stored is None else ModelValues(model, stored)
     try:
         table = find_table(rules)
     except SolveError:

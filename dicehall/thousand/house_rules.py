@@ -151,8 +151,18 @@ def effects(
         f"--seed {seed} --json",
         "presets": rows,
         "exact": exact,
-        "unsolved": [preset for preset, values in tables.items() if values is None],
+        "unsolved": [p for p, values in tables.items() if values is None and not too_large(p)],
+        "too_large": [p for p, values in tables.items() if values is None and too_large(p)],
     }
+
+
+def too_large(preset: str) -> bool:
+    """The exact solver refuses the preset's rules (docs/thousand-solved.md: what its table would need)."""
+    from dicehall.thousand.solver.exact import model_for
+    from dicehall.thousand.solver.space import unsupported
+
+    rules = ThousandRules.from_preset(preset)
+    return model_for(rules) is None and bool(unsupported(rules))
 
 
 def exact_key(preset: str) -> str:

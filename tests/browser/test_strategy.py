@@ -133,6 +133,7 @@ def test_the_house_rules_table_shows_the_apis_figures(new_page: Any, artifacts: 
 
 
 UNSOLVED = {"en-US": "Not solved yet", "ru-RU": "Ещё не рассчитано"}
+TOO_LARGE = {"en-US": "Too large to solve exactly", "ru-RU": "Слишком велико для точного решения"}
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -157,7 +158,7 @@ def test_the_house_rules_exact_rows_show_the_solver_beside_the_games(
     assert {"classic", "yard"} <= set(solved)
     for row in house["presets"]:
         want.append((row["preset"], None))
-        if row["preset"] in solved or row["preset"] in house["unsolved"]:
+        if row["preset"] in solved or row["preset"] in house["unsolved"] + house["too_large"]:
             want.append(("exact", row["preset"]))
     assert order == want
     decimal = "," if locale == "ru-RU" else "."
@@ -170,6 +171,9 @@ def test_the_house_rules_exact_rows_show_the_solver_beside_the_games(
     for preset in house["unsolved"]:
         row = table.locator(f"tr[data-preset='exact'][data-rules='{preset}']")
         assert row.locator("td").count() == 1 and UNSOLVED[locale] in row.inner_text()
+    for preset in house["too_large"]:
+        row = table.locator(f"tr[data-preset='exact'][data-rules='{preset}']")
+        assert row.locator("td").count() == 1 and TOO_LARGE[locale] in row.inner_text()
     swings = page.get_by_test_id("strategy-house-swing")
     assert swings.count() == len(solved)
     page.get_by_test_id("strategy-house-rules-title").scroll_into_view_if_needed()

@@ -52,7 +52,7 @@ def test_without_the_table_variant2_is_unsolved(tmp_path: Path, monkeypatch: pyt
 
 def test_the_row_reads_the_stored_table_as_bot_optimal_does(stored: variant2_table.StoredVariant2) -> None:
     values = house_exact.stored_values(TINY)
-    assert isinstance(values, house_exact.Variant2Values)
+    assert isinstance(values, house_exact.ModelValues) and values.model is variant2_table.MODEL
     start = stored.space.start
     assert house_exact.solver_first_wins(values, TINY) == stored.value(start, start)
     agents = [make_bot("thousand", "optimal", TINY) for _ in range(2)]

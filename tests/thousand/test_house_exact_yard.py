@@ -58,7 +58,7 @@ def test_without_the_table_yard_is_unsolved(tmp_path: Path, monkeypatch: pytest.
 
 def test_the_solvers_first_player_chance_is_the_tables_start(stored: yard_table.StoredYard) -> None:
     values = house_exact.stored_values(WIRE)
-    assert isinstance(values, house_exact.YardValues)
+    assert isinstance(values, house_exact.ModelValues) and values.model is yard_table.MODEL
     start = stored.space.start
     assert house_exact.solver_first_wins(values, WIRE) == stored.value(start, start, False)
     turn = YardTurn(stored, start, start, False)  # the bot's own turn over the (float32) values

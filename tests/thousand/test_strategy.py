@@ -283,10 +283,12 @@ def test_the_house_rules_rows_recount_the_games_one_by_one() -> None:
     # a fresh data directory: only classic's table (shipped), every other preset's exact row skipped, saying how
     (exact,) = data["exact"]
     assert exact["preset"] == "classic"
-    assert data["unsolved"] == [p for p in house_rules.PRESETS if p != "classic"]
+    assert data["too_large"] == ["classic-open"]  # the solver refuses it (docs/thousand-solved.md)
+    assert data["unsolved"] == [p for p in house_rules.PRESETS if p not in ("classic", "classic-open")]
     said = " ".join(out.stderr.split())
     for preset in data["unsolved"]:
         assert f"dicehall solve thousand --preset {preset}" in said
+    assert "--preset classic-open" not in said and "too large to make on this computer" in said
     check_exact(exact)
     assert exact["solver_first_player_wins"] == start_value(shipped())
     seats = tuple(PlayerSpec("bot:optimal", "optimal") for _ in range(2))
@@ -302,7 +304,8 @@ def test_the_shipped_house_rules_table_and_its_terminal_print() -> None:
         "classic",
         "yard",
     ]  # the tables stored where it was made: classic's shipped, yard's
-    assert sorted(data["unsolved"]) == sorted(set(house_rules.PRESETS) - set(exact))
+    assert data["too_large"] == ["classic-open"]
+    assert sorted(data["unsolved"]) == sorted(set(house_rules.PRESETS) - set(exact) - {"classic-open"})
     games = {row["games"] for row in data["exact"]}
     assert (
         data["command"].endswith(
@@ -390,3 +393,4 @@ def test_the_terminal_decided_table_shows_the_shipped_figures() -> None:
         assert f"first player {100 * exact['solver_first_player_wins']:.2f} %" in text
     names = "; ".join(cli_name(p) for p in house_rules.PRESETS if p in data["unsolved"])
     assert f"No exact row, not solved yet: {names}." in text
+    assert f"No exact row, too large to solve on this computer: {cli_name('classic-open')}." in text

@@ -625,6 +625,8 @@ export interface HouseRules {
   exact: ExactHouseRow[];
   /** The presets with no exact table there: their exact row is "not solved yet". */
   unsolved: string[];
+  /** The presets the exact solver refuses (their table would be too large here): "too large to solve". */
+  too_large?: string[];
 }
 
 export interface ExactHouseRow {

@@ -71,11 +71,13 @@ function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
   const exactName = (p: string) => h("th", { scope: "row" }, h("span", { class: "sr-only" }, `${presetName(p)}: `), t("strategy.page.house.exact_row"));
   const exactTr = (p: string, solved: boolean, cells: HTMLElement[]) =>
     h("tr", { "data-preset": "exact", "data-rules": p, class: solved ? "exact-row" : "exact-row unsolved" }, exactName(p), cells);
-  const notSolved = (p: string, span: number) => exactTr(p, false, [h("td", { colspan: span, class: "muted unsolved" }, t("strategy.page.house.unsolved"))]);
+  const tooLarge = new Set(hr.too_large ?? []);
+  const notSolved = (p: string, span: number, why: MessageId) => exactTr(p, false, [h("td", { colspan: span, class: "muted unsolved" }, t(why))]);
   const exactRows = (p: string, span: number, cells: (ex: ExactHouseRow) => HTMLElement[]): HTMLElement[] => {
     const ex = exactOf.get(p);
     if (ex) return [exactTr(p, true, cells(ex))];
-    return unsolved.has(p) ? [notSolved(p, span)] : [];
+    if (tooLarge.has(p)) return [notSolved(p, span, "strategy.page.house.too_large")];
+    return unsolved.has(p) ? [notSolved(p, span, "strategy.page.house.unsolved")] : [];
   };
   const effects = hr.presets.flatMap((r) => [
     h(

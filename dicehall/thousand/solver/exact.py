@@ -24,6 +24,8 @@ from dicehall.thousand.solver.space import DEFAULT_FLOOR
 if TYPE_CHECKING:
     from dicehall.thousand.analysis import WinEvaluator
     from dicehall.thousand.bots import ThousandBot
+    from dicehall.thousand.solver.size import FullState
+    from dicehall.thousand.state import ThousandState
 
 
 class Stored(Protocol):
@@ -87,6 +89,13 @@ class ExactModel(abc.ABC):
 
     @abc.abstractmethod
     def evaluator(self, rules: ThousandRules, stored: Any) -> WinEvaluator: ...
+
+    @abc.abstractmethod
+    def mover_wins(
+        self, stored: Any, state: ThousandState, mover: FullState, other: FullState, other_seat: int
+    ) -> float:
+        """The mover's win chance at the start of a turn of ``state`` with the two players ``mover`` and ``other``
+        (either may differ from the state's own: the house-rule table values an event undone)."""
 
     @abc.abstractmethod
     def solve(

@@ -88,7 +88,8 @@ def _simulate(games: int, seed: int, exact_games: int) -> dict[str, Any]:
     for preset, values in tables.items():
         if values is None:  # said before the games start, on stderr: --json's output stays the table alone
             name = t(f"preset.thousand.{preset}")
-            err_console.print(escape(t("strategy.cli.presets.exact_skipped", preset=name, id=preset)))
+            said = "exact_too_large" if house_rules.too_large(preset) else "exact_skipped"
+            err_console.print(escape(t(f"strategy.cli.presets.{said}", preset=name, id=preset)))
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True
     ) as bar:
@@ -124,6 +125,7 @@ def print_effects(t: Translator, data: dict[str, Any]) -> None:
     width = min(console.width, MAX_WIDTH)
     exact = {row["preset"]: row for row in data.get("exact", [])}
     unsolved = set(data.get("unsolved", []))
+    too_large = set(data.get("too_large", []))
     table = Table(
         title=t("strategy.cli.presets.title", games=data["games"], seed=data["seed"]), title_justify="left"
     )
@@ -182,6 +184,11 @@ def print_effects(t: Translator, data: dict[str, Any]) -> None:
             t(f"preset.thousand.{row['preset']}") for row in data["presets"] if row["preset"] in unsolved
         )
         console.print(escape(t("strategy.cli.presets.unsolved", presets=names)), highlight=False)
+    if too_large:
+        names = "; ".join(
+            t(f"preset.thousand.{row['preset']}") for row in data["presets"] if row["preset"] in too_large
+        )
+        console.print(escape(t("strategy.cli.presets.too_large", presets=names)), highlight=False)
     for preset, ex in exact.items():
         swing = ex["swing"]
         words = t(

@@ -31,7 +31,9 @@ from dicehall.thousand.solver.yard_table import rules_dict
 
 if TYPE_CHECKING:
     from dicehall.thousand.analysis import Variant2WinEvaluator
+    from dicehall.thousand.solver.size import FullState
     from dicehall.thousand.solver.variant2_bot import Variant2TableBot
+    from dicehall.thousand.state import ThousandState
 
 FORMAT = "variant2-1"
 """The stored layout: float32 ``X[b, a]``, the middle of the bounds of (mover ``a``, opponent ``b``)."""
@@ -182,6 +184,22 @@ class Variant2Model(ExactModel):
         from dicehall.thousand.analysis import Variant2WinEvaluator
 
         return Variant2WinEvaluator(rules, stored)
+
+    def mover_wins(
+        self,
+        stored: StoredVariant2,
+        state: ThousandState,
+        mover: FullState,
+        other: FullState,
+        other_seat: int,
+    ) -> float:
+        """A position is (mover, opponent), each seat as ``variant2_bot.seat_of`` makes it."""
+        from dicehall.thousand.solver.size import FullState
+
+        space = stored.space
+        seats = (FullState(p.score, p.opened, opening=p.opening) for p in (mover, other))
+        me, them = (space.index[space.model.seat.canonical(p)] for p in seats)
+        return stored.value(me, them)
 
     def solve(
         self,

@@ -29,7 +29,9 @@ from dicehall.thousand.solver.yard_space import YardSpace, build_yard_space
 
 if TYPE_CHECKING:
     from dicehall.thousand.analysis import YardWinEvaluator
+    from dicehall.thousand.solver.size import FullState
     from dicehall.thousand.solver.yard_bot import YardTableBot
+    from dicehall.thousand.state import ThousandState
 
 FORMAT = "yard-1"
 """The stored layout: float32 ``[W.ravel(), F.ravel()]``, ``X[b, a]`` = (mover ``a``, opponent ``b``)."""
@@ -187,6 +189,16 @@ class YardModel(ExactModel):
         from dicehall.thousand.analysis import YardWinEvaluator
 
         return YardWinEvaluator(rules, stored)
+
+    def mover_wins(
+        self, stored: StoredYard, state: ThousandState, mover: FullState, other: FullState, other_seat: int
+    ) -> float:
+        """A position is (mover, opponent, the opponent flagged to skip), as ``yard_bot.position_of`` reads it."""
+        from dicehall.thousand.solver.size import FullState
+
+        space = stored.space
+        me, them = (space.index[space.model.seat.canonical(FullState(*p[:5]))] for p in (mover, other))
+        return stored.value(me, them, bool(state.skip_next[other_seat]))
 
     def solve(
         self,
