@@ -72,7 +72,7 @@ function houseRulesTable(hr: HouseRules, first: number): HTMLElement {
   const exactTr = (p: string, solved: boolean, cells: HTMLElement[]) =>
     h("tr", { "data-preset": "exact", "data-rules": p, class: solved ? "exact-row" : "exact-row unsolved" }, exactName(p), cells);
   const tooLarge = new Set(hr.too_large ?? []);
-  const notSolved = (p: string, span: number, why: MessageId) => exactTr(p, false, [h("td", { colspan: span, class: "muted unsolved" }, t(why))]);
+  const notSolved = (p: string, span: number, why: MessageId) => exactTr(p, false, [h("td", { colspan: span, class: "muted unsolved" }, h("span", null, t(why)))]);
   const exactRows = (p: string, span: number, cells: (ex: ExactHouseRow) => HTMLElement[]): HTMLElement[] => {
     const ex = exactOf.get(p);
     if (ex) return [exactTr(p, true, cells(ex))];
