@@ -5,7 +5,6 @@ read from the stored table (no stored table: unsolved)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,30 +18,19 @@ from dicehall.thousand.solver.variant2_bot import Variant2Turn, position_of
 from dicehall.thousand.solver.variant2_solve import solve
 from dicehall.thousand.state import ThousandState
 
+from .exact_tables import made_in, private_data
 from .test_solver_variant2_table import TINY
 from .test_strategy import check_exact
 
-
-@pytest.fixture(scope="module")
-def data_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("variant2-house")
-
-
-@pytest.fixture(autouse=True)
-def private_cache(data_home: Path) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_DATA_HOME", str(data_home))
-        yield
+data_home, private_cache = private_data("variant2-house")
 
 
 @pytest.fixture(scope="module")
 def stored(data_home: Path) -> variant2_table.StoredVariant2:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_DATA_HOME", str(data_home))
-        variant2_table.save_variant2_table(solve(TINY, tol=1e-11), {})
-        found = variant2_table.load_variant2_table(TINY)
-        assert found is not None
-        return found
+    made_in(data_home, lambda: variant2_table.save_variant2_table(solve(TINY, tol=1e-11), {}))
+    found = made_in(data_home, lambda: variant2_table.load_variant2_table(TINY))
+    assert found is not None
+    return found
 
 
 def test_without_the_table_variant2_is_unsolved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,6 @@ is listed as unsolved."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,30 +21,22 @@ from dicehall.thousand.solver.yard_bot import YardTurn, position_of
 from dicehall.thousand.solver.yard_pi import solve_levels
 from dicehall.thousand.state import ThousandState
 
+from .exact_tables import made_in, private_data
 from .test_solver_yard_table import WIRE
 from .test_strategy import check_exact
 
-
-@pytest.fixture(scope="module")
-def data_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("yard-house")
-
-
-@pytest.fixture(autouse=True)
-def private_cache(data_home: Path) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_DATA_HOME", str(data_home))
-        yield
+data_home, private_cache = private_data("yard-house")
 
 
 @pytest.fixture(scope="module")
 def stored(data_home: Path) -> yard_table.StoredYard:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_DATA_HOME", str(data_home))
-        yard_table.save_yard_table(solve_levels(WIRE, DEFAULT_FLOOR, tol=1e-11), DEFAULT_FLOOR, {})
-        found = yard_table.load_yard_table(WIRE)
-        assert found is not None
-        return found
+    made_in(
+        data_home,
+        lambda: yard_table.save_yard_table(solve_levels(WIRE, DEFAULT_FLOOR, tol=1e-11), DEFAULT_FLOOR, {}),
+    )
+    found = made_in(data_home, lambda: yard_table.load_yard_table(WIRE))
+    assert found is not None
+    return found
 
 
 def test_without_the_table_yard_is_unsolved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
