@@ -620,9 +620,13 @@ def chance_code(g: np.ndarray, vals: np.ndarray, keys: np.ndarray) -> int:
         return code
     for d in range(6):
         code |= vals[d] << (3 * d)
-        rank = 0  # the engine's stable sort by (value, key), counted in place: no arrays in the dice's hot path
+        rank = (
+            0  # the engine's stable sort by (value, key), counted in place: no arrays in the dice's hot path
+        )
         for e in range(6):
-            if vals[e] < vals[d] or (vals[e] == vals[d] and (keys[e] < keys[d] or (keys[e] == keys[d] and e < d))):
+            if vals[e] < vals[d] or (
+                vals[e] == vals[d] and (keys[e] < keys[d] or (keys[e] == keys[d] and e < d))
+            ):
                 rank += 1
         if rank < 3:
             code |= 1 << (18 + d)
