@@ -14,7 +14,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from dicehall.clever import sheet as S
-from dicehall.clever.strategy import shipped
 from dicehall.core.cli_options import STRATEGY_HELP, command_group, console
 from dicehall.core.cli_tables import fit
 from dicehall.i18n import Translator, current
@@ -174,6 +173,8 @@ def register_strategy(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object."),
     ) -> None:
         """Where bot:master's points come from: areas, rounds, die colours, +1 and re-roll, the first round."""
+        from dicehall.clever.strategy import shipped  # its module plays games (compiled): read only here
+
         data = shipped()
         if as_json:
             typer.echo(json.dumps(data, ensure_ascii=False, separators=(",", ":")))

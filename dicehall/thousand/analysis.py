@@ -54,7 +54,7 @@ def make_evaluator(rules: RuleSet, num_players: int) -> WinEvaluator | TurnPoint
         return TurnPointsEvaluator(rules, why)
     from dicehall.thousand.solver.bot import table_for
     from dicehall.thousand.solver.exact import model_for
-    from dicehall.thousand.solver.solve import SolveError
+    from dicehall.thousand.solver.space import SolveError
 
     model = model_for(rules)
     if model is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from dicehall.core.agents import Agent, make_bot
 from dicehall.core.game import CHANCE, TERMINAL
@@ -26,9 +26,11 @@ from dicehall.thousand.lead import BARREL, DUMP_TRUCK, KINDS, LeadEvent
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.exact import ExactModel, model_for
 from dicehall.thousand.solver.size import FullState
-from dicehall.thousand.solver.solve import SolveError, Table
-from dicehall.thousand.solver.space import PlayerState
+from dicehall.thousand.solver.space import PlayerState, SolveError
 from dicehall.thousand.state import ThousandState
+
+if TYPE_CHECKING:  # the compiled solver is read only when a table is: the commands start without it
+    from dicehall.thousand.solver.solve import Table
 
 BOT = "optimal"
 DEFAULT_GAMES = 4000
@@ -83,6 +85,8 @@ class ModelValues:
 
 
 def values_of(table: Table | Values) -> Values:
+    from dicehall.thousand.solver.solve import Table
+
     return ClassicValues(table) if isinstance(table, Table) else table
 
 

@@ -21,7 +21,7 @@ from dicehall.core.analysis import analyze, evaluator_for
 from dicehall.core.record import GameRecord
 from dicehall.i18n import translator
 from dicehall.thousand.rules import ThousandRules
-from dicehall.thousand.solver.solve import SolveError
+from dicehall.thousand.solver.space import SolveError
 from dicehall.thousand.state import ThousandState
 
 T = TypeVar("T")

@@ -15,7 +15,7 @@ from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import exact, variant2_table, yard_table
 from dicehall.thousand.solver.bot import OptimalBot
 from dicehall.thousand.solver.exact import ExactModel, model_for, models
-from dicehall.thousand.solver.solve import SolveError
+from dicehall.thousand.solver.space import SolveError
 
 PRESET_MODEL = {
     "classic": None,

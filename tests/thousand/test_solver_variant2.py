@@ -32,7 +32,7 @@ from dicehall.core.simulate import play_game
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState, Seat, table_size
-from dicehall.thousand.solver.solve import SolveError
+from dicehall.thousand.solver.space import SolveError
 from dicehall.thousand.solver.variant2 import FLOOR, NEG, Ends, Position, Positions, Turn, covers
 from dicehall.thousand.solver.variant2_bot import Variant2TableBot, Variant2Turn
 from dicehall.thousand.solver.variant2_solve import Level, solve

@@ -30,7 +30,7 @@ from dicehall.core.simulate import play_game
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_table
 from dicehall.thousand.solver.size import FullState
-from dicehall.thousand.solver.solve import SolveError
+from dicehall.thousand.solver.space import SolveError
 from dicehall.thousand.solver.variant2 import Position
 from dicehall.thousand.solver.variant2_bot import Variant2TableBot
 from dicehall.thousand.solver.variant2_solve import checkpoint_files, solve

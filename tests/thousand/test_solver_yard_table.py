@@ -30,8 +30,7 @@ from dicehall.core.analysis import evaluator_for, position_hints
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import yard_table
 from dicehall.thousand.solver.size import FullState
-from dicehall.thousand.solver.solve import SolveError
-from dicehall.thousand.solver.space import DEFAULT_FLOOR
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, SolveError
 from dicehall.thousand.solver.yard import Position
 from dicehall.thousand.solver.yard_bot import YardTableBot
 from dicehall.thousand.solver.yard_pi import solve_levels

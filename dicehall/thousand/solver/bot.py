@@ -27,16 +27,19 @@ from dicehall.thousand.solver import playout
 from dicehall.thousand.solver.decide import decisions_of
 from dicehall.thousand.solver.policy import TurnValues, player_index
 from dicehall.thousand.solver.solve import (
-    DEFAULT_MAX_SWEEPS,
-    DEFAULT_TOL,
-    SolveError,
     Table,
     checkpoint_path,
     find_table,
     load_table,
     save_table,
 )
-from dicehall.thousand.solver.space import DEFAULT_FLOOR, build_space
+from dicehall.thousand.solver.space import (
+    DEFAULT_FLOOR,
+    DEFAULT_MAX_SWEEPS,
+    DEFAULT_TOL,
+    SolveError,
+    build_space,
+)
 from dicehall.thousand.state import BANK, ROLL, ThousandState
 
 AUTO_SOLVE_POSITIONS = 400_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,18 +17,18 @@ from dicehall.core.cli_support import load_rules
 from dicehall.core.errors import DicehallError
 from dicehall.i18n import current, localize, tr
 from dicehall.thousand.rules import ThousandRules
-from dicehall.thousand.solver.solve import (
+from dicehall.thousand.solver.space import (
+    DEFAULT_FLOOR,
     DEFAULT_MAX_SWEEPS,
     DEFAULT_TOL,
-    Solution,
-    checkpoint_path,
-    load_table,
-    save_table,
-    shipped_table,
-    solve,
-    table_paths,
+    Space,
+    check_floor,
+    refusal,
+    unsupported,
 )
-from dicehall.thousand.solver.space import DEFAULT_FLOOR, Space, check_floor, refusal, unsupported
+
+if TYPE_CHECKING:
+    from dicehall.thousand.solver.solve import Solution
 
 
 def register_solve(app: typer.Typer) -> None:
@@ -115,6 +115,15 @@ def register_solve(app: typer.Typer) -> None:
         problems = unsupported(rules)
         if problems:  # before any progress bar: the refusal with the size and what a solve would need
             raise fail(refusal(rules, floor, problems))
+        # the compiled solver only when a table is solved or read: every other command starts without it
+        from dicehall.thousand.solver.solve import (
+            checkpoint_path,
+            load_table,
+            save_table,
+            shipped_table,
+            table_paths,
+        )
+
         ckpt = checkpoint_path(rules, floor)
         if fresh:
             ckpt.unlink(missing_ok=True)
@@ -217,6 +226,8 @@ def run_with_progress(
     """Solve with a rich progress bar (sweep or policy step, largest change or residual, gap), checkpointing to
     ``ckpt``. A ``transient`` bar (a table solved on first use, during a game) leaves nothing on the screen or in
     a transcript once done."""
+    from dicehall.thousand.solver.solve import solve
+
     if quiet:
         return solve(
             rules,

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
-from dicehall.thousand.solver.solve import SolveError
-from dicehall.thousand.solver.space import DEFAULT_FLOOR
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, SolveError
 
 if TYPE_CHECKING:
     from dicehall.thousand.analysis import WinEvaluator

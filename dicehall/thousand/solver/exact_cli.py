@@ -18,7 +18,7 @@ from dicehall.i18n import localize, tr
 from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.exact import ExactModel, LevelDone
-from dicehall.thousand.solver.solve import SolveError
+from dicehall.thousand.solver.space import SolveError
 
 
 def solve_exact(

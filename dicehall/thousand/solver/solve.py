@@ -31,7 +31,10 @@ from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import kernel
 from dicehall.thousand.solver.space import (
     DEFAULT_FLOOR,
+    DEFAULT_MAX_SWEEPS,
+    DEFAULT_TOL,
     Level,
+    SolveError,
     Space,
     build_space,
     dice_table,
@@ -41,8 +44,6 @@ from dicehall.thousand.solver.space import (
 )
 
 SOLVER_VERSION = 2
-DEFAULT_TOL = 1e-9
-DEFAULT_MAX_SWEEPS = 500
 PROVE_POSITIONS = 400_000
 """``method = "auto"``: rule sets up to this many positions are solved by value iteration from both ends (bounds
 proved, endless play detected); larger ones (classic) by policy iteration (a fixed point within the tolerance;
@@ -51,10 +52,6 @@ endless play counts as a draw)."""
 Progress = Callable[[int, float, float, float, str], None]
 """Called during each sweep with (sweeps so far, largest change, largest gap of the level or NaN while the sweep
 runs, fraction of the sweep done, the level: "falls 2/2, level 1 of 6")."""
-
-
-class SolveError(DicehallError):
-    """A rule set the solver refuses, or a cached table that does not fit."""
 
 
 def _level_label(falls: tuple[int, int] | list[int], n: int, total: int) -> str:

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from dicehall.core.errors import RuleConfigError
+from dicehall.core.errors import DicehallError, RuleConfigError
 from dicehall.i18n.message import Message
 from dicehall.thousand.dp import STEP, outcomes
 from dicehall.thousand.rules import ThousandRules
@@ -35,6 +35,14 @@ WIN = -1
 """``bank_next`` code: banking this turn total wins the game."""
 
 DEFAULT_FLOOR = -300
+DEFAULT_TOL = 1e-9  # the solve's defaults, here so that the command's options need no compiled code
+DEFAULT_MAX_SWEEPS = 500
+
+
+class SolveError(DicehallError):
+    """A rule set the solver refuses, or a cached table that does not fit."""
+
+
 MAX_POSITIONS = 12_000_000
 """Largest number of between-turn positions solved on this machine (two float64 tables of this size)."""
 

@@ -19,7 +19,6 @@ from dicehall.core.errors import DicehallError
 from dicehall.i18n import Translator, current
 from dicehall.i18n.message import Message
 from dicehall.thousand import house_exact, house_rules, practical
-from dicehall.thousand.solver import strategy as st
 
 CELL = 5
 """Characters a cell takes: a threshold of up to three digits, the ``*`` mark and a space."""
@@ -293,6 +292,8 @@ def register_strategy(app: typer.Typer) -> None:
             else:
                 print_effects(t, data)
             return
+        from dicehall.thousand.solver import strategy as st  # compiled: only for the maps
+
         try:
             if situation not in st.SITUATIONS:
                 raise st.StrategyError(

@@ -37,7 +37,7 @@ from dicehall.i18n.message import Message
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver import variant2_kernel
 from dicehall.thousand.solver.size import FullState
-from dicehall.thousand.solver.solve import SolveError
+from dicehall.thousand.solver.space import SolveError
 from dicehall.thousand.solver.variant2_space import (
     Variant2Space,
     barrel_schedule,

@@ -23,7 +23,8 @@ from dicehall.i18n.message import Message
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.exact import ExactModel, Loaded, Report, cost_words, missing_table
-from dicehall.thousand.solver.solve import SolveError, cache_dir, rules_key
+from dicehall.thousand.solver.solve import cache_dir, rules_key
+from dicehall.thousand.solver.space import SolveError
 from dicehall.thousand.solver.variant2 import FLOOR, covers
 from dicehall.thousand.solver.variant2_solve import Variant2Table, checkpoint_files
 from dicehall.thousand.solver.variant2_space import Variant2Space, build_variant2_space, levels

@@ -21,8 +21,8 @@ from dicehall.i18n.message import Message
 from dicehall.thousand.dp import STEP
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.solver.exact import ExactModel, Loaded, Report, cost_words, missing_table
-from dicehall.thousand.solver.solve import SolveError, cache_dir, rules_key
-from dicehall.thousand.solver.space import DEFAULT_FLOOR
+from dicehall.thousand.solver.solve import cache_dir, rules_key
+from dicehall.thousand.solver.space import DEFAULT_FLOOR, SolveError
 from dicehall.thousand.solver.yard import covers
 from dicehall.thousand.solver.yard_pi import YardTable
 from dicehall.thousand.solver.yard_space import YardSpace, build_yard_space

@@ -1,0 +1,31 @@
+"""Every command starts without the compiled kernels: Numba (≈ 0.3 s and SciPy with it) loads only when a command
+plays, solves or reads a compiled table, never for the help or the registration of the games' commands."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PROBE = """
+import sys
+import dicehall.cli as cli
+sys.argv = ["dicehall", "--help"]
+try:
+    cli.main()
+except SystemExit:
+    pass
+print("numba" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_help_and_every_command_start_without_numba() -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
+    assert "solve" in done.stdout and "strategy" in done.stdout  # every game's commands registered
+    assert done.stderr.strip().splitlines()[-1] == "False"
+
+
+def test_a_command_that_plays_still_loads_the_kernels() -> None:
+    """The probe can fail: the commands that need the compiled code load it."""
+    probe = PROBE.replace('["dicehall", "--help"]', '["dicehall", "strategy", "thousand", "--dice", "5"]')
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stderr.strip().splitlines()[-1] == "True"
