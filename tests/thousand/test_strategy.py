@@ -303,8 +303,10 @@ def test_the_shipped_house_rules_table_and_its_terminal_print() -> None:
     assert list(exact) == [
         "classic",
         "classic-nobarrel",
+        "variant2",
         "yard",
-    ]  # the tables stored where it was made: classic's shipped, classic-nobarrel's and yard's
+    ]  # the tables stored where it was made: classic's shipped, classic-nobarrel's, variant 2's and yard's
+    assert data["unsolved"] == []
     assert data["too_large"] == ["classic-open"]
     assert sorted(data["unsolved"]) == sorted(set(house_rules.PRESETS) - set(exact) - {"classic-open"})
     games = {row["games"] for row in data["exact"]}
@@ -319,9 +321,10 @@ def test_the_shipped_house_rules_table_and_its_terminal_print() -> None:
     for row in exact.values():
         check_exact(row)
         assert row["games"] >= 10000
-    # the solver's own first-player chance: classic's shipped table at the start, yard's as its run stored it
+    # the solver's own first-player chance: classic's shipped table at the start, the others' as their runs stored it
     assert exact["classic"]["solver_first_player_wins"] == start_value(shipped())
     assert exact["yard"]["solver_first_player_wins"] == pytest.approx(0.5023440903, abs=1e-7)  # float32
+    assert exact["variant2"]["solver_first_player_wins"] == pytest.approx(0.5053249083, abs=1e-7)
     for lang, title in (("en", "House rules' effects"), ("ru", "Как влияют домашние правила")):
         lines = cli("--presets", lang=lang)
         assert max(len(line) for line in lines) <= 80 and lines[0].startswith(title)
@@ -394,5 +397,5 @@ def test_the_terminal_decided_table_shows_the_shipped_figures() -> None:
         assert (f"barrel fall {100 * fall['value']:.2f}" if fall else "barrel fall —") in text
         assert f"first player {100 * exact['solver_first_player_wins']:.2f} %" in text
     names = "; ".join(cli_name(p) for p in house_rules.PRESETS if p in data["unsolved"])
-    assert f"No exact row, not solved yet: {names}." in text
+    assert (f"No exact row, not solved yet: {names}." in text) == bool(names)  # every preset solvable is solved
     assert f"No exact row, too large to solve on this computer: {cli_name('classic-open')}." in text
