@@ -397,5 +397,7 @@ def test_the_terminal_decided_table_shows_the_shipped_figures() -> None:
         assert (f"barrel fall {100 * fall['value']:.2f}" if fall else "barrel fall —") in text
         assert f"first player {100 * exact['solver_first_player_wins']:.2f} %" in text
     names = "; ".join(cli_name(p) for p in house_rules.PRESETS if p in data["unsolved"])
-    assert (f"No exact row, not solved yet: {names}." in text) == bool(names)  # every preset solvable is solved
+    assert (f"No exact row, not solved yet: {names}." in text) == bool(
+        names
+    )  # every preset solvable is solved
     assert f"No exact row, too large to solve on this computer: {cli_name('classic-open')}." in text
