@@ -24,7 +24,7 @@ from dicehall.core.rng import agent_rng, game_seed, seeded_rng
 from dicehall.core.simulate import play_game
 from dicehall.core.stats import Z95, wilson_interval
 from dicehall.thousand import house_exact
-from dicehall.thousand.lead import KINDS
+from dicehall.thousand.lead import BARREL, KINDS
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import ThousandState
 
@@ -64,12 +64,13 @@ def game_facts(state: ThousandState) -> dict[str, float]:
     assert watch is not None
     stats = state.stats()
     decided = watch.decided(state.winner)
+    barrel = sum(e.kind == BARREL for e in watch.events)  # each fall, and (variant 2) each knock-back
     return {
         "first_won": float(state.winner == 0),
         "turns": stats["turns"],
         "dumped": float(stats["dump_trucks"] > 0),
-        "fell": float(stats["barrel_falls"] > 0),
-        "falls": stats["barrel_falls"],
+        "fell": float(barrel > 0),
+        "falls": float(barrel),
         "bolts": stats["bolt_penalties"],
         "pit_refused": float(watch.pit_refusals > 0),
         **{f"decided_{kind}": float(bool(decided & bit)) for kind, bit in KINDS.items()},

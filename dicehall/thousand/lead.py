@@ -2,7 +2,8 @@
 "When a house rule decided a game").
 
 A :class:`LeadWatch` rides along a game when asked (:meth:`ThousandState.follow_lead`); the state tells it of
-every dump truck, barrel fall (own attempts, knocked off, the open barrel's points) and every bank a pit refused
+every dump truck, barrel fall (own attempts, knocked off, the open barrel's points; under variant 2, which has no
+falls, knocked back to the opening score) and every bank a pit refused
 (a turn total the player could have banked but for the pit, after which the turn burned). An event *took the lead*
 from the player it hit when, with its effect undone, that player was ahead of or level with every other and,
 after it, behind one. It *decided the game* when that player then trailed at the end of every turn to the end

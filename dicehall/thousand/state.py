@@ -965,12 +965,15 @@ class ThousandState(State[Action]):
         if r.barrel_knock == "fall":
             self._fall(q, M("thousand.why.knocked_off", name=by))
         elif r.barrel_knock == "opening":
+            before, attempts = self.score[q], self.attempts[q]
             self.on_barrel[q] = False
             self.attempts[q] = 0
             back = self.opening_score[q]
             if back >= r.barrel_score:  # opened straight onto the barrel: the nominal minimum
                 back = r.open_min
             self._set_score(q, back, M("thousand.why.knocked_back", name=by))
+            if self._lead is not None:  # knocked back: the barrel's event where it has no falls (variant 2)
+                self._lead.hit(BARREL, q, before, self.score, self.out, self.turns, attempts, self.falls[q])
 
     def _wins(self, score: int, was_on_barrel: bool) -> bool:
         r = self.rules

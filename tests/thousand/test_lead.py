@@ -89,6 +89,20 @@ def test_knocked_off_the_barrel_from_level_decided_the_game() -> None:
     assert state.stats()["barrel_falls"] == 1
 
 
+def test_variant_2s_knock_back_to_the_opening_score_is_the_barrels_event() -> None:
+    # variant 2 has no falls: the other climbs onto the barrel and sends the player on it (850, opened at 500)
+    # back to 500; the climber then wins from the barrel
+    variant2 = ThousandRules.from_preset("variant2")
+    moves = ["1,1,1,2,3", "bank", *BURN, "6,6,6,6,6", "roll", "1,1,1,2,3"]
+    state = play(variant2, [850, 800], moves, to_move=1, on_barrel=[True, False], opening_scores=[500, 75])
+    assert state.winner == 1 and decided(state) == BARREL
+    (event,) = state.lead_watch.events if state.lead_watch else ()
+    assert (event.kind, event.seat, event.undone, event.took) == (BARREL, 0, 850, True)
+    assert (
+        state.stats()["barrel_falls"] == 0
+    )  # not a fall: the house-rule table counts it as the barrel's event
+
+
 def test_a_fall_from_the_players_own_attempts_decided_the_game() -> None:
     # the third failed attempt: 880 → 780 behind 800; the other climbs and wins
     moves = [*BURN, "1,1,1,2,3", "bank", *BURN, "1,1,1,1,2", "bank"]
