@@ -618,11 +618,11 @@ def chance_code(g: np.ndarray, vals: np.ndarray, keys: np.ndarray) -> int:
             if (m >> d) & 1:
                 code |= vals[d] << (3 * d)
         return code
+    # the three lowest go to the platter: each die's rank in the engine's stable sort by (value, key), counted in
+    # place (no arrays in the dice's hot path)
     for d in range(6):
         code |= vals[d] << (3 * d)
-        rank = (
-            0  # the engine's stable sort by (value, key), counted in place: no arrays in the dice's hot path
-        )
+        rank = 0
         for e in range(6):
             if vals[e] < vals[d] or (
                 vals[e] == vals[d] and (keys[e] < keys[d] or (keys[e] == keys[d] and e < d))
