@@ -273,9 +273,8 @@ def test_the_house_rules_rows_recount_the_games_one_by_one() -> None:
             play_game(state, agents, seeded_rng(seed), agent_rng(seed), fast=False)
             assert state.scores() == games[i].scores
             refused += watch.pit_refusals > 0
-            barrel_event = any(
-                e.kind == KINDS["barrel"] for e in watch.events
-            )  # a fall, or (variant 2) a knock-back
+            # any barrel event: a fall, or (variant 2) a knock-back
+            barrel_event = any(e.kind == KINDS["barrel"] for e in watch.events)
             fell += games[i].stats["barrel_falls"] > 0 or barrel_event
             for kind, bit in KINDS.items():
                 decided[kind] += bool(watch.decided(state.winner) & bit)
