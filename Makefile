@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 WEB_STAMP := dicehall/web/static/.built
 
-.PHONY: run test lint typecheck pytest bench slow chaos system-deps web kernels clean lock flaky
+.PHONY: run test lint typecheck pytest bench slow chaos system-deps web kernels bytecode clean lock flaky
 
 # Python packages come from uv.lock only (exact versions and hashes, every platform): `uv sync --locked` refuses a
 # pyproject.toml that no longer matches the lock. uv itself is pinned with its hashes in deps/uv.txt.
@@ -16,9 +16,18 @@ $(UV): deps/uv.txt
 	.uv/bin/python -m pip install -q --require-hashes -r deps/uv.txt
 	touch $(UV)
 
+# Installed with their bytecode (as pip does), and the project's own modules compiled below: a machine that sets
+# PYTHONDONTWRITEBYTECODE (as this project's build machines do) otherwise compiles every module from source in
+# every process, seconds for each command, test worker and server.
 $(STAMP): pyproject.toml uv.lock $(UV)
-	$(UV) sync --locked --extra dev --python $(PY)
+	$(UV) sync --locked --extra dev --python $(PY) --compile-bytecode
 	touch $(STAMP)
+
+BYTECODE_STAMP := $(VENV)/.bytecode
+bytecode: $(BYTECODE_STAMP)
+$(BYTECODE_STAMP): $(STAMP) $(shell find dicehall tests tools bench -name '*.py' 2>/dev/null)
+	$(BIN)/python -m compileall -q -j 0 dicehall tests tools bench
+	touch $@
 
 # The web front end is built by Vite into the package's static files (skipped while web/ does not exist).
 web: $(WEB_STAMP)
@@ -33,7 +42,7 @@ kernels: $(KERNEL_STAMP)
 # Numba keys a cached kernel on its own file only, not on the modules it calls (their constants are compiled in):
 # any change to a file that uses Numba drops every cached kernel before they are compiled again.
 KERNEL_SRC := $(shell grep -rlE --include='*.py' 'numba|njit' dicehall 2>/dev/null)
-$(KERNEL_STAMP): $(STAMP) $(KERNEL_SRC) dicehall/web/botwarm.py
+$(KERNEL_STAMP): $(BYTECODE_STAMP) $(KERNEL_SRC) dicehall/web/botwarm.py
 	find dicehall -name '*.nbi' -delete -o -name '*.nbc' -delete
 	$(BIN)/python -c "import dicehall.web.botwarm"
 	$(BIN)/python -c "import dicehall.clever.blocks as b; b.warm()"

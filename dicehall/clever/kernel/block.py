@@ -13,7 +13,7 @@ import numpy as np
 
 from dicehall.clever.kernel import pcg
 from dicehall.clever.kernel import rules as K
-from dicehall.clever.kernel.layout import FOX, P1G, P1U, RRG, RRU, SHEETS, SIZE, STRIDE, njit
+from dicehall.clever.kernel.layout import FOX, P1G, P1U, RRG, RRU, SHEETS, SIZE, STRIDE, flat, njit
 from dicehall.clever.kernel.net import decision_scratch
 from dicehall.clever.kernel.search import choose_search
 from dicehall.core.game import CHANCE, TERMINAL
@@ -25,7 +25,7 @@ RANDOM, MASTER = 0, 1
 TRACE_PER_GAME = 1500  # steps of one game: a 4-player game takes about 450 at most
 
 
-@njit
+@flat
 def sample_chance(g: np.ndarray, st: np.ndarray, vals: np.ndarray, keys: np.ndarray) -> int:
     """:func:`rules.sample_chance` drawing from the compiled generator ``st`` (``vals``, ``keys``: six-slot
     scratch)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicehall.clever.kernel.layout import njit
+from dicehall.clever.kernel.layout import flat, njit
 
 U = np.uint64
 M32 = U(0xFFFFFFFF)
@@ -116,7 +116,7 @@ def words128(hi: np.uint64, lo: np.uint64) -> np.ndarray:
     return w[:n].copy()
 
 
-@njit
+@flat
 def _mulhi(a: np.uint64, b: np.uint64) -> np.uint64:
     a0 = a & M32
     a1 = a >> S32
@@ -129,7 +129,7 @@ def _mulhi(a: np.uint64, b: np.uint64) -> np.uint64:
     return a1 * b1 + (p1 >> S32) + (p2 >> S32) + (mid >> S32)
 
 
-@njit
+@flat
 def _step(st: np.ndarray) -> None:
     hi, lo = st[0], st[1]
     nlo = lo * PCG_LO
@@ -159,7 +159,7 @@ def pcg_seed(st: np.ndarray, entropy: np.ndarray) -> None:
     st[5] = U(0)
 
 
-@njit
+@flat
 def next64(st: np.ndarray) -> np.uint64:
     _step(st)
     hi, lo = st[0], st[1]
@@ -169,7 +169,7 @@ def next64(st: np.ndarray) -> np.uint64:
     return out
 
 
-@njit
+@flat
 def next32(st: np.ndarray) -> np.uint64:
     if st[4]:
         st[4] = U(0)
@@ -181,13 +181,13 @@ def next32(st: np.ndarray) -> np.uint64:
     return v & M32
 
 
-@njit
+@flat
 def random(st: np.ndarray) -> float:
     """``Generator.random()``."""
     return float(next64(st) >> U(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit
+@flat
 def integers(st: np.ndarray, low: int, high: int) -> int:
     """``Generator.integers(low, high)`` for ``high - low`` below 2**32 (Lemire's method, as NumPy draws it)."""
     rng = U(high - low - 1)

@@ -80,6 +80,7 @@ from dicehall.clever.kernel.layout import (
     Y_PRINTED,
     YM,
     N,
+    flat,
     njit,
 )
 from dicehall.core.game import CHANCE, TERMINAL
@@ -100,7 +101,7 @@ ST_CONTINUE, ST_AFTER_PICK, ST_OPEN_PLUS, ST_END_PLUS, ST_NEXT_PASSIVE = 0, 1, 2
 ST_SETTLE, ST_END_TURN, ST_NEXT_END_PLUS, ST_START_ROUND = 5, 6, 7, 8
 
 
-@njit
+@flat
 def popcount(x: int) -> int:
     n = 0
     while x:
@@ -109,7 +110,7 @@ def popcount(x: int) -> int:
     return n
 
 
-@njit
+@flat
 def entries(g: np.ndarray, p: int, dmask: int, kind: int, out: np.ndarray, k: int) -> int:
     """Append every way to enter a die of ``dmask`` on ``p``'s sheet (actions of ``kind``); the new count."""
     s = SHEETS + p * STRIDE
@@ -147,7 +148,7 @@ def entries(g: np.ndarray, p: int, dmask: int, kind: int, out: np.ndarray, k: in
     return k
 
 
-@njit
+@flat
 def has_entry(g: np.ndarray, p: int, dmask: int) -> bool:
     """Whether :func:`entries` would find a way to enter a die of ``dmask`` (the same tests, no list: the turn
     machine only asks whether a step opens, and allocating a list there cost a third of a random game)."""
@@ -177,7 +178,7 @@ def has_entry(g: np.ndarray, p: int, dmask: int) -> bool:
     return False
 
 
-@njit
+@flat
 def has_passive_entry(g: np.ndarray, p: int) -> bool:
     """Whether :func:`passive_entries` would find any."""
     if has_entry(g, p, g[PLATTER]):
@@ -185,7 +186,7 @@ def has_passive_entry(g: np.ndarray, p: int) -> bool:
     return g[N] > 1 and g[FALLBACK] != 0 and has_entry(g, p, g[FIELD])
 
 
-@njit
+@flat
 def passive_entries(g: np.ndarray, p: int, out: np.ndarray, k: int) -> int:
     n = entries(g, p, g[PLATTER], K_ENTRY, out, k)
     if n == k and g[N] > 1 and g[FALLBACK]:
@@ -193,36 +194,42 @@ def passive_entries(g: np.ndarray, p: int, out: np.ndarray, k: int) -> int:
     return n
 
 
-@njit
-def bonus_options(g: np.ndarray, p: int, kind: int, out: np.ndarray, k: int) -> int:
+@flat
+def _option(out: np.ndarray, k: int, code: int, write: bool) -> int:
+    if write:
+        out[k] = code
+    return k + 1
+
+
+@flat
+def bonus_scan(g: np.ndarray, p: int, kind: int, out: np.ndarray, k: int, write: bool) -> tuple[int, int]:
+    """Every place ``p`` may put the bonus ``kind``: appended to ``out`` from ``k`` when ``write``, else ``out`` is
+    untouched; the new count and the first option (-1: none)."""
     s = SHEETS + p * STRIDE
     ym = g[s + YM]
     bm = g[s + BM]
     base = (K_BLACK if kind == BLACK else K_CHOOSE) << 12
+    start = k
+    first = -1
     if kind != BLUE_X:
         for c in range(Y_CELLS):
             if not (ym >> c) & 1:
-                out[k] = base | c
-                k += 1
+                first = base | c if k == start else first
+                k = _option(out, k, base | c, write)
     if kind != YELLOW_X:
         for c in range(B_FIRST, B_SLOTS):
             if not (bm >> c) & 1:
-                out[k] = base | (1 << 5) | c
-                k += 1
+                first = base | (1 << 5) | c if k == start else first
+                k = _option(out, k, base | (1 << 5) | c, write)
     if kind == BLACK:
-        if g[s + GC] < TRACK:
-            out[k] = base | (2 << 5)
-            k += 1
-        if g[s + OC] < TRACK:
-            out[k] = base | (3 << 5)
-            k += 1
-        if g[s + PC] < TRACK:
-            out[k] = base | (4 << 5)
-            k += 1
-    return k
+        for area, count in ((2, GC), (3, OC), (4, PC)):
+            if g[s + count] < TRACK:
+                first = base | (area << 5) if k == start else first
+                k = _option(out, k, base | (area << 5), write)
+    return k, first
 
 
-@njit
+@flat
 def current_player(g: np.ndarray) -> int:
     if g[CHOICE]:
         return int(g[QUEUE + g[Q_HEAD]] >> 4)
@@ -236,12 +243,12 @@ def current_player(g: np.ndarray) -> int:
     return int(g[ACTOR])
 
 
-@njit
+@flat
 def legal(g: np.ndarray, out: np.ndarray) -> int:
     """Write the decisions of the player to move into ``out`` (the engine's order); their number (0 at chance)."""
     if g[CHOICE]:
         head = g[QUEUE + g[Q_HEAD]]
-        return bonus_options(g, head >> 4, head & 15, out, 0)
+        return bonus_scan(g, head >> 4, head & 15, out, 0, True)[0]
     ph = g[PHASE]
     if ph == PH_PICK:
         p = g[ACTIVE]
@@ -266,13 +273,13 @@ def legal(g: np.ndarray, out: np.ndarray) -> int:
     return 0
 
 
-@njit
+@flat
 def push(g: np.ndarray, p: int, bonus: int) -> None:
     g[QUEUE + (g[Q_HEAD] + g[Q_LEN]) % Q_CAP] = (p << 4) | bonus
     g[Q_LEN] += 1
 
 
-@njit
+@flat
 def mark(g: np.ndarray, p: int, area: int, cell: int, val: int) -> None:
     """Cross or write on ``p``'s sheet and queue the bonuses this fires (the engine's order)."""
     s = SHEETS + p * STRIDE
@@ -312,7 +319,7 @@ def mark(g: np.ndarray, p: int, area: int, cell: int, val: int) -> None:
             push(g, p, P_BONUS[i])
 
 
-@njit
+@flat
 def apply_bonus(g: np.ndarray, p: int, bonus: int) -> None:
     """A bonus that needs no choice; one that cannot be applied is lost."""
     s = SHEETS + p * STRIDE
@@ -334,12 +341,12 @@ def apply_bonus(g: np.ndarray, p: int, bonus: int) -> None:
         mark(g, p, 3, 0, ORANGE_NUMBER[bonus])
 
 
-@njit
+@flat
 def place_choice(g: np.ndarray, p: int, action: int) -> None:
     mark(g, p, (action >> 5) & 7, action & 31, BLACK_SIX)
 
 
-@njit
+@flat
 def resolve(g: np.ndarray) -> bool:
     """Apply queued bonuses in order; False when the head one waits for its player's choice."""
     while g[Q_LEN] > 0:
@@ -347,15 +354,14 @@ def resolve(g: np.ndarray) -> bool:
         p = head >> 4
         bonus = head & 15
         if bonus in (YELLOW_X, BLUE_X, BLACK):
-            scratch = np.empty(MAX_LEGAL, np.int64)  # only here: most bonuses need no list
-            k = bonus_options(g, p, bonus, scratch, 0)
+            k, first = bonus_scan(g, p, bonus, g, 0, False)  # no list: the rules allocate nothing
             if k > 1 or (k == 1 and not g[AUTO_SINGLE]):
                 g[CHOICE] = 1
                 return False
             g[Q_HEAD] = (g[Q_HEAD] + 1) % Q_CAP
             g[Q_LEN] -= 1
             if k == 1:
-                place_choice(g, p, scratch[0])
+                place_choice(g, p, first)
             continue
         g[Q_HEAD] = (g[Q_HEAD] + 1) % Q_CAP
         g[Q_LEN] -= 1
@@ -363,7 +369,7 @@ def resolve(g: np.ndarray) -> bool:
     return True
 
 
-@njit
+@flat
 def start_turn(g: np.ndarray) -> None:
     g[ROLL_MASK] = 63
     g[FIELD] = 0
@@ -377,7 +383,7 @@ def start_turn(g: np.ndarray) -> None:
     g[PHASE] = PH_ROLL
 
 
-@njit
+@flat
 def _order(g: np.ndarray, first: int, count: int) -> None:
     n = g[N]
     for k in range(count):
@@ -386,7 +392,7 @@ def _order(g: np.ndarray, first: int, count: int) -> None:
     g[ORDER_LEN] = count
 
 
-@njit
+@flat
 def _pop_order(g: np.ndarray) -> int:
     p = g[ORDER + g[ORDER_HEAD]]
     g[ORDER_HEAD] += 1
@@ -394,7 +400,7 @@ def _pop_order(g: np.ndarray) -> int:
     return int(p)
 
 
-@njit
+@flat
 def advance(g: np.ndarray, step: int) -> None:
     """Run the turn machine from ``step`` until a decision or a roll is needed."""
     n = g[N]
@@ -484,7 +490,7 @@ def advance(g: np.ndarray, step: int) -> None:
             step = ST_CONTINUE
 
 
-@njit
+@flat
 def apply(g: np.ndarray, action: int) -> None:
     """Apply a decision or a chance outcome (trusted to be legal)."""
     if action & CHANCE_FLAG:
@@ -570,7 +576,7 @@ def new_game(n: int, rounds: int, fallback: bool, auto_single: bool) -> np.ndarr
     return g
 
 
-@njit
+@flat
 def area_score(g: np.ndarray, p: int, area: int) -> int:
     s = SHEETS + p * STRIDE
     if area == 0:
@@ -589,7 +595,7 @@ def area_score(g: np.ndarray, p: int, area: int) -> int:
     return int(g[s + PS])
 
 
-@njit
+@flat
 def total(g: np.ndarray, p: int) -> int:
     low = 1 << 30
     pts = 0
@@ -608,7 +614,7 @@ def totals(g: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit
+@flat
 def chance_code(g: np.ndarray, vals: np.ndarray, keys: np.ndarray) -> int:
     """The outcome the engine's ``sample_chance`` makes of six drawn values (and, solo passive, six tie keys)."""
     code = CHANCE_FLAG
