@@ -40,12 +40,16 @@ $(WEB_STAMP): $(shell find web -type f -not -path 'web/node_modules/*' 2>/dev/nu
 KERNEL_STAMP := $(VENV)/.kernels
 kernels: $(KERNEL_STAMP)
 # Numba keys a cached kernel on its own file only, not on the modules it calls (their constants are compiled in):
-# any change to a file that uses Numba drops every cached kernel before they are compiled again.
-KERNEL_SRC := $(shell grep -rlE --include='*.py' 'numba|njit' dicehall 2>/dev/null)
+# any change to a file that uses Numba, or that the Clever kernel reads, drops every cached kernel before they are
+# compiled again. The simulation's Clever block kernel is also compiled ahead of time into an extension module,
+# so that a random simulation loads no Numba (dicehall/clever/kernel/compiled.py; used only while its sources match).
+KERNEL_SRC := $(shell grep -rlE --include='*.py' 'numba|njit' dicehall 2>/dev/null) \
+	$(shell $(BIN)/python -m dicehall.clever.kernel.compiled --sources 2>/dev/null)
 $(KERNEL_STAMP): $(BYTECODE_STAMP) $(KERNEL_SRC) dicehall/web/botwarm.py
 	find dicehall -name '*.nbi' -delete -o -name '*.nbc' -delete
 	$(BIN)/python -c "import dicehall.web.botwarm"
 	$(BIN)/python -c "import dicehall.clever.blocks as b; b.warm()"
+	$(BIN)/python -m dicehall.clever.kernel.compiled
 	touch $@
 
 # The main job: the web lobby on http://127.0.0.1:8000 (ARGS="play thousand" runs another command instead).

@@ -7,24 +7,39 @@ written here replays in the engine to the same result.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from dicehall.clever import actions as A
-from dicehall.clever.kernel import block as KB
-from dicehall.clever.kernel import bridge as B
-from dicehall.clever.kernel import pcg
-from dicehall.clever.kernel import search as SR
+from dicehall.clever.kernel import compiled
+from dicehall.clever.kernel import layout as L
 from dicehall.clever.rules import CleverRules
+from dicehall.clever.state import CleverState
 from dicehall.core.agents import seat_names
 from dicehall.core.game import CHANCE
 from dicehall.core.record import Event, GameRecord
-from dicehall.core.rng import game_seed
+from dicehall.core.rng import game_seed, int_words
 from dicehall.core.simulate import OutcomeBlock, SimulationJob
 
 _NO_NET = (np.zeros((1, 1)), np.zeros(1), np.zeros((1, 1)), np.zeros(1), np.zeros(1), np.zeros(1))  # unused
 _NO_ROLLS = np.zeros((6, 6), np.int64)
+_NO_TAIL = np.zeros(1)  # random games read no look-ahead
+
+
+def kernel(random: bool) -> tuple[Callable[..., None], Callable[..., np.ndarray]]:
+    """``play_block`` and ``new_game``: for random games the ahead-of-time module where it is built from the
+    current sources (no Numba to load), else Numba's (bot:master's always: its network's arithmetic stays with
+    the just-in-time compiler it was measured with)."""
+    module: Any = compiled.load() if random else None
+    if module is None:
+        from dicehall.clever.kernel import block as KB
+        from dicehall.clever.kernel import rules as K
+
+        return KB.play_block, K.new_game
+    return module.play_block, module.new_game
 
 
 def play(
@@ -40,22 +55,25 @@ def play(
     count = len(indices)
     scores = np.zeros((count, n), np.int64)
     shares = np.zeros((count, n))
-    stats = np.zeros((count, len(KB.STATS)))
+    stats = np.zeros((count, len(L.STATS)))
     recording = job.save_dir is not None
-    rows, width = (count, KB.TRACE_PER_GAME) if recording else (0, 0)
+    rows, width = (count, L.TRACE_PER_GAME) if recording else (0, 0)
     actors = np.zeros((rows, width), np.int64)
     codes = np.zeros((rows, width), np.int64)
     steps = np.zeros(rows, np.int64)
     if master is None:
-        kind, net, look = KB.RANDOM, list(_NO_NET), (_NO_ROLLS, 0.0, 0, False, SR.TAIL_OFF)
+        kind, net, look = L.RANDOM, list(_NO_NET), (_NO_ROLLS, 0.0, 0, False, _NO_TAIL)
     else:
-        kind, net, look = KB.MASTER, master[0], master[1] or (_NO_ROLLS, 0.0, 0, False, SR.TAIL_OFF)
+        from dicehall.clever.kernel.search import TAIL_OFF
+
+        kind, net, look = L.MASTER, master[0], master[1] or (_NO_ROLLS, 0.0, 0, False, TAIL_OFF)
     w1, b1, w2, b2, w3, b3 = net
-    KB.play_block(
+    play_block, new_game = kernel(master is None)
+    play_block(
         kind,
-        pcg.int_words(job.seed),
+        int_words(job.seed),
         indices.start,
-        B.new_array(rules, n),
+        new_game(n, CleverState(rules, n).rounds, rules.passive_fallback, rules.auto_single_choice),
         (w1, b1, w2, b2, w3, b3),
         *look,
         scores,
@@ -71,7 +89,7 @@ def play(
         indices.start,
         shares,
         scores.astype(float),
-        {key: stats[:, i] for i, key in enumerate(KB.STATS)},
+        {key: stats[:, i] for i, key in enumerate(L.STATS)},
     )
 
 

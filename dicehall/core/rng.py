@@ -16,6 +16,17 @@ import secrets
 import numpy as np
 
 
+def int_words(value: int) -> np.ndarray:
+    """A non-negative int as NumPy's SeedSequence takes it: 32-bit words, least significant first, no high zeros."""
+    if value < 0:
+        raise ValueError("seeds are non-negative")
+    words = [0] if value == 0 else []
+    while value:
+        words.append(value & 0xFFFFFFFF)
+        value >>= 32
+    return np.array(words, np.uint64)
+
+
 def seeded_rng(seed: int) -> np.random.Generator:
     """A reproducible generator for ``seed``."""
     return np.random.default_rng(np.random.SeedSequence(seed))

@@ -5,6 +5,9 @@ the same, and the records it writes replay in the engine to the stored result.""
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +16,7 @@ import pytest
 from dicehall.clever import blocks
 from dicehall.clever import master as M
 from dicehall.clever.game import CleverGame
-from dicehall.clever.kernel import pcg
+from dicehall.clever.kernel import compiled, pcg
 from dicehall.clever.kernel.block import STATS
 from dicehall.clever.master import MasterAgent, load_weights
 from dicehall.clever.rules import CleverRules
@@ -129,3 +132,53 @@ def test_records_from_the_trace_replay_in_the_engine(tmp_path: Path, players: st
 def test_ten_thousand_recorded_games_replay_in_the_engine(tmp_path: Path) -> None:
     for n, games in ((1, 4000), (2, 2000), (3, 2000), (4, 2000)):
         _records_replay(tmp_path / str(n), ",".join(["bot:random"] * n), games)
+
+
+# -- the ahead-of-time module (dicehall/clever/kernel/compiled.py) ------------------------------------------------
+
+
+def test_random_blocks_run_in_the_ahead_of_time_module_built_by_make_kernels() -> None:
+    module = compiled.load()
+    assert module is not None, "the compiled kernel is missing or stale: run `make kernels`"
+    assert blocks.kernel(True)[0] is module.play_block
+    assert blocks.kernel(False)[0] is not module.play_block  # bot:master stays with Numba's kernel
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_the_ahead_of_time_module_plays_the_just_in_time_kernels_games(
+    seats: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Both compile the same functions; the same block, trace included, from each."""
+    job = _job(",".join(["bot:random"] * seats), seed=5, save=tmp_path)
+    games = range(100, 100 + 500 // seats)
+    ahead = blocks.play(job, games)
+    monkeypatch.setattr(compiled, "load", lambda: None)
+    (tmp_path / "jit").mkdir()
+    jit = blocks.play(dataclasses.replace(job, save_dir=str(tmp_path / "jit")), games)
+    assert ahead.scores.tolist() == jit.scores.tolist() and ahead.returns.tolist() == jit.returns.tolist()
+    for key in STATS:
+        assert ahead.stats[key].tolist() == jit.stats[key].tolist()
+    paths = sorted(tmp_path.glob("clever-5-*.json"))
+    assert len(paths) == len(games)
+    for path in paths:
+        mine, theirs = GameRecord.load(path), GameRecord.load(tmp_path / "jit" / path.name)
+        assert (mine.events, mine.result) == (theirs.events, theirs.result)
+
+
+def test_a_module_built_from_other_sources_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled, "fingerprint", lambda: -1)
+    assert compiled.load() is None
+    play_block, _ = blocks.kernel(True)
+    assert "CPUDispatcher" in type(play_block).__name__  # Numba's just-in-time kernel plays instead
+
+
+def test_the_fingerprint_covers_every_module_the_kernel_loads() -> None:
+    probe = (
+        "import sys, dicehall.clever.kernel.block, dicehall.clever.kernel.rules; print(*sorted(sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    files = {str(path) for path in compiled.source_files()}
+    for name in loaded.split():
+        if name == "dicehall" or name.startswith("dicehall."):
+            module = importlib.import_module(name)
+            assert str(Path(module.__file__ or "").resolve()) in files, name

@@ -29,3 +29,12 @@ def test_a_command_that_plays_still_loads_the_kernels() -> None:
     probe = PROBE.replace('["dicehall", "--help"]', '["dicehall", "strategy", "thousand", "--dice", "5"]')
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stderr.strip().splitlines()[-1] == "True"
+
+
+def test_a_random_clever_simulation_plays_without_numba() -> None:
+    """Its block kernel is compiled ahead of time (make kernels), so the whole run loads no Numba."""
+    argv = '["dicehall", "simulate", "clever", "--players", "bot:random,bot:random", "--games", "30"]'
+    probe = PROBE.replace('["dicehall", "--help"]', argv)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "30 games" in done.stdout.replace(",", "")
+    assert done.stderr.strip().splitlines()[-1] == "False"

@@ -13,16 +13,27 @@ import numpy as np
 
 from dicehall.clever.kernel import pcg
 from dicehall.clever.kernel import rules as K
-from dicehall.clever.kernel.layout import FOX, P1G, P1U, RRG, RRU, SHEETS, SIZE, STRIDE, flat, njit
+from dicehall.clever.kernel.layout import (
+    FOX,
+    MASTER,
+    P1G,
+    P1U,
+    RANDOM,
+    RRG,
+    RRU,
+    SHEETS,
+    SIZE,
+    STATS,
+    STRIDE,
+    TRACE_PER_GAME,
+    flat,
+    njit,
+)
 from dicehall.clever.kernel.net import decision_scratch
 from dicehall.clever.kernel.search import choose_search
 from dicehall.core.game import CHANCE, TERMINAL
 
-STATS: tuple[str, ...] = ("yellow", "blue", "green", "orange", "purple", "foxes", "fox_points", "total")
-STATS += ("rerolls_left", "plus_ones_left")
-"""The columns of a block's statistics: the keys of ``CleverState.stats`` (each the mean over the seats)."""
-RANDOM, MASTER = 0, 1
-TRACE_PER_GAME = 1500  # steps of one game: a 4-player game takes about 450 at most
+__all__ = ["MASTER", "RANDOM", "STATS", "TRACE_PER_GAME", "play_block", "sample_chance"]
 
 
 @flat

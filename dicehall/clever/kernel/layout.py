@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import numba
 import numpy as np
 
 from dicehall.clever import sheet as S
@@ -20,6 +19,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def njit(fn: F) -> F:
     """Compile ``fn`` with Numba (no Python objects, cached on disk so a new process loads it quickly)."""
+    import numba  # here, so that the layout's constants load without Numba (the ahead-of-time kernel's callers)
+
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
@@ -27,9 +28,18 @@ def flat(fn: F) -> F:
     """:func:`njit` without Numba's reference counting, for the rules' functions, which allocate nothing: every
     array argument would otherwise be counted up and down (an atomic operation each) on every call, which was
     a quarter of a random game's time. Anything ``fn`` calls is compiled the same way, so it may not allocate."""
+    import numba
+
     no_counting: dict[str, Any] = {"_nrt": False}  # Numba's own option, missing from its type stubs
     return cast(F, numba.njit(cache=True, nogil=True, **no_counting)(fn))
 
+
+# -- a block of simulated games (:mod:`dicehall.clever.kernel.block`) ------------------------------------------
+STATS: tuple[str, ...] = ("yellow", "blue", "green", "orange", "purple", "foxes", "fox_points", "total")
+STATS += ("rerolls_left", "plus_ones_left")
+"""The columns of a block's statistics: the keys of ``CleverState.stats`` (each the mean over the seats)."""
+RANDOM, MASTER = 0, 1
+TRACE_PER_GAME = 1500  # steps of one game: a 4-player game takes about 450 at most
 
 # -- the game array (int64) ---------------------------------------------------------------------------------
 N = 0  # players

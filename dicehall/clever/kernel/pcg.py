@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from dicehall.clever.kernel.layout import flat, njit
+from dicehall.core.rng import int_words  # noqa: F401  (the kernel's seeds: re-exported)
 
 U = np.uint64
 M32 = U(0xFFFFFFFF)
@@ -30,17 +31,6 @@ MIX_R = U(0x4973F715)
 PCG_HI = U(2549297995355413924)
 PCG_LO = U(4865540595714422341)
 POOL = 4
-
-
-def int_words(value: int) -> np.ndarray:
-    """A non-negative int as NumPy's SeedSequence takes it: 32-bit words, least significant first, no high zeros."""
-    if value < 0:
-        raise ValueError("seeds are non-negative")
-    words = [0] if value == 0 else []
-    while value:
-        words.append(value & 0xFFFFFFFF)
-        value >>= 32
-    return np.array(words, np.uint64)
 
 
 @njit
