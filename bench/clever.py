@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -92,20 +93,55 @@ def _simulate(players: str, games: int) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def _command(games: int) -> tuple[float, float]:
-    """The whole user command ``dicehall simulate clever --players bot:random --jobs 1`` in a new process, start-up
-    included: wall and CPU seconds (one core)."""
+def _on_one_core(command: list[str], cwd: str | None = None) -> tuple[float, float]:
+    """``command`` run to its end on this process's first core (its threads included): wall and CPU seconds."""
+    import os
     import resource
     import subprocess
 
+    core = min(os.sched_getaffinity(0))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    command = [sys.executable, "-m", "dicehall.cli", "simulate", "clever", "--players", "bot:random"]
-    command += ["--games", str(games), "--seed", "1", "--jobs", "1", "--json"]
-    subprocess.run(command, check=True, capture_output=True)
+    subprocess.run(
+        command, check=True, capture_output=True, cwd=cwd, preexec_fn=lambda: os.sched_setaffinity(0, {core})
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _command(games: int) -> tuple[float, float]:
+    """The whole user command ``dicehall simulate clever --players bot:random --jobs 1`` in a new process on one
+    core, start-up included: wall and CPU seconds."""
+    command = [str(Path(sys.executable).parent / "dicehall"), "simulate", "clever", "--players", "bot:random"]
+    return _on_one_core([*command, "--games", str(games), "--seed", "1", "--jobs", "1", "--json"])
+
+
+def _clever_lab(rounds: int) -> dict[str, float]:
+    """Side by side with the anchor, on the same core, interleaved: Clever Lab's random games per second (by the
+    difference of a 20,200- and a 100,200-game run, so without its start-up) against the whole ``dicehall simulate``
+    command over 50,000 games (with its start-up). Clever Lab (github.com/fsaintjacques/prettyclever, TypeScript
+    on node) is not part of this project: set ``CLEVER_LAB`` to a checkout where ``npm ci`` has run."""
+    import os
+
+    lab = os.environ.get("CLEVER_LAB")
+    if not lab:
+        return {}
+    theirs, ours = [], []
+    for _ in range(rounds):
+        walls = []
+        for games in (20_200, 100_200):
+            sim = ["npx", "tsx", "src/sim/cli.ts", "--strategy", "random", "--games", str(games), "--seed", "1"]
+            walls.append(_on_one_core(sim, cwd=lab)[0])
+            ours.append(50_000 / _command(50_000)[0])
+        theirs.append(80_000 / (walls[1] - walls[0]))
+    lab_rate, our_rate = float(np.median(theirs)), float(np.median(ours))
+    return {
+        "clever_lab_random_games_per_s": round(lab_rate, 1),
+        "simulate_command_random_50k_games_per_s_median": round(our_rate, 1),
+        "simulate_command_over_clever_lab": round(our_rate / lab_rate, 2),
+        "side_by_side_rounds": rounds,
+    }
 
 
 def run(quick: bool = False) -> dict[str, float]:
@@ -129,6 +165,8 @@ def run(quick: bool = False) -> dict[str, float]:
     out["simulate_command_random_solo_games_per_cpu_s"] = round(n_block / cpu, 1)
     wall, cpu = _command(1)
     out["simulate_command_start_up_cpu_s"] = round(cpu, 2)
+    out["simulate_command_start_up_wall_s"] = round(wall, 2)
+    out.update(_clever_lab(1 if quick else 3))
     n_master = 20 if quick else 300
     wall, cpu = _simulate("bot:master", n_master)
     out["simulate_master_solo_games_per_s"] = round(n_master / wall, 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -266,21 +267,34 @@ def localized_position(game: str, state: Any, names: list[str] | None = None) ->
 
 
 _registered: list[str] = []
+GAME_COMMANDS = {
+    "thousand": "dicehall.thousand.cli",
+    "clever": "dicehall.clever.cli",
+    "wurf": "dicehall.wurf.cli",
+}
+PER_GAME_GROUPS = ("play", "simulate", "solve", "strategy", "puzzle")
+CORE_COMMANDS = (
+    "dicehall.core.analysis_cli",
+    "dicehall.core.cli_history",
+    "dicehall.core.cli_ratings",
+    "dicehall.core.verify_cli",
+    "dicehall.web.backup_cli",
+)
 
 
-def _register_games() -> None:
-    """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game (once per process)."""
-    for module in ("dicehall.thousand.cli", "dicehall.clever.cli", "dicehall.wurf.cli"):
-        if module not in _registered:
+def _register_games(argv: list[str] | None = None) -> None:
+    """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game (once per process).
+
+    A command line that names one game's command (``simulate clever …``, ``play wurf …``) registers that game's
+    commands only: the others' modules are a sixth of a short command's start-up."""
+    only = None
+    if argv is not None and len(argv) >= 2 and argv[0] in PER_GAME_GROUPS and argv[1] in GAME_COMMANDS:
+        only = GAME_COMMANDS[argv[1]]
+    for module in GAME_COMMANDS.values():
+        if module not in _registered and only in (None, module):
             importlib.import_module(module).register(app, play_app, simulate_app)
             _registered.append(module)
-    for module in (
-        "dicehall.core.analysis_cli",
-        "dicehall.core.cli_history",
-        "dicehall.core.cli_ratings",
-        "dicehall.core.verify_cli",
-        "dicehall.web.backup_cli",
-    ):
+    for module in CORE_COMMANDS if only is None else ():
         if module not in _registered:
             importlib.import_module(module).register(app)
             _registered.append(module)
@@ -288,7 +302,7 @@ def _register_games() -> None:
 
 
 def main() -> None:
-    _register_games()
+    _register_games(sys.argv[1:])
     typer.main.get_command(app)()  # the root group puts --help and usage errors in the line's language
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import io
+import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
@@ -76,20 +77,23 @@ def localize_help(command: Any, lang: str) -> None:
     if lang not in LANGUAGES:
         raise UnknownLanguageError(lang)
     words = help_catalog(lang)
-    from typer import rich_utils
+    if (
+        words or "typer.rich_utils" in sys.modules
+    ):  # typer's help module (≈ 0.1 s to import) is English as it loads
+        from typer import rich_utils
 
-    for name in _TYPER_WORDS:
-        _translate(rich_utils, name, words)
+        for name in _TYPER_WORDS:
+            _translate(rich_utils, name, words)
     _localize(command, words)
 
 
 def english_typer_words() -> None:
     """Put typer's own words (module globals, shared by the whole process) back into English: what an invocation
     changed must not outlive it in-process."""
-    from typer import rich_utils
-
-    for name in _TYPER_WORDS:
-        _translate(rich_utils, name, {})
+    rich_utils = sys.modules.get("typer.rich_utils")
+    if rich_utils is not None:
+        for name in _TYPER_WORDS:
+            _translate(rich_utils, name, {})
 
 
 def _localize(command: Any, words: dict[str, str]) -> None:

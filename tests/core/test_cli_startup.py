@@ -38,3 +38,15 @@ def test_a_random_clever_simulation_plays_without_numba() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert "30 games" in done.stdout.replace(",", "")
     assert done.stderr.strip().splitlines()[-1] == "False"
+
+
+def test_a_command_of_one_game_registers_that_games_commands_only() -> None:
+    probe = PROBE.replace('["dicehall", "--help"]', '["dicehall", "simulate", "wurf", "--help"]').replace(
+        'print("numba" in sys.modules, file=sys.stderr)',
+        'print(*sorted(m for m in sys.modules if m.endswith(".cli")), file=sys.stderr)',
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "--players" in done.stdout  # the command's own help
+    loaded = done.stderr.split()
+    assert "dicehall.wurf.cli" in loaded
+    assert "dicehall.thousand.cli" not in loaded and "dicehall.clever.cli" not in loaded
