@@ -131,8 +131,8 @@ def _clever_lab(rounds: int) -> dict[str, float]:
     for _ in range(rounds):
         walls = []
         for games in (20_200, 100_200):
-            sim = ["npx", "tsx", "src/sim/cli.ts", "--strategy", "random", "--games", str(games), "--seed", "1"]
-            walls.append(_on_one_core(sim, cwd=lab)[0])
+            sim = ["npx", "tsx", "src/sim/cli.ts", "--strategy", "random", "--games", str(games)]
+            walls.append(_on_one_core([*sim, "--seed", "1"], cwd=lab)[0])
             ours.append(50_000 / _command(50_000)[0])
         theirs.append(80_000 / (walls[1] - walls[0]))
     lab_rate, our_rate = float(np.median(theirs)), float(np.median(ours))
