@@ -97,12 +97,18 @@ def top_level_imports(source: str) -> set[str]:
 
 
 def product_modules() -> dict[str, Path]:
-    """Every module of the ``dicehall`` package (pkgutil imports the subpackages to walk them) → its source."""
+    """Every module of the ``dicehall`` package (pkgutil imports the subpackages to walk them) → its source.
+
+    A module built from them (``make kernels``' ahead-of-time Clever kernel, ``clever/kernel/_compiled*.so``) has
+    no source of its own: its sources are among these."""
     modules = {"dicehall": Path(dicehall.__file__)}
     for info in pkgutil.walk_packages(dicehall.__path__, "dicehall."):
         spec = info.module_finder.find_spec(info.name, None)
         assert spec is not None and spec.origin, info.name
-        modules[info.name] = Path(spec.origin)
+        if spec.origin.endswith(".py"):
+            modules[info.name] = Path(spec.origin)
+        else:
+            assert info.name == "dicehall.clever.kernel._compiled", f"{info.name} is not a Python source"
     return modules
 
 
