@@ -49,7 +49,8 @@ $(KERNEL_STAMP): $(BYTECODE_STAMP) $(KERNEL_SRC) dicehall/web/botwarm.py
 	find dicehall -name '*.nbi' -delete -o -name '*.nbc' -delete
 	$(BIN)/python -c "import dicehall.web.botwarm"
 	$(BIN)/python -c "import dicehall.clever.blocks as b; b.warm()"
-	$(BIN)/python -m dicehall.clever.kernel.compiled
+	$(BIN)/python -m dicehall.clever.kernel.compiled || echo "The ahead-of-time Clever kernel was not built (it needs a C \
+	compiler and Python's headers): random simulations use Numba's kernel, the same games, a second slower to start."
 	touch $@
 
 # The main job: the web lobby on http://127.0.0.1:8000 (ARGS="play thousand" runs another command instead).
