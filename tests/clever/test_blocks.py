@@ -8,6 +8,7 @@ import dataclasses
 import importlib
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -165,6 +166,15 @@ def test_the_ahead_of_time_module_plays_the_just_in_time_kernels_games(
         assert (mine.events, mine.result) == (theirs.events, theirs.result)
 
 
+@pytest.fixture
+def fresh_load() -> Iterator[None]:
+    """:func:`compiled.load` checks the fingerprint once per process: again here, and again after the test."""
+    compiled.load.cache_clear()
+    yield
+    compiled.load.cache_clear()
+
+
+@pytest.mark.usefixtures("fresh_load")
 def test_a_module_built_from_other_sources_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiled, "fingerprint", lambda: -1)
     assert compiled.load() is None
