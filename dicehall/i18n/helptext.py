@@ -14,6 +14,7 @@ translation, so the catalogues keep one entry however the value reads.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import io
@@ -138,25 +139,27 @@ def readable_metavar(param: Any) -> None:
     if param.metavar is not None:
         return
     long = next((o for o in param.opts if o.startswith("--")), None)
-    descriptor = getattr(param, "type_descriptor", None)
-    annotation = getattr(descriptor, "annotation", None)
+    kind = getattr(param.type, "name", "")  # click's type names
     if long in _METAVARS:
         param.metavar = _METAVARS[long]
-    elif annotation in (int, float):
-        param.metavar = "N" if annotation is int else "NUMBER"
-    elif annotation is not None and getattr(annotation, "__name__", "") in (
-        "Path",
-        "PosixPath",
-        "WindowsPath",
-    ):
+    elif kind in ("int", "int range", "float", "float range"):
+        param.metavar = "N" if kind.startswith("int") else "NUMBER"
+    elif kind in ("path", "file", "directory"):
         param.metavar = "FILE"
     else:
         param.metavar = (long or param.name or "value").lstrip("-").replace("-", "_").upper()
     if param.param_type_name == "argument":
-        param.display_type_rich = lambda ctx: None  # the name says it; no type column
+        param.type = _untyped(param.type)  # the name says it; no type column
         name = param.metavar + ("..." if param.nargs != 1 else "")
         usage = name if param.required else f"[{name}]"  # the usual GAME / [FILE], not typer's {GAME}
-        param._usage_display_name = lambda: usage
+        param.get_usage_pieces = lambda ctx: [usage]
+
+
+def _untyped(kind: Any) -> Any:
+    """This argument's own copy of its click type, naming no type in the help table (typer shows ``<str>``)."""
+    untyped = copy.copy(kind)
+    untyped.get_metavar = lambda *args, **kwargs: ""
+    return untyped
 
 
 def _translate(obj: Any, attr: str, words: dict[str, str]) -> None:

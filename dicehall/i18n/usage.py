@@ -1,7 +1,7 @@
 """typer's own parse errors ("No such option: --x", "Invalid value for '--games': ...") in the reader's language.
 
 typer's copy of click writes these in English and not through gettext, but each error is an exception of a known
-kind holding its parts (the option's name, the parameter, pydantic's error type and input), so
+kind holding its parts (the option's name, the parameter, the value its type refused), so
 :func:`localized_usage_error` words it again from our catalogues (``cli.usage.*``). The few errors click raises
 with nothing but text (``ctx.fail``: no such command, missing command, extra arguments) are matched against
 click's fixed wording; ``tests/i18n/test_cli_usage_errors.py`` makes every kind fail loudly should a typer
@@ -32,14 +32,12 @@ from typer.core import TyperGroup
 
 from dicehall.i18n import Translator
 
-# pydantic's error types (typer checks values with a TypeAdapter) → our reason's id
+# click's refusal of a value by its type ("'x' is not a valid integer.") → our reason's id
+_NOT_VALID = re.compile(r"(?P<value>'.*') is not a valid (?P<kind>int|float|boolean)\b", re.S)
 _REASONS = {
-    "int_parsing": "cli.usage.not_integer",
-    "int_from_float": "cli.usage.not_integer",
-    "int_type": "cli.usage.not_integer",
-    "float_parsing": "cli.usage.not_number",
-    "float_type": "cli.usage.not_number",
-    "bool_parsing": "cli.usage.not_boolean",
+    "int": "cli.usage.not_integer",
+    "float": "cli.usage.not_number",
+    "boolean": "cli.usage.not_boolean",
 }
 _NO_SUCH_COMMAND = re.compile(
     r"No such command (?P<name>'.*?'|\".*?\")\.(?: Did you mean (?P<maybe>.+)\?)?$", re.S
@@ -57,19 +55,17 @@ def _hint(param_hint: Sequence[str] | str | None) -> str | None:
 def _param_hint(exc: BadParameter) -> str | None:
     if exc.param_hint is not None:
         return _hint(exc.param_hint)
-    return _hint(exc.param.get_error_hint()) if exc.param is not None else None
+    if exc.param is None or exc.ctx is None:
+        return None
+    return _hint(exc.param.get_error_hint(exc.ctx))
 
 
 def _reason(exc: BadParameter, tr: Translator) -> str:
-    """Why the value was refused: pydantic's check worded by its error type, else the text as it came (our own
-    option callbacks raise their reasons already in the reader's language)."""
-    cause = exc.__cause__
-    errors = getattr(cause, "errors", None)
-    if callable(errors):
-        found = errors()
-        if found:
-            kind, value = found[0].get("type"), found[0].get("input")
-            return tr(_REASONS.get(str(kind), "cli.usage.bad_value"), value=repr(str(value)))
+    """Why the value was refused: click's refusal of a number or a yes/no worded by its kind, else the text as it
+    came (our own option callbacks raise their reasons already in the reader's language)."""
+    found = _NOT_VALID.match(str(exc.message))
+    if found:
+        return tr(_REASONS[found["kind"]], value=found["value"])
     return str(exc.message)
 
 

@@ -14,8 +14,8 @@ runner = CliRunner()
 
 # each kind of usage error typer raises, with the English words typer itself would print
 CASES = {
-    "not_integer": (["simulate", "thousand", "--games", "abc"], "Input should be a valid integer"),
-    "not_integer_float": (["simulate", "clever", "--seed", "1.5"], "unable to parse string"),
+    "not_integer": (["simulate", "thousand", "--games", "abc"], "is not a valid int"),
+    "not_integer_float": (["simulate", "clever", "--seed", "1.5"], "is not a valid int"),
     "no_such_option": (["play", "thousand", "--bogus"], "No such option"),
     "no_such_short_option": (["play", "thousand", "-Z"], "No such option"),
     "option_requires": (["play", "thousand", "--hints"], "requires an argument"),
