@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 WEB_STAMP := dicehall/web/static/.built
 
-.PHONY: run test lint typecheck pytest bench slow chaos system-deps web kernels bytecode clean lock flaky
+.PHONY: run test lint typecheck pytest bench slow chaos system-deps web kernels bytecode catalogs clean lock flaky
 
 # Python packages come from uv.lock only (exact versions and hashes, every platform): `uv sync --locked` refuses a
 # pyproject.toml that no longer matches the lock. uv itself is pinned with its hashes in deps/uv.txt.
@@ -27,6 +27,14 @@ BYTECODE_STAMP := $(VENV)/.bytecode
 bytecode: $(BYTECODE_STAMP)
 $(BYTECODE_STAMP): $(STAMP) $(shell find dicehall tests tools bench -name '*.py' 2>/dev/null)
 	$(BIN)/python -m compileall -q -j 0 dicehall tests tools bench
+	touch $@
+
+# The message catalogues compiled to gettext tables, each named after its .po's digest and used only while it matches
+# (dicehall/i18n/catalogs.py): a command then opens a table instead of parsing 2,500 messages.
+CATALOG_STAMP := $(VENV)/.catalogs
+catalogs: $(CATALOG_STAMP)
+$(CATALOG_STAMP): $(STAMP) $(wildcard dicehall/i18n/locales/*.po) dicehall/i18n/catalogs.py
+	$(BIN)/python -m dicehall.i18n.catalogs
 	touch $@
 
 # The web front end is built by Vite into the package's static files (skipped while web/ does not exist).
@@ -54,7 +62,7 @@ $(KERNEL_STAMP): $(BYTECODE_STAMP) $(KERNEL_SRC) dicehall/web/botwarm.py
 	touch $@
 
 # The main job: the web lobby on http://127.0.0.1:8000 (ARGS="play thousand" runs another command instead).
-run: $(STAMP) web kernels
+run: $(STAMP) web kernels catalogs
 	$(BIN)/dicehall $(if $(ARGS),$(ARGS),serve)
 
 lint: $(STAMP)
@@ -75,19 +83,19 @@ system-deps:
 # Tests in parallel processes (pytest-xdist), a whole file per process: a file's module fixtures (a server, a Ray
 # instance) start once; each process has its own session (user data directory, browser server). PYTEST_JOBS=0: serial.
 PYTEST_JOBS ?= auto
-pytest: $(STAMP) web kernels system-deps
+pytest: $(STAMP) web kernels catalogs system-deps
 	$(BIN)/pytest -m "not slow" -n $(PYTEST_JOBS) --dist loadfile --durations=15
 
 test: lint typecheck pytest
 
-slow: $(STAMP) kernels
+slow: $(STAMP) kernels catalogs
 	$(BIN)/pytest -m slow
 
 chaos: $(STAMP) web
 	CHAOS_ITERATIONS=100 $(BIN)/pytest -m chaos
 
 # The benchmarks live in bench/ and the developer tools they use in tools/, outside the installed package.
-bench: $(STAMP) kernels
+bench: $(STAMP) kernels catalogs
 	$(BIN)/python -m bench $(ARGS)
 
 clean:

@@ -29,9 +29,10 @@ from dicehall.i18n.message import Message, message_json
 if (
     TYPE_CHECKING
 ):  # Babel is imported when a catalogue is first read, not with the engines that raise messages
+    from gettext import GNUTranslations
+
     from babel.core import Locale
     from babel.messages.catalog import Catalog
-    from babel.support import Translations
 
 __all__ = [
     "BROWSER_PREFIXES",
@@ -144,7 +145,7 @@ class Translator:
     """Renders message ids in one language (missing ids fall back to English, then to the id itself)."""
 
     lang: str
-    translations: Translations
+    translations: GNUTranslations
     plural_ids: frozenset[str] = frozenset()
 
     def __call__(self, msgid: str, /, **params: Any) -> str:
@@ -206,24 +207,16 @@ class Translator:
         return Locale.parse(self.lang)
 
 
-def _compiled(lang: str) -> Translations:
-    from babel.messages.mofile import write_mo
-    from babel.support import Translations
-
-    buf = io.BytesIO()
-    write_mo(buf, load_catalog(lang))
-    buf.seek(0)
-    return Translations(fp=buf)
-
-
 @functools.cache
 def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
-    """The translator for ``lang`` (compiled in memory from the ``.po`` file once per process)."""
-    translations = _compiled(lang)
+    """The translator for ``lang`` (its catalogue read once per process: :mod:`dicehall.i18n.catalogs`)."""
+    from dicehall.i18n import catalogs
+
+    translations = catalogs.load(lang)
+    english = translations if lang == DEFAULT_LANGUAGE else catalogs.load(DEFAULT_LANGUAGE)
     if lang != DEFAULT_LANGUAGE:
-        translations.add_fallback(_compiled(DEFAULT_LANGUAGE))
-    plural_ids = frozenset(m.id[0] for m in load_catalog(DEFAULT_LANGUAGE) if isinstance(m.id, tuple))
-    return Translator(lang, translations, plural_ids)
+        translations.add_fallback(english)
+    return Translator(lang, translations, catalogs.plural_ids(english))
 
 
 _current: list[str] = []
