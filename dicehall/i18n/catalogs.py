@@ -47,10 +47,15 @@ def load(lang: str) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(io.BytesIO(data))
 
 
+def entries(translations: gettext.GNUTranslations) -> dict[str | tuple[str, int], str]:
+    """The table itself: an id's text, a plural id's forms keyed by ``(id, form)``, the header under ``""``."""
+    catalog: dict[str | tuple[str, int], str] = translations._catalog  # type: ignore[attr-defined]  # stable since Python 2
+    return catalog
+
+
 def plural_ids(translations: gettext.GNUTranslations) -> frozenset[str]:
-    """The message ids that have plural forms (gettext keys their forms by ``(id, form)``)."""
-    catalog = translations._catalog  # type: ignore[attr-defined]  # gettext's table, stable since Python 2
-    return frozenset(key[0] for key in catalog if isinstance(key, tuple))
+    """The message ids that have plural forms."""
+    return frozenset(key[0] for key in entries(translations) if isinstance(key, tuple))
 
 
 def build(languages: tuple[str, ...]) -> list[Path]:

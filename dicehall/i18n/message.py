@@ -48,16 +48,16 @@ class Message(str):
 @functools.cache
 def _templates() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     """The English catalogue as format strings: singular ids, and plural ids' (one, other) forms."""
-    from dicehall.i18n import load_catalog  # read on first use, not at import
+    from dicehall.i18n import catalogs  # read on first use, not at import
 
     singular: dict[str, str] = {}
-    plural: dict[str, tuple[str, str]] = {}
-    for m in load_catalog("en"):
-        if isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list):
-            plural[str(m.id[0])] = (str(m.string[0]), str(m.string[1]))
-        elif isinstance(m.id, str) and m.id:
-            singular[m.id] = str(m.string)
-    return singular, plural
+    forms: dict[str, dict[int, str]] = {}
+    for key, text in catalogs.entries(catalogs.load("en")).items():
+        if isinstance(key, tuple):
+            forms.setdefault(key[0], {})[key[1]] = text
+        elif key:  # not the header
+            singular[key] = text
+    return singular, {msgid: (f.get(0, msgid), f.get(1, msgid)) for msgid, f in forms.items()}
 
 
 def _english(msgid: str, params: Mapping[str, Any]) -> str:

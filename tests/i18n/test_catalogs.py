@@ -55,3 +55,12 @@ def test_the_plural_ids_are_the_catalogues_own() -> None:
     english = catalogs.load("en")
     assert catalogs.plural_ids(english) == {m.id[0] for m in load_catalog("en") if isinstance(m.id, tuple)}
     assert "unit.points" in catalogs.plural_ids(english)
+
+
+def test_the_english_templates_of_messages_are_the_po_files() -> None:
+    from dicehall.i18n import message
+
+    singular, plural = message._templates()
+    catalog = load_catalog("en")
+    assert plural == {m.id[0]: (m.string[0], m.string[1]) for m in catalog if isinstance(m.id, tuple)}
+    assert singular == {m.id: m.string for m in catalog if isinstance(m.id, str) and m.id}

@@ -143,6 +143,33 @@ def test_a_half_rounds_away_from_zero_as_in_the_browser() -> None:
     assert translator("en").fixed(30.249, 1) == "30.2"
 
 
+def test_english_numbers_are_babels_without_its_locale_data() -> None:
+    """English is formatted by Python (no Babel locale data at start-up): the same text as Babel's, grouped or
+    with fixed places, for whole numbers, halves at every place, negatives, zero and its sign, numpy values."""
+    import decimal
+    import random
+
+    import numpy as np
+    from babel.numbers import format_decimal
+
+    from dicehall.i18n import format_number
+
+    rng = random.Random(2026)
+    values: list[Any] = [0, -1, 999, 1000, -1000, 10**15, -0.0, 0.0, 30.25, 0.125, 0.0005, 0.0015, 2.5, -2.5]
+    values += [1e-7, 99.95, 1e19, float("inf"), np.int64(1234567), np.float64(0.1), np.float32(30.25)]
+    values += [rng.randint(-(10**9), 10**9) for _ in range(500)]
+    values += [round(rng.uniform(-1e6, 1e6), rng.randint(0, 6)) for _ in range(1000)]
+    values += [rng.randint(-4000, 4000) / rng.choice((8, 100, 2000)) for _ in range(1000)]
+    for value in values:
+        assert format_number(value, "en") == format_decimal(value, locale="en"), value
+        for places in (0, 1, 2, 3):
+            with decimal.localcontext() as ctx:
+                ctx.rounding = decimal.ROUND_HALF_UP
+                pattern = "0." + "0" * places if places else "0"
+                babel = format_decimal(value, format=pattern, locale="en")
+            assert format_number(value, "en", places) == babel, (value, places)
+
+
 def test_dates_in_the_locale_format() -> None:
     import datetime as dt
 
