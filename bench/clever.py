@@ -114,7 +114,7 @@ def _command(games: int) -> tuple[float, float]:
     """The whole user command ``dicehall simulate clever --players bot:random --jobs 1`` in a new process on one
     core, start-up included: wall and CPU seconds."""
     command = [str(Path(sys.executable).parent / "dicehall"), "simulate", "clever", "--players", "bot:random"]
-    return _on_one_core([*command, "--games", str(games), "--seed", "1", "--jobs", "1", "--json"])
+    return _on_one_core([*command, "--games", str(games), "--seed", "1", "--jobs", "1"])  # its tables too
 
 
 def _clever_lab(rounds: int) -> dict[str, float]:

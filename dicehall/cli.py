@@ -286,13 +286,13 @@ def _register_games(argv: list[str] | None = None) -> None:
     """Each game adds its own ``play``/``simulate`` (and other) commands; one line per game (once per process).
 
     A command line that names one game's command (``simulate clever …``, ``play wurf …``) registers that game's
-    commands only: the others' modules are a sixth of a short command's start-up."""
-    only = None
+    commands of that group only: the others' modules are a sixth of a short command's start-up."""
+    only = group = None
     if argv is not None and len(argv) >= 2 and argv[0] in PER_GAME_GROUPS and argv[1] in GAME_COMMANDS:
-        only = GAME_COMMANDS[argv[1]]
+        only, group = GAME_COMMANDS[argv[1]], argv[0]
     for module in GAME_COMMANDS.values():
         if module not in _registered and only in (None, module):
-            importlib.import_module(module).register(app, play_app, simulate_app)
+            importlib.import_module(module).register(app, play_app, simulate_app, group)
             _registered.append(module)
     for module in CORE_COMMANDS if only is None else ():
         if module not in _registered:

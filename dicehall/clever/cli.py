@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -14,10 +14,11 @@ from dicehall.clever.entry import read_dice
 from dicehall.clever.state import CleverState, PhaseStart
 from dicehall.clever.terminal import board_renderable, describe_action
 from dicehall.core.agents import seat_names
-from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
+    HINT_WORDS,
     AddressOpt,
     BackendOpt,
+    HintsOpt,
     NameOpt,
     NoSaveOpt,
     PlaySeedOpt,
@@ -33,6 +34,9 @@ from dicehall.core.cli_words import command_words, is_command
 from dicehall.core.game import CHANCE, State, get_game
 from dicehall.core.simulate import RunSummary
 from dicehall.i18n import Message, current, localize, tr
+
+if TYPE_CHECKING:
+    from dicehall.core.analysis_cli import HintDesk
 
 EXAMPLES = """Examples:
 dicehall play clever                          solo: aim for the best score
@@ -189,12 +193,18 @@ def make_narrator(names: list[str]) -> Narrator:
     return Narrator(names)
 
 
-def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
-    from dicehall.clever.puzzle_cli import register_puzzle
-    from dicehall.clever.strategy_cli import register_strategy
+def register(
+    app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer, group: str | None = None
+) -> None:
+    """The game's commands; with ``group`` (the command line's ``play``, ``simulate``, …) only those it needs."""
+    if group in (None, "strategy"):
+        from dicehall.clever.strategy_cli import register_strategy
 
-    register_strategy(app)
-    register_puzzle(app)
+        register_strategy(app)
+    if group in (None, "puzzle"):
+        from dicehall.clever.puzzle_cli import register_puzzle
+
+        register_puzzle(app)
 
     @play_app.command("clever", epilog=EXAMPLES)
     def play_clever(
@@ -215,6 +225,8 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         """Play Ganz schön clever in the terminal: solo or 2–4 players with bots."""
         record, rules, specs = setup_play("clever", resume, players, preset, sets, rules_file, name)
         names = seat_names(specs)
+        from dicehall.core.analysis_cli import hint_desk
+
         desk = hint_desk("clever", rules, specs, hints)
         first = get_game("clever").new_initial_state(rules, len(specs))
         assert isinstance(first, CleverState)

@@ -26,7 +26,14 @@ from dicehall.core.analysis import (
     hints,
     position_hints,
 )
-from dicehall.core.cli_options import check_output_file, check_record_file, console, err_console, fail
+from dicehall.core.cli_options import (
+    HINT_MODES,
+    check_output_file,
+    check_record_file,
+    console,
+    err_console,
+    fail,
+)
 from dicehall.core.cli_tables import fit
 from dicehall.core.errors import DicehallError
 from dicehall.core.game import State, get_game
@@ -35,16 +42,6 @@ from dicehall.core.rules import RuleSet
 from dicehall.i18n import Translator, current, tr
 from dicehall.i18n.cli import LangOpt, apply_lang
 
-HINT_MODES = ("auto", "on", "off")
-HINT_WORDS = ("?", "h", "hint", "hints")
-"""What a player types during terminal play to see the hints."""
-HintsOpt = typer.Option(
-    "auto",
-    "--hints",
-    help="Hints ('?' or 'h' lists every legal move with its value): auto = allowed alone and against bots, "
-    "off when two or more people play; on; off.",
-    case_sensitive=False,
-)
 CLASS_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 

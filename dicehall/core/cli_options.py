@@ -17,6 +17,17 @@ from dicehall.core.user_config import config_file
 from dicehall.i18n import Message, current, localize, tr
 from dicehall.i18n.helptext import HELP_VALUES
 
+HINT_MODES = ("auto", "on", "off")
+HINT_WORDS = ("?", "h", "hint", "hints")
+"""What a player types during terminal play to see the hints."""
+HintsOpt = typer.Option(
+    "auto",
+    "--hints",
+    help="Hints ('?' or 'h' lists every legal move with its value): auto = allowed alone and against bots, "
+    "off when two or more people play; on; off.",
+    case_sensitive=False,
+)
+
 
 def _following_the_terminal(made: Console) -> Console:
     """rich fixes a console's width from ``COLUMNS`` as it is made (at import); read it, and the terminal's size,

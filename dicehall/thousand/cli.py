@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.table import Table
 
 from dicehall.core.agents import Agent, make_bot, seat_names
-from dicehall.core.analysis_cli import HINT_WORDS, HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
+    HINT_WORDS,
+    HintsOpt,
     NameOpt,
     NoSaveOpt,
     PlaySeedOpt,
@@ -44,6 +45,9 @@ from dicehall.thousand.bots import ThousandBot
 from dicehall.thousand.rules import ThousandRules
 from dicehall.thousand.state import BANK, ROLL, ThousandState, keep_options
 from dicehall.thousand.terminal import board, roll_picture, turn_line
+
+if TYPE_CHECKING:
+    from dicehall.core.analysis_cli import HintDesk
 
 EXAMPLES = """Examples:
 dicehall play thousand                     you against bot:expert
@@ -283,14 +287,22 @@ def print_extra(report: dict[str, Any], summary: RunSummary) -> None:
     console.print(fit(table, console, drop=(tr("cli.col.p25"), tr("cli.col.p75"))))
 
 
-def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
-    from dicehall.thousand.puzzle_cli import register_puzzle
-    from dicehall.thousand.solver.cli import register_solve
-    from dicehall.thousand.solver.strategy_cli import register_strategy
+def register(
+    app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer, group: str | None = None
+) -> None:
+    """The game's commands; with ``group`` (the command line's ``play``, ``simulate``, …) only those it needs."""
+    if group in (None, "solve"):
+        from dicehall.thousand.solver.cli import register_solve
 
-    register_solve(app)
-    register_puzzle(app)
-    register_strategy(app)
+        register_solve(app)
+    if group in (None, "puzzle"):
+        from dicehall.thousand.puzzle_cli import register_puzzle
+
+        register_puzzle(app)
+    if group in (None, "strategy"):
+        from dicehall.thousand.solver.strategy_cli import register_strategy
+
+        register_strategy(app)
 
     @play_app.command("thousand", epilog=EXAMPLES)
     def play_thousand(
@@ -313,6 +325,8 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
         """Play Dice 1000 («Тысяча») in the terminal against bots or friends (hot-seat)."""
         record, rules, specs = setup_play("thousand", resume, players, preset, sets, rules_file, name)
         names = seat_names(specs)
+        from dicehall.core.analysis_cli import hint_desk
+
         desk = hint_desk("thousand", rules, specs, hints)
         agents: list[Agent | None] = []
         for spec in specs:

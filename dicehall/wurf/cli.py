@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 
 from dicehall.core.agents import seat_names
-from dicehall.core.analysis_cli import HintDesk, HintsOpt, hint_desk
 from dicehall.core.cli_options import (
     AddressOpt,
     BackendOpt,
     GamesOpt,
+    HintsOpt,
     JobsOpt,
     JsonOpt,
     NameOpt,
@@ -51,6 +51,9 @@ from dicehall.i18n import Message, tr
 from dicehall.wurf.actions import Action, EndTurn, Outcome, Rearrange, Setup, Throw, cell_centre, face_name
 from dicehall.wurf.state import WurfState
 from dicehall.wurf.terminal import cell_help, describe_action, describe_outcome, render_state
+
+if TYPE_CHECKING:
+    from dicehall.core.analysis_cli import HintDesk
 
 WURF_HINT_WORDS = ("?", "hint", "hints")
 """What shows the hint (where hints are on; 'h' and 'help' stay the help, as they always were here)."""
@@ -213,11 +216,16 @@ def make_narrator(names: list[str]) -> Any:
     return narrate
 
 
-def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer) -> None:
+def register(
+    app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer, group: str | None = None
+) -> None:
+    """The game's commands (``group``, the command line's ``play`` or ``simulate``: the same; the referee and
+    render commands are not in any group)."""
     referee_app = typer.Typer(help="Referee mode: real dice on a real table.", no_args_is_help=True)
     render_app = typer.Typer(help="Offscreen pictures of a recorded game.", no_args_is_help=True)
-    app.add_typer(referee_app, name="referee")
-    app.add_typer(render_app, name="render")
+    if group is None:
+        app.add_typer(referee_app, name="referee")
+        app.add_typer(render_app, name="render")
 
     @play_app.command("wurf", epilog=EXAMPLES)
     def play_wurf(
@@ -246,6 +254,8 @@ def register(app: typer.Typer, play_app: typer.Typer, simulate_app: typer.Typer)
             name,
         )
         names = seat_names(specs)
+        from dicehall.core.analysis_cli import hint_desk
+
         desk = hint_desk("wurf", rules, specs, hints)
         introduce("wurf", tr("wurf.intro") + "\n" + escape(play_help()))
 

@@ -50,3 +50,23 @@ def test_a_command_of_one_game_registers_that_games_commands_only() -> None:
     loaded = done.stderr.split()
     assert "dicehall.wurf.cli" in loaded
     assert "dicehall.thousand.cli" not in loaded and "dicehall.clever.cli" not in loaded
+
+
+def test_a_simulation_loads_none_of_the_other_groups_commands() -> None:
+    """``simulate clever`` registers the game's play and simulate commands, not its puzzles, strategy or hints."""
+    argv = '["dicehall", "simulate", "clever", "--players", "bot:random", "--games", "3"]'
+    probe = PROBE.replace('["dicehall", "--help"]', argv).replace(
+        'print("numba" in sys.modules, file=sys.stderr)',
+        'print(*sorted(m for m in sys.modules if m.startswith("dicehall.")), file=sys.stderr)',
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "3 games" in done.stdout
+    loaded = done.stderr.split()
+    assert "dicehall.clever.cli" in loaded
+    for other in ("dicehall.clever.puzzle_cli", "dicehall.clever.strategy_cli", "dicehall.core.analysis_cli"):
+        assert other not in loaded
+    probe = probe.replace(
+        '"simulate", "clever", "--players", "bot:random", "--games", "3"', '"puzzle", "clever", "--help"'
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "dicehall.clever.puzzle_cli" in done.stderr.split()  # the probe can fail

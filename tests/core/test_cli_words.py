@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from dicehall.core.analysis_cli import HINT_WORDS
+from dicehall.core.cli_options import HINT_WORDS
 from dicehall.core.cli_words import COMMANDS, command_words
 from dicehall.i18n import LANGUAGES, translator
 from dicehall.wurf.cli import WURF_HINT_WORDS
