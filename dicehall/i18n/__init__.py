@@ -145,9 +145,8 @@ def format_number(value: float, lang: str, places: int | None = None) -> str:
     start; tests/i18n/test_i18n.py compares the two)."""
     import decimal
 
-    exact = decimal.Decimal(
-        value if type(value) is int else str(value)
-    )  # a float as it prints, as Babel reads it
+    # a float as it prints, as Babel reads it
+    exact = decimal.Decimal(value if type(value) is int else str(value))
     if lang == DEFAULT_LANGUAGE and exact.is_finite() and abs(exact) < 10**20:
         with decimal.localcontext() as ctx:
             ctx.prec = 48  # room for 20 digits and the decimals
@@ -228,8 +227,8 @@ def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
     """The translator for ``lang`` (its catalogue read once per process: :mod:`dicehall.i18n.catalogs`)."""
     from dicehall.i18n import catalogs
 
-    translations = catalogs.load(lang)
-    english = translations if lang == DEFAULT_LANGUAGE else catalogs.load(DEFAULT_LANGUAGE)
+    english = catalogs.english()
+    translations = english if lang == DEFAULT_LANGUAGE else catalogs.load(lang)
     if lang != DEFAULT_LANGUAGE:
         translations.add_fallback(english)
     return Translator(lang, translations, catalogs.plural_ids(english))

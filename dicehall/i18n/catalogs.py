@@ -9,6 +9,7 @@ table, as before.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import hashlib
 import io
@@ -45,6 +46,13 @@ def load(lang: str) -> gettext.GNUTranslations:
     except OSError:
         data = compile_po(lang, po)
     return gettext.GNUTranslations(io.BytesIO(data))
+
+
+@functools.cache
+def english() -> gettext.GNUTranslations:
+    """English's translations, read once per process: every translator's fallback and the messages' own English
+    (read-only: nothing may add a fallback to it)."""
+    return load("en")
 
 
 def entries(translations: gettext.GNUTranslations) -> dict[str | tuple[str, int], str]:

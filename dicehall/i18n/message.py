@@ -52,7 +52,7 @@ def _templates() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
 
     singular: dict[str, str] = {}
     forms: dict[str, dict[int, str]] = {}
-    for key, text in catalogs.entries(catalogs.load("en")).items():
+    for key, text in catalogs.entries(catalogs.english()).items():
         if isinstance(key, tuple):
             forms.setdefault(key[0], {})[key[1]] = text
         elif key:  # not the header
