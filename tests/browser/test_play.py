@@ -370,3 +370,21 @@ def test_every_invite_link_opened_in_one_tab_holds_its_seat(new_page: Any, serve
         expect(badge).to_contain_text(name)
     page.wait_for_function(WAIT_JS)  # the table is playable here: its own connection has joined
     assert page.evaluate("window.__toasts") == []
+
+
+def test_roll_and_bank_wait_for_the_game(new_page: Any) -> None:
+    """Until the game's state arrives, Roll and Bank are on the page but not pressable (before the fix they were
+    enabled and did nothing); once it arrives, the player to move may roll."""
+    page = new_page()
+    network = SocketSwitch(page)
+    network.down()
+    page.goto("/")
+    page.click("[data-start=thousand-bot]")
+    page.wait_for_url("**/table/*")
+    roll, bank = page.get_by_test_id("roll-btn"), page.get_by_test_id("bank-btn")
+    roll.wait_for()
+    expect(page.locator("[data-testid=scoreboard] tbody tr")).to_have_count(0)  # no state has come
+    expect(roll).to_be_disabled()
+    expect(bank).to_be_disabled()
+    network.up()
+    expect(roll).to_be_enabled()

@@ -176,8 +176,9 @@ export class ThousandView implements GameView {
   private readonly tray = h("div", { class: "dice-tray", "data-testid": "roll", "aria-label": t("thousand.last_roll") });
   private readonly aside = h("div", { class: "dice-aside", "data-testid": "set-aside", "aria-label": t("thousand.set_aside") });
   private readonly total = h("div", { class: "turn-total", "data-testid": "turn-total" });
-  private readonly rollBtn = h("button", { type: "button", class: "btn primary big", "data-testid": "roll-btn", "aria-keyshortcuts": "R", title: t("thousand.roll_key") }, t("thousand.roll"), h("kbd", { class: "key" }, "R"));
-  private readonly bankBtn = h("button", { type: "button", class: "btn big", "data-testid": "bank-btn", "aria-keyshortcuts": "B", "aria-describedby": "bank-reason", title: t("thousand.bank_key") }, t("thousand.bank"), h("kbd", { class: "key" }, "B"));
+  // Both disabled until the first state says what is legal: the view is on the page before the state arrives.
+  private readonly rollBtn = h("button", { type: "button", class: "btn primary big", disabled: true, "data-testid": "roll-btn", "aria-keyshortcuts": "R", title: t("thousand.roll_key") }, t("thousand.roll"), h("kbd", { class: "key" }, "R"));
+  private readonly bankBtn = h("button", { type: "button", class: "btn big", disabled: true, "data-testid": "bank-btn", "aria-keyshortcuts": "B", "aria-describedby": "bank-reason", title: t("thousand.bank_key") }, t("thousand.bank"), h("kbd", { class: "key" }, "B"));
   private readonly extra = h("div", { class: "extra-actions" });
   // Why Bank is not possible yet: a neutral note beside the disabled button (nothing was refused: it was not pressed).
   private readonly reason = h("span", { class: "bank-reason muted small", id: "bank-reason", "data-testid": "bank-reason" });
