@@ -237,7 +237,8 @@ class Rules1000:
             value = 0
         value = max(value, self.floor)
         attempts = p.attempts if _on_barrel(r, value) else 0
-        return p._replace(score=value, attempts=attempts)
+        # (the constructor, not _replace: building the space calls this a quarter of a million times)
+        return PlayerState(value, p.opened, p.bolts, p.falls, attempts)
 
     def penalize(self, p: PlayerState, amount: int) -> PlayerState:
         return self.set_score(p, p.score - amount) if amount else p
@@ -289,8 +290,7 @@ class Rules1000:
         won = new >= r.target if r.barrel == "none" else was_on and new >= r.target
         if won:
             return None, new, climbs
-        after = p._replace(opened=True, attempts=0)
-        after = self.set_score(after, new)
+        after = self.set_score(PlayerState(p.score, True, p.bolts, p.falls, 0), new)
         return after, new, climbs
 
 
