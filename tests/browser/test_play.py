@@ -389,4 +389,5 @@ def test_roll_and_bank_wait_for_the_game(new_page: Any) -> None:
     expect(roll).to_be_disabled()
     expect(bank).to_be_disabled()
     network.up()
-    expect(roll).to_be_enabled()
+    # the page tries again after up to 5 s (connection.ts MAX_BACKOFF_MS): more than expect's own bound
+    expect(roll).to_be_enabled(timeout=30000)

@@ -54,8 +54,9 @@ def test_eleventh_table_after_resigning_the_oldest(
             made.append(page.url.rsplit("/", 1)[1])
             # The dialog offers the table with the longest wait since its last move. A first roll that scores
             # nothing hands the dice to the bot, whose moves come after the table was made: await the player's
-            # turn, so that the tables' last moves come in the order they were made.
-            expect(page.get_by_test_id("roll-btn")).to_be_enabled()
+            # turn, so that the tables' last moves come in the order they were made (the first bot's worker may
+            # take seconds to start on a loaded machine: expect's own 5 s is too short a bound).
+            expect(page.get_by_test_id("roll-btn")).to_be_enabled(timeout=60000)
         page.goto("/")
         page.click("[data-start=thousand-bot]")
         dialog = page.locator("[data-testid=quota-dialog]")
