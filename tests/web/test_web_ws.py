@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from webtools import WS, connect, create, latest, pick, tokens, wait_for
 
@@ -189,11 +190,22 @@ def test_reconnect_gets_missing_events_or_a_snapshot(server):
             assert again.act(st["current_player"], head, pick(st))[0]["seq"] == head + 1
 
 
+def still_going(c: TestClient, ws: WS, moves: int, **extra: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A table with ``moves`` moves played and its game not over (a game can end in its first moves: five 1s in a
+    yard game's first roll, 1 in 900 within 7 moves; a classic one within 25, 1 in 2,200): the table, its last
+    message."""
+    for _ in range(20):
+        table = create(c, **extra)
+        last = play(ws, latest(ws.join(table["table_id"], tokens(table))), moves)
+        if not last["state"]["terminal"]:
+            return table, last
+    raise AssertionError(f"20 games over within {moves} moves")
+
+
 def test_restart_rebuilds_every_table_from_the_log(server, db_url):
     with server() as c, connect(c) as ws:
-        t1, t2 = create(c), create(c, preset="yard")
-        m1 = play(ws, latest(ws.join(t1["table_id"], tokens(t1))), 25)
-        m2 = play(ws, latest(ws.join(t2["table_id"], tokens(t2))), 7)
+        t1, m1 = still_going(c, ws, 25)
+        t2, m2 = still_going(c, ws, 7, preset="yard")
     with server() as c, connect(c) as ws:
         for t, m in ((t1, m1), (t2, m2)):
             assert c.get(f"/api/tables/{t['table_id']}").json()["seq"] == m["seq"]
