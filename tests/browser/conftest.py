@@ -121,8 +121,8 @@ class Server:
                 self.proc.wait(5)
         self.proc = None
 
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.base + path, timeout=10) as r:
+    def get(self, path: str, timeout: float = 10) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=timeout) as r:
             return json.load(r)
 
     def post(self, path: str, body: Any) -> Any:

@@ -5,9 +5,7 @@ pages; the hints option of the table form. Screenshots at 1280×800 and 390×844
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +37,7 @@ def analysed(server: Server, tid: str) -> dict[str, Any]:
     """The analysis of the finished table ``tid``, awaited: the first one may build the evaluator (solve the small
     table, load a kernel), which takes longer than a page waits on a loaded machine; the server keeps it, so a
     page asking next is answered at once."""
-    with urllib.request.urlopen(f"{server.base}/api/tables/{tid}/analysis", timeout=300) as r:
-        result: dict[str, Any] = json.load(r)
+    result: dict[str, Any] = server.get(f"/api/tables/{tid}/analysis", timeout=300)
     return result
 
 
