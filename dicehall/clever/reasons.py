@@ -18,6 +18,7 @@ numbers, said as a ``clever.why.*`` message for a player (the die and area as ``
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from dicehall.clever import actions as A
@@ -49,10 +50,12 @@ def target_key(area: int, cell: int) -> str:
     return f"{name}.{yellow_label(cell)}" if area in (S.AREA_YELLOW, S.AREA_BLUE) else name
 
 
+@cache  # (a view asks for the same few words hundreds of times)
 def _die(d: int) -> Message:
     return Message(f"clever.ui.die.{S.DIE_NAMES[d]}")
 
 
+@cache
 def _area(a: int) -> Message:
     return Message(f"clever.ui.area.{S.AREA_NAMES[a]}")
 
@@ -105,14 +108,14 @@ def refused(state: CleverState) -> dict[str, Any] | None:
             no_fit = why.msgid.startswith("clever.why.") and why.msgid not in _DIE_REFUSALS.values()
             dice[name] = Message("clever.why.no_fit", die=_die(d)).to_json() if no_fit else why.to_json()
             continue
-        groups: dict[str, tuple[Message, list[str]]] = {}
+        groups: dict[str, tuple[dict[str, Any], list[str]]] = {}
         for action, (area, cell) in zip(mine, TARGETS, strict=True):
             if action not in legal:
-                why = in_words(state, action)
-                groups.setdefault(repr(why.to_json()), (why, []))[1].append(target_key(area, cell))
-        for why, keys in groups.values():
+                said = in_words(state, action).to_json()
+                groups.setdefault(repr(said), (said, []))[1].append(target_key(area, cell))
+        for key, (said, keys) in groups.items():
             at = _whole_areas(keys)
-            group = cells.setdefault(repr((why.to_json(), at)), {"why": why.to_json(), "dice": [], "at": at})
+            group = cells.setdefault(repr((key, at)), {"why": said, "dice": [], "at": at})
             group["dice"].append(name)
     return {"dice": dice, "cells": list(cells.values())}
 
